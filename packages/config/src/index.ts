@@ -1,0 +1,141 @@
+/**
+ * Typed configuration, parsed and validated once at start-up from environment variables.
+ * Nothing else in the project reads `process.env`; a bad value stops the process with a message
+ * naming the variable.
+ */
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Everything a Kasa process can be configured with. Services read only the fields they need. */
+export interface KasaConfig {
+  nodeEnv: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Prefix for every Redis key and BullMQ queue, so several suites can share one Redis. */
+  redisPrefix: string;
+  gatewayPort: number;
+  ledgerPort: number;
+  workerPort: number;
+  consolePort: number;
+  ledgerUrl: string;
+  internalToken: string;
+  publicBaseUrl: string;
+  opsBootstrapToken: string;
+  depositIntentTtlSeconds: number;
+  webhookRetryDelayMs: number;
+  webhookMaxAttempts: number;
+  webhookTimeoutMs: number;
+  webhookAllowedHosts: string[];
+  webhookAllowHttp: boolean;
+  webhookConcurrency: number;
+  webhookPreviousSecretTtlSeconds: number;
+  /** 32-byte key (base64) that encrypts webhook secrets at rest. */
+  secretEncryptionKey: Buffer;
+  /** Secret that binds list cursors to their filters (HMAC). */
+  cursorSigningKey: string;
+  logLevel: string;
+}
+
+const DEV_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/kasa';
+const DEV_REDIS_URL = 'redis://127.0.0.1:6379';
+
+function str(env: Env, name: string, fallback?: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') {
+    if (fallback === undefined) throw new ConfigError(name, 'is required');
+    return fallback;
+  }
+  return value;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string {
+  const value = str(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function secret(env: Env, name: string, production: boolean, devFallback: string): string {
+  const value = production ? str(env, name) : str(env, name, devFallback);
+  if (value.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
+  return value;
+}
+
+function encryptionKey(env: Env, production: boolean): Buffer {
+  const name = 'SECRET_ENCRYPTION_KEY';
+  // The development key is fixed and public: it only protects local demo data.
+  const raw = production ? str(env, name) : str(env, name, Buffer.alloc(32, 7).toString('base64'));
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError(name, 'must be 32 bytes, base64-encoded');
+  return key;
+}
+
+/** Parses and validates the whole configuration; throws {@link ConfigError} naming the first bad variable. */
+export function loadConfig(env: Env = process.env): KasaConfig {
+  const nodeEnv = str(env, 'NODE_ENV', 'development');
+  const production = nodeEnv === 'production';
+  const ledgerPort = int(env, 'LEDGER_PORT', 8081, 0, 65535);
+  const gatewayPort = int(env, 'GATEWAY_PORT', 8080, 0, 65535);
+  return {
+    nodeEnv,
+    databaseUrl: url(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL, ['postgresql:', 'postgres:']),
+    redisUrl: url(env, 'REDIS_URL', production ? undefined : DEV_REDIS_URL, ['redis:', 'rediss:']),
+    redisPrefix: str(env, 'REDIS_PREFIX', 'kasa'),
+    gatewayPort,
+    ledgerPort,
+    workerPort: int(env, 'WORKER_PORT', 8082, 0, 65535),
+    consolePort: int(env, 'CONSOLE_PORT', 8083, 0, 65535),
+    ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
+    internalToken: secret(env, 'INTERNAL_TOKEN', production, 'dev-internal-token-change-me'),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),
+    opsBootstrapToken: secret(env, 'OPS_BOOTSTRAP_TOKEN', production, 'dev-ops-bootstrap-token-change-me'),
+    depositIntentTtlSeconds: int(env, 'DEPOSIT_INTENT_TTL_SECONDS', 1800, 1, 604800),
+    webhookRetryDelayMs: int(env, 'WEBHOOK_RETRY_DELAY_MS', 300000, 0, 86400000),
+    webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10000, 100, 120000),
+    webhookAllowedHosts: str(env, 'WEBHOOK_ALLOWED_HOSTS', '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter((host) => host.length > 0),
+    webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
+    webhookPreviousSecretTtlSeconds: int(env, 'WEBHOOK_PREVIOUS_SECRET_TTL_SECONDS', 86400, 0, 2592000),
+    secretEncryptionKey: encryptionKey(env, production),
+    cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
+    logLevel: str(env, 'LOG_LEVEL', production ? 'info' : 'info'),
+  };
+}

@@ -1,0 +1,55 @@
+import type { DepositStatus, WithdrawalStatus } from './statuses.js';
+
+/** A deposit intent as the status lookup returns it (SPEC section 2), plus createdAt/updatedAt. */
+export interface DepositIntentRecord {
+  intentId: string;
+  referenceNo: string;
+  status: DepositStatus;
+  amount: string;
+  currency: string;
+  approvedAt: string | null;
+  rejectedAt: string | null;
+  rejectedReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DepositIntentListItem extends DepositIntentRecord {
+  requestedAmount: string;
+}
+
+export interface CreateDepositResponse {
+  intentId: string;
+  referenceNo: string;
+  depositUrl: string;
+  amount: string;
+  currency: string;
+  expiresAt: string;
+}
+
+export interface WithdrawalRecord {
+  withdrawalId: string;
+  referenceNo: string;
+  status: WithdrawalStatus;
+  amount: string;
+  currency: string;
+  sentAt: string | null;
+  rejectedAt: string | null;
+  rejectedReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WithdrawalListItem extends WithdrawalRecord {
+  requestedAmount: string;
+}
+
+export interface CreateWithdrawalResponse {
+  withdrawalId: string;
+  referenceNo: string;
+}
+
+export interface ListResponse<T> {
+  data: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,16 @@
+export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
+export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
+export const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'] as const;
+export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
+
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export type EventType = (typeof EVENT_TYPES)[number];
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+export const CURRENCIES = ['TRY'] as const;
+/** Defaults for a site's amount bounds, in kurus (10.00 TRY to 1,000,000.00 TRY). */
+export const DEFAULT_MIN_AMOUNT = 1000n;
+export const DEFAULT_MAX_AMOUNT = 100_000_000n;
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 50;

@@ -1,0 +1,6 @@
+/** Shared HTTP plumbing: the error model, problem details, request ids, JSON bodies, health and metrics. */
+export { AppError, problemOf } from './app-error.js';
+export { requestId, errorHandler, notFound, sendProblem } from './middleware.js';
+export { jsonBody, MAX_BODY_BYTES } from './json-body.js';
+export { createHttpMetrics, operationalRoutes, type HttpMetrics, type ReadinessCheck } from './metrics.js';
+export { listen, close } from './server.js';

@@ -1,0 +1,32 @@
+import winston from 'winston';
+import { redact, redactString } from './redact.js';
+
+export { redact, redactString, maskIban } from './redact.js';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  /** Extra transports, e.g. a stream a test reads to prove nothing secret is logged. */
+  transports?: winston.transport[];
+  silent?: boolean;
+}
+
+const redactFormat = winston.format((info) => {
+  const cleaned = redact({ ...info }) as Record<string, unknown>;
+  for (const key of Object.keys(cleaned)) (info as Record<string, unknown>)[key] = cleaned[key];
+  if (typeof info.message === 'string') info.message = redactString(info.message);
+  return info;
+});
+
+/** JSON logs, one line per entry, with secrets and IBANs redacted before any transport sees them. */
+export function createLogger(options: LoggerOptions): Logger {
+  return winston.createLogger({
+    level: options.level ?? 'info',
+    silent: options.silent ?? false,
+    defaultMeta: { service: options.service },
+    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
+    transports: options.transports ?? [new winston.transports.Console()],
+  });
+}
