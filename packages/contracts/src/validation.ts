@@ -13,7 +13,6 @@ function buildAjv(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: false });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'examples' });
   ajv.addKeyword({
     keyword: 'trIban',
     type: 'string',

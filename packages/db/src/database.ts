@@ -15,8 +15,10 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
     try {
       await client.query(`CREATE DATABASE "${name}"`);
     } catch (error) {
-      // Two processes starting together: the other one created it first.
-      if ((error as { code?: string }).code !== '42P04') throw error;
+      // Two processes starting together: the other one created it first. PostgreSQL reports that as
+      // duplicate_database (42P04) or, when both got past its name check, as a unique violation on pg_database.
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code !== '42P04' && !(code === '23505' && constraint === 'pg_database_datname_index')) throw error;
       return false;
     }
     return true;

@@ -3,5 +3,19 @@ export { createPrismaClient, type DbOptions } from './client.js';
 export { ensureDatabase, dropDatabase } from './database.js';
 export { migrate, MIGRATIONS_DIR, type MigrationResult } from './migrate.js';
 export { PrismaClient, Prisma } from './generated/prisma/client.js';
+export type {
+  Site,
+  ApiKey,
+  ReceivingBankAccount,
+  DepositIntent,
+  Withdrawal,
+  IdempotencyRecord,
+  AuditLog,
+  OutboxEvent,
+  DeliveryAttempt,
+  BankTransfer,
+  JournalEntry,
+  Operator,
+  OperatorToken,
+} from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
-export type * from './generated/prisma/models.js';

@@ -2,6 +2,7 @@
  * JSON Schemas of the partner API's requests (draft 2020-12, as used by ajv and the OpenAPI 3.1 document).
  * `x-message` is the human sentence a pattern or format failure reports.
  */
+import { createReceivingAccountRequestSchema, createSiteRequestSchema, issueApiKeyRequestSchema } from './ops.js';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../statuses.js';
 
 const externalUserId = {
@@ -120,6 +121,9 @@ export const listWithdrawalsQuerySchema = listQuery('ListWithdrawalsQuery', WITH
 export const listEventsQuerySchema = listQuery('ListEventsQuery', EVENT_STATUSES, { type: statusList(EVENT_TYPES) });
 
 export const REQUEST_SCHEMAS = {
+  createSite: createSiteRequestSchema,
+  createReceivingAccount: createReceivingAccountRequestSchema,
+  issueApiKey: issueApiKeyRequestSchema,
   createDeposit: createDepositRequestSchema,
   createWithdrawal: createWithdrawalRequestSchema,
   listIntents: listIntentsQuerySchema,

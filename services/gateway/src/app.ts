@@ -1,0 +1,33 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { createHttpMetrics, errorHandler, notFound, operationalRoutes, requestId } from '@kasa/http';
+import type { GatewayDeps } from './gateway-deps.js';
+import { partnerRoutes } from './routes/partner.routes.js';
+
+/** The public edge: the partner API under /api/v1/external, health and metrics. */
+export function createApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', false);
+  // Repeated query parameters stay arrays and fail validation instead of being silently merged.
+  app.set('query parser', 'simple');
+  const metrics = createHttpMetrics('gateway');
+  app.use(helmet());
+  app.use(requestId);
+  app.use(metrics.middleware);
+  app.use(
+    operationalRoutes(metrics.registry, {
+      redis: async () => {
+        await deps.redis.ping();
+      },
+      ledger: async () => {
+        await deps.ledger.request('GET', '/readyz', 'readiness-probe');
+      },
+    }),
+  );
+  app.use('/api/v1/external', partnerRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,28 @@
+import { Redis } from 'ioredis';
+import type { KasaConfig } from '@kasa/config';
+import { createLogger, type Logger } from '@kasa/logger';
+import { LedgerClient } from './ledger-client.js';
+import { IdempotencyStore } from './middleware/idempotency.js';
+
+/** Everything the gateway needs, wired once by hand. */
+export interface GatewayDeps {
+  config: KasaConfig;
+  logger: Logger;
+  redis: Redis;
+  redisPrefix: string;
+  ledger: LedgerClient;
+  idempotency: IdempotencyStore;
+}
+
+export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  const redis = overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+  return {
+    config,
+    logger: overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel }),
+    redis,
+    redisPrefix: config.redisPrefix,
+    ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken),
+    idempotency: overrides.idempotency ?? new IdempotencyStore(redis, config.redisPrefix),
+    ...overrides,
+  };
+}

@@ -1,0 +1,49 @@
+import { randomInt } from 'node:crypto';
+
+/**
+ * Reference numbers are what an end user types into a bank transfer's description, so they avoid
+ * look-alike characters (no 0/O, 1/I/L), are short, upper-case, and end with a check character that
+ * catches any single typo and any swap of two neighbours (weighted sum modulo a prime alphabet size).
+ */
+export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const BASE = REFERENCE_ALPHABET.length; // 31, a prime
+
+export type ReferenceKind = 'deposit' | 'withdrawal';
+const PREFIX: Record<ReferenceKind, string> = { deposit: 'KD', withdrawal: 'KW' };
+const BODY_LENGTH = 7;
+
+function checkCharacter(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i += 1) sum += (i + 1) * REFERENCE_ALPHABET.indexOf(body[i] as string);
+  return REFERENCE_ALPHABET[sum % BASE] as string;
+}
+
+/** A fresh reference such as `KD7MX4Q2RH`: prefix, 7 random characters, check character. */
+export function generateReferenceNo(kind: ReferenceKind): string {
+  let body = PREFIX[kind];
+  for (let i = 0; i < BODY_LENGTH; i += 1) body += REFERENCE_ALPHABET[randomInt(BASE)];
+  return body + checkCharacter(body);
+}
+
+export function isValidReferenceNo(candidate: string): boolean {
+  if (candidate.length !== 2 + BODY_LENGTH + 1) return false;
+  for (const char of candidate) if (!REFERENCE_ALPHABET.includes(char)) return false;
+  return checkCharacter(candidate.slice(0, -1)) === candidate.slice(-1);
+}
+
+/**
+ * Finds deposit references in free text (a bank transfer description), tolerant of case, spaces, dots and
+ * dashes inside the reference. Only candidates with a correct check character are returned.
+ */
+export function findReferenceNos(text: string, kind: ReferenceKind = 'deposit'): string[] {
+  const compact = text.toUpperCase().replace(/[\s.\-_/]+/g, '');
+  const prefix = PREFIX[kind];
+  const found = new Set<string>();
+  let index = compact.indexOf(prefix);
+  while (index !== -1) {
+    const candidate = compact.slice(index, index + 2 + BODY_LENGTH + 1);
+    if (isValidReferenceNo(candidate)) found.add(candidate);
+    index = compact.indexOf(prefix, index + 1);
+  }
+  return [...found];
+}

@@ -1,0 +1,4 @@
+/** The ledger as a library: tests and the local runner start it in-process. */
+export { startLedger, type LedgerService } from './ledger.js';
+export { createApp } from './app.js';
+export { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@kasa/http';
+import { validateRequest, type RequestSchemaName } from '@kasa/contracts';
+import { constantTimeEqual } from '../domain/secrets.js';
+import type { Actor } from '../repositories/audit.repository.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
+  namespace Express {
+    interface Locals {
+      actor?: Actor;
+    }
+  }
+}
+
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+/** The gateway's calls carry the shared INTERNAL_TOKEN. */
+export function internalAuth(token: string): RequestHandler {
+  return (req, _res, next) => {
+    const given = req.get('x-internal-token');
+    next(given && constantTimeEqual(given, token) ? undefined : new AppError('unauthorized', 'Internal token missing or wrong.'));
+  };
+}
+
+/** Ops API: the bootstrap admin token (operator accounts extend this). */
+export function opsAuth(bootstrapToken: string): RequestHandler {
+  return (req, res, next) => {
+    const token = bearer(req.get('authorization'));
+    if (token && constantTimeEqual(token, bootstrapToken)) {
+      res.locals.actor = { type: 'OPERATOR', id: 'bootstrap' };
+      next();
+      return;
+    }
+    next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
+  };
+}
+
+export function assertValid(schema: RequestSchemaName, data: unknown): void {
+  const errors = validateRequest(schema, data);
+  if (errors.length > 0) throw AppError.validation(errors);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);

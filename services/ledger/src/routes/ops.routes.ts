@@ -1,0 +1,75 @@
+import express, { type Router } from 'express';
+import { normalizeIban } from '@kasa/contracts';
+import { AppError, jsonBody } from '@kasa/http';
+import { maskIban } from '@kasa/logger';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { writeAudit, type Actor } from '../repositories/audit.repository.js';
+import { createSite, issueApiKey, revokeApiKey } from '../use-cases/provisioning.use-case.js';
+import { assertValid, opsAuth } from './guards.js';
+import { isUniqueViolation } from '../use-cases/shared.js';
+
+interface CreateSiteBody {
+  slug: string;
+  name: string;
+  webhookUrl?: string;
+  rateLimitPerMinute?: number;
+  depositTtlSeconds?: number;
+  minAmount?: string;
+  maxAmount?: string;
+}
+
+/** The ops API (`/ops/v1`): partner provisioning and the service's receiving bank accounts. */
+export function opsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.use(opsAuth(deps.config.opsBootstrapToken));
+  const actorOf = (locals: { actor?: Actor }): Actor => locals.actor as Actor;
+
+  router.post('/sites', jsonBody, async (req, res) => {
+    assertValid('createSite', req.body);
+    const body = req.body as CreateSiteBody;
+    const site = await createSite(deps, actorOf(res.locals), {
+      slug: body.slug,
+      name: body.name,
+      ...(body.webhookUrl ? { webhookUrl: body.webhookUrl } : {}),
+      ...(body.rateLimitPerMinute ? { rateLimitPerMinute: body.rateLimitPerMinute } : {}),
+      ...(body.depositTtlSeconds ? { depositTtlSeconds: body.depositTtlSeconds } : {}),
+      ...(body.minAmount ? { minAmount: BigInt(body.minAmount) } : {}),
+      ...(body.maxAmount ? { maxAmount: BigInt(body.maxAmount) } : {}),
+    });
+    res.status(201).json(site);
+  });
+
+  router.post('/sites/:siteId/api-keys', jsonBody, async (req, res) => {
+    assertValid('issueApiKey', req.body);
+    res.status(201).json(await issueApiKey(deps, actorOf(res.locals), req.params.siteId as string));
+  });
+
+  router.delete('/api-keys/:apiKeyId', async (req, res) => {
+    res.json(await revokeApiKey(deps, actorOf(res.locals), req.params.apiKeyId as string));
+  });
+
+  router.post('/receiving-accounts', jsonBody, async (req, res) => {
+    assertValid('createReceivingAccount', req.body);
+    const body = req.body as { bankName: string; holderName: string; iban: string };
+    try {
+      const account = await deps.accounts.create({ ...body, iban: normalizeIban(body.iban) });
+      await writeAudit(deps.db, {
+        actor: actorOf(res.locals),
+        action: 'RECEIVING_ACCOUNT.CREATED',
+        entityType: 'receiving_account',
+        entityId: account.id,
+        metadata: { iban: maskIban(account.iban) },
+      });
+      res.status(201).json(account);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.validation([{ field: 'iban', message: 'is already registered' }]);
+      throw error;
+    }
+  });
+
+  router.get('/receiving-accounts', async (_req, res) => {
+    res.json({ data: await deps.accounts.list() });
+  });
+
+  return router;
+}

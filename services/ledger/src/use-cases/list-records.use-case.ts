@@ -1,0 +1,55 @@
+import { validateRequest, type ListResponse, type RequestSchemaName } from '@kasa/contracts';
+import { DEFAULT_PAGE_SIZE } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import type { CursorCodec, CursorPosition } from '../domain/cursor.js';
+import type { ListWindow } from '../repositories/keyset.js';
+
+export interface ListQuery {
+  createdFrom?: string;
+  createdTo?: string;
+  status?: string;
+  cursor?: string;
+  limit?: string;
+}
+
+/** A list with its schema, its row fetcher and its row mapper: everything else is shared by all lists. */
+export interface ListSource<Row extends { createdAt: Date; id: string }, Item> {
+  name: string;
+  schema: RequestSchemaName;
+  fetch(siteId: string, statuses: string[] | undefined, window: ListWindow): Promise<Row[]>;
+  toItem(row: Row): Item;
+}
+
+/**
+ * One page of a newest-first list. Filters are validated again here (the ledger trusts no caller), the
+ * cursor must match them, and one extra row is read to know whether another page exists.
+ */
+export async function listPage<Row extends { createdAt: Date; id: string }, Item>(
+  source: ListSource<Row, Item>,
+  cursors: CursorCodec,
+  siteId: string,
+  query: ListQuery,
+): Promise<ListResponse<Item>> {
+  const errors = validateRequest(source.schema, query);
+  if (errors.length > 0) throw AppError.validation(errors, 'The list filters are not valid.');
+  const statuses = query.status ? [...new Set(query.status.split(','))].sort() : undefined;
+  const createdFrom = query.createdFrom ? new Date(query.createdFrom) : undefined;
+  const createdTo = query.createdTo ? new Date(query.createdTo) : undefined;
+  const scope = {
+    list: source.name,
+    siteId,
+    filters: { statuses: statuses ?? null, createdFrom: createdFrom?.toISOString() ?? null, createdTo: createdTo?.toISOString() ?? null },
+  };
+  const after: CursorPosition | undefined = query.cursor ? cursors.decode(query.cursor, scope) : undefined;
+  const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
+  const rows = await source.fetch(siteId, statuses, {
+    ...(createdFrom ? { createdFrom } : {}),
+    ...(createdTo ? { createdTo } : {}),
+    ...(after ? { after } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }, scope) : null;
+  return { data: page.map((row) => source.toItem(row)), nextCursor };
+}

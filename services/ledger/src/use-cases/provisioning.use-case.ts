@@ -1,0 +1,87 @@
+import type { Redis } from 'ioredis';
+import type { PrismaClient, Site } from '@kasa/db';
+import { AppError } from '@kasa/http';
+import { apiKeyPrefix, generateApiKey } from '../domain/api-key.js';
+import { sha256Hex } from '../domain/secrets.js';
+import type { ApiKeyRepository } from '../repositories/api-key.repository.js';
+import { writeAudit, type Actor } from '../repositories/audit.repository.js';
+import type { NewSite, SiteRepository } from '../repositories/site.repository.js';
+import { isUniqueViolation } from './shared.js';
+import { authCacheKey, AUTH_CACHE_SECONDS, REVOKED } from './resolve-api-key.use-case.js';
+
+export interface ProvisioningDeps {
+  db: PrismaClient;
+  sites: SiteRepository;
+  apiKeys: ApiKeyRepository;
+  redis: Redis;
+  redisPrefix: string;
+}
+
+export function siteView(site: Site) {
+  return {
+    siteId: site.id,
+    slug: site.slug,
+    name: site.name,
+    webhookUrl: site.webhookUrl,
+    rateLimitPerMinute: site.rateLimitPerMinute,
+    depositTtlSeconds: site.depositTtlSeconds,
+    minAmount: site.minAmount.toString(),
+    maxAmount: site.maxAmount.toString(),
+    createdAt: site.createdAt.toISOString(),
+  };
+}
+
+export async function createSite(deps: ProvisioningDeps, actor: Actor, input: NewSite) {
+  if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
+    throw AppError.validation([{ field: 'minAmount', message: 'must not be greater than maxAmount' }]);
+  }
+  try {
+    const site = await deps.db.$transaction(async (tx) => {
+      const created = await tx.site.create({ data: input });
+      await writeAudit(tx, {
+        actor,
+        action: 'SITE.CREATED',
+        entityType: 'site',
+        entityId: created.id,
+        siteId: created.id,
+        metadata: { slug: created.slug },
+      });
+      return created;
+    });
+    return siteView(site);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw AppError.validation([{ field: 'slug', message: 'is already taken' }], 'A site with this slug exists.');
+    }
+    throw error;
+  }
+}
+
+/** Issues a key; the raw key is returned here once and never stored. */
+export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: string) {
+  const site = /^[0-9a-f-]{36}$/i.test(siteId) ? await deps.sites.findById(siteId) : null;
+  if (!site) throw new AppError('not_found', 'No site with this id.');
+  const apiKey = generateApiKey(site.slug);
+  const created = await deps.db.$transaction(async (tx) => {
+    const key = await tx.apiKey.create({ data: { siteId, keyHash: sha256Hex(apiKey), keyPrefix: apiKeyPrefix(apiKey) } });
+    await writeAudit(tx, { actor, action: 'API_KEY.ISSUED', entityType: 'api_key', entityId: key.id, siteId });
+    return key;
+  });
+  return { apiKeyId: created.id, siteId, apiKey, keyPrefix: created.keyPrefix, createdAt: created.createdAt.toISOString() };
+}
+
+/** Revokes a key: the cache is marked first, so the very next request with it is refused. */
+export async function revokeApiKey(deps: ProvisioningDeps, actor: Actor, apiKeyId: string) {
+  const key = /^[0-9a-f-]{36}$/i.test(apiKeyId) ? await deps.apiKeys.findById(apiKeyId) : null;
+  if (!key) throw new AppError('not_found', 'No API key with this id.');
+  await deps.redis.set(authCacheKey(deps.redisPrefix, key.keyHash), REVOKED, 'EX', AUTH_CACHE_SECONDS);
+  const revokedAt = new Date();
+  await deps.db.$transaction(async (tx) => {
+    const result = await tx.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null }, data: { revokedAt } });
+    if (result.count === 1) {
+      await writeAudit(tx, { actor, action: 'API_KEY.REVOKED', entityType: 'api_key', entityId: apiKeyId, siteId: key.siteId });
+    }
+  });
+  const current = await deps.apiKeys.findById(apiKeyId);
+  return { apiKeyId, revokedAt: (current?.revokedAt ?? revokedAt).toISOString() };
+}
