@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { DepositIntentRecord, EventType, WithdrawalRecord } from '@kasa/contracts';
+import type { Prisma } from '@kasa/db';
+
+export interface NewOutboxEvent {
+  siteId: string;
+  type: EventType;
+  /** The intent or withdrawal the event reports on. */
+  entityId: string;
+  /** The record exactly as the status lookup returns it, after the change. */
+  data: DepositIntentRecord | WithdrawalRecord;
+}
+
+/** The webhook payload a partner receives (DESIGN section 4). */
+export interface WebhookPayload {
+  eventId: string;
+  type: EventType;
+  createdAt: string;
+  data: DepositIntentRecord | WithdrawalRecord;
+}
+
+/**
+ * Writes an event row inside the caller's transaction, so the event exists exactly when the state change
+ * it reports commits. After commit, the caller hands the returned id to the publisher for enqueueing;
+ * the relay enqueues any row a crash or a Redis outage left behind.
+ */
+export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WebhookPayload> {
+  const eventId = randomUUID();
+  const createdAt = new Date();
+  const payload: WebhookPayload = { eventId, type: event.type, createdAt: createdAt.toISOString(), data: event.data };
+  await tx.outboxEvent.create({
+    data: {
+      id: eventId,
+      siteId: event.siteId,
+      type: event.type,
+      entityId: event.entityId,
+      payload: payload as unknown as Prisma.InputJsonValue,
+      createdAt,
+    },
+  });
+  return payload;
+}
