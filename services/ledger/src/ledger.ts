@@ -20,6 +20,8 @@ export async function startLedger(config: KasaConfig, port = config.ledgerPort, 
   try {
     ({ server, port: bound } = await listen(app, port));
   } catch (error) {
+    await deps.webhookQueue.close();
+    deps.queueConnection.disconnect();
     await deps.db.$disconnect();
     deps.redis.disconnect();
     throw error;
@@ -30,6 +32,8 @@ export async function startLedger(config: KasaConfig, port = config.ledgerPort, 
     url: `http://127.0.0.1:${bound}`,
     async stop() {
       await close(server);
+      await deps.webhookQueue.close();
+      await deps.queueConnection.quit().catch(() => deps.queueConnection.disconnect());
       await deps.db.$disconnect();
       await deps.redis.quit().catch(() => deps.redis.disconnect());
     },

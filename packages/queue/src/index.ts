@@ -1,0 +1,42 @@
+/**
+ * Queue names, connections and job options shared by the ledger (producer) and the webhook worker
+ * (consumer), so both sides agree on where a job lives and how it is retried.
+ */
+import { Queue, type JobsOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+
+export const WEBHOOK_QUEUE = 'webhook-deliveries';
+
+/** Job data of a webhook delivery: the event's id only; the worker loads everything else from PostgreSQL. */
+export interface DeliverEventJob {
+  eventId: string;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryDelayMs: number;
+}
+
+/** Fixed backoff, `maxAttempts` tries in all; finished jobs are dropped (PostgreSQL keeps the history). */
+export function deliveryJobOptions(policy: RetryPolicy): JobsOptions {
+  return {
+    attempts: policy.maxAttempts,
+    backoff: { type: 'fixed', delay: policy.retryDelayMs },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+/** A Redis connection as BullMQ wants it: no per-command retry limit, so blocking commands wait out outages. */
+export function createQueueConnection(redisUrl: string, options: RedisOptions = {}): Redis {
+  return new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+}
+
+/** BullMQ keys live under `<REDIS_PREFIX>:bull`, so test suites and deployments sharing a Redis stay apart. */
+export function queuePrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
+export function createWebhookQueue(connection: Redis, redisPrefix: string): Queue<DeliverEventJob> {
+  return new Queue<DeliverEventJob>(WEBHOOK_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
+}
