@@ -1,3 +1,4 @@
+export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
 /**
  * Test harness: every test file gets its own PostgreSQL database and Redis key prefix, so files run in
  * parallel against the real services and leave nothing behind.
