@@ -1,0 +1,122 @@
+// Runs the whole suite on this machine: creates and migrates the database, starts every service as its
+// own process, provisions a demo site on first run and prints where everything is.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type KasaConfig } from '@kasa/config';
+import { ensureDatabase, migrate } from '@kasa/db';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stateDir = join(root, '.kasa');
+const demoKeyFile = join(stateDir, 'demo-api-key');
+
+interface ServiceSpec {
+  name: string;
+  port: number;
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  const force = setTimeout(() => process.exit(code), 15_000);
+  force.unref();
+  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null))).then(() =>
+    process.exit(code),
+  );
+}
+
+async function waitHealthy(service: ServiceSpec, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.port}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${service.name} did not become healthy on port ${service.port}`);
+}
+
+async function startService(service: ServiceSpec): Promise<void> {
+  const entry = join(root, 'services', service.name, 'src', 'main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[kasa] ${service.name} exited (${signal ?? code}); stopping the suite`);
+      stopAll(1);
+    }
+  });
+  await waitHealthy(service);
+}
+
+async function ops(config: KasaConfig, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`http://127.0.0.1:${config.ledgerPort}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${config.opsBootstrapToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** First run: a demo site, a receiving account and an API key (printed once, kept in .kasa/ for later runs). */
+async function provisionDemo(config: KasaConfig): Promise<string | null> {
+  const accounts = await ops(config, 'GET', '/ops/v1/receiving-accounts');
+  if (accounts.body.data.length === 0) {
+    await ops(config, 'POST', '/ops/v1/receiving-accounts', {
+      bankName: 'Demo Bankası',
+      holderName: 'Kasa Ödeme Hizmetleri A.Ş.',
+      iban: 'TR330006100519786457841326',
+    });
+  }
+  const site = await ops(config, 'POST', '/ops/v1/sites', { slug: 'demo', name: 'Demo partner' });
+  if (site.status === 201) {
+    const key = await ops(config, 'POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, {});
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(demoKeyFile, `${key.body.apiKey}\n`, { mode: 0o600 });
+    return key.body.apiKey as string;
+  }
+  return existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null;
+}
+
+const config = loadConfig();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
+
+const created = await ensureDatabase(config.databaseUrl);
+const migrated = await migrate(config.databaseUrl);
+console.log(`[kasa] database ${created ? 'created' : 'ready'}; migrations applied: ${migrated.applied.length}`);
+
+const services: ServiceSpec[] = [
+  { name: 'ledger', port: config.ledgerPort },
+  { name: 'gateway', port: config.gatewayPort },
+  { name: 'webhook-worker', port: config.workerPort },
+  { name: 'console', port: config.consolePort },
+].filter((service) => existsSync(join(root, 'services', service.name, 'src', 'main.ts')));
+
+try {
+  for (const service of services) await startService(service);
+  const apiKey = await provisionDemo(config);
+  console.log('\n[kasa] running:');
+  for (const service of services) console.log(`  ${service.name.padEnd(15)} http://127.0.0.1:${service.port}`);
+  console.log(`  partner API     ${config.publicBaseUrl}/api/v1/external`);
+  if (apiKey) {
+    console.log(`\n[kasa] demo site "demo", API key (keep it secret): ${apiKey}`);
+    console.log(
+      `  try: curl -s -X POST ${config.publicBaseUrl}/api/v1/external/deposits -H "Authorization: Bearer ${apiKey}" ` +
+        `-H "Idempotency-Key: $(uuidgen || date +%s%N)" -H "Content-Type: application/json" -d '{"externalUserId":"u1","amount":"150000"}'`,
+    );
+  } else {
+    console.log('\n[kasa] demo site exists; its key was printed on the first run (or issue a new one with the kasa CLI).');
+  }
+  console.log('\n[kasa] Ctrl+C stops everything.');
+} catch (error) {
+  console.error(`[kasa] start failed: ${(error as Error).message}`);
+  stopAll(1);
+}

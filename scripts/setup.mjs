@@ -1,0 +1,37 @@
+// Brings a fresh clone (or a stale one) to a runnable state: installs the workspace's dependencies with
+// pnpm and generates the Prisma client. Plain Node with no dependencies, so it runs before anything is installed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...parts) => join(root, ...parts);
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+
+function run(command, args, env = {}) {
+  execFileSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+}
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`Kasa needs Node 20.19 or newer; this is ${process.version}.`);
+  process.exit(1);
+}
+
+// pnpm records its install here; a newer lockfile or manifest means the install is stale.
+const installMarker = at('node_modules', '.modules.yaml');
+const manifests = ['pnpm-lock.yaml', 'package.json', 'pnpm-workspace.yaml'].map((f) => mtime(at(f)));
+if (!existsSync(installMarker) || Math.max(...manifests) > mtime(installMarker)) {
+  console.log('[setup] installing dependencies (pnpm 10)');
+  // corepack's signature check fails against this registry; npx fetches pnpm itself.
+  run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile'], { npm_config_yes: 'true' });
+}
+
+const generated = at('packages', 'db', 'src', 'generated', 'prisma', 'client.ts');
+if (!existsSync(generated) || mtime(at('prisma', 'schema.prisma')) > mtime(generated)) {
+  console.log('[setup] generating the Prisma client');
+  // Prisma only needs the native schema engine to exist as a file to generate offline; the client itself
+  // runs on @prisma/adapter-pg with no engine at all.
+  run(at('node_modules', '.bin', 'prisma'), ['generate'], { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' });
+}
