@@ -11,7 +11,7 @@ import {
 } from './k8s-checks.js';
 
 // Loose access for editing copies of the manifests.
-type Node = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Node = Record<string, any>;  
 
 const original = loadManifestSet();
 

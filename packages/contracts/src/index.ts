@@ -6,3 +6,5 @@ export * from './iban.js';
 export * from './canonical-json.js';
 export { validateRequest } from './validation.js';
 export { REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
+export { buildOpenApiDocument } from './openapi.js';
+export { RESPONSE_SCHEMAS } from './schemas/responses.js';

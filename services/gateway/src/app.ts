@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { createHttpMetrics, errorHandler, notFound, operationalRoutes, requestId } from '@kasa/http';
 import type { GatewayDeps } from './gateway-deps.js';
+import { buildOpenApiDocument } from '@kasa/contracts';
 import { partnerRoutes } from './routes/partner.routes.js';
 
 /** The public edge: the partner API under /api/v1/external, health and metrics. */
@@ -26,6 +27,11 @@ export function createApp(deps: GatewayDeps): Express {
       },
     }),
   );
+  // The contract, public like any API reference; built once.
+  const openApi = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
   app.use('/api/v1/external', partnerRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -1,0 +1,193 @@
+/**
+ * JSON Schemas of the partner API's responses. The OpenAPI document uses them, and the contract test
+ * validates real responses of the running gateway against them, so code and document cannot drift apart.
+ */
+import { ERROR_STATUS } from '../errors.js';
+import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, WITHDRAWAL_STATUSES } from '../statuses.js';
+
+const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
+const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
+const amount = { type: 'string', pattern: '^[1-9][0-9]*$', description: 'Minor units (kurus), as a string.' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const referenceNo = { type: 'string', pattern: '^K[DW][23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$' } as const;
+
+export const depositIntentSchema = {
+  $id: 'DepositIntent',
+  type: 'object',
+  additionalProperties: false,
+  required: ['intentId', 'referenceNo', 'status', 'amount', 'currency', 'approvedAt', 'rejectedAt', 'rejectedReason', 'createdAt', 'updatedAt'],
+  properties: {
+    intentId: uuid,
+    referenceNo,
+    status: { type: 'string', enum: [...DEPOSIT_STATUSES] },
+    amount,
+    currency: { type: 'string', enum: ['TRY'] },
+    approvedAt: nullableTimestamp,
+    rejectedAt: nullableTimestamp,
+    rejectedReason: { type: ['string', 'null'] },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+} as const;
+
+export const depositIntentListItemSchema = {
+  ...depositIntentSchema,
+  $id: 'DepositIntentListItem',
+  required: [...depositIntentSchema.required, 'requestedAmount'],
+  properties: { ...depositIntentSchema.properties, requestedAmount: amount },
+} as const;
+
+export const createDepositResponseSchema = {
+  $id: 'CreateDepositResponse',
+  type: 'object',
+  additionalProperties: false,
+  required: ['intentId', 'referenceNo', 'depositUrl', 'amount', 'currency', 'expiresAt'],
+  properties: {
+    intentId: uuid,
+    referenceNo,
+    depositUrl: { type: 'string', format: 'uri', description: 'Hosted deposit page; carries an unguessable token.' },
+    amount,
+    currency: { type: 'string', enum: ['TRY'] },
+    expiresAt: timestamp,
+  },
+} as const;
+
+export const withdrawalSchema = {
+  $id: 'Withdrawal',
+  type: 'object',
+  additionalProperties: false,
+  required: ['withdrawalId', 'referenceNo', 'status', 'amount', 'currency', 'sentAt', 'rejectedAt', 'rejectedReason', 'createdAt', 'updatedAt'],
+  properties: {
+    withdrawalId: uuid,
+    referenceNo,
+    status: { type: 'string', enum: [...WITHDRAWAL_STATUSES] },
+    amount,
+    currency: { type: 'string', enum: ['TRY'] },
+    sentAt: nullableTimestamp,
+    rejectedAt: nullableTimestamp,
+    rejectedReason: { type: ['string', 'null'] },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+} as const;
+
+export const withdrawalListItemSchema = {
+  ...withdrawalSchema,
+  $id: 'WithdrawalListItem',
+  required: [...withdrawalSchema.required, 'requestedAmount'],
+  properties: { ...withdrawalSchema.properties, requestedAmount: amount },
+} as const;
+
+export const createWithdrawalResponseSchema = {
+  $id: 'CreateWithdrawalResponse',
+  type: 'object',
+  additionalProperties: false,
+  required: ['withdrawalId', 'referenceNo'],
+  properties: { withdrawalId: uuid, referenceNo },
+} as const;
+
+export function listResponseSchema(id: string, item: { $id: string }) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: ['data', 'nextCursor'],
+    properties: {
+      data: { type: 'array', items: { $ref: item.$id } },
+      nextCursor: { type: ['string', 'null'], description: 'Opaque. Null when the range is exhausted.' },
+    },
+  } as const;
+}
+
+export const problemSchema = {
+  $id: 'Problem',
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'error'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
+    requestId: { type: 'string' },
+  },
+} as const;
+
+export const webhookConfigResponseSchema = {
+  $id: 'WebhookConfigResponse',
+  type: 'object',
+  additionalProperties: false,
+  required: ['webhookUrl', 'webhookSecret', 'rotatedAt'],
+  properties: {
+    webhookUrl: { type: 'string', format: 'uri' },
+    webhookSecret: {
+      type: ['string', 'null'],
+      pattern: '^whsec_[A-Za-z0-9_-]{43}$',
+      description: 'Returned once, only when rotateSecret is true; null otherwise.',
+    },
+    rotatedAt: timestamp,
+  },
+} as const;
+
+export const eventSchema = {
+  $id: 'Event',
+  type: 'object',
+  required: ['eventId', 'type', 'status', 'createdAt', 'attemptCount', 'payload'],
+  properties: {
+    eventId: uuid,
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    status: { type: 'string', enum: [...EVENT_STATUSES] },
+    createdAt: timestamp,
+    attemptCount: { type: 'integer', minimum: 0 },
+    lastAttemptAt: nullableTimestamp,
+    deliveredAt: nullableTimestamp,
+    deadAt: nullableTimestamp,
+    payload: {
+      type: 'object',
+      required: ['eventId', 'type', 'createdAt', 'data'],
+      properties: { eventId: uuid, type: { type: 'string', enum: [...EVENT_TYPES] }, createdAt: timestamp, data: { type: 'object' } },
+      description: 'The webhook body exactly as delivered.',
+    },
+  },
+} as const;
+
+export const deliveryAttemptSchema = {
+  $id: 'DeliveryAttempt',
+  type: 'object',
+  required: ['attemptNo', 'startedAt', 'durationMs', 'statusCode', 'error'],
+  properties: {
+    attemptNo: { type: 'integer', minimum: 1 },
+    startedAt: timestamp,
+    durationMs: { type: 'integer', minimum: 0 },
+    statusCode: { type: ['integer', 'null'] },
+    error: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const eventWithAttemptsSchema = {
+  ...eventSchema,
+  $id: 'EventWithAttempts',
+  required: [...eventSchema.required, 'attempts'],
+  properties: { ...eventSchema.properties, attempts: { type: 'array', items: { $ref: 'DeliveryAttempt' } } },
+} as const;
+
+export const RESPONSE_SCHEMAS = {
+  WebhookConfigResponse: webhookConfigResponseSchema,
+  Event: eventSchema,
+  DeliveryAttempt: deliveryAttemptSchema,
+  EventWithAttempts: eventWithAttemptsSchema,
+  EventList: listResponseSchema('EventList', eventSchema),
+  DepositIntent: depositIntentSchema,
+  DepositIntentListItem: depositIntentListItemSchema,
+  CreateDepositResponse: createDepositResponseSchema,
+  Withdrawal: withdrawalSchema,
+  WithdrawalListItem: withdrawalListItemSchema,
+  CreateWithdrawalResponse: createWithdrawalResponseSchema,
+  DepositIntentList: listResponseSchema('DepositIntentList', depositIntentListItemSchema),
+  WithdrawalList: listResponseSchema('WithdrawalList', withdrawalListItemSchema),
+  Problem: problemSchema,
+} as const;
