@@ -74,3 +74,4 @@ export function makeTrIban(seed: number): string {
   const check = String(98 - remainder).padStart(2, '0');
   return `TR${check}${bban}`;
 }
+export { launchChromium, CHROMIUM_PATH } from './browser.js';

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import express, { type Router } from 'express';
+import { AppError } from '@kasa/http';
+import type { GatewayDeps } from '../gateway-deps.js';
+import { renderDepositPage, type DepositPageView } from './render.js';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const CLIENT_SCRIPT = readFileSync(new URL('./deposit-page.client.js', import.meta.url), 'utf8');
+
+const NOT_FOUND_PAGE = `<!doctype html><html lang="tr"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<title>Bağlantı geçersiz</title></head><body><main><h1>Bağlantı geçersiz</h1>
+<p>Bu yatırım bağlantısı bulunamadı. Lütfen sitenize dönüp yeni bir talep oluşturun.</p></main></body></html>`;
+
+/**
+ * The hosted deposit page `/deposit/:token`, rendered on the server so the first byte already shows the
+ * amount, bank details and reference. The token is hashed here and never forwarded or logged in clear.
+ */
+export function depositPageRoutes(deps: GatewayDeps): Router {
+  const router = express.Router();
+
+  router.get('/assets/deposit-page.js', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/javascript').send(CLIENT_SCRIPT);
+  });
+
+  const load = async (token: string, requestId: string): Promise<DepositPageView | null> => {
+    if (!TOKEN.test(token)) return null;
+    const hash = createHash('sha256').update(token).digest('hex');
+    try {
+      const res = await deps.ledger.request('GET', `/internal/v1/deposit-pages/${hash}`, requestId);
+      return JSON.parse(res.body) as DepositPageView;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    }
+  };
+
+  router.get('/:token', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const view = await load(String(req.params.token), req.requestId);
+    if (!view) {
+      res.status(404).type('html').send(NOT_FOUND_PAGE);
+      return;
+    }
+    const base = `/deposit/${req.params.token}`;
+    res.status(view.status === 'AUTO_CANCELLED' ? 410 : 200).type('html').send(renderDepositPage(view, `${base}/status`, '/deposit/assets/deposit-page.js'));
+  });
+
+  router.get('/:token/status', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const view = await load(String(req.params.token), req.requestId);
+    if (!view) throw new AppError('not_found', 'No deposit page for this link.');
+    res.json({ status: view.status, expiresAt: view.expiresAt });
+  });
+
+  return router;
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { launchChromium } from '@kasa/testkit';
+import { formatTry, groupIban } from '../src/deposit-page/render.js';
+import { startHarness, type Harness, type TestSite } from './harness.js';
+import { partner } from './partner-client.js';
+
+let h: Harness;
+let site: TestSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  h = await startHarness();
+  site = await h.createSite({ name: 'Örnek Bahis' });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+});
+
+const pagePath = (depositUrl: string) => new URL(depositUrl).pathname;
+
+describe('hosted deposit page', () => {
+  it('formats kurus as Turkish lira without floating point', () => {
+    expect(formatTry('150000')).toBe('1.500,00 ₺');
+    expect(formatTry('100000000')).toBe('1.000.000,00 ₺');
+    expect(formatTry('1005')).toBe('10,05 ₺');
+    expect(groupIban('TR330006100519786457841326')).toBe('TR33 0006 1005 1978 6457 8413 26');
+  });
+
+  it('shows amount, bank details and reference in the first byte, without JavaScript', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit({ amount: '150000' });
+    const res = await request(h.gateway.url).get(pagePath(created.body.depositUrl));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.text).toContain('1.500,00 ₺');
+    expect(res.text).toContain(created.body.referenceNo);
+    expect(res.text).toContain('Test Bankası');
+    expect(res.text).toContain('Örnek Bahis');
+    const account = (await h.ops('GET', '/ops/v1/receiving-accounts')).body.data[0];
+    expect(res.text).toContain(groupIban(account.iban));
+  });
+
+  it('renders in Chromium with a working countdown and copy buttons', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit({ amount: '250050' });
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.gateway.url });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(`${h.gateway.url}${pagePath(created.body.depositUrl)}`);
+    await expect(page.locator('#reference').textContent()).resolves.toBe(created.body.referenceNo);
+    await expect(page.locator('#amount').textContent()).resolves.toBe('2.500,50 ₺');
+    await page.waitForFunction(() => /kaldı/.test(document.getElementById('countdown')?.textContent ?? ''), null, { timeout: 5000 });
+    const countdown = await page.locator('#countdown').textContent();
+    expect(countdown).toMatch(/^\((29|30):\d{2} kaldı\)$/);
+    await page.locator('#reference + button.copy').click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(created.body.referenceNo);
+    await expect(page.locator('#reference + button.copy').textContent()).resolves.toBe('Kopyalandı');
+    await page.screenshot({ path: '/tmp/kasa-deposit-page.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('stops showing bank details once the intent has expired (410)', async () => {
+    const shortLived = await h.createSite({ depositTtlSeconds: 1 });
+    const created = await partner(h.gateway.url, shortLived).createDeposit();
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const res = await request(h.gateway.url).get(pagePath(created.body.depositUrl));
+    expect(res.status).toBe(410);
+    expect(res.text).toContain('Süre doldu');
+    expect(res.text).not.toContain('IBAN');
+    const status = await request(h.gateway.url).get(`${pagePath(created.body.depositUrl)}/status`);
+    expect(status.body.status).toBe('AUTO_CANCELLED');
+  });
+
+  it('answers an unknown or malformed token with a 404 page that reveals nothing', async () => {
+    const unknown = await request(h.gateway.url).get(`/deposit/${'A'.repeat(43)}`);
+    const malformed = await request(h.gateway.url).get('/deposit/short');
+    expect(unknown.status).toBe(404);
+    expect(malformed.status).toBe(404);
+    expect(unknown.text).toBe(malformed.text);
+  });
+
+  it('serves a live status for the page script', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit();
+    const res = await request(h.gateway.url).get(`${pagePath(created.body.depositUrl)}/status`);
+    expect(res.body).toEqual({ status: 'RESERVED', expiresAt: created.body.expiresAt });
+  });
+});
