@@ -58,11 +58,12 @@ describe('hosted deposit page', () => {
     await page.goto(`${h.gateway.url}${pagePath(created.body.depositUrl)}`);
     await expect(page.locator('#reference').textContent()).resolves.toBe(created.body.referenceNo);
     await expect(page.locator('#amount').textContent()).resolves.toBe('2.500,50 ₺');
-    await page.waitForFunction(() => /kaldı/.test(document.getElementById('countdown')?.textContent ?? ''), null, { timeout: 5000 });
+    // Page functions run in the browser; as strings they need no DOM types in this Node project.
+    await page.waitForFunction("/kaldı/.test(document.getElementById('countdown')?.textContent ?? '')", null, { timeout: 5000 });
     const countdown = await page.locator('#countdown').textContent();
     expect(countdown).toMatch(/^\((29|30):\d{2} kaldı\)$/);
     await page.locator('#reference + button.copy').click();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(created.body.referenceNo);
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(created.body.referenceNo);
     await expect(page.locator('#reference + button.copy').textContent()).resolves.toBe('Kopyalandı');
     await page.screenshot({ path: '/tmp/kasa-deposit-page.png', fullPage: true });
     expect(errors).toEqual([]);
