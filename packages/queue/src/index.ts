@@ -5,6 +5,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
+/** Name of the BullMQ queue of webhook deliveries. */
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
 /** Job data of a webhook delivery: the event's id only; the worker loads everything else from PostgreSQL. */
@@ -12,6 +13,7 @@ export interface DeliverEventJob {
   eventId: string;
 }
 
+/** How often and how far apart a delivery is tried. */
 export interface RetryPolicy {
   maxAttempts: number;
   retryDelayMs: number;
@@ -37,6 +39,23 @@ export function queuePrefix(redisPrefix: string): string {
   return `${redisPrefix}:bull`;
 }
 
+/**
+ * The BullMQ job id of one delivery cycle of an event: the event id itself for the first cycle, then
+ * `<eventId>-r<n>` for the n-th replay (the first cycle's job may still sit in the failed set, and BullMQ
+ * refuses `:` in custom ids). Every producer derives it the same way, so two of them never queue the
+ * same cycle twice.
+ */
+export function deliveryJobId(eventId: string, cycle = 0): string {
+  return cycle === 0 ? eventId : `${eventId}-r${cycle}`;
+}
+
+/** Jobs waiting to run now or later (retries in backoff): the depth that workers are scaled on. */
+export async function queueBacklog(queue: Queue<DeliverEventJob>): Promise<number> {
+  const counts = await queue.getJobCounts('wait', 'prioritized', 'delayed');
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
+/** The webhook delivery queue under the given Redis prefix. */
 export function createWebhookQueue(connection: Redis, redisPrefix: string): Queue<DeliverEventJob> {
   return new Queue<DeliverEventJob>(WEBHOOK_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
 }

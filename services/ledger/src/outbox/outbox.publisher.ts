@@ -1,12 +1,22 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@kasa/db';
 import type { Logger } from '@kasa/logger';
-import { deliveryJobOptions, type DeliverEventJob, type RetryPolicy } from '@kasa/queue';
+import { deliveryJobId, deliveryJobOptions, type DeliverEventJob, type RetryPolicy } from '@kasa/queue';
+
+/** One delivery cycle to enqueue: cycle 0 is the first delivery, n the n-th replay. */
+export interface CycleJob {
+  eventId: string;
+  cycle: number;
+}
+
+/** How long a caller waits for Redis before leaving the event to the relay. */
+const ENQUEUE_WAIT_MS = 2_000;
 
 /**
- * Hands committed outbox events to the delivery queue (`jobId = eventId`, so a second enqueue of the same
- * event is a no-op) and stamps them enqueued. A failure here loses nothing: the row stays un-enqueued and
- * the relay picks it up.
+ * Hands committed outbox events to the delivery queue (`jobId` derived from the event id and its delivery
+ * cycle, so a second enqueue of the same cycle is a no-op) and stamps them enqueued. A failure here loses
+ * nothing: the row stays un-enqueued and the relay picks it up. The caller never waits on a Redis outage
+ * for more than {@link ENQUEUE_WAIT_MS}: the enqueue goes on in the background and the relay covers it.
  */
 export class OutboxPublisher {
   constructor(
@@ -14,17 +24,41 @@ export class OutboxPublisher {
     private readonly queue: Queue<DeliverEventJob>,
     private readonly policy: RetryPolicy,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Without a listener a connection error would be printed raw; the relay covers whatever it delays.
+    queue.on('error', (error) => this.logger.debug('webhook queue connection error', { error }));
+  }
 
+  /** Enqueues the first delivery cycle of freshly committed events. */
   async publish(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) return;
-    try {
-      await this.queue.addBulk(
-        eventIds.map((eventId) => ({ name: 'deliver', data: { eventId }, opts: { ...deliveryJobOptions(this.policy), jobId: eventId } })),
-      );
-      await this.db.outboxEvent.updateMany({ where: { id: { in: eventIds }, enqueuedAt: null }, data: { enqueuedAt: new Date() } });
-    } catch (error) {
-      this.logger.warn('outbox publish failed; the relay will retry', { eventIds, error });
-    }
+    await this.enqueue(eventIds.map((eventId) => ({ eventId, cycle: 0 })));
+  }
+
+  /** Enqueues the given cycles; resolves once they are queued, or after a bounded wait if Redis is away. */
+  async enqueue(jobs: CycleJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const work = this.enqueueNow(jobs).catch((error: unknown) => {
+      this.logger.warn('outbox enqueue failed; the relay will retry', { eventIds: jobs.map((job) => job.eventId), error });
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ENQUEUE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([work, waited]);
+    clearTimeout(timer);
+  }
+
+  /** Enqueues and stamps, throwing on failure; the relay uses this to know what it achieved. */
+  async enqueueNow(jobs: CycleJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const options = deliveryJobOptions(this.policy);
+    await this.queue.addBulk(
+      jobs.map(({ eventId, cycle }) => ({ name: 'deliver', data: { eventId }, opts: { ...options, jobId: deliveryJobId(eventId, cycle) } })),
+    );
+    await this.db.outboxEvent.updateMany({
+      where: { id: { in: jobs.map((job) => job.eventId) } },
+      data: { enqueuedAt: new Date() },
+    });
   }
 }

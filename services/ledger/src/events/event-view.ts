@@ -1,0 +1,64 @@
+import type { EventRow, EventWithAttempts } from './event.repository.js';
+
+const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/** An event as the events surface shows it (partner and ops alike). */
+export interface EventView {
+  eventId: string;
+  type: string;
+  status: string;
+  createdAt: string;
+  attemptCount: number;
+  lastAttemptAt: string | null;
+  deliveredAt: string | null;
+  deadAt: string | null;
+  /** Exactly what the webhook body carries: `{eventId, type, createdAt, data}`. */
+  payload: unknown;
+}
+
+export interface AttemptView {
+  attemptNo: number;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** At most 4 KiB of what the receiver answered. */
+  responseBody: string | null;
+}
+
+/** The webhook body in its documented key order (PostgreSQL's jsonb keeps its own order). */
+export function orderedPayload(payload: unknown): unknown {
+  const value = payload as { eventId?: unknown; type?: unknown; createdAt?: unknown; data?: unknown };
+  return { eventId: value.eventId, type: value.type, createdAt: value.createdAt, data: value.data };
+}
+
+export function toEventView(row: EventRow): EventView {
+  return {
+    eventId: row.id,
+    type: row.type,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    attemptCount: row.attemptCount,
+    lastAttemptAt: iso(row.lastAttemptAt),
+    deliveredAt: iso(row.deliveredAt),
+    deadAt: iso(row.deadAt),
+    payload: orderedPayload(row.payload),
+  };
+}
+
+/** The single-event read: the event and every delivery attempt, oldest first. */
+export function toEventDetail(row: EventWithAttempts): EventView & { attempts: AttemptView[] } {
+  return {
+    ...toEventView(row),
+    attempts: row.attempts.map((attempt) => ({
+      attemptNo: attempt.attemptNo,
+      url: attempt.url,
+      startedAt: attempt.startedAt.toISOString(),
+      durationMs: attempt.durationMs,
+      statusCode: attempt.statusCode,
+      error: attempt.error,
+      responseBody: attempt.responseBody,
+    })),
+  };
+}

@@ -1,0 +1,109 @@
+import type { DeliveryAttempt, EventStatus, OutboxEvent, Prisma, PrismaClient } from '@kasa/db';
+import type { CursorPosition } from '../domain/cursor.js';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+
+/** The audit action that opens a new delivery cycle; counting them gives an event's current cycle. */
+export const EVENT_REPLAYED = 'EVENT.REPLAYED';
+
+export type EventRow = Pick<
+  OutboxEvent,
+  'id' | 'siteId' | 'type' | 'status' | 'payload' | 'attemptCount' | 'lastAttemptAt' | 'deliveredAt' | 'deadAt' | 'createdAt'
+>;
+export type AttemptRow = Pick<DeliveryAttempt, 'attemptNo' | 'url' | 'startedAt' | 'durationMs' | 'statusCode' | 'error' | 'responseBody'>;
+export type EventWithAttempts = EventRow & { attempts: AttemptRow[] };
+
+const EVENT_FIELDS = {
+  id: true,
+  siteId: true,
+  type: true,
+  status: true,
+  payload: true,
+  attemptCount: true,
+  lastAttemptAt: true,
+  deliveredAt: true,
+  deadAt: true,
+  createdAt: true,
+} as const;
+
+const ATTEMPT_FIELDS = { attemptNo: true, url: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true } as const;
+
+/** Filters of an event list; `siteId` undefined lists every site (ops only). */
+export interface EventFilter {
+  siteId?: string;
+  statuses?: EventStatus[];
+  types?: string[];
+}
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** Reads of the delivery ledger (outbox events and their attempts) and the relay's queries. */
+export class EventRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  list(filter: EventFilter, window: ListWindow): Promise<EventRow[]> {
+    return this.db.outboxEvent.findMany({
+      where: {
+        ...(filter.siteId ? { siteId: filter.siteId } : {}),
+        ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
+        ...(filter.types ? { type: { in: filter.types } } : {}),
+        ...keysetWhere(window),
+      },
+      orderBy: NEWEST_FIRST,
+      take: window.limit,
+      select: EVENT_FIELDS,
+    });
+  }
+
+  /** The event with its attempts, oldest attempt first; `siteId` scopes the read (another site's is null). */
+  find(eventId: string, siteId?: string, db: Db = this.db): Promise<EventWithAttempts | null> {
+    return db.outboxEvent.findFirst({
+      where: { id: eventId, ...(siteId ? { siteId } : {}) },
+      select: { ...EVENT_FIELDS, attempts: { select: ATTEMPT_FIELDS, orderBy: { attemptNo: 'asc' } } },
+    });
+  }
+
+  /** The current delivery cycle of each event: how many times it has been replayed. */
+  async cycles(eventIds: string[], db: Db = this.db): Promise<Map<string, number>> {
+    const cycles = new Map(eventIds.map((id) => [id, 0]));
+    if (eventIds.length === 0) return cycles;
+    const counts = await db.auditLog.groupBy({
+      by: ['entityId'],
+      where: { action: EVENT_REPLAYED, entityType: 'outbox_event', entityId: { in: eventIds } },
+      _count: { _all: true },
+    });
+    for (const row of counts) cycles.set(row.entityId, row._count._all);
+    return cycles;
+  }
+
+  /** PENDING events nobody enqueued (a crash or a Redis outage after commit), oldest first. */
+  async unenqueued(changedBefore: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.outboxEvent.findMany({
+      where: { status: 'PENDING', enqueuedAt: null, updatedAt: { lt: changedBefore } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** PENDING events enqueued before `enqueuedBefore`, oldest first, after `after` (a scan position). */
+  pendingEnqueuedBefore(enqueuedBefore: Date, after: CursorPosition | undefined, limit: number): Promise<Array<{ id: string; createdAt: Date }>> {
+    return this.db.outboxEvent.findMany({
+      where: {
+        status: 'PENDING',
+        enqueuedAt: { lt: enqueuedBefore },
+        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true, createdAt: true },
+    });
+  }
+
+  /** Which of `eventIds` are still PENDING right now. */
+  async stillPending(eventIds: string[]): Promise<string[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.db.outboxEvent.findMany({ where: { id: { in: eventIds }, status: 'PENDING' }, select: { id: true } });
+    return rows.map((row) => row.id);
+  }
+}

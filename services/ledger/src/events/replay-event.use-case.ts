@@ -1,0 +1,108 @@
+import type { Prisma, PrismaClient } from '@kasa/db';
+import { AppError } from '@kasa/http';
+import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
+import { writeAudit, type Actor } from '../repositories/audit.repository.js';
+import { isUniqueViolation } from '../use-cases/shared.js';
+import { EVENT_REPLAYED, type EventRepository } from './event.repository.js';
+import { toEventView, type EventView } from './event-view.js';
+
+export interface ReplayDeps {
+  db: PrismaClient;
+  events: EventRepository;
+  outbox: OutboxPublisher;
+}
+
+/** A partner's Idempotency-Key for the replay, kept durably with the replay itself. */
+export interface ReplayIdempotency {
+  key: string;
+  fingerprint: string;
+}
+
+export interface ReplayRequest {
+  eventId: string;
+  actor: Actor;
+  /** The partner's site; absent for an operator, who may replay any site's event. */
+  siteId?: string;
+  idempotency?: ReplayIdempotency;
+}
+
+export interface ReplayResult {
+  replayed: boolean;
+  body: EventView;
+}
+
+const ROUTE = 'events.replay';
+const KEEP_MS = 48 * 3600 * 1000;
+
+/**
+ * Starts a new delivery cycle of a DELIVERED or DEAD event: status back to PENDING, an audit entry, and a
+ * fresh queue job under the next cycle's job id, with the same eventId for the receiver to deduplicate on.
+ * An event still being delivered is a conflict. With an idempotency key, the answer is stored in the same
+ * transaction, so a retry gets it back even after a crash or a Redis loss.
+ */
+export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Promise<ReplayResult> {
+  const { eventId, siteId, idempotency } = request;
+  try {
+    const outcome = await deps.db.$transaction(async (tx) => {
+      if (idempotency && siteId) {
+        const stored = await storedAnswer(tx, siteId, idempotency);
+        if (stored) return { replayed: true, body: stored, cycle: null };
+      }
+      const row = await deps.events.find(eventId, siteId, tx);
+      if (!row) throw new AppError('not_found', 'No event with this id.');
+      const updated = await tx.outboxEvent.updateMany({
+        where: { id: eventId, status: { in: ['DELIVERED', 'DEAD'] } },
+        data: { status: 'PENDING', enqueuedAt: null, deadAt: null },
+      });
+      if (updated.count === 0) {
+        throw new AppError('conflict', 'The event is still being delivered; replay it once it is DELIVERED or DEAD.');
+      }
+      await writeAudit(tx, {
+        actor: request.actor,
+        action: EVENT_REPLAYED,
+        entityType: 'outbox_event',
+        entityId: eventId,
+        siteId: row.siteId,
+        metadata: { previousStatus: row.status },
+      });
+      const cycle = (await deps.events.cycles([eventId], tx)).get(eventId) ?? 1;
+      const body = toEventView({ ...row, status: 'PENDING', deadAt: null });
+      if (idempotency && siteId) {
+        await tx.idempotencyRecord.create({
+          data: {
+            siteId,
+            route: ROUTE,
+            key: idempotency.key,
+            fingerprint: idempotency.fingerprint,
+            statusCode: 202,
+            responseBody: body as unknown as Prisma.InputJsonValue,
+            expiresAt: new Date(Date.now() + KEEP_MS),
+          },
+        });
+      }
+      return { replayed: false, body, cycle };
+    });
+    if (outcome.cycle !== null) await deps.outbox.enqueue([{ eventId, cycle: outcome.cycle }]);
+    return { replayed: outcome.replayed, body: outcome.body };
+  } catch (error) {
+    // Two requests with one key raced past the lookup: the loser answers from the winner's record.
+    if (idempotency && siteId && isUniqueViolation(error)) {
+      const stored = await storedAnswer(deps.db, siteId, idempotency);
+      if (stored) return { replayed: true, body: stored };
+    }
+    throw error;
+  }
+}
+
+async function storedAnswer(db: Prisma.TransactionClient | PrismaClient, siteId: string, idempotency: ReplayIdempotency): Promise<EventView | null> {
+  const record = await db.idempotencyRecord.findUnique({ where: { siteId_route_key: { siteId, route: ROUTE, key: idempotency.key } } });
+  if (!record) return null;
+  if (record.expiresAt <= new Date()) {
+    await db.idempotencyRecord.delete({ where: { id: record.id } });
+    return null;
+  }
+  if (record.fingerprint !== idempotency.fingerprint) {
+    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
+  }
+  return record.responseBody as unknown as EventView;
+}

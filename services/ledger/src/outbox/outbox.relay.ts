@@ -1,0 +1,115 @@
+import type { Queue } from 'bullmq';
+import type { Logger } from '@kasa/logger';
+import { deliveryJobId, type DeliverEventJob } from '@kasa/queue';
+import type { CursorPosition } from '../domain/cursor.js';
+import type { EventRepository } from '../events/event.repository.js';
+import type { OutboxPublisher } from './outbox.publisher.js';
+
+export interface OutboxRelayOptions {
+  intervalMs: number;
+  /** Un-enqueued rows younger than this are left to the publisher that is about to enqueue them. */
+  graceMs: number;
+  /** PENDING rows enqueued longer ago than this are checked for a job that Redis lost. */
+  lostJobAfterMs: number;
+  /** Rows looked at per pass and per kind; keeps every pass short. */
+  batchSize?: number;
+}
+
+/** What one relay pass did. */
+export interface RelayPass {
+  enqueued: number;
+  requeued: number;
+}
+
+/**
+ * Makes sure every PENDING event has a queue job, so Redis is never the only copy of an event:
+ * 1. rows that were never enqueued (crash between commit and enqueue, Redis down) are enqueued;
+ * 2. rows enqueued a while ago whose job is gone (Redis restarted empty, FLUSHALL) or failed without
+ *    finishing the event are enqueued again. This scan moves through the PENDING rows a batch per pass
+ *    and wraps around, so a long backlog of retries is covered without one pass reading it all.
+ * Passes never overlap; a pass that waits on a Redis outage simply finishes when Redis is back.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+  private scanPosition: CursorPosition | undefined;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly events: EventRepository,
+    private readonly queue: Queue<DeliverEventJob>,
+    private readonly publisher: OutboxPublisher,
+    private readonly options: OutboxRelayOptions,
+    private readonly logger: Logger,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /** Stops the loop and waits (bounded) for a pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.running) await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  }
+
+  /** One pass: enqueue what was never enqueued, then re-enqueue what Redis lost. */
+  async runOnce(): Promise<RelayPass> {
+    const enqueued = await this.enqueueForgotten();
+    const requeued = await this.requeueLost();
+    if (enqueued + requeued > 0) this.logger.info('outbox relay enqueued events', { enqueued, requeued });
+    return { enqueued, requeued };
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .catch((error: unknown) => this.logger.warn('outbox relay pass failed; retrying next pass', { error }))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule();
+        });
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  private async enqueueForgotten(): Promise<number> {
+    const ids = await this.events.unenqueued(new Date(Date.now() - this.options.graceMs), this.batchSize);
+    if (ids.length === 0) return 0;
+    const cycles = await this.events.cycles(ids);
+    await this.publisher.enqueueNow(ids.map((eventId) => ({ eventId, cycle: cycles.get(eventId) ?? 0 })));
+    return ids.length;
+  }
+
+  private async requeueLost(): Promise<number> {
+    const rows = await this.events.pendingEnqueuedBefore(new Date(Date.now() - this.options.lostJobAfterMs), this.scanPosition, this.batchSize);
+    const last = rows[rows.length - 1];
+    this.scanPosition = rows.length < this.batchSize || !last ? undefined : { createdAt: last.createdAt, id: last.id };
+    if (rows.length === 0) return 0;
+    const cycles = await this.events.cycles(rows.map((row) => row.id));
+    const lost: string[] = [];
+    await Promise.all(
+      rows.map(async ({ id }) => {
+        const job = await this.queue.getJob(deliveryJobId(id, cycles.get(id) ?? 0));
+        if (!job) {
+          lost.push(id);
+        } else if (job.finishedOn !== undefined && (await job.isFailed())) {
+          // Failed without marking the event DEAD (stalled too often, or the database was away): try anew.
+          await job.remove();
+          lost.push(id);
+        }
+      }),
+    );
+    // Read again after looking at the queue: a job that just finished has already updated its row.
+    const stillPending = await this.events.stillPending(lost);
+    await this.publisher.enqueueNow(stillPending.map((eventId) => ({ eventId, cycle: cycles.get(eventId) ?? 0 })));
+    return stillPending.length;
+  }
+}

@@ -1,0 +1,83 @@
+import type { PrismaClient } from '@kasa/db';
+import { AppError } from '@kasa/http';
+import { WebhookUrlError, type WebhookUrlGuard } from '@kasa/net-guard';
+import type { SecretBox } from '@kasa/secret-box';
+import { generateWebhookSecret } from '@kasa/webhook-signing';
+import { writeAudit } from '../repositories/audit.repository.js';
+
+export interface WebhookConfigDeps {
+  db: PrismaClient;
+  webhookUrlGuard: WebhookUrlGuard;
+  webhookSecrets: SecretBox;
+  config: { webhookPreviousSecretTtlSeconds: number };
+}
+
+export interface WebhookConfigChange {
+  siteId: string;
+  apiKeyId: string;
+  webhookUrl: string;
+  rotateSecret: boolean;
+}
+
+/** SPEC endpoint 7's answer; `webhookSecret` is shown here once and never again. */
+export interface WebhookConfigResult {
+  webhookUrl: string;
+  webhookSecret: string | null;
+  rotatedAt: string;
+}
+
+export const WEBHOOK_CONFIG_ROTATED = 'SITE.WEBHOOK_CONFIG_ROTATED';
+
+/**
+ * Changes a site's webhook URL and, by default, rotates its signing secret. The URL passes the private-address
+ * guard first. The new secret is stored sealed; the old one moves to `previous` and keeps signing (a second
+ * `v1=`) until the overlap window ends, so retries already in flight verify on either side of the change.
+ */
+export async function updateWebhookConfig(deps: WebhookConfigDeps, change: WebhookConfigChange): Promise<WebhookConfigResult> {
+  try {
+    await deps.webhookUrlGuard.check(change.webhookUrl);
+  } catch (error) {
+    if (error instanceof WebhookUrlError) {
+      throw AppError.validation([{ field: 'webhookUrl', message: error.message }], 'The webhook URL is not allowed.');
+    }
+    throw error;
+  }
+  const rotatedAt = new Date();
+  const secret = change.rotateSecret ? generateWebhookSecret() : null;
+  await deps.db.$transaction(async (tx) => {
+    // Serialises rotations of one site, so two at once cannot both demote the same secret to "previous".
+    const [site] = await tx.$queryRaw<Array<{ webhook_secret_enc: string | null }>>`
+      SELECT webhook_secret_enc FROM sites WHERE id = ${change.siteId}::uuid FOR UPDATE`;
+    if (!site) throw new AppError('not_found', 'No site with this id.');
+    if (!secret && !site.webhook_secret_enc) {
+      throw AppError.validation(
+        [{ field: 'rotateSecret', message: 'must be true: this site has no signing secret yet' }],
+        'The site has no signing secret to keep.',
+      );
+    }
+    const current = site.webhook_secret_enc;
+    await tx.site.update({
+      where: { id: change.siteId },
+      data: {
+        webhookUrl: change.webhookUrl,
+        webhookRotatedAt: rotatedAt,
+        ...(secret
+          ? {
+              webhookSecretEnc: deps.webhookSecrets.seal(secret, change.siteId),
+              previousWebhookSecretEnc: current,
+              previousSecretExpiresAt: current ? new Date(rotatedAt.getTime() + deps.config.webhookPreviousSecretTtlSeconds * 1000) : null,
+            }
+          : {}),
+      },
+    });
+    await writeAudit(tx, {
+      actor: { type: 'API_KEY', id: change.apiKeyId },
+      action: WEBHOOK_CONFIG_ROTATED,
+      entityType: 'site',
+      entityId: change.siteId,
+      siteId: change.siteId,
+      metadata: { rotatedSecret: secret !== null, webhookUrl: change.webhookUrl },
+    });
+  });
+  return { webhookUrl: change.webhookUrl, webhookSecret: secret, rotatedAt: rotatedAt.toISOString() };
+}

@@ -1,0 +1,45 @@
+/**
+ * Test helper: emits webhook events the way the ledger's state transitions do — the outbox row written in
+ * a transaction with the record as the status lookup shows it, then handed to the publisher after commit.
+ */
+import type { EventType } from '@kasa/contracts';
+import type { LedgerService } from '../src/index.js';
+import { toDepositRecord, toWithdrawalRecord } from '../src/domain/records.js';
+import { writeOutboxEvent, type WebhookPayload } from '../src/outbox/outbox.repository.js';
+
+export interface EmitRequest {
+  siteId: string;
+  type: EventType;
+  /** The intent (intent.*) or withdrawal (withdrawal.*) the event reports on. */
+  entityId: string;
+}
+
+/** Writes one event per request in a single transaction; publishes unless `publish` is false. */
+export async function emitEvents(ledger: LedgerService, requests: EmitRequest[], publish = true): Promise<WebhookPayload[]> {
+  const { deps } = ledger;
+  const payloads = await deps.db.$transaction(
+    async (tx) => {
+      const written: WebhookPayload[] = [];
+      const records = new Map<string, Parameters<typeof writeOutboxEvent>[1]['data']>();
+      for (const request of requests) {
+        let data = records.get(request.entityId);
+        if (!data) {
+          data = request.type.startsWith('intent.')
+            ? toDepositRecord(await tx.depositIntent.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }))
+            : toWithdrawalRecord(await tx.withdrawal.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }));
+          records.set(request.entityId, data);
+        }
+        written.push(await writeOutboxEvent(tx, { siteId: request.siteId, type: request.type, entityId: request.entityId, data }));
+      }
+      return written;
+    },
+    { timeout: 60_000 },
+  );
+  if (publish) await deps.outbox.publish(payloads.map((payload) => payload.eventId));
+  return payloads;
+}
+
+/** Emits `count` events about one record (events differ by id; the data is the record's lookup form). */
+export function emitMany(ledger: LedgerService, request: EmitRequest, count: number, publish = true): Promise<WebhookPayload[]> {
+  return emitEvents(ledger, Array.from({ length: count }, () => request), publish);
+}

@@ -1,0 +1,24 @@
+import express, { type Express } from 'express';
+import type { Registry } from 'prom-client';
+import { operationalRoutes } from '@kasa/http';
+import type { WorkerDeps } from './worker-deps.js';
+
+/** The worker's small HTTP face: GET /healthz, /readyz (PostgreSQL, Redis, consumer running), /metrics. */
+export function createApp(deps: WorkerDeps, registry: Registry, isConsuming: () => boolean): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    operationalRoutes(registry, {
+      postgres: async () => {
+        await deps.pool.query('SELECT 1');
+      },
+      redis: async () => {
+        await deps.queueConnection.ping();
+      },
+      consumer: async () => {
+        if (!isConsuming()) throw new Error('the queue consumer is not running');
+      },
+    }),
+  );
+  return app;
+}

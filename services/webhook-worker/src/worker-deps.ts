@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { KasaConfig } from '@kasa/config';
+import pg from 'pg';
+import { createLogger, type Logger } from '@kasa/logger';
+import { WebhookUrlGuard, type Resolver } from '@kasa/net-guard';
+import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
+import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
+import { SiteSlots } from './delivery/site-slots.js';
+import { WebhookSender } from './delivery/webhook-sender.js';
+import { DeliveryRepository } from './repositories/delivery.repository.js';
+
+/** Everything the worker needs, wired once by hand. */
+export interface WorkerDeps {
+  config: KasaConfig;
+  logger: Logger;
+  /** PostgreSQL, for the two statements of a delivery. */
+  pool: pg.Pool;
+  /** BullMQ connection (no per-command retry limit); the Worker duplicates it for its blocking reads. */
+  queueConnection: Redis;
+  /** The queue as a producer sees it, for the backlog gauge. */
+  queue: Queue<DeliverEventJob>;
+  deliveries: DeliveryRepository;
+  sender: WebhookSender;
+  secrets: SecretBox;
+  slots: SiteSlots;
+  guard: WebhookUrlGuard;
+}
+
+/** Injections a test or an embedding process may make. */
+export interface WorkerOverrides extends Partial<WorkerDeps> {
+  /** Certificate authorities to trust for receivers, replacing the system ones (a test's own CA). */
+  ca?: string | string[];
+  /** DNS resolver for the connect-time address check (a test can make a name rebind). */
+  resolve?: Resolver;
+}
+
+function trustedAuthorities(config: KasaConfig, overrides: WorkerOverrides): string | string[] | undefined {
+  if (overrides.ca) return overrides.ca;
+  if (config.webhookCaFile) return [...rootCertificates, readFileSync(config.webhookCaFile, 'utf8')];
+  return undefined;
+}
+
+export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides = {}): WorkerDeps {
+  const { ca: _ca, resolve, ...injected } = overrides;
+  const pool = injected.pool ?? new pg.Pool({ connectionString: config.databaseUrl, max: Math.min(20, config.webhookConcurrency + 2) });
+  // An idle client's error (the server went away) must not crash the worker; the pool replaces it.
+  pool.on('error', () => undefined);
+  const queueConnection = injected.queueConnection ?? createQueueConnection(config.redisUrl);
+  const guard =
+    injected.guard ??
+    new WebhookUrlGuard({ allowedHosts: config.webhookAllowedHosts, allowHttp: config.webhookAllowHttp, ...(resolve ? { resolve } : {}) });
+  const ca = trustedAuthorities(config, overrides);
+  return {
+    config,
+    logger: injected.logger ?? createLogger({ service: 'webhook-worker', level: config.logLevel }),
+    pool,
+    queueConnection,
+    queue: injected.queue ?? createWebhookQueue(queueConnection, config.redisPrefix),
+    deliveries: injected.deliveries ?? new DeliveryRepository(pool),
+    sender:
+      injected.sender ??
+      new WebhookSender({ timeoutMs: config.webhookTimeoutMs, guard, ...(ca ? { ca } : {}), maxSocketsPerHost: config.webhookConcurrency }),
+    secrets: injected.secrets ?? webhookSecretBox(config.secretEncryptionKey),
+    slots: injected.slots ?? new SiteSlots(config.webhookSiteConcurrency),
+    guard,
+  };
+}

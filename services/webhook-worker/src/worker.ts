@@ -1,0 +1,81 @@
+import type { Server } from 'node:http';
+import { Worker } from 'bullmq';
+import type { KasaConfig } from '@kasa/config';
+import { close, createHttpMetrics, listen } from '@kasa/http';
+import { queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
+import { createApp } from './app.js';
+import { deliverEventProcessor, type DeliverEventResult } from './jobs/deliver-event.job.js';
+import { WorkerMetrics } from './metrics/worker-metrics.js';
+import { createWorkerDeps, type WorkerDeps, type WorkerOverrides } from './worker-deps.js';
+
+export interface WebhookWorkerService {
+  deps: WorkerDeps;
+  worker: Worker<DeliverEventJob, DeliverEventResult>;
+  port: number;
+  url: string;
+  /** Stops taking jobs, lets in-flight deliveries finish (`worker.close()`), then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** Resolves with `fallback` when `promise` takes longer than `ms` (a Redis outage must not hang /metrics). */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms).unref())]);
+}
+
+/**
+ * Starts the webhook worker: a BullMQ consumer of the delivery queue and the health/metrics server on
+ * `port` (0 for any free port). A worker killed outright loses its jobs' locks; after `lockDuration`
+ * BullMQ's stalled-job check hands them to another worker.
+ */
+export async function startWorker(config: KasaConfig, port = config.workerPort, overrides: WorkerOverrides = {}): Promise<WebhookWorkerService> {
+  const deps = createWorkerDeps(config, overrides);
+  const httpMetrics = createHttpMetrics('webhook-worker');
+  const metrics = new WorkerMetrics(httpMetrics.registry, () => within(queueBacklog(deps.queue), 1_000, -1));
+  const worker = new Worker<DeliverEventJob, DeliverEventResult>(
+    WEBHOOK_QUEUE,
+    deliverEventProcessor({ ...deps, metrics }),
+    {
+      connection: deps.queueConnection,
+      prefix: queuePrefix(config.redisPrefix),
+      concurrency: config.webhookConcurrency,
+      lockDuration: config.webhookLockDurationMs,
+      stalledInterval: config.webhookStalledIntervalMs,
+      // A job stalls when its worker dies; twice is bad luck, more is a job that kills workers.
+      maxStalledCount: 3,
+    },
+  );
+  // Connection errors during a Redis outage are expected; BullMQ reconnects and carries on.
+  worker.on('error', (error) => deps.logger.warn('webhook worker error', { error }));
+  deps.queue.on('error', (error) => deps.logger.debug('webhook queue connection error', { error }));
+  worker.on('failed', (job, error) => {
+    if (job) deps.logger.debug('webhook attempt failed', { jobId: job.id, attemptsMade: job.attemptsMade, error: error.message });
+  });
+
+  let server: Server;
+  let bound: number;
+  try {
+    ({ server, port: bound } = await listen(createApp(deps, httpMetrics.registry, () => worker.isRunning()), port));
+  } catch (error) {
+    await worker.close();
+    await closeConnections(deps);
+    throw error;
+  }
+  return {
+    deps,
+    worker,
+    port: bound,
+    url: `http://127.0.0.1:${bound}`,
+    async stop() {
+      await worker.close();
+      await close(server);
+      await closeConnections(deps);
+    },
+  };
+}
+
+async function closeConnections(deps: WorkerDeps): Promise<void> {
+  deps.sender.close();
+  await deps.queue.close();
+  await deps.queueConnection.quit().catch(() => deps.queueConnection.disconnect());
+  await deps.pool.end();
+}
