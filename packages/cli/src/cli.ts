@@ -1,0 +1,47 @@
+import { Command, CommanderError } from 'commander';
+import { registerAdminCommands } from './commands/admin.commands.js';
+import { registerEventCommands } from './commands/events.commands.js';
+import { registerLedgerCommands } from './commands/ledger.commands.js';
+import { registerReviewCommands } from './commands/review.commands.js';
+import { createContext, DEFAULT_URL } from './context.js';
+import { OpsApiError } from './ops-client.js';
+import { printJson, type Io } from './output.js';
+
+/**
+ * Runs `kasa` with `argv` (without node and the script) and returns the exit code: 0 done, 1 the API
+ * refused or something failed, 2 the command line was wrong. Nothing here touches `process`, so tests run
+ * it in-process with their own streams and environment.
+ */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const program = new Command('kasa')
+    .description('Kasa operator tool over the ops API (KASA_URL, KASA_TOKEN)')
+    .option('--url <url>', `ledger base URL (env KASA_URL, default ${DEFAULT_URL})`)
+    .option('--token <token>', 'operator token (env KASA_TOKEN; prefer the env var)')
+    .option('--json', 'print one JSON document for scripts')
+    .exitOverride()
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  const ctx = createContext(io, program);
+  registerAdminCommands(program, ctx);
+  registerReviewCommands(program, ctx);
+  registerLedgerCommands(program, ctx);
+  registerEventCommands(program, ctx);
+  for (const command of program.commands) command.exitOverride();
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (ctx.jsonMode()) {
+      const problem = error instanceof OpsApiError ? { status: error.status, ...error.problem } : { error: 'cli_error', detail: message };
+      printJson(io.stdout, { error: problem });
+    } else {
+      io.stderr.write(`kasa: ${message}\n`);
+    }
+    return 1;
+  }
+}

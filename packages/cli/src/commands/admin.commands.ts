@@ -1,0 +1,142 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { parseAmount } from '../context.js';
+import { printRecord, printTable } from '../output.js';
+
+interface OperatorView {
+  operatorId: string;
+  email: string;
+  name: string;
+  role: string;
+  disabledAt: string | null;
+}
+
+/** Login, operators and their tokens, sites and API keys. */
+export function registerAdminCommands(program: Command, ctx: Context): void {
+  program
+    .command('login')
+    .description('log in with e-mail and password (or KASA_PASSWORD) and print an operator token')
+    .requiredOption('--email <email>', 'operator e-mail')
+    .option('--password <password>', 'password; prefer KASA_PASSWORD so it stays out of shell history')
+    .action(async (options: { email: string; password?: string }) => {
+      const password = options.password ?? ctx.io.env.KASA_PASSWORD;
+      if (!password) throw new Error('give --password or set KASA_PASSWORD');
+      const session = await ctx.client().post<{ token: string; expiresAt: string; operator: OperatorView }>('/login', { email: options.email, password });
+      ctx.emit(session, () => {
+        ctx.io.stdout.write(`Logged in as ${session.operator.email} (${session.operator.role}) until ${session.expiresAt}.\n`);
+        ctx.io.stdout.write(`export KASA_TOKEN=${session.token}\n`);
+      });
+    });
+
+  program
+    .command('whoami')
+    .description('show the operator behind the token')
+    .action(async () => {
+      const me = await ctx.client().get<Record<string, unknown>>('/me');
+      ctx.emit(me, () => printRecord(ctx.io.stdout, me));
+    });
+
+  const operators = program.command('operators').description('operator accounts (admin)');
+  operators
+    .command('create')
+    .description('create an operator account')
+    .requiredOption('--email <email>')
+    .requiredOption('--name <name>')
+    .requiredOption('--role <role>', 'reviewer or admin')
+    .option('--password <password>', 'console password (at least 12 characters); omit for a token-only account')
+    .action(async (options: { email: string; name: string; role: string; password?: string }) => {
+      const created = await ctx.client().post<OperatorView>('/operators', {
+        email: options.email,
+        name: options.name,
+        role: options.role.toUpperCase(),
+        ...(options.password ? { password: options.password } : {}),
+      });
+      ctx.emit(created, () => printRecord(ctx.io.stdout, { ...created }));
+    });
+  operators
+    .command('list')
+    .description('list operator accounts')
+    .action(async () => {
+      const { data } = await ctx.client().get<{ data: OperatorView[] }>('/operators');
+      ctx.emit(data, () =>
+        printTable(ctx.io.stdout, data, [
+          ['OPERATOR', (o) => o.operatorId],
+          ['EMAIL', (o) => o.email],
+          ['ROLE', (o) => o.role],
+          ['DISABLED', (o) => o.disabledAt ?? ''],
+        ]),
+      );
+    });
+  operators
+    .command('disable <operatorId>')
+    .description('disable an operator and revoke all their tokens')
+    .action(async (operatorId: string) => {
+      const disabled = await ctx.client().post<OperatorView>(`/operators/${operatorId}/disable`);
+      ctx.emit(disabled, () => ctx.io.stdout.write(`Disabled ${disabled.email} at ${disabled.disabledAt}.\n`));
+    });
+
+  const tokens = program.command('tokens').description('operator API tokens for scripts');
+  tokens
+    .command('issue')
+    .description('issue a token (shown once); for yourself unless --operator is given (admin)')
+    .option('--operator <operatorId>')
+    .option('--label <label>', 'what the token is for', 'kasa cli')
+    .option('--expires-in <seconds>', 'lifetime in seconds; default: until revoked', (v) => Number(v))
+    .action(async (options: { operator?: string; label: string; expiresIn?: number }) => {
+      const client = ctx.client();
+      const operatorId = options.operator ?? (await client.get<{ operatorId: string }>('/me')).operatorId;
+      const issued = await client.post<{ tokenId: string; token: string; expiresAt: string | null }>(`/operators/${operatorId}/tokens`, {
+        label: options.label,
+        ...(options.expiresIn ? { expiresInSeconds: options.expiresIn } : {}),
+      });
+      ctx.emit(issued, () => {
+        ctx.io.stdout.write(`Token ${issued.tokenId} (expires ${issued.expiresAt ?? 'never'}); it is shown only now:\n${issued.token}\n`);
+      });
+    });
+  tokens
+    .command('revoke <tokenId>')
+    .description('revoke an operator token (401 from its next request on)')
+    .action(async (tokenId: string) => {
+      const revoked = await ctx.client().delete<{ tokenId: string; revokedAt: string }>(`/operator-tokens/${tokenId}`);
+      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${revoked.revokedAt}.\n`));
+    });
+
+  const sites = program.command('sites').description('partner sites (admin)');
+  sites
+    .command('create <slug>')
+    .description('create a site')
+    .requiredOption('--name <name>')
+    .option('--webhook-url <url>', 'https:// endpoint for webhooks')
+    .option('--rate-limit <perMinute>', 'requests per minute per API key', (v) => Number(v))
+    .option('--deposit-ttl <seconds>', 'how long a deposit intent waits for money', (v) => Number(v))
+    .option('--min-amount <amount>', 'smallest amount (kuruş, or lira with two decimals)', parseAmount)
+    .option('--max-amount <amount>', 'largest amount (kuruş, or lira with two decimals)', parseAmount)
+    .action(async (slug: string, o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string }) => {
+      const site = await ctx.client().post<Record<string, unknown>>('/sites', {
+        slug,
+        name: o.name,
+        ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
+        ...(o.rateLimit ? { rateLimitPerMinute: o.rateLimit } : {}),
+        ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
+        ...(o.minAmount ? { minAmount: o.minAmount } : {}),
+        ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+      });
+      ctx.emit(site, () => printRecord(ctx.io.stdout, site));
+    });
+
+  const keys = program.command('keys').description('partner API keys (admin)');
+  keys
+    .command('issue <siteId>')
+    .description('issue an API key for a site (shown once)')
+    .action(async (siteId: string) => {
+      const key = await ctx.client().post<{ apiKeyId: string; apiKey: string; keyPrefix: string }>(`/sites/${siteId}/api-keys`);
+      ctx.emit(key, () => ctx.io.stdout.write(`API key ${key.apiKeyId}; it is shown only now:\n${key.apiKey}\n`));
+    });
+  keys
+    .command('revoke <apiKeyId>')
+    .description('revoke an API key (401 from its next request on)')
+    .action(async (apiKeyId: string) => {
+      const revoked = await ctx.client().delete<{ apiKeyId: string; revokedAt: string }>(`/api-keys/${apiKeyId}`);
+      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.apiKeyId} at ${revoked.revokedAt}.\n`));
+    });
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { OpsApiError, type OpsClient } from '../ops-client.js';
+import { printTable } from '../output.js';
+
+interface EventItem {
+  eventId: string;
+  type: string;
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+  deadAt: string | null;
+  payload: { data?: { intentId?: string; withdrawalId?: string } };
+}
+
+interface ReplayFailure {
+  eventId: string;
+  status: number | null;
+  error: string;
+}
+
+/**
+ * Replays one event. The Idempotency-Key is fixed per run and event, so the retry after a timeout or a 5xx
+ * cannot start a second delivery cycle.
+ */
+async function replayOne(client: OpsClient, runId: string, eventId: string): Promise<ReplayFailure | null> {
+  const key = `kasa-replay-${runId}-${eventId}`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.post(`/events/${eventId}/replay`, {}, { 'idempotency-key': key });
+      return null;
+    } catch (error) {
+      const status = error instanceof OpsApiError ? error.status : null;
+      const retryable = status === null || status >= 500 || status === 429;
+      if (!retryable || attempt >= 3) return { eventId, status, error: error instanceof Error ? error.message : String(error) };
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
+
+/** The delivery ledger: list events, replay one, replay every DEAD one in bulk. */
+export function registerEventCommands(program: Command, ctx: Context): void {
+  const events = program.command('events').description('webhook events and their delivery');
+
+  events
+    .command('list')
+    .description('list events, newest first (DEAD ones: --status DEAD)')
+    .option('--status <statuses>', 'PENDING, DELIVERED, DEAD (comma-separated)')
+    .option('--type <types>', 'for example intent.approved')
+    .option('--site <siteId>')
+    .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
+    .action(async (o: { status?: string; type?: string; site?: string; limit: number }) => {
+      const rows: EventItem[] = [];
+      for await (const row of ctx.client().paginate<EventItem>('/events', { status: o.status, type: o.type, siteId: o.site }, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['EVENT', (e) => e.eventId],
+          ['TYPE', (e) => e.type],
+          ['STATUS', (e) => e.status],
+          ['ATTEMPTS', (e) => e.attemptCount],
+          ['RECORD', (e) => e.payload.data?.intentId ?? e.payload.data?.withdrawalId],
+          ['CREATED', (e) => e.createdAt],
+        ]),
+      );
+    });
+
+  events
+    .command('replay <eventId>')
+    .description('start a new delivery cycle of one event (same eventId)')
+    .action(async (eventId: string) => {
+      const failure = await replayOne(ctx.client(), randomUUID(), eventId);
+      if (failure) throw new Error(failure.error);
+      ctx.emit({ eventId, replayed: true }, () => ctx.io.stdout.write(`Replay of ${eventId} accepted.\n`));
+    });
+
+  events
+    .command('replay-dead')
+    .description('replay every DEAD event (optionally of one site or type), with a progress bar')
+    .option('--site <siteId>')
+    .option('--type <types>')
+    .option('--max <n>', 'replay at most this many', (v) => Number(v))
+    .option('--concurrency <n>', 'replays in flight at once', (v) => Number(v), 4)
+    .option('--dry-run', 'only count and list what would be replayed')
+    .action(async (o: { site?: string; type?: string; max?: number; concurrency: number; dryRun?: boolean }) => {
+      const client = ctx.client();
+      // Collect first, then replay: a replayed event leaves DEAD, which would shift the pages under us.
+      const dead: EventItem[] = [];
+      for await (const event of client.paginate<EventItem>('/events', { status: 'DEAD', type: o.type, siteId: o.site }, o.max ?? Infinity)) dead.push(event);
+      if (o.dryRun) {
+        ctx.emit({ dead: dead.length, eventIds: dead.map((e) => e.eventId) }, () => ctx.io.stdout.write(`${dead.length} DEAD event(s) would be replayed.\n`));
+        return;
+      }
+      const bar = ctx.jsonMode()
+        ? null
+        : new cliProgress.SingleBar(
+            { format: 'Replaying DEAD events [{bar}] {value}/{total} {percentage}% | failed {failed} | eta {eta}s', stream: ctx.io.stderr as NodeJS.WritableStream, hideCursor: false },
+            cliProgress.Presets.shades_classic,
+          );
+      bar?.start(dead.length, 0, { failed: 0 });
+      const runId = randomUUID();
+      const failures: ReplayFailure[] = [];
+      let next = 0;
+      let finished = 0;
+      const worker = async () => {
+        while (next < dead.length) {
+          const event = dead[next] as EventItem;
+          next += 1;
+          const failure = await replayOne(client, runId, event.eventId);
+          if (failure) failures.push(failure);
+          finished += 1;
+          bar?.update(finished, { failed: failures.length });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, 32)) }, worker));
+      bar?.stop();
+      const summary = { total: dead.length, replayed: dead.length - failures.length, failed: failures };
+      ctx.emit(summary, () => {
+        ctx.io.stdout.write(`Replayed ${summary.replayed} of ${summary.total} DEAD event(s).\n`);
+        for (const failure of failures) ctx.io.stdout.write(`  failed ${failure.eventId}: ${failure.error}\n`);
+      });
+      if (failures.length > 0) ctx.exitCode = 1;
+    });
+}

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { formatAmount, printTable } from '../output.js';
+
+interface Balance {
+  siteId: string;
+  slug: string;
+  available: string;
+  reserved: string;
+  receivedTotal: string;
+  paidOutTotal: string;
+}
+
+interface AuditEntry {
+  createdAt: string;
+  actor: { type: string; id: string; email: string | null };
+  action: string;
+  entityType: string;
+  entityId: string;
+}
+
+/** Balances, the journal invariant check and the audit log. */
+export function registerLedgerCommands(program: Command, ctx: Context): void {
+  program
+    .command('balances')
+    .description("print each site's balance (available, reserved, received, paid out), in TRY")
+    .option('--site <siteId>', 'only this site')
+    .action(async (o: { site?: string }) => {
+      const client = ctx.client();
+      const rows = o.site ? [await client.get<Balance>(`/sites/${o.site}/balance`)] : (await client.get<{ data: Balance[] }>('/balances')).data;
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['SITE', (b) => b.slug],
+          ['SITE ID', (b) => b.siteId],
+          ['AVAILABLE', (b) => formatAmount(b.available)],
+          ['RESERVED', (b) => formatAmount(b.reserved)],
+          ['RECEIVED', (b) => formatAmount(b.receivedTotal)],
+          ['PAID OUT', (b) => formatAmount(b.paidOutTotal)],
+        ]),
+      );
+    });
+
+  program
+    .command('journal')
+    .description('the double-entry journal')
+    .command('check')
+    .description('verify the invariants; exits 1 when any is broken')
+    .action(async () => {
+      const report = await ctx.client().get<{ ok: boolean; problems: Array<{ kind: string; detail: Record<string, string> }> }>('/journal/check');
+      ctx.emit(report, () => {
+        if (report.ok) ctx.io.stdout.write('Journal OK: every transaction balances and every balance equals its entries and records.\n');
+        else for (const problem of report.problems) ctx.io.stdout.write(`${problem.kind}: ${JSON.stringify(problem.detail)}\n`);
+      });
+      if (!report.ok) ctx.exitCode = 1;
+    });
+
+  program
+    .command('audit')
+    .description('read the audit log, newest first')
+    .option('--entity <id>', 'entries about this record')
+    .option('--actor <id>', 'entries by this operator id (or "bootstrap")')
+    .option('--action <action>', 'for example INTENT.APPROVED')
+    .option('--site <siteId>')
+    .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
+    .action(async (o: { entity?: string; actor?: string; action?: string; site?: string; limit: number }) => {
+      const rows: AuditEntry[] = [];
+      const query = { entityId: o.entity, actorId: o.actor, action: o.action, siteId: o.site };
+      for await (const row of ctx.client().paginate<AuditEntry>('/audit', query, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['AT', (a) => a.createdAt],
+          ['WHO', (a) => a.actor.email ?? `${a.actor.type.toLowerCase()}:${a.actor.id}`],
+          ['ACTION', (a) => a.action],
+          ['RECORD', (a) => `${a.entityType} ${a.entityId}`],
+        ]),
+      );
+    });
+}

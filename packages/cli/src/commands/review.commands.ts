@@ -1,0 +1,190 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { parseAmount } from '../context.js';
+import { formatAmount, printRecord, printTable } from '../output.js';
+
+interface Intent {
+  intentId: string;
+  referenceNo: string;
+  status: string;
+  siteId: string;
+  amount: string;
+  requestedAmount: string;
+  receivedAmount: string | null;
+  createdAt: string;
+}
+
+interface Withdrawal {
+  withdrawalId: string;
+  referenceNo: string;
+  status: string;
+  siteId: string;
+  amount: string;
+  targetIban: string;
+  targetHolderName: string;
+  createdAt: string;
+}
+
+interface Transfer {
+  bankTransferId: string;
+  bankTxId: string;
+  status: string;
+  amount: string;
+  senderName: string;
+  description: string;
+  intentId: string | null;
+  unmatchedReason: string | null;
+  receivedAt: string;
+}
+
+const listOptions = (command: Command) =>
+  command
+    .option('--status <statuses>', 'comma-separated statuses')
+    .option('--site <siteId>', 'only this site')
+    .option('--limit <n>', 'most rows to show', (v) => Number(v), 50);
+
+function summarize(ctx: Context, kind: string, record: Record<string, unknown>): void {
+  ctx.emit(record, () => {
+    const id = (record.intentId ?? record.withdrawalId) as string;
+    ctx.io.stdout.write(`${kind} ${id} is now ${String(record.status)}${record.amount ? ` (amount ${formatAmount(String(record.amount))} TRY)` : ''}.\n`);
+  });
+}
+
+/** Bank transfers, deposit review, withdrawal review and payout. */
+export function registerReviewCommands(program: Command, ctx: Context): void {
+  const transfers = program.command('transfers').description('incoming bank transfers');
+  transfers
+    .command('record')
+    .description('record an incoming transfer; it is matched to an intent by the reference in its description')
+    .requiredOption('--bank-tx-id <id>', "the bank's transaction id (a repeat changes nothing)")
+    .requiredOption('--amount <amount>', 'kuruş, or lira with two decimals', parseAmount)
+    .requiredOption('--sender-name <name>')
+    .requiredOption('--sender-iban <iban>')
+    .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
+    .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
+    .action(async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
+      const recorded = await ctx.client().post<Transfer & { intent: Intent | null }>('/bank-transfers', {
+        bankTxId: o.bankTxId,
+        amount: o.amount,
+        senderName: o.senderName,
+        senderIban: o.senderIban,
+        description: o.description,
+        receivedAt: o.receivedAt ?? new Date().toISOString(),
+      });
+      ctx.emit(recorded, () => {
+        if (recorded.intent) ctx.io.stdout.write(`Transfer ${recorded.bankTransferId} ${recorded.status}: intent ${recorded.intent.intentId} is now ${recorded.intent.status}.\n`);
+        else ctx.io.stdout.write(`Transfer ${recorded.bankTransferId} is UNMATCHED (${recorded.unmatchedReason}); assign it with: kasa transfers assign ${recorded.bankTransferId} <intentId>\n`);
+      });
+    });
+  listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
+    async (o: { status?: string; limit: number }) => {
+      const rows: Transfer[] = [];
+      for await (const row of ctx.client().paginate<Transfer>('/bank-transfers', { status: o.status }, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['TRANSFER', (t) => t.bankTransferId],
+          ['BANK TX', (t) => t.bankTxId],
+          ['STATUS', (t) => t.status],
+          ['AMOUNT', (t) => formatAmount(t.amount)],
+          ['SENDER', (t) => t.senderName],
+          ['INTENT / REASON', (t) => t.intentId ?? t.unmatchedReason],
+          ['DESCRIPTION', (t) => t.description.slice(0, 40)],
+        ]),
+      );
+    },
+  );
+  transfers
+    .command('assign <bankTransferId> <intentId>')
+    .description('assign an unmatched transfer to an intent')
+    .action(async (bankTransferId: string, intentId: string) => {
+      const assigned = await ctx.client().post<Transfer & { intent: Intent }>(`/bank-transfers/${bankTransferId}/assign`, { intentId });
+      ctx.emit(assigned, () => ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`));
+    });
+
+  const intents = program.command('intents').description('deposit intents and their review');
+  listOptions(intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL)')).action(
+    async (o: { status?: string; site?: string; limit: number }) => {
+      const rows: Intent[] = [];
+      for await (const row of ctx.client().paginate<Intent>('/intents', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['INTENT', (i) => i.intentId],
+          ['REFERENCE', (i) => i.referenceNo],
+          ['STATUS', (i) => i.status],
+          ['REQUESTED', (i) => formatAmount(i.requestedAmount)],
+          ['RECEIVED', (i) => formatAmount(i.receivedAmount)],
+          ['CREATED', (i) => i.createdAt],
+        ]),
+      );
+    },
+  );
+  intents
+    .command('show <intentId>')
+    .description('show an intent with its bank transfers')
+    .action(async (intentId: string) => {
+      const intent = await ctx.client().get<Record<string, unknown>>(`/intents/${intentId}`);
+      ctx.emit(intent, () => printRecord(ctx.io.stdout, intent));
+    });
+  intents
+    .command('approve <intentId>')
+    .description('approve a deposit; the amount defaults to what the bank transfers brought')
+    .option('--amount <amount>', 'credit this amount instead (kuruş, or lira with two decimals)', parseAmount)
+    .action(async (intentId: string, o: { amount?: string }) => {
+      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/approve`, o.amount ? { amount: o.amount } : {}));
+    });
+  intents
+    .command('reject <intentId>')
+    .description('reject a deposit; the reason goes to the partner in intent.rejected')
+    .requiredOption('--reason <reason>')
+    .action(async (intentId: string, o: { reason: string }) => {
+      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/reject`, { reason: o.reason }));
+    });
+
+  const withdrawals = program.command('withdrawals').description('withdrawal review and payout');
+  listOptions(withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)')).action(
+    async (o: { status?: string; site?: string; limit: number }) => {
+      const rows: Withdrawal[] = [];
+      for await (const row of ctx.client().paginate<Withdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['WITHDRAWAL', (w) => w.withdrawalId],
+          ['REFERENCE', (w) => w.referenceNo],
+          ['STATUS', (w) => w.status],
+          ['AMOUNT', (w) => formatAmount(w.amount)],
+          ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
+          ['CREATED', (w) => w.createdAt],
+        ]),
+      );
+    },
+  );
+  withdrawals
+    .command('show <withdrawalId>')
+    .description("show a withdrawal with the site's balance")
+    .action(async (withdrawalId: string) => {
+      const withdrawal = await ctx.client().get<Record<string, unknown>>(`/withdrawals/${withdrawalId}`);
+      ctx.emit(withdrawal, () => printRecord(ctx.io.stdout, withdrawal));
+    });
+  withdrawals
+    .command('approve <withdrawalId>')
+    .description("approve; reserves the amount from the site's available balance")
+    .action(async (id: string) => summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/approve`)));
+  withdrawals
+    .command('reject <withdrawalId>')
+    .description('reject (before or after approval); the reason goes to the partner')
+    .requiredOption('--reason <reason>')
+    .action(async (id: string, o: { reason: string }) => summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/reject`, { reason: o.reason })));
+  withdrawals
+    .command('mark-sent <withdrawalId>')
+    .description('record that the payout left the bank')
+    .option('--bank-tx-id <id>', "the bank's id of the outgoing transfer")
+    .action(async (id: string, o: { bankTxId?: string }) =>
+      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/mark-sent`, o.bankTxId ? { bankTxId: o.bankTxId } : {})),
+    );
+  withdrawals
+    .command('mark-returned <withdrawalId>')
+    .description('record that the bank returned the payout; the amount is available again')
+    .requiredOption('--reason <reason>')
+    .action(async (id: string, o: { reason: string }) =>
+      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/mark-returned`, { reason: o.reason })),
+    );
+}

@@ -1,0 +1,48 @@
+/** How kasa prints: aligned tables for people, one JSON document for scripts (`--json`). */
+
+export interface Writer {
+  write(chunk: string): unknown;
+}
+
+export interface Io {
+  stdout: Writer;
+  stderr: Writer & { isTTY?: boolean; columns?: number };
+  env: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+}
+
+/** Minor units as a human amount: 150000 -> "1,500.00". Exact for any size (string arithmetic on bigint). */
+export function formatAmount(minor: string | null | undefined): string {
+  if (minor === null || minor === undefined || !/^-?\d+$/.test(minor)) return minor ?? '';
+  const value = BigInt(minor);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Prints rows as a table with the given columns; each column is a header and a cell function. */
+export function printTable<T>(out: Writer, rows: T[], columns: Array<[string, (row: T) => string | number | null | undefined]>): void {
+  if (rows.length === 0) {
+    out.write('(none)\n');
+    return;
+  }
+  const cells = rows.map((row) => columns.map(([, cell]) => String(cell(row) ?? '')));
+  const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((line) => (line[i] as string).length)));
+  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i] as number)).join('  ').trimEnd() + '\n';
+  out.write(line(columns.map(([header]) => header)));
+  for (const row of cells) out.write(line(row));
+}
+
+/** Prints `key: value` lines for one record. */
+export function printRecord(out: Writer, record: Record<string, unknown>): void {
+  const width = Math.max(...Object.keys(record).map((key) => key.length));
+  for (const [key, value] of Object.entries(record)) {
+    const shown = value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+    out.write(`${key.padEnd(width)}  ${shown}\n`);
+  }
+}
+
+export function printJson(out: Writer, value: unknown): void {
+  out.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,225 @@
+/** The kasa CLI against a real ledger (PostgreSQL and Redis), run in-process with captured output. */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startLedger, type LedgerService } from '@kasa/ledger';
+import { createTestEnvironment, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { formatAmount, parseAmount, runCli } from '../src/index.js';
+
+let env: TestEnvironment;
+let ledger: LedgerService;
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  ledger = await startLedger(env.config, 0);
+});
+afterAll(async () => {
+  await ledger?.stop();
+  await env?.cleanup();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs kasa as the bootstrap admin unless another token is given; stderr may pretend to be a terminal. */
+async function kasa(args: string[], options: { token?: string; env?: Record<string, string>; tty?: boolean } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: Object.assign(
+      { write: (chunk: string) => ((stderr += chunk), true) },
+      options.tty ? { isTTY: true, columns: 100, cursorTo: () => true, clearLine: () => true, moveCursor: () => true } : {},
+    ),
+    env: { KASA_URL: ledger.url, KASA_TOKEN: options.token ?? env.config.opsBootstrapToken, ...options.env },
+  });
+  let json: unknown = null;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = null;
+  }
+  return { code, stdout, stderr, json };
+}
+
+async function createDeposit(siteId: string, amount: string): Promise<{ intentId: string; referenceNo: string }> {
+  const request = { externalUserId: `u-${randomUUID().slice(0, 8)}`, amount };
+  const response = await fetch(`${ledger.url}/internal/v1/sites/${siteId}/deposits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-token': env.config.internalToken },
+    body: JSON.stringify({ idempotencyKey: randomUUID(), fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex'), request }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { intentId: string; referenceNo: string };
+}
+
+let siteCount = 0;
+async function newSite(): Promise<string> {
+  siteCount += 1;
+  const created = await kasa(['--json', 'sites', 'create', `cli-${siteCount}-${randomUUID().slice(0, 6)}`, '--name', 'CLI Site']);
+  expect(created.code).toBe(0);
+  return created.json.siteId as string;
+}
+
+describe('kasa', () => {
+  it('sets up a receiving account precondition through the ops API', async () => {
+    const response = await fetch(`${ledger.url}/ops/v1/receiving-accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.config.opsBootstrapToken}` },
+      body: JSON.stringify({ bankName: 'Test Bankası', holderName: 'Kasa A.Ş.', iban: makeTrIban(99) }),
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it('creates a site, issues an API key and revokes it', async () => {
+    const site = await kasa(['--json', 'sites', 'create', 'cli-demo', '--name', 'Demo Casino', '--deposit-ttl', '900', '--min-amount', '10.00']);
+    expect(site.code).toBe(0);
+    expect(site.json).toMatchObject({ slug: 'cli-demo', depositTtlSeconds: 900, minAmount: '1000' });
+    const key = await kasa(['--json', 'keys', 'issue', site.json.siteId]);
+    expect(key.json.apiKey).toMatch(/^sk_live_cli-demo_/);
+    const human = await kasa(['keys', 'issue', site.json.siteId]);
+    expect(human.stdout).toContain('it is shown only now');
+    const revoked = await kasa(['--json', 'keys', 'revoke', key.json.apiKeyId]);
+    expect(revoked.json).toMatchObject({ apiKeyId: key.json.apiKeyId });
+    expect(revoked.json.revokedAt).toEqual(expect.any(String));
+  });
+
+  it('records a transfer, approves the intent and prints the balance', async () => {
+    const siteId = await newSite();
+    const intent = await createDeposit(siteId, '150000');
+    const recorded = await kasa([
+      'transfers', 'record',
+      '--bank-tx-id', `BANK-${randomUUID()}`,
+      '--amount', '1500.00',
+      '--sender-name', 'Ayşe Yılmaz',
+      '--sender-iban', 'TR33 0006 1005 1978 6457 8413 26',
+      '--description', `yatirim ${intent.referenceNo.toLowerCase()}`,
+    ]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toContain(`intent ${intent.intentId} is now PENDING_REVIEW`);
+
+    const queue = await kasa(['--json', 'intents', 'list', '--status', 'PENDING_REVIEW', '--site', siteId]);
+    expect(queue.json.map((i: { intentId: string }) => i.intentId)).toEqual([intent.intentId]);
+
+    const approved = await kasa(['intents', 'approve', intent.intentId]);
+    expect(approved.stdout).toBe(`Intent ${intent.intentId} is now APPROVED (amount 1,500.00 TRY).\n`);
+
+    const balance = await kasa(['--json', 'balances', '--site', siteId]);
+    expect(balance.json).toEqual([expect.objectContaining({ siteId, available: '150000', reserved: '0' })]);
+    const table = await kasa(['balances']);
+    expect(table.stdout).toMatch(/AVAILABLE[\s\S]*1,500\.00/);
+  });
+
+  it('reports a refused action with exit code 1 and the problem, or as JSON with --json', async () => {
+    const siteId = await newSite();
+    const intent = await createDeposit(siteId, '5000');
+    const refused = await kasa(['intents', 'reject', intent.intentId, '--reason', 'no money']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('409 conflict');
+    expect(refused.stderr).toContain('RESERVED');
+    const asJson = await kasa(['--json', 'intents', 'reject', intent.intentId, '--reason', 'no money']);
+    expect(asJson.code).toBe(1);
+    expect(asJson.json.error).toMatchObject({ status: 409, error: 'conflict' });
+  });
+
+  it('exits 2 on a wrong command line, without calling the API', async () => {
+    const missing = await kasa(['intents', 'reject', randomUUID()]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--reason <reason>'");
+    const badAmount = await kasa(['intents', 'approve', randomUUID(), '--amount', '12.5']);
+    expect(badAmount.code).toBe(2);
+  });
+
+  it('runs a withdrawal through approve, mark-sent and mark-returned', async () => {
+    const siteId = await newSite();
+    const intent = await createDeposit(siteId, '90000');
+    await kasa(['transfers', 'record', '--bank-tx-id', `B-${randomUUID()}`, '--amount', '90000', '--sender-name', 'A B', '--sender-iban', makeTrIban(5), '--description', intent.referenceNo]);
+    await kasa(['intents', 'approve', intent.intentId]);
+    const request = { externalUserId: 'u1', amount: '40000', targetIban: makeTrIban(6), targetHolderName: 'Ali Veli' };
+    const created = await fetch(`${ledger.url}/internal/v1/sites/${siteId}/withdrawals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': env.config.internalToken },
+      body: JSON.stringify({ idempotencyKey: randomUUID(), fingerprint: createHash('sha256').update('w').digest('hex'), request }),
+    });
+    const { withdrawalId } = (await created.json()) as { withdrawalId: string };
+    expect((await kasa(['--json', 'withdrawals', 'approve', withdrawalId])).json.status).toBe('APPROVED');
+    expect((await kasa(['--json', 'withdrawals', 'mark-sent', withdrawalId, '--bank-tx-id', 'EFT-9'])).json).toMatchObject({ status: 'SENT', sentBankTxId: 'EFT-9' });
+    expect((await kasa(['--json', 'withdrawals', 'mark-returned', withdrawalId, '--reason', 'closed'])).json.status).toBe('RETURNED');
+    const check = await kasa(['journal', 'check']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('Journal OK');
+  });
+
+  it('lists DEAD events and replays them in bulk with a progress bar', async () => {
+    const siteId = await newSite();
+    const intents = await Promise.all(Array.from({ length: 5 }, () => createDeposit(siteId, '10000')));
+    for (const intent of intents) {
+      await kasa(['transfers', 'record', '--bank-tx-id', `D-${randomUUID()}`, '--amount', '10000', '--sender-name', 'A B', '--sender-iban', makeTrIban(7), '--description', intent.referenceNo]);
+      await kasa(['intents', 'reject', intent.intentId, '--reason', 'test']);
+    }
+    const db = ledger.deps.db;
+    const ids = intents.map((i) => i.intentId);
+    // Arrange: every delivery attempt failed (the webhook worker is not part of this test).
+    await db.outboxEvent.updateMany({ where: { entityId: { in: ids } }, data: { status: 'DEAD', deadAt: new Date(), attemptCount: 8 } });
+
+    const listed = await kasa(['--json', 'events', 'list', '--status', 'DEAD', '--site', siteId]);
+    expect(listed.json).toHaveLength(5);
+    expect(listed.json[0]).toMatchObject({ type: 'intent.rejected', status: 'DEAD' });
+
+    const dry = await kasa(['--json', 'events', 'replay-dead', '--site', siteId, '--dry-run']);
+    expect(dry.json.dead).toBe(5);
+    expect(await db.outboxEvent.count({ where: { entityId: { in: ids }, status: 'DEAD' } })).toBe(5);
+
+    const run = await kasa(['events', 'replay-dead', '--site', siteId, '--concurrency', '2'], { tty: true });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Replayed 5 of 5 DEAD event(s).');
+    expect(run.stderr).toContain('Replaying DEAD events');
+    expect(run.stderr).toContain('5/5');
+    expect(await db.outboxEvent.count({ where: { entityId: { in: ids }, status: 'DEAD' } })).toBe(0);
+
+    const again = await kasa(['--json', 'events', 'replay-dead', '--site', siteId]);
+    expect(again.json).toEqual({ total: 0, replayed: 0, failed: [] });
+  });
+
+  it('logs an operator in with KASA_PASSWORD; a revoked token then gets 401', async () => {
+    const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
+    const created = await kasa(['--json', 'operators', 'create', '--email', email, '--name', 'Reviewer', '--role', 'reviewer', '--password', 'correct horse battery']);
+    expect(created.json).toMatchObject({ email, role: 'REVIEWER' });
+    const login = await kasa(['login', '--email', email], { env: { KASA_PASSWORD: 'correct horse battery' } });
+    expect(login.code).toBe(0);
+    const token = /export KASA_TOKEN=(\S+)/.exec(login.stdout)?.[1] as string;
+    expect(token).toMatch(/^kop_/);
+    expect((await kasa(['--json', 'whoami'], { token })).json).toMatchObject({ email, role: 'REVIEWER' });
+
+    const forbidden = await kasa(['sites', 'create', 'nope-site', '--name', 'No'], { token });
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toContain('403 forbidden');
+
+    const issued = await kasa(['--json', 'tokens', 'issue', '--label', 'nightly script'], { token });
+    expect(issued.json.token).toMatch(/^kop_/);
+    expect((await kasa(['--json', 'tokens', 'revoke', issued.json.tokenId], { token })).code).toBe(0);
+    const denied = await kasa(['whoami'], { token: issued.json.token });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('401 unauthorized');
+
+    const audit = await kasa(['--json', 'audit', '--actor', created.json.operatorId]);
+    expect(audit.json.map((a: { action: string }) => a.action)).toEqual(expect.arrayContaining(['OPERATOR.LOGGED_IN', 'OPERATOR_TOKEN.ISSUED', 'OPERATOR_TOKEN.REVOKED']));
+  });
+});
+
+describe('amounts', () => {
+  it('reads kuruş digits or lira with exactly two decimals, nothing else', () => {
+    expect(parseAmount('150000')).toBe('150000');
+    expect(parseAmount('1,500.00')).toBe('150000');
+    expect(parseAmount('0.01')).toBe('1');
+    for (const bad of ['12.5', '0', '0.00', '-5', '1e5', 'abc', '015']) expect(() => parseAmount(bad)).toThrow();
+  });
+
+  it('prints minor units as lira exactly, even beyond 2^53', () => {
+    expect(formatAmount('150000')).toBe('1,500.00');
+    expect(formatAmount('5')).toBe('0.05');
+    expect(formatAmount('900719925474099312')).toBe('9,007,199,254,740,993.12');
+  });
+});

@@ -1,0 +1,45 @@
+import type { DepositIntent, Prisma } from '@kasa/db';
+import type { Actor } from '../repositories/audit.repository.js';
+import { writeAudit } from '../repositories/audit.repository.js';
+import type { ReviewRepository } from '../review/review.repository.js';
+import { arrivalEffect } from './arrival.js';
+
+/**
+ * Applies a transfer's money to a locked intent inside the caller's transaction: the status change of
+ * {@link arrivalEffect}, the received amount, and an audit entry. Returns the updated intent, or null when
+ * the intent was already decided (the transfer then goes to the unmatched queue). No webhook: SPEC's
+ * events cover only the operator's decisions.
+ */
+export async function applyArrival(
+  tx: Prisma.TransactionClient,
+  deps: { review: ReviewRepository },
+  actor: Actor,
+  intent: DepositIntent,
+  transfer: { id: string; amount: bigint; receivedAt: Date; bankTxId: string },
+): Promise<DepositIntent | null> {
+  const effect = arrivalEffect(intent, transfer.receivedAt);
+  if (!effect) return null;
+  const receivedAmount = (intent.receivedAmount ?? 0n) + transfer.amount;
+  const updated = await deps.review.updateIntent(tx, intent.id, intent.status, {
+    status: effect.to,
+    receivedAmount,
+    ...(effect.cancels ? { cancelledAt: new Date() } : {}),
+  });
+  if (!updated) return null;
+  await writeAudit(tx, {
+    actor,
+    action: effect.to === intent.status ? 'INTENT.TRANSFER_ADDED' : `INTENT.${effect.to}`,
+    entityType: 'deposit_intent',
+    entityId: intent.id,
+    siteId: intent.siteId,
+    metadata: {
+      from: intent.status,
+      to: effect.to,
+      bankTransferId: transfer.id,
+      bankTxId: transfer.bankTxId,
+      transferAmount: transfer.amount.toString(),
+      receivedAmount: receivedAmount.toString(),
+    },
+  });
+  return updated;
+}

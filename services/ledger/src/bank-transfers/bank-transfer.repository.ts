@@ -1,0 +1,68 @@
+import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+
+type Tx = Prisma.TransactionClient;
+
+export interface NewBankTransfer {
+  bankTxId: string;
+  amount: bigint;
+  currency: string;
+  senderName: string;
+  senderIban: string;
+  description: string;
+  receivedAt: Date;
+}
+
+export class BankTransferRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  /**
+   * Inserts the transfer as UNMATCHED unless its bankTxId is known; returns its id, or null for a repeat.
+   * A concurrent duplicate waits on the unique index until the first commits, then inserts nothing.
+   */
+  async insertUnlessKnown(tx: Tx, input: NewBankTransfer): Promise<string | null> {
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO bank_transfers (id, bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, status, created_at)
+      VALUES (gen_random_uuid(), ${input.bankTxId}, ${input.amount}, ${input.currency}, ${input.senderName}, ${input.senderIban},
+        ${input.description}, ${input.receivedAt}, 'UNMATCHED', now())
+      ON CONFLICT (bank_tx_id) DO NOTHING
+      RETURNING id::text`;
+    return rows[0]?.id ?? null;
+  }
+
+  findByBankTxId(bankTxId: string): Promise<BankTransfer | null> {
+    return this.db.bankTransfer.findUnique({ where: { bankTxId } });
+  }
+
+  findById(id: string): Promise<BankTransfer | null> {
+    return this.db.bankTransfer.findUnique({ where: { id } });
+  }
+
+  async lock(tx: Tx, id: string): Promise<BankTransfer | null> {
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM bank_transfers WHERE id = ${id}::uuid FOR UPDATE`;
+    return locked.length === 0 ? null : tx.bankTransfer.findUnique({ where: { id } });
+  }
+
+  /** Settles the transfer's queue status; conditional on `from`, like every transition. */
+  async settle(
+    tx: Tx,
+    id: string,
+    from: BankTransferStatus,
+    data: { status: BankTransferStatus; intentId?: string | null; unmatchedReason?: string | null },
+  ): Promise<BankTransfer | null> {
+    const result = await tx.bankTransfer.updateMany({ where: { id, status: from }, data });
+    return result.count === 1 ? tx.bankTransfer.findUnique({ where: { id } }) : null;
+  }
+
+  list(statuses: BankTransferStatus[] | undefined, window: ListWindow): Promise<BankTransfer[]> {
+    return this.db.bankTransfer.findMany({
+      where: { ...(statuses ? { status: { in: statuses } } : {}), ...keysetWhere(window) },
+      orderBy: NEWEST_FIRST,
+      take: window.limit,
+    });
+  }
+
+  listForIntent(intentId: string): Promise<BankTransfer[]> {
+    return this.db.bankTransfer.findMany({ where: { intentId }, orderBy: { receivedAt: 'asc' } });
+  }
+}

@@ -1,0 +1,112 @@
+import type { BankTransfer, DepositIntent, PrismaClient } from '@kasa/db';
+import { normalizeIban } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import { maskIban } from '@kasa/logger';
+import { findReferenceNos } from '../domain/reference-no.js';
+import { actorOf, type OperatorPrincipal } from '../operators/operator-principal.js';
+import { writeAudit } from '../repositories/audit.repository.js';
+import type { ReviewRepository } from '../review/review.repository.js';
+import { toOpsBankTransfer, toOpsIntent } from '../review/views.js';
+import { isUuid } from '../routes/guards.js';
+import { applyArrival } from './apply-arrival.js';
+import type { UnmatchedReason } from './arrival.js';
+import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
+
+export interface BankTransferDeps {
+  db: PrismaClient;
+  bankTransfers: BankTransferRepository;
+  review: ReviewRepository;
+}
+
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+// A bank's clock and ours differ a little; a transfer "received" further in the future is a typo.
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * Records an incoming transfer and matches it by the deposit reference found in its description (case,
+ * spaces, dots and dashes tolerated; the check character must be right). A repeated `bankTxId` changes
+ * nothing and answers the first recording (`replayed: true`); the same id with other details is a 409.
+ */
+export async function recordBankTransfer(deps: BankTransferDeps, caller: OperatorPrincipal, input: NewBankTransfer) {
+  if (input.receivedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {
+    throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
+  }
+  const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };
+  const references = findReferenceNos(transfer.description);
+  const outcome = await deps.db.$transaction(async (tx) => {
+    const id = await deps.bankTransfers.insertUnlessKnown(tx, transfer);
+    if (!id) return null;
+    const intents = await deps.review.lockIntentsByReference(tx, references);
+    let reason: UnmatchedReason | null = null;
+    let matched = null;
+    if (references.length === 0) reason = 'no_reference';
+    else if (intents.length === 0) reason = 'unknown_reference';
+    else if (intents.length > 1) reason = 'ambiguous_reference';
+    else {
+      matched = await applyArrival(tx, deps, actorOf(caller), intents[0] as DepositIntent, { id, ...transfer });
+      if (!matched) reason = 'intent_closed';
+    }
+    const settled = (await deps.bankTransfers.settle(tx, id, 'UNMATCHED', {
+      status: matched ? 'MATCHED' : 'UNMATCHED',
+      intentId: matched?.id ?? null,
+      unmatchedReason: reason,
+    })) as BankTransfer;
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'BANK_TRANSFER.RECORDED',
+      entityType: 'bank_transfer',
+      entityId: id,
+      siteId: matched?.siteId ?? null,
+      metadata: {
+        bankTxId: transfer.bankTxId,
+        amount: transfer.amount.toString(),
+        senderIban: maskIban(transfer.senderIban),
+        status: settled.status,
+        intentId: matched?.id ?? null,
+        unmatchedReason: reason,
+      },
+    });
+    return { transfer: settled, intent: matched };
+  }, TRANSACTION_OPTIONS);
+  if (outcome) return { replayed: false, bankTransfer: toOpsBankTransfer(outcome.transfer), intent: outcome.intent ? toOpsIntent(outcome.intent) : null };
+
+  const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId);
+  if (!existing) throw new AppError('service_unavailable', 'The transfer could not be recorded; retry.');
+  const same =
+    existing.amount === transfer.amount &&
+    existing.currency === transfer.currency &&
+    existing.senderIban === transfer.senderIban &&
+    existing.description === transfer.description;
+  if (!same) throw new AppError('conflict', 'This bankTxId was already recorded with different details; nothing was changed.');
+  const intent = existing.intentId ? await deps.review.findIntent(existing.intentId) : null;
+  return { replayed: true, bankTransfer: toOpsBankTransfer(existing), intent: intent ? toOpsIntent(intent) : null };
+}
+
+/**
+ * Assigns an unmatched transfer to the intent an operator identified; the intent moves exactly as if the
+ * transfer had carried its reference. Only UNMATCHED transfers, and only intents not yet decided.
+ */
+export async function assignBankTransfer(deps: BankTransferDeps, caller: OperatorPrincipal, bankTransferId: string, intentId: string) {
+  if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
+  return deps.db.$transaction(async (tx) => {
+    const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
+    if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
+    if (transfer.status !== 'UNMATCHED') {
+      throw new AppError('conflict', `The transfer is ${transfer.status}; only UNMATCHED transfers can be assigned. Nothing was changed.`);
+    }
+    const intent = await deps.review.lockIntent(tx, intentId);
+    if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+    const updated = await applyArrival(tx, deps, actorOf(caller), intent, transfer);
+    if (!updated) throw new AppError('conflict', `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`);
+    const settled = (await deps.bankTransfers.settle(tx, transfer.id, 'UNMATCHED', { status: 'ASSIGNED', intentId })) as BankTransfer;
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'BANK_TRANSFER.ASSIGNED',
+      entityType: 'bank_transfer',
+      entityId: transfer.id,
+      siteId: updated.siteId,
+      metadata: { intentId, from: 'UNMATCHED', to: 'ASSIGNED', unmatchedReason: transfer.unmatchedReason },
+    });
+    return { bankTransfer: toOpsBankTransfer(settled), intent: toOpsIntent(updated) };
+  }, TRANSACTION_OPTIONS);
+}

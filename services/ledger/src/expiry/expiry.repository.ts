@@ -1,0 +1,69 @@
+import type { Prisma, PrismaClient } from '@kasa/db';
+
+export interface CancelledIntent {
+  id: string;
+  siteId: string;
+}
+
+const SYSTEM_ACTOR_ID = 'deposit-expiry';
+
+/**
+ * The expiry transition RESERVED -> AUTO_CANCELLED. Both paths are one conditional UPDATE (still RESERVED,
+ * past `expiresAt` by the database's clock, no money recorded) with its audit rows in the same statement's
+ * transaction, so a job that runs twice, or a job and the sweeper together, cancel an intent once.
+ */
+export class ExpiryRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  /** Cancels one intent if it is due; null when it is not (paid, decided, not yet expired, or missing). */
+  async cancelIfDue(intentId: string): Promise<CancelledIntent | null> {
+    const rows = await this.db.$transaction(async (tx) => {
+      const cancelled = await tx.$queryRaw<CancelledIntent[]>`
+        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = now(), updated_at = now()
+        WHERE id = ${intentId}::uuid AND status = 'RESERVED' AND expires_at <= now() AND received_amount IS NULL
+        RETURNING id::text AS id, site_id::text AS "siteId"`;
+      await this.audit(tx, cancelled, 'job');
+      return cancelled;
+    });
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Cancels up to `batch` due intents. SKIP LOCKED lets the sweeper pass over an intent a transfer or a
+   * job is handling right now; the next sweep (or that job) takes it if it is still due.
+   */
+  async cancelDueBatch(batch: number): Promise<CancelledIntent[]> {
+    return this.db.$transaction(async (tx) => {
+      const cancelled = await tx.$queryRaw<CancelledIntent[]>`
+        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = now(), updated_at = now()
+        WHERE id IN (
+          SELECT id FROM deposit_intents
+          WHERE status = 'RESERVED' AND expires_at <= now() AND received_amount IS NULL
+          ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+          AND status = 'RESERVED'
+        RETURNING id::text AS id, site_id::text AS "siteId"`;
+      await this.audit(tx, cancelled, 'sweep');
+      return cancelled;
+    });
+  }
+
+  private async audit(tx: Prisma.TransactionClient, cancelled: CancelledIntent[], via: 'job' | 'sweep') {
+    if (cancelled.length === 0) return;
+    await tx.auditLog.createMany({
+      data: cancelled.map((intent) => ({
+        actorType: 'SYSTEM' as const,
+        actorId: SYSTEM_ACTOR_ID,
+        action: 'INTENT.AUTO_CANCELLED',
+        entityType: 'deposit_intent',
+        entityId: intent.id,
+        siteId: intent.siteId,
+        metadata: { from: 'RESERVED', to: 'AUTO_CANCELLED', via },
+      })),
+    });
+  }
+
+  /** RESERVED intents with no job behind them after a Redis loss are found by the sweeper; this counts them. */
+  countDue(): Promise<number> {
+    return this.db.depositIntent.count({ where: { status: 'RESERVED', expiresAt: { lte: new Date() }, receivedAmount: null } });
+  }
+}

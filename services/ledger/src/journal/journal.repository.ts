@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma, type PrismaClient } from '@kasa/db';
+import { ACCOUNTS, type JournalAccount, type JournalPosting } from './accounts.js';
+
+type Tx = Prisma.TransactionClient;
+
+export type PostResult = { ok: true; transactionId: string } | { ok: false; account: JournalAccount; balance: bigint };
+
+/**
+ * Writes journal entries and keeps `site_balances` equal to their sums, both in the caller's transaction.
+ * Balance rows are always touched in account-name order, so concurrent postings of one site take their
+ * row locks in the same order and cannot deadlock.
+ */
+export class JournalRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  /**
+   * Posts a balanced transaction. `creditOnly` names a liability account that must not go into debit (for
+   * `site_available`: the site cannot be paid more than it has); that leg is one conditional UPDATE, so two
+   * concurrent approvals re-check the balance under the row lock and cannot both overdraw it. On refusal
+   * nothing is written and the caller rolls back.
+   */
+  async post(tx: Tx, posting: JournalPosting, creditOnly?: JournalAccount): Promise<PostResult> {
+    const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
+    if (sum !== 0n || posting.legs.length < 2) throw new Error('journal transaction does not balance');
+    const legs = [...posting.legs].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+    for (const leg of legs) {
+      if (leg.account === creditOnly) {
+        const moved = await tx.$executeRaw`
+          UPDATE site_balances SET balance = balance + ${leg.amount}, updated_at = now()
+          WHERE site_id = ${posting.siteId}::uuid AND account = ${leg.account} AND balance + ${leg.amount} <= 0`;
+        if (moved === 0) return { ok: false, account: leg.account, balance: await this.balanceIn(tx, posting.siteId, leg.account) };
+        continue;
+      }
+      await tx.$executeRaw`
+        INSERT INTO site_balances (site_id, account, balance, updated_at)
+        VALUES (${posting.siteId}::uuid, ${leg.account}, ${leg.amount}, now())
+        ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
+    }
+    const transactionId = randomUUID();
+    await tx.journalEntry.createMany({
+      data: legs.map((leg) => ({
+        transactionId,
+        siteId: posting.siteId,
+        account: leg.account,
+        amount: leg.amount,
+        entityType: posting.entityType,
+        entityId: posting.entityId,
+      })),
+    });
+    return { ok: true, transactionId };
+  }
+
+  private async balanceIn(tx: Tx, siteId: string, account: JournalAccount): Promise<bigint> {
+    const row = await tx.siteBalance.findUnique({ where: { siteId_account: { siteId, account } } });
+    return row?.balance ?? 0n;
+  }
+
+  /** Raw balances per account of one site. */
+  async balancesOf(siteId: string): Promise<Partial<Record<string, bigint>>> {
+    const rows = await this.db.siteBalance.findMany({ where: { siteId } });
+    return Object.fromEntries(rows.map((row) => [row.account, row.balance]));
+  }
+
+  /** Every site with its raw balances per account (sites without entries have none), oldest site first. */
+  async allBalances(): Promise<Array<{ siteId: string; slug: string; name: string; balances: Partial<Record<string, bigint>> }>> {
+    const sites = await this.db.site.findMany({
+      select: { id: true, slug: true, name: true, balances: { select: { account: true, balance: true } } },
+      orderBy: { createdAt: 'asc' },
+    });
+    return sites.map((site) => ({
+      siteId: site.id,
+      slug: site.slug,
+      name: site.name,
+      balances: Object.fromEntries(site.balances.map((row) => [row.account, row.balance])),
+    }));
+  }
+
+  /** The journal transactions written for one intent or withdrawal, oldest first. */
+  entriesOf(entityType: string, entityId: string) {
+    return this.db.journalEntry.findMany({ where: { entityType, entityId }, orderBy: [{ createdAt: 'asc' }, { account: 'asc' }] });
+  }
+
+  /** Transactions whose legs do not sum to zero. */
+  unbalancedTransactions(): Promise<Array<{ transactionId: string; sum: bigint }>> {
+    return this.db.$queryRaw`
+      SELECT transaction_id::text AS "transactionId", SUM(amount)::bigint AS sum
+      FROM journal_entries GROUP BY transaction_id HAVING SUM(amount) <> 0`;
+  }
+
+  /** Balance rows that differ from the sum of their entries (either side missing counts as zero). */
+  balanceMismatches(): Promise<Array<{ siteId: string; account: string; balance: bigint; entries: bigint }>> {
+    return this.db.$queryRaw`
+      SELECT COALESCE(b.site_id, e.site_id)::text AS "siteId", COALESCE(b.account, e.account) AS account,
+        COALESCE(b.balance, 0)::bigint AS balance, COALESCE(e.total, 0)::bigint AS entries
+      FROM site_balances b
+      FULL OUTER JOIN (SELECT site_id, account, SUM(amount) AS total FROM journal_entries GROUP BY site_id, account) e
+        ON e.site_id = b.site_id AND e.account = b.account
+      WHERE COALESCE(b.balance, 0) <> COALESCE(e.total, 0)`;
+  }
+
+  /** Accounts outside the chart, and liabilities in debit (a site owed less than nothing). */
+  impossibleBalances(): Promise<Array<{ siteId: string; account: string; balance: bigint }>> {
+    return this.db.$queryRaw`
+      SELECT site_id::text AS "siteId", account, balance FROM site_balances
+      WHERE account NOT IN (${Prisma.join([...ACCOUNTS])})
+         OR (account IN ('site_available', 'site_reserved', 'payouts_settled') AND balance > 0)
+         OR (account = 'bank_clearing' AND balance < 0)`;
+  }
+
+  /**
+   * Each site's journal against its records: received = approved deposits, reserved = approved withdrawals,
+   * paid out = sent withdrawals. A double posting or a missed one shows up here.
+   */
+  recordMismatches(): Promise<Array<{ siteId: string; account: string; journal: bigint; records: bigint }>> {
+    return this.db.$queryRaw`
+      WITH expected AS (
+        SELECT site_id, 'bank_clearing' AS account, SUM(amount) AS total FROM deposit_intents WHERE status = 'APPROVED' GROUP BY site_id
+        UNION ALL
+        SELECT site_id, 'site_reserved', -SUM(amount) FROM withdrawals WHERE status = 'APPROVED' GROUP BY site_id
+        UNION ALL
+        SELECT site_id, 'payouts_settled', -SUM(amount) FROM withdrawals WHERE status = 'SENT' GROUP BY site_id
+      ), actual AS (
+        SELECT site_id, account, balance AS total FROM site_balances WHERE account IN ('bank_clearing', 'site_reserved', 'payouts_settled')
+      )
+      SELECT COALESCE(a.site_id, x.site_id)::text AS "siteId", COALESCE(a.account, x.account) AS account,
+        COALESCE(a.total, 0)::bigint AS journal, COALESCE(x.total, 0)::bigint AS records
+      FROM actual a FULL OUTER JOIN expected x ON x.site_id = a.site_id AND x.account = a.account
+      WHERE COALESCE(a.total, 0) <> COALESCE(x.total, 0)`;
+  }
+}

@@ -1,0 +1,30 @@
+import type { AuditLog, PrismaClient } from '@kasa/db';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+
+export interface AuditFilter {
+  siteId?: string;
+  actorId?: string;
+  action?: string;
+  entityType?: string;
+  entityId?: string;
+}
+
+/** Reads the audit log (writes go through repositories/audit.repository.ts inside each change's transaction). */
+export class AuditQueryRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  list(filter: AuditFilter, window: ListWindow): Promise<AuditLog[]> {
+    return this.db.auditLog.findMany({
+      where: {
+        ...(filter.siteId ? { siteId: filter.siteId } : {}),
+        ...(filter.actorId ? { actorId: filter.actorId } : {}),
+        ...(filter.action ? { action: filter.action } : {}),
+        ...(filter.entityType ? { entityType: filter.entityType } : {}),
+        ...(filter.entityId ? { entityId: filter.entityId } : {}),
+        ...keysetWhere(window),
+      },
+      orderBy: NEWEST_FIRST,
+      take: window.limit,
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@kasa/http';
+import { constantTimeEqual } from '../domain/secrets.js';
+import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from './operator-principal.js';
+import { hashOperatorToken } from './operator-token.js';
+import type { OperatorRepository } from './operator.repository.js';
+
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+/**
+ * Authenticates an ops API request: OPS_BOOTSTRAP_TOKEN is the first admin (actor id `bootstrap`), any
+ * other bearer must be an unrevoked, unexpired operator token of an enabled account. Sets
+ * `res.locals.operator` and `res.locals.actor`; anything else is 401.
+ */
+export function operatorAuth(deps: { config: { opsBootstrapToken: string }; operators: OperatorRepository }): RequestHandler {
+  return (req, res, next) => {
+    const token = bearer(req.get('authorization'));
+    if (!token) {
+      next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
+      return;
+    }
+    if (constantTimeEqual(token, deps.config.opsBootstrapToken)) {
+      const principal: OperatorPrincipal = { operatorId: BOOTSTRAP_OPERATOR_ID, role: 'ADMIN', tokenId: null, email: null };
+      res.locals.operator = principal;
+      res.locals.actor = { type: 'OPERATOR', id: BOOTSTRAP_OPERATOR_ID };
+      next();
+      return;
+    }
+    deps.operators.findOwner(hashOperatorToken(token), new Date()).then(
+      (owner) => {
+        if (!owner) {
+          next(new AppError('unauthorized', 'The operator token is not valid, expired or revoked.'));
+          return;
+        }
+        res.locals.operator = { operatorId: owner.operatorId, role: owner.role, tokenId: owner.tokenId, email: owner.email };
+        res.locals.actor = { type: 'OPERATOR', id: owner.operatorId };
+        next();
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+/** Lets the request through only for the given roles (403 otherwise); put after the auth guard. */
+export function requireRole(...roles: Array<OperatorPrincipal['role']>): RequestHandler {
+  return (_req, res, next) => {
+    const operator = res.locals.operator;
+    if (!operator) {
+      next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
+      return;
+    }
+    next(roles.includes(operator.role) ? undefined : new AppError('forbidden', `This action needs the ${roles.join(' or ')} role.`));
+  };
+}
+
+/** The authenticated operator of a request that passed {@link operatorAuth}. */
+export function principalOf(locals: { operator?: OperatorPrincipal }): OperatorPrincipal {
+  if (!locals.operator) throw new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.');
+  return locals.operator;
+}

@@ -1,0 +1,157 @@
+import type { Redis } from 'ioredis';
+import type { Operator, OperatorRole, OperatorToken, PrismaClient } from '@kasa/db';
+import { AppError } from '@kasa/http';
+import { sha256Hex } from '../domain/secrets.js';
+import { writeAudit } from '../repositories/audit.repository.js';
+import { isUniqueViolation } from '../use-cases/shared.js';
+import { decoyHash, hashPassword, verifyPassword } from './password.js';
+import { generateOperatorToken } from './operator-token.js';
+import { actorOf, isAdmin, type OperatorPrincipal } from './operator-principal.js';
+import type { OperatorRepository } from './operator.repository.js';
+
+export interface OperatorsDeps {
+  db: PrismaClient;
+  operators: OperatorRepository;
+  redis: Redis;
+  redisPrefix: string;
+  config: { operatorSessionTtlSeconds: number };
+}
+
+const MAX_FAILED_LOGINS = 10;
+const FAILED_LOGIN_WINDOW_SECONDS = 900;
+
+export function operatorView(operator: Operator) {
+  return {
+    operatorId: operator.id,
+    email: operator.email,
+    name: operator.name,
+    role: operator.role,
+    disabledAt: operator.disabledAt?.toISOString() ?? null,
+    createdAt: operator.createdAt.toISOString(),
+  };
+}
+
+export function tokenView(token: OperatorToken) {
+  return {
+    tokenId: token.id,
+    operatorId: token.operatorId,
+    label: token.label,
+    createdAt: token.createdAt.toISOString(),
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    revokedAt: token.revokedAt?.toISOString() ?? null,
+  };
+}
+
+const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Creates an operator account; only admins may (the route checks the role). */
+export async function createOperator(
+  deps: OperatorsDeps,
+  caller: OperatorPrincipal,
+  input: { email: string; name: string; role: OperatorRole; password?: string },
+) {
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  try {
+    const operator = await deps.db.$transaction(async (tx) => {
+      const created = await deps.operators.create(tx, { email: normalizeEmail(input.email), name: input.name, role: input.role, passwordHash });
+      await writeAudit(tx, {
+        actor: actorOf(caller),
+        action: 'OPERATOR.CREATED',
+        entityType: 'operator',
+        entityId: created.id,
+        metadata: { email: created.email, role: created.role, withPassword: passwordHash !== null },
+      });
+      return created;
+    });
+    return operatorView(operator);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw AppError.validation([{ field: 'email', message: 'is already registered' }], 'An operator with this e-mail exists.');
+    throw error;
+  }
+}
+
+/**
+ * Console login: checks the password and issues a token that expires after OPERATOR_SESSION_TTL_SECONDS.
+ * Every failure answers the same 401, and repeated failures for one e-mail are throttled.
+ */
+export async function login(deps: OperatorsDeps, input: { email: string; password: string }) {
+  const email = normalizeEmail(input.email);
+  const throttleKey = `${deps.redisPrefix}:ops-login-failures:${sha256Hex(email)}`;
+  const failures = Number((await deps.redis.get(throttleKey)) ?? 0);
+  if (failures >= MAX_FAILED_LOGINS) {
+    const ttl = await deps.redis.ttl(throttleKey);
+    throw new AppError('rate_limited', 'Too many failed logins for this account; wait and try again.', undefined, {
+      'Retry-After': String(Math.max(1, ttl)),
+    });
+  }
+  const operator = await deps.operators.findByEmail(email);
+  const usable = operator && operator.passwordHash && !operator.disabledAt;
+  const matches = await verifyPassword(input.password, usable ? (operator.passwordHash as string) : await decoyHash());
+  if (!usable || !matches) {
+    await deps.redis.multi().incr(throttleKey).expire(throttleKey, FAILED_LOGIN_WINDOW_SECONDS).exec();
+    throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
+  }
+  await deps.redis.del(throttleKey);
+  const { token, tokenHash } = generateOperatorToken();
+  const expiresAt = new Date(Date.now() + deps.config.operatorSessionTtlSeconds * 1000);
+  const created = await deps.db.$transaction(async (tx) => {
+    const row = await deps.operators.createToken(tx, { operatorId: operator.id, tokenHash, label: 'console login', expiresAt });
+    await writeAudit(tx, { actor: { type: 'OPERATOR', id: operator.id }, action: 'OPERATOR.LOGGED_IN', entityType: 'operator_token', entityId: row.id });
+    return row;
+  });
+  return { token, tokenId: created.id, expiresAt: expiresAt.toISOString(), operator: operatorView(operator) };
+}
+
+/** Issues a token for scripts (the kasa CLI): to oneself, or by an admin to anyone. Returned once. */
+export async function issueOperatorToken(
+  deps: OperatorsDeps,
+  caller: OperatorPrincipal,
+  operatorId: string,
+  input: { label?: string; expiresInSeconds?: number },
+) {
+  if (!isAdmin(caller) && caller.operatorId !== operatorId) throw new AppError('forbidden', 'Only an admin may issue tokens for another operator.');
+  const operator = await deps.operators.findById(operatorId);
+  if (!operator) throw new AppError('not_found', 'No operator with this id.');
+  if (operator.disabledAt) throw new AppError('conflict', 'The operator is disabled.');
+  const { token, tokenHash } = generateOperatorToken();
+  const expiresAt = input.expiresInSeconds ? new Date(Date.now() + input.expiresInSeconds * 1000) : null;
+  const created = await deps.db.$transaction(async (tx) => {
+    const row = await deps.operators.createToken(tx, { operatorId, tokenHash, label: input.label ?? 'api token', expiresAt });
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'OPERATOR_TOKEN.ISSUED',
+      entityType: 'operator_token',
+      entityId: row.id,
+      metadata: { operatorId, label: row.label, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return row;
+  });
+  return { ...tokenView(created), token };
+}
+
+/** Revokes a token (one's own, or any as an admin); the next request with it gets 401. Idempotent. */
+export async function revokeOperatorToken(deps: OperatorsDeps, caller: OperatorPrincipal, tokenId: string) {
+  const token = await deps.operators.findToken(tokenId);
+  if (!token) throw new AppError('not_found', 'No operator token with this id.');
+  if (!isAdmin(caller) && token.operatorId !== caller.operatorId) throw new AppError('forbidden', "Only an admin may revoke another operator's token.");
+  const at = new Date();
+  await deps.db.$transaction(async (tx) => {
+    if (await deps.operators.revokeToken(tx, tokenId, at)) {
+      await writeAudit(tx, { actor: actorOf(caller), action: 'OPERATOR_TOKEN.REVOKED', entityType: 'operator_token', entityId: tokenId, metadata: { operatorId: token.operatorId } });
+    }
+  });
+  return tokenView((await deps.operators.findToken(tokenId)) as OperatorToken);
+}
+
+/** Disables an account and revokes all its tokens at once. */
+export async function disableOperator(deps: OperatorsDeps, caller: OperatorPrincipal, operatorId: string) {
+  if (caller.operatorId === operatorId) throw new AppError('conflict', 'An operator cannot disable their own account.');
+  const operator = await deps.operators.findById(operatorId);
+  if (!operator) throw new AppError('not_found', 'No operator with this id.');
+  await deps.db.$transaction(async (tx) => {
+    if (await deps.operators.disable(tx, operatorId, new Date())) {
+      await writeAudit(tx, { actor: actorOf(caller), action: 'OPERATOR.DISABLED', entityType: 'operator', entityId: operatorId });
+    }
+  });
+  return operatorView((await deps.operators.findById(operatorId)) as Operator);
+}

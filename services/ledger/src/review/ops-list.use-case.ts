@@ -1,0 +1,52 @@
+import { DEFAULT_PAGE_SIZE, validateRequest, type ListResponse, type RequestSchemaName } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import type { CursorCodec } from '../domain/cursor.js';
+import type { ListWindow } from '../repositories/keyset.js';
+
+/** Filters of an ops list besides the window: siteId, status, actorId and so on, as strings. */
+export type OpsFilters = Record<string, string>;
+
+/**
+ * One newest-first page of an ops list (review queues, bank transfers, audit). The same contract as the
+ * partner lists: `{data, nextCursor}`, an opaque cursor bound to the filters, `limit` 1 to 100.
+ */
+export async function opsListPage<Row extends { createdAt: Date; id: string }, Item>(
+  cursors: CursorCodec,
+  list: { name: string; schema: RequestSchemaName },
+  query: Record<string, unknown>,
+  fetch: (filters: OpsFilters, window: ListWindow) => Promise<Row[]>,
+  toItem: (row: Row) => Item,
+): Promise<ListResponse<Item>> {
+  const errors = validateRequest(list.schema, query);
+  if (errors.length > 0) throw AppError.validation(errors, 'The list filters are not valid.');
+  const { cursor, limit: rawLimit, createdFrom: rawFrom, createdTo: rawTo, ...rest } = query as Record<string, string | undefined>;
+  const filters: OpsFilters = {};
+  for (const key of Object.keys(rest).sort()) {
+    const value = rest[key];
+    if (value !== undefined) filters[key] = key === 'status' ? [...new Set(value.split(','))].sort().join(',') : value;
+  }
+  const createdFrom = rawFrom ? new Date(rawFrom) : undefined;
+  const createdTo = rawTo ? new Date(rawTo) : undefined;
+  const scope = {
+    list: list.name,
+    siteId: filters.siteId ?? '*',
+    filters: { ...filters, createdFrom: createdFrom?.toISOString() ?? null, createdTo: createdTo?.toISOString() ?? null },
+  };
+  const after = cursor ? cursors.decode(cursor, scope) : undefined;
+  const limit = rawLimit ? Number(rawLimit) : DEFAULT_PAGE_SIZE;
+  const rows = await fetch(filters, {
+    ...(createdFrom ? { createdFrom } : {}),
+    ...(createdTo ? { createdTo } : {}),
+    ...(after ? { after } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }, scope) : null;
+  return { data: page.map(toItem), nextCursor };
+}
+
+/** `status=A,B` as a typed list, or undefined when absent. */
+export function statusesOf<T extends string>(filters: OpsFilters): T[] | undefined {
+  return filters.status ? (filters.status.split(',') as T[]) : undefined;
+}

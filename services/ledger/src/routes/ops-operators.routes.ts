@@ -1,0 +1,82 @@
+import express, { type Router } from 'express';
+import type { OperatorRole } from '@kasa/db';
+import { AppError, jsonBody } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { isAdmin } from '../operators/operator-principal.js';
+import { principalOf, requireRole } from '../operators/operator-auth.js';
+import {
+  createOperator,
+  disableOperator,
+  issueOperatorToken,
+  login,
+  operatorView,
+  revokeOperatorToken,
+  tokenView,
+} from '../operators/operators.use-case.js';
+import { assertValid, isUuid } from './guards.js';
+
+/** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
+export function opsLoginRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.post('/login', jsonBody, async (req, res) => {
+    assertValid('operatorLogin', req.body);
+    const body = req.body as { email: string; password: string };
+    res.status(201).json(await login(deps, body));
+  });
+  return router;
+}
+
+/** Operator accounts and tokens: who may act, and with which credentials. */
+export function opsOperatorRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  const admin = requireRole('ADMIN');
+
+  router.get('/me', (_req, res) => {
+    res.json(principalOf(res.locals));
+  });
+
+  router.post('/logout', async (_req, res) => {
+    const caller = principalOf(res.locals);
+    if (!caller.tokenId) throw new AppError('conflict', 'The bootstrap token is configuration and cannot be logged out.');
+    res.json(await revokeOperatorToken(deps, caller, caller.tokenId));
+  });
+
+  router.post('/operators', admin, jsonBody, async (req, res) => {
+    assertValid('createOperator', req.body);
+    const body = req.body as { email: string; name: string; role: OperatorRole; password?: string };
+    res.status(201).json(await createOperator(deps, principalOf(res.locals), body));
+  });
+
+  router.get('/operators', admin, async (_req, res) => {
+    res.json({ data: (await deps.operators.list()).map(operatorView) });
+  });
+
+  router.post('/operators/:operatorId/disable', admin, async (req, res) => {
+    const { operatorId } = req.params as { operatorId: string };
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json(await disableOperator(deps, principalOf(res.locals), operatorId));
+  });
+
+  router.post('/operators/:operatorId/tokens', jsonBody, async (req, res) => {
+    assertValid('issueOperatorToken', req.body);
+    const { operatorId } = req.params as { operatorId: string };
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.status(201).json(await issueOperatorToken(deps, principalOf(res.locals), operatorId, req.body as { label?: string; expiresInSeconds?: number }));
+  });
+
+  router.get('/operators/:operatorId/tokens', async (req, res) => {
+    const caller = principalOf(res.locals);
+    const { operatorId } = req.params as { operatorId: string };
+    if (!isAdmin(caller) && caller.operatorId !== operatorId) throw new AppError('forbidden', "Only an admin may list another operator's tokens.");
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json({ data: (await deps.operators.listTokens(operatorId)).map(tokenView) });
+  });
+
+  router.delete('/operator-tokens/:tokenId', async (req, res) => {
+    const { tokenId } = req.params as { tokenId: string };
+    if (!isUuid(tokenId)) throw new AppError('not_found', 'No operator token with this id.');
+    res.json(await revokeOperatorToken(deps, principalOf(res.locals), tokenId));
+  });
+
+  return router;
+}
