@@ -10,7 +10,8 @@ const at = (...parts) => join(root, ...parts);
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
 
 function run(command, args, env = {}) {
-  execFileSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  // Everything goes to stderr, so commands that print JSON (the kasa CLI) keep a clean stdout.
+  execFileSync(command, args, { cwd: root, stdio: ['inherit', 2, 2], env: { ...process.env, ...env } });
 }
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -23,14 +24,14 @@ if (major < 20 || (major === 20 && minor < 19)) {
 const installMarker = at('node_modules', '.modules.yaml');
 const manifests = ['pnpm-lock.yaml', 'package.json', 'pnpm-workspace.yaml'].map((f) => mtime(at(f)));
 if (!existsSync(installMarker) || Math.max(...manifests) > mtime(installMarker)) {
-  console.log('[setup] installing dependencies (pnpm 10)');
+  console.error('[setup] installing dependencies (pnpm 10)');
   // corepack's signature check fails against this registry; npx fetches pnpm itself.
   run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile'], { npm_config_yes: 'true' });
 }
 
 const generated = at('packages', 'db', 'src', 'generated', 'prisma', 'client.ts');
 if (!existsSync(generated) || mtime(at('prisma', 'schema.prisma')) > mtime(generated)) {
-  console.log('[setup] generating the Prisma client');
+  console.error('[setup] generating the Prisma client');
   // Prisma only needs the native schema engine to exist as a file to generate offline; the client itself
   // runs on @prisma/adapter-pg with no engine at all.
   run(at('node_modules', '.bin', 'prisma'), ['generate'], { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' });

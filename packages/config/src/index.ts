@@ -27,6 +27,8 @@ export interface KasaConfig {
   ledgerPort: number;
   workerPort: number;
   consolePort: number;
+  /** Where operators reach the console; an https URL makes its session cookie Secure (and `__Host-` prefixed). */
+  consolePublicUrl: string;
   ledgerUrl: string;
   internalToken: string;
   publicBaseUrl: string;
@@ -39,11 +41,29 @@ export interface KasaConfig {
   webhookAllowHttp: boolean;
   webhookConcurrency: number;
   webhookPreviousSecretTtlSeconds: number;
+  /** Most deliveries one worker process runs at once to a single site, so one slow partner cannot take every slot. */
+  webhookSiteConcurrency: number;
+  /** BullMQ job lock: a worker that dies (kill -9) loses its jobs to another worker after about this long. */
+  webhookLockDurationMs: number;
+  /** How often BullMQ looks for jobs whose worker died. */
+  webhookStalledIntervalMs: number;
+  /** PEM file of extra certificate authorities the worker trusts for webhook receivers (local/test CAs), besides the system ones. */
+  webhookCaFile: string | null;
+  /** How often the ledger's outbox relay looks for events that are not in the queue. */
+  outboxRelayIntervalMs: number;
+  /** An un-enqueued event younger than this is left to the publisher that is about to enqueue it. */
+  outboxRelayGraceMs: number;
+  /** A PENDING event enqueued longer ago than this is checked for a job Redis may have lost. */
+  outboxRelayLostJobAfterMs: number;
   /** 32-byte key (base64) that encrypts webhook secrets at rest. */
   secretEncryptionKey: Buffer;
   /** Secret that binds list cursors to their filters (HMAC). */
   cursorSigningKey: string;
   logLevel: string;
+  /** How often the ledger sweeps RESERVED intents past expiresAt (backs up the per-intent delayed jobs). */
+  expirySweepIntervalMs: number;
+  /** Lifetime of an operator token issued by console login. */
+  operatorSessionTtlSeconds: number;
 }
 
 const DEV_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/kasa';
@@ -110,6 +130,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
   const production = nodeEnv === 'production';
   const ledgerPort = int(env, 'LEDGER_PORT', 8081, 0, 65535);
   const gatewayPort = int(env, 'GATEWAY_PORT', 8080, 0, 65535);
+  const consolePort = int(env, 'CONSOLE_PORT', 8083, 0, 65535);
   return {
     nodeEnv,
     databaseUrl: url(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL, ['postgresql:', 'postgres:']),
@@ -118,7 +139,8 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     gatewayPort,
     ledgerPort,
     workerPort: int(env, 'WORKER_PORT', 8082, 0, 65535),
-    consolePort: int(env, 'CONSOLE_PORT', 8083, 0, 65535),
+    consolePort,
+    consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
     internalToken: secret(env, 'INTERNAL_TOKEN', production, 'dev-internal-token-change-me'),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),
@@ -134,8 +156,17 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
     webhookPreviousSecretTtlSeconds: int(env, 'WEBHOOK_PREVIOUS_SECRET_TTL_SECONDS', 86400, 0, 2592000),
+    webhookSiteConcurrency: int(env, 'WEBHOOK_SITE_CONCURRENCY', 10, 1, 1000),
+    webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 30000, 1000, 600000),
+    webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 30000, 500, 600000),
+    webhookCaFile: env.WEBHOOK_CA_FILE ? env.WEBHOOK_CA_FILE : null,
+    outboxRelayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 3000, 100, 600000),
+    outboxRelayGraceMs: int(env, 'OUTBOX_RELAY_GRACE_MS', 5000, 0, 3600000),
+    outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
     logLevel: str(env, 'LOG_LEVEL', production ? 'info' : 'info'),
+    expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 30000, 100, 3600000),
+    operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
   };
 }

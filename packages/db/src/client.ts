@@ -1,10 +1,34 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export interface DbOptions {
   connectionString: string;
   /** Pool size; the ledger is the only service that talks to PostgreSQL. */
   max?: number;
+}
+
+/** A Prisma client and the node-postgres pool under it, for hot paths where a plain statement is cheaper. */
+export interface Database {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** One pool for both: Prisma (through its pg adapter, no native engine) and plain SQL. */
+export function createDatabase(options: DbOptions): Database {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  // An idle client's error (the server went away) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }
 
 /** A Prisma client over node-postgres, with no native engine. */

@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import { createHttpMetrics, errorHandler, notFound, operationalRoutes, requestId } from '@kasa/http';
 import type { GatewayDeps } from './gateway-deps.js';
 import { buildOpenApiDocument } from '@kasa/contracts';
+import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
 import { partnerRoutes } from './routes/partner.routes.js';
 
 /** The public edge: the partner API under /api/v1/external, health and metrics. */
@@ -14,7 +15,14 @@ export function createApp(deps: GatewayDeps): Express {
   // Repeated query parameters stay arrays and fail validation instead of being silently merged.
   app.set('query parser', 'simple');
   const metrics = createHttpMetrics('gateway');
-  app.use(helmet());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        // Upgrading sub-requests to https only makes sense when the page itself is served over https.
+        directives: { upgradeInsecureRequests: deps.config.publicBaseUrl.startsWith('https:') ? [] : null },
+      },
+    }),
+  );
   app.use(requestId);
   app.use(metrics.middleware);
   app.use(
@@ -32,6 +40,11 @@ export function createApp(deps: GatewayDeps): Express {
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.type('application/json').send(openApi);
   });
+  // Browsers ask for it on every page; an empty answer keeps 404s out of their consoles.
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
+  });
+  app.use('/deposit', depositPageRoutes(deps));
   app.use('/api/v1/external', partnerRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));

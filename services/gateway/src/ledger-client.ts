@@ -24,7 +24,7 @@ export class LedgerClient {
     this.pool = new Pool(ledgerUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
   }
 
-  async request(method: 'GET' | 'POST', path: string, requestId: string, body?: unknown): Promise<LedgerResponse> {
+  async request(method: 'GET' | 'POST' | 'PUT', path: string, requestId: string, body?: unknown): Promise<LedgerResponse> {
     let response;
     try {
       response = await this.pool.request({

@@ -1,23 +1,37 @@
 import { hkdfSync } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { KasaConfig } from '@kasa/config';
-import { createPrismaClient, type PrismaClient } from '@kasa/db';
+import { createDatabase, type PrismaClient } from '@kasa/db';
+import type pg from 'pg';
 import { createLogger, type Logger } from '@kasa/logger';
 import type { Queue } from 'bullmq';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
 import { CursorCodec } from './domain/cursor.js';
 import { OutboxPublisher } from './outbox/outbox.publisher.js';
+import { OutboxRelay } from './outbox/outbox.relay.js';
+import { EventRepository } from './events/event.repository.js';
+import { WebhookUrlGuard } from '@kasa/net-guard';
+import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { DepositRepository } from './repositories/deposit.repository.js';
 import { ReceivingAccountRepository } from './repositories/receiving-account.repository.js';
 import { SiteRepository } from './repositories/site.repository.js';
 import { WithdrawalRepository } from './repositories/withdrawal.repository.js';
+import { BankTransferRepository } from './bank-transfers/bank-transfer.repository.js';
+import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
+import { ExpiryRepository } from './expiry/expiry.repository.js';
+import { JournalRepository } from './journal/journal.repository.js';
+import { AuditQueryRepository } from './operators/audit-query.repository.js';
+import { OperatorRepository } from './operators/operator.repository.js';
+import { ReviewRepository } from './review/review.repository.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
   config: KasaConfig;
   logger: Logger;
   db: PrismaClient;
+  /** The pool under `db`, for the partner API's hot statements. */
+  pool: pg.Pool;
   redis: Redis;
   redisPrefix: string;
   sites: SiteRepository;
@@ -32,25 +46,56 @@ export interface LedgerDeps {
   queueConnection: Redis;
   webhookQueue: Queue<DeliverEventJob>;
   outbox: OutboxPublisher;
+  /** Enqueues events the publisher could not (started and stopped with the ledger). */
+  outboxRelay: OutboxRelay;
+  /** The delivery ledger: outbox events and their attempts. */
+  events: EventRepository;
+  /** The private-address guard applied when a webhook URL is configured. */
+  webhookUrlGuard: WebhookUrlGuard;
+  /** Seals webhook signing secrets at rest (AES-256-GCM, bound to the site id). */
+  webhookSecrets: SecretBox;
+  /** Operator accounts and tokens (ops API auth). */
+  operators: OperatorRepository;
+  /** Locks and conditional updates of intents and withdrawals under review. */
+  review: ReviewRepository;
+  /** The sites' double-entry journal and its balances. */
+  journal: JournalRepository;
+  bankTransfers: BankTransferRepository;
+  expiries: ExpiryRepository;
+  /** Delayed per-intent expiry jobs and the repeatable sweep (BullMQ `deposit-expiry`). */
+  expiryQueue: Queue<ExpiryJob>;
+  expiryScheduler: ExpiryScheduler;
+  auditLog: AuditQueryRepository;
 }
 
 export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDeps> = {}): LedgerDeps {
-  const db = overrides.db ?? createPrismaClient({ connectionString: config.databaseUrl, max: 20 });
+  const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: 20 });
+  const db = overrides.db ?? (database as NonNullable<typeof database>).prisma;
+  const pool = overrides.pool ?? (database as NonNullable<typeof database>).pool;
   const redis = overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.logLevel });
   const queueConnection = overrides.queueConnection ?? createQueueConnection(config.redisUrl);
   const webhookQueue = overrides.webhookQueue ?? createWebhookQueue(queueConnection, config.redisPrefix);
   const policy = { maxAttempts: config.webhookMaxAttempts, retryDelayMs: config.webhookRetryDelayMs };
+  const outbox = overrides.outbox ?? new OutboxPublisher(db, webhookQueue, policy, logger);
+  const events = overrides.events ?? new EventRepository(db);
+  const expiryQueue = overrides.expiryQueue ?? createExpiryQueue(queueConnection, config.redisPrefix);
+  const relayOptions = {
+    intervalMs: config.outboxRelayIntervalMs,
+    graceMs: config.outboxRelayGraceMs,
+    lostJobAfterMs: config.outboxRelayLostJobAfterMs,
+  };
   return {
     config,
     logger,
     db,
+    pool,
     redis,
     redisPrefix: config.redisPrefix,
     sites: new SiteRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    deposits: new DepositRepository(db),
-    withdrawals: new WithdrawalRepository(db),
+    deposits: new DepositRepository(db, pool),
+    withdrawals: new WithdrawalRepository(db, pool),
     accounts: new ReceivingAccountRepository(db),
     cursors: new CursorCodec(config.cursorSigningKey),
     // A key of its own for deposit tokens, derived so one configured secret serves both purposes safely.
@@ -58,7 +103,19 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     publicBaseUrl: config.publicBaseUrl,
     queueConnection,
     webhookQueue,
-    outbox: new OutboxPublisher(db, webhookQueue, policy, logger),
+    outbox,
+    outboxRelay: new OutboxRelay(events, webhookQueue, outbox, relayOptions, logger),
+    events,
+    webhookUrlGuard: new WebhookUrlGuard({ allowedHosts: config.webhookAllowedHosts, allowHttp: config.webhookAllowHttp }),
+    webhookSecrets: webhookSecretBox(config.secretEncryptionKey),
+    operators: new OperatorRepository(db),
+    review: new ReviewRepository(db),
+    journal: new JournalRepository(db),
+    bankTransfers: new BankTransferRepository(db),
+    expiries: new ExpiryRepository(db),
+    expiryQueue,
+    expiryScheduler: new ExpiryScheduler(expiryQueue, logger),
+    auditLog: new AuditQueryRepository(db),
     ...overrides,
   };
 }

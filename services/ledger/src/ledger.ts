@@ -3,6 +3,7 @@ import type { KasaConfig } from '@kasa/config';
 import { close, listen } from '@kasa/http';
 import { createApp } from './app.js';
 import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
+import { startExpiryWorker } from './expiry/expiry.worker.js';
 
 export interface LedgerService {
   deps: LedgerDeps;
@@ -20,21 +21,33 @@ export async function startLedger(config: KasaConfig, port = config.ledgerPort, 
   try {
     ({ server, port: bound } = await listen(app, port));
   } catch (error) {
+    await deps.expiryQueue.close();
     await deps.webhookQueue.close();
     deps.queueConnection.disconnect();
     await deps.db.$disconnect();
+    await deps.pool.end();
     deps.redis.disconnect();
     throw error;
   }
+  deps.outboxRelay.start();
+  const expiryWorker = startExpiryWorker(deps, deps.queueConnection);
+  // A Redis hiccup at start must not keep the ledger down; the next start (any replica) installs it.
+  deps.expiryScheduler.ensureSweeper(config.expirySweepIntervalMs).catch((error: unknown) => {
+    deps.logger.error('expiry sweeper not installed', { error });
+  });
   return {
     deps,
     port: bound,
     url: `http://127.0.0.1:${bound}`,
     async stop() {
       await close(server);
+      await deps.outboxRelay.stop();
+      await expiryWorker.close();
+      await deps.expiryQueue.close();
       await deps.webhookQueue.close();
       await deps.queueConnection.quit().catch(() => deps.queueConnection.disconnect());
       await deps.db.$disconnect();
+      await deps.pool.end();
       await deps.redis.quit().catch(() => deps.redis.disconnect());
     },
   };

@@ -46,3 +46,166 @@ export const issueApiKeyRequestSchema = {
   additionalProperties: false,
   properties: {},
 } as const;
+
+// ---- Operators, review and money movement (ops API) ----
+
+const reason = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 500,
+  pattern: '\\S',
+  'x-message': 'must be 1 to 500 characters and not only spaces',
+} as const;
+
+const opsTimestamp = {
+  type: 'string',
+  format: 'date-time',
+  'x-message': 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00.000Z',
+} as const;
+
+const uuid = {
+  type: 'string',
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  'x-message': 'must be a UUID',
+} as const;
+
+export const loginRequestSchema = {
+  $id: 'OperatorLoginRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', minLength: 3, maxLength: 254 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+} as const;
+
+export const createOperatorRequestSchema = {
+  $id: 'CreateOperatorRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'name', 'role'],
+  properties: {
+    email: { type: 'string', maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'x-message': 'must be an e-mail address' },
+    name: { type: 'string', minLength: 1, maxLength: 140, pattern: '^[^\\u0000-\\u001f\\u007f]+$', 'x-message': 'must be 1 to 140 printable characters' },
+    role: { type: 'string', enum: ['REVIEWER', 'ADMIN'], 'x-message': 'must be REVIEWER or ADMIN' },
+    password: { type: 'string', minLength: 12, maxLength: 1024, 'x-message': 'must be at least 12 characters' },
+  },
+} as const;
+
+export const issueOperatorTokenRequestSchema = {
+  $id: 'IssueOperatorTokenRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string', minLength: 1, maxLength: 140 },
+    /** Omit for a token that lives until revoked (scripts); the console's login tokens always expire. */
+    expiresInSeconds: { type: 'integer', minimum: 60, maximum: 31536000 },
+  },
+} as const;
+
+export const recordBankTransferRequestSchema = {
+  $id: 'RecordBankTransferRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'],
+  properties: {
+    bankTxId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be 1 to 128 visible ASCII characters' },
+    amount: amountBound,
+    currency: { type: 'string', enum: ['TRY'], 'x-message': 'must be TRY, the only active currency' },
+    senderName: { type: 'string', minLength: 1, maxLength: 140 },
+    senderIban: { type: 'string', minLength: 15, maxLength: 42, trIban: true },
+    description: { type: 'string', maxLength: 500 },
+    receivedAt: opsTimestamp,
+  },
+} as const;
+
+export const assignBankTransferRequestSchema = {
+  $id: 'AssignBankTransferRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['intentId'],
+  properties: { intentId: uuid },
+} as const;
+
+export const approveIntentRequestSchema = {
+  $id: 'ApproveIntentRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: { amount: amountBound },
+} as const;
+
+export const rejectRequestSchema = {
+  $id: 'RejectRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: { reason },
+} as const;
+
+export const approveWithdrawalRequestSchema = {
+  $id: 'ApproveWithdrawalRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {},
+} as const;
+
+export const markSentRequestSchema = {
+  $id: 'MarkSentRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    bankTxId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be 1 to 128 visible ASCII characters' },
+  },
+} as const;
+
+function opsListQuery(id: string, statuses: readonly string[], bySite = true) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      createdFrom: opsTimestamp,
+      createdTo: opsTimestamp,
+      status: {
+        type: 'string',
+        pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
+        'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
+      },
+      cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
+      limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+      ...(bySite ? { siteId: uuid } : {}),
+    },
+  } as const;
+}
+
+export const opsListIntentsQuerySchema = opsListQuery('OpsListIntentsQuery', [
+  'RESERVED',
+  'PENDING_REVIEW',
+  'APPROVED',
+  'REJECTED',
+  'AUTO_CANCELLED',
+  'LATE_ARRIVAL',
+]);
+export const opsListWithdrawalsQuerySchema = opsListQuery('OpsListWithdrawalsQuery', ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED']);
+// Bank transfers belong to the service's receiving accounts, not to a site, until matched.
+export const opsListBankTransfersQuerySchema = opsListQuery('OpsListBankTransfersQuery', ['MATCHED', 'UNMATCHED', 'ASSIGNED'], false);
+
+const shortText = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', 'x-message': 'must be 1 to 64 of A-Z a-z 0-9 . _ : -' } as const;
+
+export const listAuditQuerySchema = {
+  $id: 'ListAuditQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    createdFrom: opsTimestamp,
+    createdTo: opsTimestamp,
+    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+    siteId: uuid,
+    actorId: shortText,
+    action: shortText,
+    entityType: shortText,
+    entityId: shortText,
+  },
+} as const;

@@ -2,7 +2,25 @@
  * JSON Schemas of the partner API's requests (draft 2020-12, as used by ajv and the OpenAPI 3.1 document).
  * `x-message` is the human sentence a pattern or format failure reports.
  */
-import { createReceivingAccountRequestSchema, createSiteRequestSchema, issueApiKeyRequestSchema } from './ops.js';
+import {
+  approveIntentRequestSchema,
+  approveWithdrawalRequestSchema,
+  assignBankTransferRequestSchema,
+  createOperatorRequestSchema,
+  createReceivingAccountRequestSchema,
+  createSiteRequestSchema,
+  issueApiKeyRequestSchema,
+  issueOperatorTokenRequestSchema,
+  listAuditQuerySchema,
+  loginRequestSchema,
+  markSentRequestSchema,
+  opsListBankTransfersQuerySchema,
+  opsListIntentsQuerySchema,
+  opsListWithdrawalsQuerySchema,
+  recordBankTransferRequestSchema,
+  rejectRequestSchema,
+} from './ops.js';
+import { updateWebhookConfigRequestSchema } from './webhooks.js';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../statuses.js';
 
 const externalUserId = {
@@ -129,6 +147,21 @@ export const REQUEST_SCHEMAS = {
   listIntents: listIntentsQuerySchema,
   listWithdrawals: listWithdrawalsQuerySchema,
   listEvents: listEventsQuerySchema,
+  updateWebhookConfig: updateWebhookConfigRequestSchema,
+  operatorLogin: loginRequestSchema,
+  createOperator: createOperatorRequestSchema,
+  issueOperatorToken: issueOperatorTokenRequestSchema,
+  recordBankTransfer: recordBankTransferRequestSchema,
+  assignBankTransfer: assignBankTransferRequestSchema,
+  approveIntent: approveIntentRequestSchema,
+  reject: rejectRequestSchema,
+  approveWithdrawal: approveWithdrawalRequestSchema,
+  markSent: markSentRequestSchema,
+  markReturned: rejectRequestSchema,
+  opsListIntents: opsListIntentsQuerySchema,
+  opsListWithdrawals: opsListWithdrawalsQuerySchema,
+  opsListBankTransfers: opsListBankTransfersQuerySchema,
+  listAudit: listAuditQuerySchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

@@ -4,8 +4,9 @@ import { AppError, jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { idempotencyKeyOf } from '../middleware/idempotency.js';
-import { rateLimit } from '../middleware/rate-limit.js';
 import type { StoredResponse } from '../middleware/idempotency.js';
+import { eventRoutes } from './events.routes.js';
+import { webhookConfigRoutes } from './webhook-config.routes.js';
 
 /** Every partner route, as [method, path]: the OpenAPI document is checked against this list. */
 export const PARTNER_ROUTES = [
@@ -15,6 +16,10 @@ export const PARTNER_ROUTES = [
   ['get', '/api/v1/external/withdrawals/{withdrawalId}'],
   ['get', '/api/v1/external/intents'],
   ['get', '/api/v1/external/withdrawals'],
+  ['put', '/api/v1/external/site/webhook-config'],
+  ['get', '/api/v1/external/events'],
+  ['get', '/api/v1/external/events/{eventId}'],
+  ['post', '/api/v1/external/events/{eventId}/replay'],
 ] as const;
 
 function send(res: Response, result: StoredResponse): void {
@@ -31,7 +36,7 @@ function assertValid(schema: RequestSchemaName, data: unknown, detail: string): 
 /** SPEC endpoints 1 to 6: authenticate, rate-limit, validate, then hand over to the ledger. */
 export function partnerRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
-  router.use(authenticate(deps), rateLimit(deps));
+  router.use(authenticate(deps));
   const site = (res: Response) => encodeURIComponent(res.locals.principal.siteId);
 
   const create = (route: 'deposits' | 'withdrawals', schema: RequestSchemaName) =>
@@ -68,6 +73,9 @@ export function partnerRoutes(deps: GatewayDeps): Router {
     });
   list('/intents', 'listIntents');
   list('/withdrawals', 'listWithdrawals');
+
+  router.use(webhookConfigRoutes(deps));
+  router.use(eventRoutes(deps));
 
   return router;
 }

@@ -3,12 +3,15 @@ import { AppError } from '@kasa/http';
 import { validateRequest, type RequestSchemaName } from '@kasa/contracts';
 import { constantTimeEqual } from '../domain/secrets.js';
 import type { Actor } from '../repositories/audit.repository.js';
+import type { OperatorPrincipal } from '../operators/operator-principal.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
   namespace Express {
     interface Locals {
       actor?: Actor;
+      /** Set by the operator auth guard (operators/operator-auth.ts) on every /ops/v1 request. */
+      operator?: OperatorPrincipal;
     }
   }
 }
@@ -26,12 +29,22 @@ export function internalAuth(token: string): RequestHandler {
   };
 }
 
-/** Ops API: the bootstrap admin token (operator accounts extend this). */
+/**
+ * Ops API guard for a router. The app authenticates every `/ops/v1` request once with real operator tokens
+ * (operators/operator-auth.ts, mounted in app.ts), so a request that reaches a router is normally already
+ * resolved and passes straight through; the bootstrap check here keeps a router safe if it is ever mounted
+ * without that guard.
+ */
 export function opsAuth(bootstrapToken: string): RequestHandler {
   return (req, res, next) => {
+    if (res.locals.operator) {
+      next();
+      return;
+    }
     const token = bearer(req.get('authorization'));
     if (token && constantTimeEqual(token, bootstrapToken)) {
       res.locals.actor = { type: 'OPERATOR', id: 'bootstrap' };
+      res.locals.operator = { operatorId: 'bootstrap', role: 'ADMIN', tokenId: null, email: null };
       next();
       return;
     }

@@ -7,6 +7,7 @@ import { writeAudit, type Actor } from '../repositories/audit.repository.js';
 import { createSite, issueApiKey, revokeApiKey } from '../use-cases/provisioning.use-case.js';
 import { assertValid, opsAuth } from './guards.js';
 import { isUniqueViolation } from '../use-cases/shared.js';
+import { requireRole } from '../operators/operator-auth.js';
 
 interface CreateSiteBody {
   slug: string;
@@ -23,8 +24,10 @@ export function opsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(opsAuth(deps.config.opsBootstrapToken));
   const actorOf = (locals: { actor?: Actor }): Actor => locals.actor as Actor;
+  // Provisioning changes who can move money; reviewers may read but only admins may change it.
+  const admin = requireRole('ADMIN');
 
-  router.post('/sites', jsonBody, async (req, res) => {
+  router.post('/sites', admin, jsonBody, async (req, res) => {
     assertValid('createSite', req.body);
     const body = req.body as CreateSiteBody;
     const site = await createSite(deps, actorOf(res.locals), {
@@ -39,16 +42,16 @@ export function opsRoutes(deps: LedgerDeps): Router {
     res.status(201).json(site);
   });
 
-  router.post('/sites/:siteId/api-keys', jsonBody, async (req, res) => {
+  router.post('/sites/:siteId/api-keys', admin, jsonBody, async (req, res) => {
     assertValid('issueApiKey', req.body);
     res.status(201).json(await issueApiKey(deps, actorOf(res.locals), req.params.siteId as string));
   });
 
-  router.delete('/api-keys/:apiKeyId', async (req, res) => {
+  router.delete('/api-keys/:apiKeyId', admin, async (req, res) => {
     res.json(await revokeApiKey(deps, actorOf(res.locals), req.params.apiKeyId as string));
   });
 
-  router.post('/receiving-accounts', jsonBody, async (req, res) => {
+  router.post('/receiving-accounts', admin, jsonBody, async (req, res) => {
     assertValid('createReceivingAccount', req.body);
     const body = req.body as { bankName: string; holderName: string; iban: string };
     try {

@@ -21,6 +21,8 @@ export interface CreateDepositDeps {
   accounts: ReceivingAccountRepository;
   depositTokenKey: Buffer;
   publicBaseUrl: string;
+  /** Schedules the intent's expiry job; fire-and-forget, so Redis never slows or fails the create. */
+  expiryScheduler?: { schedule(intentId: string, expiresAt: Date): void };
 }
 
 /**
@@ -68,7 +70,10 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
       if (isUniqueViolation(error, 'reference_no')) continue;
       throw error;
     }
-    if (inserted) return { replayed: false, body: response(inserted) };
+    if (inserted) {
+      deps.expiryScheduler?.schedule(inserted.id, inserted.expiresAt);
+      return { replayed: false, body: response(inserted) };
+    }
     const existing = await deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey);
     if (!existing) continue;
     if (existing.idempotencyFingerprint !== command.fingerprint) {
