@@ -3,6 +3,7 @@ import type { KasaConfig } from '@kasa/config';
 import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
 import { IdempotencyStore } from './middleware/idempotency.js';
+import { RequestCounter } from './middleware/rate-limit.js';
 
 /** Everything the gateway needs, wired once by hand. */
 export interface GatewayDeps {
@@ -12,6 +13,7 @@ export interface GatewayDeps {
   redisPrefix: string;
   ledger: LedgerClient;
   idempotency: IdempotencyStore;
+  requestCounter: RequestCounter;
 }
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
@@ -23,6 +25,7 @@ export function createGatewayDeps(config: KasaConfig, overrides: Partial<Gateway
     redisPrefix: config.redisPrefix,
     ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken),
     idempotency: overrides.idempotency ?? new IdempotencyStore(redis, config.redisPrefix),
+    requestCounter: overrides.requestCounter ?? new RequestCounter(redis, config.redisPrefix),
     ...overrides,
   };
 }

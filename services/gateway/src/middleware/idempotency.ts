@@ -77,8 +77,9 @@ export class IdempotencyStore {
       throw error;
     }
     const done: Entry = { state: 'done', fingerprint: scope.fingerprint, status: result.status, body: result.body };
-    // Losing this write only costs a trip to the ledger on a retry, which answers from its own record.
-    await this.redis.set(redisKey, JSON.stringify(done), 'EX', IDEMPOTENCY_TTL_SECONDS).catch(() => undefined);
+    // Not awaited: the answer does not wait for this write. A retry that arrives before it lands sees the
+    // claim (409, retry) and losing it only costs a trip to the ledger, which answers from its own record.
+    this.redis.set(redisKey, JSON.stringify(done), 'EX', IDEMPOTENCY_TTL_SECONDS).catch(() => undefined);
     return result;
   }
 }

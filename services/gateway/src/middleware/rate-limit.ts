@@ -1,50 +1,54 @@
-import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@kasa/http';
 
-const WINDOW_SECONDS = 60;
+export const WINDOW_SECONDS = 60;
+// The counter itself never refuses: each site's own budget is applied to its count after the fact, so the
+// count can be taken in the same Redis round trip as the API-key lookup, before the budget is known.
+const COUNTER_CEILING = 2 ** 31 - 1;
+
+export interface RateState {
+  consumed: number;
+  msBeforeNext: number;
+}
 
 /**
- * Per-API-key rate limit (default 60 per minute, configurable per site), counted in Redis so every gateway
- * replica shares one budget. Headers follow the IETF RateLimit draft; a 429 adds Retry-After.
+ * Per-API-key request counter in Redis (fixed one-minute window from the key's first request), shared by
+ * every gateway replica.
  */
-export function rateLimit(deps: { redis: Redis; redisPrefix: string }): RequestHandler {
-  // One limiter per distinct per-minute budget; sites mostly share the default.
-  const limiters = new Map<number, RateLimiterRedis>();
-  const limiterFor = (points: number): RateLimiterRedis => {
-    let limiter = limiters.get(points);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: deps.redis,
-        keyPrefix: `${deps.redisPrefix}:rl:${points}`,
-        points,
-        duration: WINDOW_SECONDS,
-      });
-      limiters.set(points, limiter);
-    }
-    return limiter;
-  };
+export class RequestCounter {
+  private readonly limiter: RateLimiterRedis;
 
-  return async (_req, res, next) => {
-    const { apiKeyId, rateLimitPerMinute } = res.locals.principal;
-    const setHeaders = (state: RateLimiterRes) => {
-      const reset = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
-      res.setHeader('RateLimit-Policy', `"default";q=${rateLimitPerMinute};w=${WINDOW_SECONDS}`);
-      res.setHeader('RateLimit', `"default";r=${Math.max(0, state.remainingPoints)};t=${reset}`);
-      return reset;
-    };
+  constructor(redis: Redis, redisPrefix: string) {
+    this.limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${redisPrefix}:rl`, points: COUNTER_CEILING, duration: WINDOW_SECONDS });
+  }
+
+  async count(key: string): Promise<RateState> {
     try {
-      setHeaders(await limiterFor(rateLimitPerMinute).consume(apiKeyId));
+      const state = await this.limiter.consume(key);
+      return { consumed: state.consumedPoints, msBeforeNext: state.msBeforeNext };
     } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        const reset = setHeaders(error);
-        throw new AppError('rate_limited', `More than ${rateLimitPerMinute} requests in a minute; retry after ${reset} s.`, undefined, {
-          'Retry-After': String(Math.max(1, reset)),
-        });
-      }
+      if (error instanceof RateLimiterRes) return { consumed: error.consumedPoints, msBeforeNext: error.msBeforeNext };
       throw new AppError('service_unavailable', 'The service is temporarily unavailable.');
     }
-    next();
+  }
+}
+
+/**
+ * The IETF RateLimit headers for a key's budget, and the 429 once the count is past it.
+ * Returns the headers to set; throws `rate_limited` when over budget.
+ */
+export function applyBudget(state: RateState, perMinute: number): Record<string, string> {
+  const reset = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
+  const headers = {
+    'RateLimit-Policy': `"default";q=${perMinute};w=${WINDOW_SECONDS}`,
+    RateLimit: `"default";r=${Math.max(0, perMinute - state.consumed)};t=${reset}`,
   };
+  if (state.consumed > perMinute) {
+    throw new AppError('rate_limited', `More than ${perMinute} requests in a minute; retry after ${reset} s.`, undefined, {
+      ...headers,
+      'Retry-After': String(Math.max(1, reset)),
+    });
+  }
+  return headers;
 }

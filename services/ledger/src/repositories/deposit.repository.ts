@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type DepositIntent, type DepositStatus, type PrismaClient } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from './keyset.js';
+import type pg from 'pg';
+import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
+import { keysetClause, type ListWindow } from './keyset.js';
 
 export interface NewDeposit {
   id?: string;
@@ -25,42 +26,94 @@ export interface InsertedDeposit {
   expiresAt: Date;
 }
 
+/** The columns a lookup, a list item and a webhook show. */
+export interface DepositRow {
+  id: string;
+  referenceNo: string;
+  status: DepositStatus;
+  requestedAmount: bigint;
+  amount: bigint;
+  currency: string;
+  approvedAt: Date | null;
+  rejectedAt: Date | null;
+  rejectedReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const ROW_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::text AS status,
+  requested_amount AS "requestedAmount", amount, currency, approved_at AS "approvedAt", rejected_at AS "rejectedAt",
+  rejected_reason AS "rejectedReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+type RawRow = Omit<DepositRow, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
+const toRow = (raw: RawRow): DepositRow => ({ ...raw, amount: BigInt(raw.amount), requestedAmount: BigInt(raw.requestedAmount) });
+
+/**
+ * The partner API's hot paths (create, lookup, list) as single plain statements on the shared pool: they
+ * run on every partner request, where Prisma's per-query overhead was most of the ledger's CPU time.
+ */
 export class DepositRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly pool: pg.Pool,
+  ) {}
 
   /**
    * Inserts the intent unless the site already has one under this idempotency key; returns null then.
    * One statement, so twenty concurrent retries produce exactly one row.
    */
   async insertUnlessKeyExists(input: NewDeposit): Promise<InsertedDeposit | null> {
-    const id = input.id ?? randomUUID();
-    const rows = await this.db.$queryRaw<InsertedDeposit[]>(Prisma.sql`
-      INSERT INTO deposit_intents (id, site_id, reference_no, status, requested_amount, amount, currency,
-        external_user_id, external_user_label, receiving_account_id, deposit_token_hash, expires_at,
-        idempotency_key, idempotency_fingerprint, created_at, updated_at)
-      VALUES (${id}::uuid, ${input.siteId}::uuid, ${input.referenceNo}, 'RESERVED', ${input.amount}, ${input.amount},
-        ${input.currency}, ${input.externalUserId}, ${input.externalUserLabel}, ${input.receivingAccountId}::uuid,
-        ${input.depositTokenHash}, now() + make_interval(secs => ${input.ttlSeconds}::int),
-        ${input.idempotencyKey}, ${input.idempotencyFingerprint}, now(), now())
-      ON CONFLICT (site_id, idempotency_key) DO NOTHING
-      RETURNING id::text AS id, reference_no AS "referenceNo", amount, currency, expires_at AS "expiresAt"`);
-    return rows[0] ?? null;
+    const result = await this.pool.query<Omit<InsertedDeposit, 'amount'> & { amount: string }>(
+      `INSERT INTO deposit_intents (id, site_id, reference_no, status, requested_amount, amount, currency,
+         external_user_id, external_user_label, receiving_account_id, deposit_token_hash, expires_at,
+         idempotency_key, idempotency_fingerprint, created_at, updated_at)
+       VALUES ($1, $2, $3, 'RESERVED', $4, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10::int), $11, $12, now(), now())
+       ON CONFLICT (site_id, idempotency_key) DO NOTHING
+       RETURNING id::text AS id, reference_no AS "referenceNo", amount, currency, expires_at AS "expiresAt"`,
+      [
+        input.id ?? randomUUID(),
+        input.siteId,
+        input.referenceNo,
+        input.amount.toString(),
+        input.currency,
+        input.externalUserId,
+        input.externalUserLabel,
+        input.receivingAccountId,
+        input.depositTokenHash,
+        input.ttlSeconds,
+        input.idempotencyKey,
+        input.idempotencyFingerprint,
+      ],
+    );
+    const row = result.rows[0];
+    return row ? { ...row, amount: BigInt(row.amount) } : null;
   }
 
   findByIdempotencyKey(siteId: string, idempotencyKey: string): Promise<DepositIntent | null> {
     return this.db.depositIntent.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  /** Scoped lookup: another site's intent is indistinguishable from a missing one. */
-  findInSite(siteId: string, id: string): Promise<DepositIntent | null> {
-    return this.db.depositIntent.findFirst({ where: { id, siteId } });
+  /**
+   * Scoped lookup by primary key: another site's intent is indistinguishable from a missing one, and the
+   * plan is the same for both (the site is compared on the fetched row, never used to choose an index).
+   */
+  async findInSite(siteId: string, id: string): Promise<DepositRow | null> {
+    const result = await this.pool.query<RawRow & { siteId: string }>(
+      `SELECT ${ROW_COLUMNS}, site_id::text AS "siteId" FROM deposit_intents WHERE id = $1`,
+      [id],
+    );
+    const raw = result.rows[0];
+    if (!raw || raw.siteId !== siteId) return null;
+    const { siteId: _site, ...row } = raw;
+    return toRow(row);
   }
 
-  list(siteId: string, statuses: DepositStatus[] | undefined, window: ListWindow): Promise<DepositIntent[]> {
-    return this.db.depositIntent.findMany({
-      where: { siteId, ...(statuses ? { status: { in: statuses } } : {}), ...keysetWhere(window) },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+  async list(siteId: string, statuses: DepositStatus[] | undefined, window: ListWindow): Promise<DepositRow[]> {
+    const page = keysetClause(window, statuses, 2);
+    const result = await this.pool.query<RawRow>(
+      `SELECT ${ROW_COLUMNS} FROM deposit_intents WHERE site_id = $1${page.where}${page.tail}`,
+      [siteId, ...page.params],
+    );
+    return result.rows.map(toRow);
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient, type Withdrawal, type WithdrawalStatus } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from './keyset.js';
+import type pg from 'pg';
+import type { PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
+import { keysetClause, type ListWindow } from './keyset.js';
 
 export interface NewWithdrawal {
   siteId: string;
@@ -15,36 +16,83 @@ export interface NewWithdrawal {
   idempotencyFingerprint: string;
 }
 
+/** The columns a lookup, a list item and a webhook show. */
+export interface WithdrawalRow {
+  id: string;
+  referenceNo: string;
+  status: WithdrawalStatus;
+  requestedAmount: bigint;
+  amount: bigint;
+  currency: string;
+  sentAt: Date | null;
+  rejectedAt: Date | null;
+  rejectedReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const ROW_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::text AS status,
+  requested_amount AS "requestedAmount", amount, currency, sent_at AS "sentAt", rejected_at AS "rejectedAt",
+  rejected_reason AS "rejectedReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+type RawRow = Omit<WithdrawalRow, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
+const toRow = (raw: RawRow): WithdrawalRow => ({ ...raw, amount: BigInt(raw.amount), requestedAmount: BigInt(raw.requestedAmount) });
+
+/** Withdrawals' partner-API hot paths as plain statements, like DepositRepository. */
 export class WithdrawalRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly pool: pg.Pool,
+  ) {}
 
   /** Inserts unless the site already has a withdrawal under this idempotency key (then null). */
   async insertUnlessKeyExists(input: NewWithdrawal): Promise<{ id: string; referenceNo: string } | null> {
-    const rows = await this.db.$queryRaw<Array<{ id: string; referenceNo: string }>>(Prisma.sql`
-      INSERT INTO withdrawals (id, site_id, reference_no, status, requested_amount, amount, currency,
-        external_user_id, external_user_label, target_iban, target_holder_name,
-        idempotency_key, idempotency_fingerprint, created_at, updated_at)
-      VALUES (${randomUUID()}::uuid, ${input.siteId}::uuid, ${input.referenceNo}, 'PENDING_REVIEW', ${input.amount},
-        ${input.amount}, ${input.currency}, ${input.externalUserId}, ${input.externalUserLabel}, ${input.targetIban},
-        ${input.targetHolderName}, ${input.idempotencyKey}, ${input.idempotencyFingerprint}, now(), now())
-      ON CONFLICT (site_id, idempotency_key) DO NOTHING
-      RETURNING id::text AS id, reference_no AS "referenceNo"`);
-    return rows[0] ?? null;
+    const result = await this.pool.query<{ id: string; referenceNo: string }>(
+      `INSERT INTO withdrawals (id, site_id, reference_no, status, requested_amount, amount, currency,
+         external_user_id, external_user_label, target_iban, target_holder_name,
+         idempotency_key, idempotency_fingerprint, created_at, updated_at)
+       VALUES ($1, $2, $3, 'PENDING_REVIEW', $4, $4, $5, $6, $7, $8, $9, $10, $11, now(), now())
+       ON CONFLICT (site_id, idempotency_key) DO NOTHING
+       RETURNING id::text AS id, reference_no AS "referenceNo"`,
+      [
+        randomUUID(),
+        input.siteId,
+        input.referenceNo,
+        input.amount.toString(),
+        input.currency,
+        input.externalUserId,
+        input.externalUserLabel,
+        input.targetIban,
+        input.targetHolderName,
+        input.idempotencyKey,
+        input.idempotencyFingerprint,
+      ],
+    );
+    return result.rows[0] ?? null;
   }
 
   findByIdempotencyKey(siteId: string, idempotencyKey: string): Promise<Withdrawal | null> {
     return this.db.withdrawal.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  findInSite(siteId: string, id: string): Promise<Withdrawal | null> {
-    return this.db.withdrawal.findFirst({ where: { id, siteId } });
+  /** Scoped lookup by primary key; another site's withdrawal answers like a missing one. */
+  async findInSite(siteId: string, id: string): Promise<WithdrawalRow | null> {
+    const result = await this.pool.query<RawRow & { siteId: string }>(
+      `SELECT ${ROW_COLUMNS}, site_id::text AS "siteId" FROM withdrawals WHERE id = $1`,
+      [id],
+    );
+    const raw = result.rows[0];
+    if (!raw || raw.siteId !== siteId) return null;
+    const { siteId: _site, ...row } = raw;
+    return toRow(row);
   }
 
-  list(siteId: string, statuses: WithdrawalStatus[] | undefined, window: ListWindow): Promise<Withdrawal[]> {
-    return this.db.withdrawal.findMany({
-      where: { siteId, ...(statuses ? { status: { in: statuses } } : {}), ...keysetWhere(window) },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+  async list(siteId: string, statuses: WithdrawalStatus[] | undefined, window: ListWindow): Promise<WithdrawalRow[]> {
+    const page = keysetClause(window, statuses, 2);
+    const result = await this.pool.query<RawRow>(
+      `SELECT ${ROW_COLUMNS} FROM withdrawals WHERE site_id = $1${page.where}${page.tail}`,
+      [siteId, ...page.params],
+    );
+    return result.rows.map(toRow);
   }
 }
