@@ -1,0 +1,515 @@
+/**
+ * Partner-API benchmark: the real gateway + ledger over a fresh database, against a bare Express 5 + pg
+ * baseline doing the same single SQL statement, with autocannon on 127.0.0.1.
+ *
+ *   npx tsx bench/partner-api.bench.ts
+ *
+ * Environment (all optional): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
+ * (default 50), BENCH_LIST_ROWS (default 1000000), BENCH_MODE (child-process | in-process, default
+ * child-process), BENCH_CPU_PROF_DIR (write --cpu-prof profiles of the server children there),
+ * BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_STRICT=1 (exit 3 when a target is missed; by default
+ * a missed target is reported, not an error).
+ *
+ * Scenarios, each Kasa and baseline in the same run, order alternating between scenarios:
+ *   create-deposit  POST /api/v1/external/deposits, fresh Idempotency-Key per request  vs  one INSERT
+ *   lookup          GET /api/v1/external/intents/:id over existing ids                 vs  one SELECT by id
+ *   list-first      GET /api/v1/external/intents?limit=100 on a site with N intents     vs  keyset SELECT
+ *   list-last       the same, with a signed cursor positioned at the last page          vs  keyset SELECT
+ */
+import { randomUUID } from 'node:crypto';
+import { gitState, nproc } from './lib/machine.js';
+import { CursorCodec } from '../services/ledger/src/domain/cursor.js';
+import { createTestEnvironment, type TestEnvironment } from '../packages/testkit/src/index.js';
+import { baselineCursor } from './lib/baseline-app.js';
+import { machineBusyOver, type CpuTargets } from './lib/cpu.js';
+import { analyzeIntents, explainListQueries, explainLookup, type ExplainResult, type PlanSummary } from './lib/explain.js';
+import { runLoad, serialLatency, type LoadResult, type LoadSpec } from './lib/load.js';
+import { opsClient } from './lib/ops.js';
+import { repoPath, startService, stopAllChildren, type Mode, type ServiceHandle } from './lib/processes.js';
+import { fmt, passFail, writeSection } from './lib/report.js';
+import { positionAt, seedIntents, type SeedResult } from './lib/seed.js';
+
+const num = (name: string, fallback: number, min: number, max: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max}`);
+  return value;
+};
+
+const DURATION = num('BENCH_DURATION', 10, 1, 60);
+const WARMUP = num('BENCH_WARMUP', 3, 0, 30);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 50, 1, 500);
+const LIST_ROWS = num('BENCH_LIST_ROWS', 1_000_000, 1_000, 5_000_000);
+const MODE: Mode = process.env.BENCH_MODE === 'in-process' ? 'in-process' : 'child-process';
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
+const WANTED_RATE_LIMIT = 10_000_000;
+const PAGE = 100;
+/** The whole run is abandoned (and cleaned up) past this. */
+const WATCHDOG_MS = 6 * 60_000;
+
+const TARGETS = { createRatio: 0.35, lookupRatio: 0.5, p99Ms: 50, deepPageFactor: 1.5 } as const;
+
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+interface Pair {
+  scenario: string;
+  order: string[];
+  kasa: LoadResult;
+  baseline: LoadResult;
+  /** Kasa requests/s divided by baseline requests/s. */
+  ratio: number;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const code = gitState(repoPath());
+  let env: TestEnvironment | undefined;
+  const services: ServiceHandle[] = [];
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const service of services.reverse()) await service.stop().catch((error: unknown) => log(`stop ${service.role}: ${String(error)}`));
+      await stopAllChildren();
+      if (env) await env.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
+    })());
+  const watchdog = setTimeout(() => {
+    log(`watchdog: still running after ${WATCHDOG_MS / 1000} s; cleaning up and exiting`);
+    void cleanup().finally(() => process.exit(2));
+  }, WATCHDOG_MS);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const idleBusy = await machineBusyOver(2_000);
+    log(`machine busy before the bench: ${Math.round(idleBusy * 100)}% of all cores`);
+    env = await createTestEnvironment({ LOG_LEVEL: 'error' });
+    const databaseName = new URL(env.databaseUrl).pathname.slice(1);
+    log(`database ${databaseName}, redis prefix ${env.redisPrefix}, mode ${MODE}`);
+
+    const ledger = await startService('ledger', env.config, MODE, CPU_PROF_DIR);
+    services.push(ledger);
+    const gateway = await startService('gateway', { ...env.config, ledgerUrl: ledger.url }, MODE, CPU_PROF_DIR);
+    services.push(gateway);
+    const ops = opsClient(ledger.url, env.config.opsBootstrapToken);
+    const account = await ops.createReceivingAccount();
+    // The baseline reads the receiving account once at start, so it starts after provisioning.
+    const baseline = await startService('baseline', env.config, MODE, CPU_PROF_DIR);
+    services.push(baseline);
+    const cpuTargets: CpuTargets = {
+      children: { gateway: gateway.pid, ledger: ledger.pid, baseline: baseline.pid },
+      databaseName,
+    };
+    const hot = await ops.createSite(`bench-hot-${process.pid}`, WANTED_RATE_LIMIT);
+    const listSite = await ops.createSite(`bench-list-${process.pid}`, WANTED_RATE_LIMIT);
+    if (hot.refused) log(`ops API refused rateLimitPerMinute=${WANTED_RATE_LIMIT} (${hot.refused}); using ${hot.rateLimitPerMinute} and a fresh API key per Kasa run`);
+
+    log(`seeding ${LIST_ROWS.toLocaleString('en-US')} intents for the list site (one INSERT ... SELECT generate_series)`);
+    const seed: SeedResult = await seedIntents(env.databaseUrl, listSite.siteId, account.id, LIST_ROWS);
+    log(`inserted in ${seed.insertMs} ms, ${seed.indexesRebuilt} secondary indexes re-created in ${seed.indexMs} ms, VACUUM ANALYZE ${seed.analyzeMs} ms`);
+
+    const kasaHeaders = (apiKey: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${apiKey}`, ...extra });
+    /** A fresh key per measured Kasa run keeps each run inside the per-key, per-minute budget. */
+    const freshKey = async (siteId: string) => (await ops.issueKey(siteId)).apiKey;
+
+    // Sanity: both create paths answer 201 with an intent before anything is measured.
+    const depositBody = JSON.stringify({ externalUserId: 'bench-user-1', amount: '150000' });
+    {
+      const key = await freshKey(hot.siteId);
+      const kasa = await fetch(`${gateway.url}/api/v1/external/deposits`, {
+        method: 'POST',
+        headers: kasaHeaders(key, { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+        body: depositBody,
+      });
+      const base = await fetch(`${baseline.url}/sites/${hot.siteId}/deposits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: depositBody,
+      });
+      if (kasa.status !== 201 || base.status !== 201) {
+        throw new Error(`sanity create: kasa ${kasa.status} ${await kasa.text()} / baseline ${base.status} ${await base.text()}`);
+      }
+    }
+
+    const spec = (name: string, url: string, requests: LoadSpec['requests']): LoadSpec => ({
+      name,
+      url,
+      requests,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      durationSeconds: DURATION,
+    });
+    const pairs: Pair[] = [];
+    let kasaFirst = true;
+    const pair = async (scenario: string, kasa: () => Promise<LoadSpec>, base: () => Promise<LoadSpec>) => {
+      const order = kasaFirst ? ['kasa', 'baseline'] : ['baseline', 'kasa'];
+      kasaFirst = !kasaFirst;
+      const results: Record<string, LoadResult> = {};
+      for (const which of order) {
+        log(`${scenario}: ${which} (${WARMUP} s warm-up + ${DURATION} s, ${CONNECTIONS} connections)`);
+        results[which] = await runLoad(await (which === 'kasa' ? kasa() : base()), cpuTargets);
+        const r = results[which] as LoadResult;
+        log(`  ${fmt(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+      }
+      const k = results.kasa as LoadResult;
+      const b = results.baseline as LoadResult;
+      pairs.push({ scenario, order, kasa: k, baseline: b, ratio: b.requestsPerSecond > 0 ? k.requestsPerSecond / b.requestsPerSecond : 0 });
+    };
+
+    // 1. create-deposit: a unique Idempotency-Key per request.
+    let sequence = 0;
+    const withKey = (prefix: string) => (request: { headers?: Record<string, string> }) => {
+      sequence += 1;
+      return { ...request, headers: { ...request.headers, 'idempotency-key': `${prefix}-${sequence}` } };
+    };
+    await pair(
+      'create-deposit',
+      async () => {
+        const key = await freshKey(hot.siteId);
+        return spec('kasa create-deposit', gateway.url, [
+          {
+            method: 'POST',
+            path: '/api/v1/external/deposits',
+            headers: kasaHeaders(key, { 'content-type': 'application/json' }),
+            body: depositBody,
+            setupRequest: withKey(`k-${randomUUID()}`),
+          },
+        ]);
+      },
+      async () =>
+        spec('baseline create-deposit', baseline.url, [
+          {
+            method: 'POST',
+            path: `/sites/${hot.siteId}/deposits`,
+            headers: { 'content-type': 'application/json' },
+            body: depositBody,
+            setupRequest: withKey(`b-${randomUUID()}`),
+          },
+        ]),
+    );
+
+    // 2. lookup: rotate over ids of intents the hot site really has.
+    const ids = await intentIds(env.databaseUrl, hot.siteId, 10_000);
+    if (ids.length === 0) throw new Error('no intents to look up');
+    // The table statistics date from the seed, when the hot site had almost no rows. Autovacuum would not
+    // re-analyze yet (the hot site's rows are far below 10% of the table), and with such stale statistics the
+    // planner may take the (site_id, ...) index for the lookup instead of the primary key. Record the plan
+    // as it is, then ANALYZE (what autovacuum eventually does) so the lookup run measures the API path.
+    const lookupPlan: { staleStats: PlanSummary | { error: string }; afterAnalyze: PlanSummary | { error: string }; analyzeMs: number } = {
+      staleStats: await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({ error: String(error) })),
+      analyzeMs: await analyzeIntents(env.databaseUrl),
+      afterAnalyze: { error: 'not run' },
+    };
+    lookupPlan.afterAnalyze = await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({ error: String(error) }));
+    log(`lookup plan with seed-time statistics: ${'summary' in lookupPlan.staleStats ? lookupPlan.staleStats.summary : lookupPlan.staleStats.error}`);
+    log(`lookup plan after ANALYZE (${lookupPlan.analyzeMs} ms): ${'summary' in lookupPlan.afterAnalyze ? lookupPlan.afterAnalyze.summary : lookupPlan.afterAnalyze.error}`);
+    let cursorIndex = 0;
+    const rotate = (prefix: string) => (request: object) => {
+      cursorIndex = (cursorIndex + 1) % ids.length;
+      return { ...request, path: `${prefix}${ids[cursorIndex]}` };
+    };
+    await pair(
+      'lookup',
+      async () => {
+        const key = await freshKey(hot.siteId);
+        return spec('kasa lookup', gateway.url, [{ method: 'GET', path: '/api/v1/external/intents/x', headers: kasaHeaders(key), setupRequest: rotate('/api/v1/external/intents/') }]);
+      },
+      async () => spec('baseline lookup', baseline.url, [{ method: 'GET', path: '/x', setupRequest: rotate(`/sites/${hot.siteId}/intents/`) }]),
+    );
+
+    // 3. deep list: first page vs the last page of N intents, through a cursor signed exactly as the ledger signs it.
+    const codec = new CursorCodec(env.config.cursorSigningKey);
+    // The scope listPage() builds for GET /intents with no filters (services/ledger/src/use-cases/list-records.use-case.ts).
+    const scope = { list: 'intents', siteId: listSite.siteId, filters: { statuses: null, createdFrom: null, createdTo: null } };
+    const lastPosition = await positionAt(env.databaseUrl, listSite.siteId, LIST_ROWS - PAGE - 1);
+    const kasaFirstPath = `/api/v1/external/intents?limit=${PAGE}`;
+    const kasaLastPath = `/api/v1/external/intents?limit=${PAGE}&cursor=${encodeURIComponent(codec.encode(lastPosition, scope))}`;
+    const baseFirstPath = `/sites/${listSite.siteId}/intents?limit=${PAGE}`;
+    const baseLastPath = `/sites/${listSite.siteId}/intents?limit=${PAGE}&cursor=${baselineCursor(lastPosition.createdAt, lastPosition.id)}`;
+    const listKey = await freshKey(listSite.siteId);
+    const pageCheck = await checkPages(gateway.url, baseline.url, listKey, { kasaFirstPath, kasaLastPath, baseFirstPath, baseLastPath });
+    log(`pages: ${JSON.stringify(pageCheck)}`);
+
+    const serial = {
+      kasaFirst: await serialLatency(`${gateway.url}${kasaFirstPath}`, kasaHeaders(listKey), 25, 5_000),
+      kasaLast: await serialLatency(`${gateway.url}${kasaLastPath}`, kasaHeaders(listKey), 25, 5_000),
+      baselineFirst: await serialLatency(`${baseline.url}${baseFirstPath}`, {}, 25, 5_000),
+      baselineLast: await serialLatency(`${baseline.url}${baseLastPath}`, {}, 25, 5_000),
+    };
+    log(`serial (1 connection) p50 ms: ${JSON.stringify(serial)}`);
+
+    await pair(
+      'list-first-page',
+      async () => spec('kasa list first page', gateway.url, [{ method: 'GET', path: kasaFirstPath, headers: kasaHeaders(await freshKey(listSite.siteId)) }]),
+      async () => spec('baseline list first page', baseline.url, [{ method: 'GET', path: baseFirstPath }]),
+    );
+    await pair(
+      'list-last-page',
+      async () => spec('kasa list last page', gateway.url, [{ method: 'GET', path: kasaLastPath, headers: kasaHeaders(await freshKey(listSite.siteId)) }]),
+      async () => spec('baseline list last page', baseline.url, [{ method: 'GET', path: baseLastPath }]),
+    );
+
+    log('EXPLAIN ANALYZE of the ledger list query (as Prisma sends it) and of the keyset query');
+    const explain = await explainListQueries(env.databaseUrl, listSite.siteId, lastPosition, PAGE + 1).catch(
+      (error: unknown): ExplainResult => ({ error: String(error) }),
+    );
+
+    const summary = buildSummary({ pairs, seed, serial, pageCheck, explain, lookupPlan, hot, started, code, idleBusy, lookupIds: ids.length });
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    if (process.env.BENCH_NO_DOCS !== '1') {
+      writeSection(repoPath('docs', 'benchmarks.md'), renderMarkdown(summary));
+      log('wrote docs/benchmarks.md (partner-api section)');
+    }
+    if (!summary.allPass) {
+      log(`targets missed: ${Object.entries(summary.targets).filter(([, t]) => !t.pass).map(([name]) => name).join(', ')}`);
+      if (process.env.BENCH_STRICT === '1') process.exitCode = 3;
+    }
+  } finally {
+    clearTimeout(watchdog);
+    await cleanup();
+  }
+}
+
+async function intentIds(databaseUrl: string, siteId: string, limit: number): Promise<string[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT id::text FROM deposit_intents WHERE site_id = $1::uuid ORDER BY random() LIMIT $2', [siteId, limit]);
+    return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
+}
+
+interface PageCheck {
+  kasaFirst: { items: number; hasNext: boolean };
+  kasaLast: { items: number; hasNext: boolean };
+  baselineFirst: { items: number; hasNext: boolean };
+  baselineLast: { items: number; hasNext: boolean };
+  /** Both implementations return the same intents on the first and on the last page. */
+  samePages: boolean;
+}
+
+/** The deep cursor really lands on the last page (full page, no next cursor) and both sides agree on its content. */
+async function checkPages(
+  gatewayUrl: string,
+  baselineUrl: string,
+  apiKey: string,
+  paths: { kasaFirstPath: string; kasaLastPath: string; baseFirstPath: string; baseLastPath: string },
+): Promise<PageCheck> {
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(15_000) });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text}`);
+    return JSON.parse(text) as { data: Array<{ intentId: string }>; nextCursor: string | null };
+  };
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const kf = await get(`${gatewayUrl}${paths.kasaFirstPath}`, auth);
+  const kl = await get(`${gatewayUrl}${paths.kasaLastPath}`, auth);
+  const bf = await get(`${baselineUrl}${paths.baseFirstPath}`);
+  const bl = await get(`${baselineUrl}${paths.baseLastPath}`);
+  const ids = (page: { data: Array<{ intentId: string }> }) => page.data.map((item) => item.intentId).join(',');
+  const shape = (page: { data: unknown[]; nextCursor: string | null }) => ({ items: page.data.length, hasNext: page.nextCursor !== null });
+  const check: PageCheck = {
+    kasaFirst: shape(kf),
+    kasaLast: shape(kl),
+    baselineFirst: shape(bf),
+    baselineLast: shape(bl),
+    samePages: ids(kf) === ids(bf) && ids(kl) === ids(bl),
+  };
+  if (check.kasaLast.items !== PAGE || check.kasaLast.hasNext || !check.kasaFirst.hasNext || !check.samePages) {
+    throw new Error(`the deep cursor does not address the last page as expected: ${JSON.stringify(check)}`);
+  }
+  return check;
+}
+
+type Summary = ReturnType<typeof buildSummary>;
+
+interface TargetResult {
+  target: string;
+  value: number | string;
+  pass: boolean;
+  detail?: Record<string, number>;
+}
+
+function buildSummary(input: {
+  pairs: Pair[];
+  seed: SeedResult;
+  serial: Record<string, { p50: number; min: number; count: number }>;
+  pageCheck: PageCheck;
+  explain: ExplainResult;
+  lookupPlan: { staleStats: PlanSummary | { error: string }; afterAnalyze: PlanSummary | { error: string }; analyzeMs: number };
+  hot: { rateLimitPerMinute: number; refused?: string };
+  started: number;
+  code: { commit: string; dirtyFiles: number };
+  idleBusy: number;
+  lookupIds: number;
+}) {
+  const by = (scenario: string) => input.pairs.find((p) => p.scenario === scenario) as Pair;
+  const create = by('create-deposit');
+  const lookup = by('lookup');
+  const first = by('list-first-page');
+  const last = by('list-last-page');
+  const deepLatency = last.kasa.latencyMs.mean / first.kasa.latencyMs.mean;
+  const deepThroughput = first.kasa.requestsPerSecond / last.kasa.requestsPerSecond;
+  const deepFactor = Math.max(deepLatency, deepThroughput);
+  const anyErrors = input.pairs.some((p) => p.kasa.non2xx + p.kasa.errors + p.kasa.timeouts + p.baseline.non2xx + p.baseline.errors + p.baseline.timeouts > 0);
+  const targets = {
+    createThroughput: { target: `>= ${TARGETS.createRatio * 100}% of baseline`, value: round(create.ratio, 3), pass: create.ratio >= TARGETS.createRatio },
+    lookupThroughput: { target: `>= ${TARGETS.lookupRatio * 100}% of baseline`, value: round(lookup.ratio, 3), pass: lookup.ratio >= TARGETS.lookupRatio },
+    ...Object.fromEntries(
+      input.pairs.map((p) => [
+        `p99:${p.scenario}`,
+        { target: `Kasa p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections`, value: p.kasa.latencyMs.p99, pass: p.kasa.latencyMs.p99 < TARGETS.p99Ms },
+      ]),
+    ),
+    deepPage: {
+      target: `last page <= ${TARGETS.deepPageFactor}x first page (max of mean-latency and throughput factor, under load)`,
+      value: round(deepFactor, 3),
+      detail: {
+        meanLatencyFactor: round(deepLatency, 3),
+        throughputFactor: round(deepThroughput, 3),
+        serialP50Factor: round((input.serial.kasaLast?.p50 ?? 0) / (input.serial.kasaFirst?.p50 ?? 1), 3),
+      },
+      pass: deepFactor <= TARGETS.deepPageFactor,
+    },
+    noErrors: { target: 'no errors, timeouts or non-2xx in any run', value: anyErrors ? 'some' : 'none', pass: !anyErrors },
+  } as Record<string, TargetResult>;
+  return {
+    benchmark: 'partner-api',
+    date: new Date().toISOString(),
+    machine: { nproc: nproc(), node: process.version, platform: `${process.platform} ${process.arch}`, busyBeforeBench: input.idleBusy },
+    code: input.code,
+    method: {
+      mode: MODE,
+      loadGenerator: 'autocannon 8 in the bench process',
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      durationSeconds: DURATION,
+      order: 'Kasa and baseline back to back per scenario, order alternating between scenarios',
+      baseline: 'bare Express 5 + pg Pool(max 10), one SQL statement per request, no auth/Redis/validation',
+      kasa: 'gateway (auth via Redis cache, Redis rate limiter, Redis idempotency claim, ajv validation) -> undici -> ledger (Prisma 7 + adapter-pg, pool 20)',
+      rateLimitPerMinute: input.hot.rateLimitPerMinute,
+      rateLimitNote: input.hot.refused
+        ? `ops API refused ${WANTED_RATE_LIMIT}/min (schema maximum); sites use ${input.hot.rateLimitPerMinute}/min and each Kasa run uses a freshly issued API key, so the limiter is consulted on every request without rejecting`
+        : `sites use ${input.hot.rateLimitPerMinute}/min`,
+      listRows: LIST_ROWS,
+      lookupIds: input.lookupIds,
+    },
+    seed: input.seed,
+    pages: input.pageCheck,
+    serialLatencyMs: input.serial,
+    scenarios: input.pairs,
+    targets,
+    allPass: Object.values(targets).every((t) => t.pass),
+    explain: { list: input.explain, lookup: input.lookupPlan },
+    wallSeconds: Math.round((Date.now() - input.started) / 1000),
+  };
+}
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** A plan summary without its literal ids and timestamps, short enough for a table's footnote. */
+const plan = (text: string) =>
+  text
+    .replace(/'[0-9a-f-]{36}'::uuid/g, '$uuid')
+    .replace(/'[0-9-]{10} [0-9:.]+\+00'::timestamp with time zone/g, '$ts');
+
+function renderMarkdown(s: Summary): string {
+  const lines: string[] = [];
+  lines.push(
+    `Run ${s.date.slice(0, 16).replace('T', ' ')} UTC with \`npx tsx bench/partner-api.bench.ts\` (${s.wallSeconds} s wall), on commit ${s.code.commit}` +
+      (s.code.dirtyFiles > 0 ? ` plus ${s.code.dirtyFiles} uncommitted file(s) under services/, packages/, prisma/.` : '.'),
+  );
+  lines.push('');
+  lines.push(
+    `**Machine:** ${s.machine.nproc} CPUs (nproc), Node ${s.machine.node}, ${s.machine.platform}; PostgreSQL 15 and Redis 7 on the same machine. ` +
+      `Machine busy ${fmt(s.machine.busyBeforeBench * 100)}% of all cores in the 2 s before the bench started (other work on the machine); ` +
+      `the "bench share" column below is the part of the machine's CPU the bench's own processes used in each window, so a low share next to ~100% busy means the run competed with other load.`,
+  );
+  lines.push('');
+  lines.push(
+    `**Method:** real ledger and gateway started as ${s.method.mode === 'child-process' ? 'separate child processes (the load generator does not share their event loop)' : 'in the bench process (sharing the load generator\'s event loop)'}, ` +
+      `over a fresh database from \`createTestEnvironment\`; the baseline is a ${s.method.baseline}, also ${s.method.mode === 'child-process' ? 'a child process' : 'in-process'}. ` +
+      `autocannon 8, ${s.method.connections} connections, ${s.method.warmupSeconds} s warm-up then ${s.method.durationSeconds} s measured per run; ` +
+      `Kasa and baseline back to back per scenario, order alternating. All on 127.0.0.1. ${s.method.rateLimitNote}. ` +
+      `create-deposit sends a fresh Idempotency-Key per request; lookup rotates over ${fmt(s.method.lookupIds)} existing intent ids of the hot site (created by the create-deposit runs); ` +
+      `the list runs on ${fmt(s.method.listRows)} intents of one site (one \`INSERT ... SELECT generate_series\`: ${fmt(s.seed.insertMs / 1000, 1)} s with the ${s.seed.indexesRebuilt} secondary indexes dropped, ${fmt(s.seed.indexMs / 1000, 1)} s to re-create them from their own definitions, \`VACUUM ANALYZE\` ${fmt(s.seed.analyzeMs / 1000, 1)} s), ` +
+      `first page (limit=100, no cursor) vs last page (a cursor signed with the ledger's CursorCodec and the exact scope of list-records.use-case.ts, checked to return the final 100 items with no next cursor, identical to the baseline's page).`,
+  );
+  lines.push('');
+  lines.push('| Scenario | Side | req/s | p50 ms | p99 ms | mean ms | non-2xx | errors | Kasa/baseline |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of s.scenarios) {
+    for (const side of ['kasa', 'baseline'] as const) {
+      const r = p[side];
+      lines.push(
+        `| ${p.scenario} | ${side} | ${fmt(r.requestsPerSecond)} | ${fmt(r.latencyMs.p50)} | ${fmt(r.latencyMs.p99)} | ${fmt(r.latencyMs.mean, 1)} | ${r.non2xx} | ${r.errors + r.timeouts} | ${side === 'kasa' ? `${fmt(p.ratio * 100, 0)}%` : ''} |`,
+      );
+    }
+  }
+  lines.push('');
+  lines.push('| Target | Measured | Result |');
+  lines.push('|---|---|---|');
+  const t = s.targets;
+  const row = (label: string, measured: string, pass: boolean) => lines.push(`| ${label} | ${measured} | ${passFail(pass)} |`);
+  row('create-deposit throughput >= 35% of baseline', `${fmt((t.createThroughput?.value as number) * 100, 0)}%`, Boolean(t.createThroughput?.pass));
+  row('lookup throughput >= 50% of baseline', `${fmt((t.lookupThroughput?.value as number) * 100, 0)}%`, Boolean(t.lookupThroughput?.pass));
+  for (const p of s.scenarios) row(`${p.scenario}: Kasa p99 < 50 ms at ${s.method.connections} connections`, `${p.kasa.latencyMs.p99} ms`, p.kasa.latencyMs.p99 < 50);
+  const deep = t.deepPage as TargetResult;
+  const d = deep.detail ?? {};
+  row(
+    'last list page <= 1.5x the first (Kasa, under load)',
+    `${fmt(deep.value as number, 2)}x (mean latency ${fmt(d.meanLatencyFactor ?? NaN, 2)}x, throughput ${fmt(d.throughputFactor ?? NaN, 2)}x; single connection p50 ${fmt(d.serialP50Factor ?? NaN, 2)}x)`,
+    deep.pass,
+  );
+  row('no errors / non-2xx in any run', String(t.noErrors?.value), Boolean(t.noErrors?.pass));
+  lines.push('');
+  lines.push('CPU per request (ms) during the measured window, by process (from /proc; machine busy share in the last column):');
+  lines.push('');
+  lines.push('| Run | load generator | gateway | ledger | baseline | PostgreSQL | Redis | machine busy | bench share |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const p of s.scenarios) {
+    for (const side of ['kasa', 'baseline'] as const) {
+      const c = p[side].cpuMsPerRequest;
+      const v = (k: string) => (c[k] === undefined ? '-' : fmt(c[k] as number, 3));
+      lines.push(
+        `| ${p.scenario} ${side} | ${v('loadgen')} | ${v('gateway')} | ${v('ledger')} | ${v('baseline')} | ${v('postgres')} | ${v('redis')} | ${fmt(p[side].cpu.machineBusy * 100, 0)}% | ${fmt(p[side].cpu.benchShare * 100, 0)}% |`,
+      );
+    }
+  }
+  lines.push('');
+  lines.push(`Single-connection p50 (ms): Kasa first page ${s.serialLatencyMs.kasaFirst?.p50}, last page ${s.serialLatencyMs.kasaLast?.p50}; baseline first ${s.serialLatencyMs.baselineFirst?.p50}, last ${s.serialLatencyMs.baselineLast?.p50}.`);
+  const list = s.explain.list;
+  if ('ledgerLast' in list) {
+    lines.push('');
+    lines.push(
+      `Ledger list query, last page (EXPLAIN ANALYZE of the SQL Prisma sends): ${list.ledgerLast.executionMs} ms, ${plan(list.ledgerLast.summary)}. ` +
+        `First page: ${list.ledgerFirst.executionMs} ms. The baseline's row-comparison keyset query, last page: ${list.keysetLast.executionMs} ms, ${plan(list.keysetLast.summary)}.`,
+    );
+  }
+  const lookup = s.explain.lookup;
+  if ('summary' in lookup.staleStats && 'summary' in lookup.afterAnalyze) {
+    lines.push('');
+    lines.push(
+      `Status lookup plan (ledger's findInSite SQL) with the statistics of the seed, before the hot site's intents were counted: ${lookup.staleStats.executionMs} ms, ${plan(lookup.staleStats.summary)}. ` +
+        `The bench then runs \`ANALYZE deposit_intents\` (${lookup.analyzeMs} ms; autovacuum would not yet, the new rows being far below 10% of the table): ${lookup.afterAnalyze.executionMs} ms, ${plan(lookup.afterAnalyze.summary)}. The lookup runs above are after the ANALYZE.`,
+    );
+  }
+  lines.push('');
+  lines.push(`Overall: ${s.allPass ? 'all targets met' : 'some targets missed (see FAIL rows); figures are as measured, nothing tuned away'}. Full JSON is printed by the bench on stdout.`);
+  return lines.join('\n');
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
