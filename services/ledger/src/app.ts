@@ -19,8 +19,11 @@ export function createApp(deps: LedgerDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // No ETag: nothing caches these answers, and hashing every list page costs CPU on the hot path.
+  app.disable('etag');
   const metrics = createHttpMetrics('ledger');
-  app.use(helmet());
+  // Only the ops API may ever be opened from a browser; the gateway-facing internal API needs no browser headers.
+  app.use('/ops', helmet());
   app.use(requestId);
   app.use(metrics.middleware);
   app.use(

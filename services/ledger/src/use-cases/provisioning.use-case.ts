@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { WebhookUrlError, type WebhookUrlGuard } from '@kasa/net-guard';
+import type { SecretBox } from '@kasa/secret-box';
+import { generateWebhookSecret } from '@kasa/webhook-signing';
 import type { PrismaClient, Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import { apiKeyPrefix, generateApiKey } from '../domain/api-key.js';
@@ -15,6 +19,8 @@ export interface ProvisioningDeps {
   apiKeys: ApiKeyRepository;
   redis: Redis;
   redisPrefix: string;
+  webhookUrlGuard: WebhookUrlGuard;
+  webhookSecrets: SecretBox;
 }
 
 export function siteView(site: Site) {
@@ -31,24 +37,44 @@ export function siteView(site: Site) {
   };
 }
 
+/**
+ * Creates a site. A webhook URL given here passes the same private-address guard as the partner's own
+ * webhook-config call, and gets a signing secret, returned once in `webhookSecret` (stored sealed).
+ */
 export async function createSite(deps: ProvisioningDeps, actor: Actor, input: NewSite) {
   if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
     throw AppError.validation([{ field: 'minAmount', message: 'must not be greater than maxAmount' }]);
   }
+  if (input.webhookUrl) {
+    try {
+      await deps.webhookUrlGuard.check(input.webhookUrl);
+    } catch (error) {
+      if (error instanceof WebhookUrlError) throw AppError.validation([{ field: 'webhookUrl', message: error.message }], 'The webhook URL is not allowed.');
+      throw error;
+    }
+  }
+  const id = randomUUID();
+  const webhookSecret = input.webhookUrl ? generateWebhookSecret() : null;
   try {
     const site = await deps.db.$transaction(async (tx) => {
-      const created = await tx.site.create({ data: input });
+      const created = await tx.site.create({
+        data: {
+          ...input,
+          id,
+          ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, id), webhookRotatedAt: new Date() } : {}),
+        },
+      });
       await writeAudit(tx, {
         actor,
         action: 'SITE.CREATED',
         entityType: 'site',
         entityId: created.id,
         siteId: created.id,
-        metadata: { slug: created.slug },
+        metadata: { slug: created.slug, webhookUrl: created.webhookUrl },
       });
       return created;
     });
-    return siteView(site);
+    return { ...siteView(site), webhookSecret };
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw AppError.validation([{ field: 'slug', message: 'is already taken' }], 'A site with this slug exists.');

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { webhookSecretBox } from '@kasa/secret-box';
+import { startLedgerHarness, type LedgerHarness } from './harness.js';
+
+let h: LedgerHarness;
+
+// 127.0.0.1 is allow-listed so one test can provision a local receiver; 10.0.0.0/8 and others stay refused.
+beforeAll(async () => {
+  h = await startLedgerHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const slug = () => `prov-${Math.random().toString(36).slice(2, 9)}`;
+
+describe('POST /ops/v1/sites', () => {
+  it('creates a site with defaults and audits who did it', async () => {
+    const res = await h.ops('POST', '/sites', { slug: slug(), name: 'Örnek' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ rateLimitPerMinute: 60, depositTtlSeconds: 1800, minAmount: '1000', maxAmount: '100000000', webhookSecret: null });
+    const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: res.body.siteId, action: 'SITE.CREATED' } });
+    expect(audit).toMatchObject({ actorType: 'OPERATOR', actorId: 'bootstrap' });
+  });
+
+  it('refuses a taken slug, bad bounds and a slug with underscores, changing nothing', async () => {
+    const taken = slug();
+    expect((await h.ops('POST', '/sites', { slug: taken, name: 'a' })).status).toBe(201);
+    const before = await h.ledger.deps.db.site.count();
+    for (const body of [
+      { slug: taken, name: 'again' },
+      { slug: slug(), name: 'b', minAmount: '5000', maxAmount: '4000' },
+      { slug: 'has_underscore', name: 'c' },
+      { slug: slug(), name: 'd', rateLimitPerMinute: 0 },
+    ]) {
+      const res = await h.ops('POST', '/sites', body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('validation_failed');
+    }
+    expect(await h.ledger.deps.db.site.count()).toBe(before);
+  });
+
+  it.each([['https://10.0.0.1/hook'], ['https://169.254.169.254/latest'], ['https://[::1]/hook'], ['https://user:pw@example.com/hook'], ['http://example.com/hook']])(
+    'refuses the webhook URL %s like the partner webhook-config call does',
+    async (webhookUrl) => {
+      const res = await h.ops('POST', '/sites', { slug: slug(), name: 'x', webhookUrl });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].field).toBe('webhookUrl');
+    },
+  );
+
+  it('gives a site created with a webhook URL a signing secret, returned once and stored sealed', async () => {
+    const res = await h.ops('POST', '/sites', { slug: slug(), name: 'hooked', webhookUrl: 'https://127.0.0.1:9/hook' });
+    expect(res.status).toBe(201);
+    expect(res.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const row = await h.ledger.deps.db.site.findUniqueOrThrow({ where: { id: res.body.siteId } });
+    expect(row.webhookSecretEnc).not.toContain(res.body.webhookSecret);
+    expect(webhookSecretBox(h.env.config.secretEncryptionKey).open(row.webhookSecretEnc as string, row.id)).toBe(res.body.webhookSecret);
+  });
+});
