@@ -165,7 +165,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
-    logLevel: str(env, 'LOG_LEVEL', production ? 'info' : 'info'),
+    logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 30000, 100, 3600000),
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
   };

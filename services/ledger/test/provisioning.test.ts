@@ -6,7 +6,7 @@ let h: LedgerHarness;
 
 // 127.0.0.1 is allow-listed so one test can provision a local receiver; 10.0.0.0/8 and others stay refused.
 beforeAll(async () => {
-  h = await startLedgerHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  h = await startLedgerHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', DEPOSIT_INTENT_TTL_SECONDS: '1200' });
 });
 afterAll(async () => {
   await h?.stop();
@@ -15,10 +15,10 @@ afterAll(async () => {
 const slug = () => `prov-${Math.random().toString(36).slice(2, 9)}`;
 
 describe('POST /ops/v1/sites', () => {
-  it('creates a site with defaults and audits who did it', async () => {
+  it('creates a site with defaults (its deposit TTL from DEPOSIT_INTENT_TTL_SECONDS) and audits who did it', async () => {
     const res = await h.ops('POST', '/sites', { slug: slug(), name: 'Örnek' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ rateLimitPerMinute: 60, depositTtlSeconds: 1800, minAmount: '1000', maxAmount: '100000000', webhookSecret: null });
+    expect(res.body).toMatchObject({ rateLimitPerMinute: 60, depositTtlSeconds: 1200, minAmount: '1000', maxAmount: '100000000', webhookSecret: null });
     const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: res.body.siteId, action: 'SITE.CREATED' } });
     expect(audit).toMatchObject({ actorType: 'OPERATOR', actorId: 'bootstrap' });
   });

@@ -21,6 +21,8 @@ export interface ProvisioningDeps {
   redisPrefix: string;
   webhookUrlGuard: WebhookUrlGuard;
   webhookSecrets: SecretBox;
+  /** DEPOSIT_INTENT_TTL_SECONDS: the expiry of a new site's intents unless the site says otherwise. */
+  config: { depositIntentTtlSeconds: number };
 }
 
 export function siteView(site: Site) {
@@ -59,6 +61,7 @@ export async function createSite(deps: ProvisioningDeps, actor: Actor, input: Ne
     const site = await deps.db.$transaction(async (tx) => {
       const created = await tx.site.create({
         data: {
+          depositTtlSeconds: deps.config.depositIntentTtlSeconds,
           ...input,
           id,
           ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, id), webhookRotatedAt: new Date() } : {}),

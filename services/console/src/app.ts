@@ -1,0 +1,77 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { createHttpMetrics, operationalRoutes, requestId } from '@kasa/http';
+import { assetRoutes } from './assets.routes.js';
+import type { ConsoleDeps } from './console-deps.js';
+import { consoleErrorHandler, notFoundPage } from './errors.js';
+import { auditRoutes } from './pages/audit.page.js';
+import { balanceRoutes } from './pages/balances.page.js';
+import { bankTransferRoutes } from './pages/bank-transfers.page.js';
+import { deliveryRoutes } from './pages/deliveries.page.js';
+import { intentRoutes } from './pages/intent.page.js';
+import { loginRoutes } from './pages/login.page.js';
+import { reviewQueueRoutes } from './pages/review-queue.page.js';
+import { siteKeyRoutes } from './pages/site-keys.page.js';
+import { siteRoutes } from './pages/sites.page.js';
+import { withdrawalRoutes } from './pages/withdrawals.page.js';
+import { loadSession, requireOperator, verifyCsrf } from './session/session.middleware.js';
+
+/** The operator console: server-rendered pages over the ledger's ops API, health and metrics. */
+export function createApp(deps: ConsoleDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  // Repeated parameters stay arrays, and the pages read only single strings, so they are simply ignored.
+  app.set('query parser', 'simple');
+  const metrics = createHttpMetrics('console');
+  const https = deps.config.consolePublicUrl.startsWith('https:');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Our own stylesheet and script only: no inline style or script anywhere in the console.
+          styleSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: https ? [] : null,
+        },
+      },
+      frameguard: { action: 'deny' },
+      strictTransportSecurity: https,
+    }),
+  );
+  app.use(requestId);
+  app.use(metrics.middleware);
+  app.use(
+    operationalRoutes(metrics.registry, {
+      ledger: async () => {
+        await deps.ledger.call('GET', '/readyz', { requestId: 'console-readiness-probe' });
+      },
+    }),
+  );
+  app.use(assetRoutes());
+  // Pages show money and personal data and carry CSRF tokens: never cached, so "back" after logout re-asks.
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  app.use(loadSession(deps));
+  app.use(loginRoutes(deps));
+  // Everything below needs a logged-in operator, and every POST below a valid CSRF token.
+  app.use(requireOperator);
+  app.use(verifyCsrf(deps));
+  app.use(
+    reviewQueueRoutes(deps),
+    intentRoutes(deps),
+    withdrawalRoutes(deps),
+    bankTransferRoutes(deps),
+    deliveryRoutes(deps),
+    siteRoutes(deps),
+    siteKeyRoutes(deps),
+    balanceRoutes(deps),
+    auditRoutes(deps),
+  );
+  app.use(notFoundPage());
+  app.use(consoleErrorHandler(deps));
+  return app;
+}

@@ -1,0 +1,127 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '@kasa/http';
+import type { ConsoleDeps } from './console-deps.js';
+import { OpsApiError, type FieldProblem } from './ledger/ledger-ops.client.js';
+import { param } from './pages/page-context.js';
+import { clearSession, safeLocalPath } from './session/session.middleware.js';
+import { html } from './views/html.js';
+import { renderPage } from './views/layout.js';
+
+/** An error as an operator reads it: what happened in one line, the ledger's explanation, the fields. */
+export interface ReadableError {
+  status: number;
+  title: string;
+  detail: string;
+  fields: FieldProblem[];
+}
+
+function fromLedger(error: OpsApiError): ReadableError {
+  const base = { detail: error.detail, fields: error.fieldErrors };
+  switch (error.status) {
+    case 400:
+      return { ...base, status: 400, title: 'The ledger did not accept what was entered.' };
+    case 403:
+      return { ...base, status: 403, title: 'Your role cannot do this.' };
+    case 404:
+      return { ...base, status: 404, title: 'This record does not exist.' };
+    case 409:
+      // A withdrawal past the balance is the one conflict that names a field; everything else is a race
+      // with another operator (or a state that has moved on since the page was loaded).
+      return error.fieldErrors.some((f) => f.field === 'amount')
+        ? { ...base, status: 409, title: "The site's available balance does not cover this." }
+        : { ...base, status: 409, title: 'Someone else already acted on this record.' };
+    case 429:
+      return { ...base, status: 429, title: 'Too many requests; wait a moment and try again.' };
+    default:
+      return {
+        status: error.status === 503 ? 503 : 502,
+        title: 'The ledger is not answering right now.',
+        detail: 'Reload the record before trying again: the action may or may not have happened.',
+        fields: [],
+      };
+  }
+}
+
+/** Maps anything a handler threw to what the operator is told; unknown errors say nothing about internals. */
+export function readableError(error: unknown): ReadableError {
+  if (error instanceof OpsApiError) return fromLedger(error);
+  if (error instanceof AppError) {
+    const title =
+      error.code === 'forbidden'
+        ? 'This form could not be verified.'
+        : error.code === 'validation_failed'
+          ? 'Check what you entered.'
+          : error.code === 'not_found'
+            ? 'There is no such page.'
+            : error.code === 'payload_too_large'
+              ? 'The form is too large.'
+              : 'The request was refused.';
+    return { status: error.status, title, detail: error.detail, fields: error.errors ?? [] };
+  }
+  const parser = error as { type?: string; status?: number };
+  if (parser.type === 'entity.too.large') return { status: 413, title: 'The form is too large.', detail: '', fields: [] };
+  if (parser.status === 400) return { status: 400, title: 'The form could not be read.', detail: '', fields: [] };
+  return {
+    status: 500,
+    title: 'Something went wrong in the console.',
+    detail: 'Reload the page; if it keeps happening, tell the on-call engineer the request id below.',
+    fields: [],
+  };
+}
+
+/** Console 404: an HTML page, not problem details; operators read it, not programs. */
+export function notFoundPage(): RequestHandler {
+  return (_req, _res, next) => {
+    next(new AppError('not_found', 'Use the navigation to find what you were looking for.'));
+  };
+}
+
+/**
+ * Renders every error as a page the operator can act on. A 401 from the ledger means the token expired or
+ * was revoked: the session is dropped and the browser goes to the login form.
+ */
+export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof OpsApiError && error.status === 401) {
+      clearSession(res, deps);
+      res.redirect(303, '/login?notice=expired');
+      return;
+    }
+    const readable = readableError(error);
+    if (readable.status >= 500)
+      deps.logger.error('console request failed', { requestId: req.requestId, method: req.method, path: req.path, error });
+    const session = res.locals.consoleSession;
+    const operator = session?.operator ?? null;
+    const back = safeLocalPath(param(req.body, '_back'), '');
+    const body = html`<section class="error" role="alert">
+        <h2>${readable.title}</h2>
+        ${readable.detail ? html`<p>${readable.detail}</p>` : ''}
+        ${
+          readable.fields.length > 0
+            ? html`<ul>
+                ${readable.fields.map((f) => html`<li><strong>${f.field}</strong> ${f.message}</li>`)}
+              </ul>`
+            : ''
+        }
+        <p class="muted">Request id: <code>${req.requestId}</code></p>
+      </section>
+      ${back ? html`<p><a class="btn plain" href="${back}">← Back to the page</a></p>` : operator ? html`<p><a class="btn plain" href="/review">← Review queue</a></p>` : html`<p><a class="btn plain" href="/login">Log in</a></p>`}`;
+    res
+      .status(readable.status)
+      .type('html')
+      .send(
+        renderPage(
+          {
+            title: readable.status === 404 ? 'Not found' : 'Could not do that',
+            operator,
+            csrf: session && operator ? deps.sessions.csrfToken(session.sid) : null,
+          },
+          body,
+        ),
+      );
+  };
+}

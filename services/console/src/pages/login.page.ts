@@ -1,0 +1,126 @@
+import express, { type Router } from 'express';
+import type { ConsoleDeps } from '../console-deps.js';
+import { OpsApiError } from '../ledger/ledger-ops.client.js';
+import type { LoginResult } from '../ledger/ops-types.js';
+import { clearSession, operatorOf, requireOperator, safeLocalPath, verifyCsrf, writeSession } from '../session/session.middleware.js';
+import { newSession } from '../session/session.js';
+import { html } from '../views/html.js';
+import { renderPage } from '../views/layout.js';
+import { noticeText } from '../views/notices.js';
+import { param } from './page-context.js';
+
+/** How long a login form stays usable: its anonymous session carries the CSRF token for the POST. */
+const LOGIN_FORM_TTL_MS = 2 * 3600 * 1000;
+
+interface LoginView {
+  csrf: string;
+  next: string;
+  email?: string;
+  error?: string | null;
+  notice?: string | null;
+}
+
+function loginPage(view: LoginView): string {
+  const body = html`<form method="post" action="/login" class="card login">
+    ${view.error ? html`<p class="error-line" role="alert">${view.error}</p>` : ''}
+    <input type="hidden" name="_csrf" value="${view.csrf}" />
+    <input type="hidden" name="next" value="${view.next}" />
+    <label>E-mail <input type="email" name="email" value="${view.email ?? ''}" autocomplete="username" required autofocus /></label>
+    <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+    <button type="submit" class="btn primary">Log in</button>
+  </form>`;
+  return renderPage({ title: 'Log in', operator: null, csrf: null, notice: view.notice ?? null }, body);
+}
+
+const LOGIN_ERRORS: Record<number, string> = {
+  400: 'Enter a valid e-mail address and your password.',
+  401: 'E-mail or password is wrong, or the account is disabled.',
+  429: 'Too many failed logins for this account. Wait 15 minutes and try again.',
+};
+
+/**
+ * `GET/POST /login` (open to anyone) and `POST /logout`. Login trades e-mail and password for a ledger
+ * token and keeps it only inside the sealed cookie; the session id is new at every login, so a session
+ * planted before login is worthless after it.
+ */
+export function loginRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+
+  router.get('/login', (req, res) => {
+    const current = res.locals.consoleSession;
+    const next = safeLocalPath(param(req.query, 'next'), '/review');
+    if (current?.operator) {
+      res.redirect(303, next);
+      return;
+    }
+    const session = current ?? newSession(deps.clock(), LOGIN_FORM_TTL_MS);
+    if (!current) writeSession(res, deps, session);
+    res.type('html').send(loginPage({ csrf: deps.sessions.csrfToken(session.sid), next, notice: noticeText(req.query.notice) }));
+  });
+
+  router.post('/login', async (req, res) => {
+    const next = safeLocalPath(param(req.body, 'next'), '/review');
+    const email = (param(req.body, 'email') ?? '').trim();
+    const password = param(req.body, 'password') ?? '';
+    // Every failure starts a fresh anonymous session, so the re-rendered form always carries a valid token.
+    const fail = (status: number, error: string) => {
+      const session = newSession(deps.clock(), LOGIN_FORM_TTL_MS);
+      writeSession(res, deps, session);
+      res
+        .status(status)
+        .type('html')
+        .send(loginPage({ csrf: deps.sessions.csrfToken(session.sid), next, email, error }));
+    };
+    const current = res.locals.consoleSession;
+    if (!current || !deps.sessions.verifyCsrf(current.sid, param(req.body, '_csrf'))) {
+      fail(403, 'The login form expired or was not sent from this console. Enter your e-mail and password again.');
+      return;
+    }
+    if (!email || !password) {
+      fail(400, 'Enter your e-mail and password.');
+      return;
+    }
+    let result: LoginResult;
+    try {
+      result = await deps.ledger.call<LoginResult>('POST', '/ops/v1/login', { requestId: req.requestId, body: { email, password } });
+    } catch (error) {
+      if (!(error instanceof OpsApiError)) throw error;
+      fail(
+        error.status in LOGIN_ERRORS ? error.status : 503,
+        LOGIN_ERRORS[error.status] ?? 'The ledger is not answering; try again shortly.',
+      );
+      return;
+    }
+    const { operator } = result;
+    const expiresAt = Date.parse(result.expiresAt);
+    const now = deps.clock();
+    const session = newSession(now, expiresAt - now.getTime(), {
+      token: result.token,
+      tokenId: result.tokenId,
+      operatorId: operator.operatorId,
+      email: operator.email,
+      name: operator.name,
+      role: operator.role,
+    });
+    writeSession(res, deps, session);
+    res.redirect(303, next);
+  });
+
+  router.post('/logout', requireOperator, verifyCsrf(deps), async (req, res) => {
+    const operator = operatorOf(res);
+    let notice = 'signed-out';
+    try {
+      await deps.ledger.call('POST', '/ops/v1/logout', { requestId: req.requestId, token: operator.token, body: {} });
+    } catch (error) {
+      // 401: the token was already expired or revoked, which is what logging out wants anyway.
+      if (!(error instanceof OpsApiError && error.status === 401)) {
+        deps.logger.warn('logout could not revoke the operator token', { requestId: req.requestId, tokenId: operator.tokenId, error });
+        notice = 'signed-out-locally';
+      }
+    }
+    clearSession(res, deps);
+    res.redirect(303, `/login?notice=${notice}`);
+  });
+
+  return router;
+}

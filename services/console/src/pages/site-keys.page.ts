@@ -1,0 +1,138 @@
+import express, { type Router } from 'express';
+import type { ConsoleDeps } from '../console-deps.js';
+import { seg } from '../ledger/ledger-ops.client.js';
+import type { AuditEntry, IssuedApiKey, ListPage, SiteBalance } from '../ledger/ops-types.js';
+import { actionForm, emptyRow, facts, type FormContext } from '../views/components.js';
+import { formatTime, formatTry } from '../views/format.js';
+import { html, type SafeHtml } from '../views/html.js';
+import { actionContext, pageContext } from './page-context.js';
+
+interface KeyRow {
+  apiKeyId: string;
+  issuedAt: string;
+  issuedBy: string;
+  revokedAt: string | null;
+}
+
+/**
+ * The site's keys, rebuilt from its audit trail (API_KEY.ISSUED / API_KEY.REVOKED): the ops API has no
+ * key list, and the audit log is the record of every key ever issued.
+ */
+function keysFromAudit(entries: AuditEntry[]): KeyRow[] {
+  const revoked = new Map(entries.filter((e) => e.action === 'API_KEY.REVOKED').map((e) => [e.entityId, e.createdAt]));
+  return entries
+    .filter((e) => e.action === 'API_KEY.ISSUED')
+    .map((e) => ({
+      apiKeyId: e.entityId,
+      issuedAt: e.createdAt,
+      issuedBy: e.actor.email ?? e.actor.id,
+      revokedAt: revoked.get(e.entityId) ?? null,
+    }));
+}
+
+function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtml {
+  return actionForm(ctx, {
+    action: '/api-keys/revoke',
+    label: 'Revoke',
+    tone: 'danger',
+    confirm: `Revoke API key ${apiKeyId}? The partner's requests with it fail from the next one on.`,
+    fields: html`<input type="hidden" name="apiKeyId" value="${apiKeyId}" /><input type="hidden" name="siteId" value="${siteId}" />`,
+  });
+}
+
+/** `/sites/:siteId`: balance and keys of one site; admins issue keys (shown once) and revoke them. */
+export function siteKeyRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+
+  router.get('/sites/:siteId', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const siteId = req.params.siteId as string;
+    const [site, audit] = await Promise.all([
+      ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
+      ctx.ops.get<ListPage<AuditEntry>>('/audit', { siteId, entityType: 'api_key', limit: '100' }),
+    ]);
+    const keys = keysFromAudit(audit.data);
+    const body = html`<section class="card">
+        ${facts([
+          ['Name', site.name],
+          ['Slug', html`<code>${site.slug}</code>`],
+          ['Site id', html`<code>${site.siteId}</code>`],
+          ['Available', formatTry(site.available)],
+          ['Reserved', formatTry(site.reserved)],
+          ['Received in total', formatTry(site.receivedTotal)],
+          ['Paid out in total', formatTry(site.paidOutTotal)],
+        ])}
+      </section>
+      <section>
+        <h2>API keys</h2>
+        <table class="list">
+          <thead>
+            <tr>
+              <th>Key id</th>
+              <th>Issued</th>
+              <th>By</th>
+              <th>Revoked</th>
+              ${ctx.isAdmin ? html`<th></th>` : ''}
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              keys.length === 0
+                ? emptyRow(ctx.isAdmin ? 5 : 4, 'No key has been issued for this site.')
+                : keys.map(
+                    (k) =>
+                      html`<tr data-id="${k.apiKeyId}">
+                        <td><code>${k.apiKeyId}</code></td>
+                        <td>${formatTime(k.issuedAt)}</td>
+                        <td>${k.issuedBy}</td>
+                        <td>${k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">active</span>`}</td>
+                        ${ctx.isAdmin ? html`<td>${k.revokedAt ? '' : revokeForm(ctx, k.apiKeyId, siteId)}</td>` : ''}
+                      </tr>`,
+                  )
+            }
+          </tbody>
+        </table>
+        ${audit.nextCursor ? html`<p class="muted">Showing keys from the latest 100 key events; older ones are in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.</p>` : ''}
+        ${
+          ctx.isAdmin
+            ? actionForm(ctx, {
+                action: `/sites/${seg(siteId)}/api-keys`,
+                label: 'Issue a new API key',
+                tone: 'primary',
+                confirm: `Issue a new API key for ${site.slug}? It is shown once.`,
+              })
+            : html`<p class="hint">Issuing and revoking keys needs the admin role.</p>`
+        }
+      </section>`;
+    ctx.render(`Site ${site.slug}`, 'sites', body);
+  });
+
+  router.post('/sites/:siteId/api-keys', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const key = await ctx.ops.post<IssuedApiKey>(`/sites/${seg(req.params.siteId as string)}/api-keys`, {});
+    // Rendered directly, not redirected: the key exists nowhere else, so it must not go into a URL or a cookie.
+    const body = html`<section class="card key-once">
+      <p class="warn">
+        <strong>Copy this key now.</strong> It is shown only this once; Kasa stores only its hash. Send it to the partner over a secure
+        channel.
+      </p>
+      ${facts([
+        ['API key', html`<code class="secret" data-copy="${key.apiKey}">${key.apiKey}</code>`],
+        ['Key id', html`<code>${key.apiKeyId}</code>`],
+        ['Prefix', html`<code>${key.keyPrefix}</code>`],
+        ['Issued', formatTime(key.createdAt)],
+      ])}
+      <p><a class="btn plain" href="/sites/${seg(key.siteId)}">Done — back to the site</a></p>
+    </section>`;
+    ctx.render('New API key', 'sites', body, 201);
+  });
+
+  router.post('/api-keys/revoke', async (req, res) => {
+    const ctx = actionContext(deps, req, res, '/sites');
+    await ctx.ops.delete(`/api-keys/${seg(ctx.field('apiKeyId'))}`);
+    const siteId = ctx.field('siteId');
+    ctx.done('key-revoked', siteId ? `/sites/${seg(siteId)}` : ctx.back);
+  });
+
+  return router;
+}

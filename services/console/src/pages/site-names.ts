@@ -1,0 +1,21 @@
+import type { OpsApi } from '../ledger/ledger-ops.client.js';
+import type { SiteBalance } from '../ledger/ops-types.js';
+import { shortId } from '../views/format.js';
+import { html, type SafeHtml } from '../views/html.js';
+
+/** Site id -> slug and name. `/ops/v1/balances` is the ops API's only list of every site, so it doubles as the directory. */
+export type SiteDirectory = Map<string, SiteBalance>;
+
+export async function siteDirectory(ops: OpsApi): Promise<SiteDirectory> {
+  const balances = await ops.get<{ data: SiteBalance[] }>('/balances');
+  return new Map(balances.data.map((site) => [site.siteId, site]));
+}
+
+/** A site's slug linking to its page, or the short id when the directory does not know it. */
+export function siteLink(sites: SiteDirectory, siteId: string | null | undefined): SafeHtml {
+  if (!siteId) return html`<span class="muted">—</span>`;
+  const site = sites.get(siteId);
+  return html`<a href="/sites/${encodeURIComponent(siteId)}" title="${site ? `${site.name} (${siteId})` : siteId}"
+    >${site ? site.slug : shortId(siteId)}</a
+  >`;
+}

@@ -1,0 +1,99 @@
+import express, { type Router } from 'express';
+import type { ConsoleDeps } from '../console-deps.js';
+import { seg } from '../ledger/ledger-ops.client.js';
+import type { ListPage, OpsWithdrawal, SiteBalance } from '../ledger/ops-types.js';
+import { withdrawalActions } from '../views/actions.view.js';
+import { facts, nextPageLink, statusBadge, tabs } from '../views/components.js';
+import { formatTime, formatTry, groupIban } from '../views/format.js';
+import { html } from '../views/html.js';
+import type { NoticeCode } from '../views/notices.js';
+import { actionContext, pageContext } from './page-context.js';
+import { withdrawalTable } from './review-queue.page.js';
+import { siteDirectory, siteLink } from './site-names.js';
+
+const STATUS_TABS: Array<[string, string]> = [
+  ['PENDING_REVIEW', 'To review'],
+  ['APPROVED', 'To send'],
+  ['SENT', 'Sent'],
+  ['RETURNED', 'Returned'],
+  ['REJECTED', 'Rejected'],
+];
+
+/** The withdrawal transitions an operator drives, with the body each needs and the confirmation after. */
+const ACTIONS: Array<{ path: string; notice: NoticeCode; body: (field: (name: string) => string) => Record<string, string> }> = [
+  { path: 'approve', notice: 'withdrawal-approved', body: () => ({}) },
+  { path: 'reject', notice: 'withdrawal-rejected', body: (field) => ({ reason: field('reason') }) },
+  {
+    path: 'mark-sent',
+    notice: 'withdrawal-sent',
+    body: (field): Record<string, string> => (field('bankTxId') ? { bankTxId: field('bankTxId') } : {}),
+  },
+  { path: 'mark-returned', notice: 'withdrawal-returned', body: (field) => ({ reason: field('reason') }) },
+];
+
+/** `/withdrawals`: the payout lifecycle by status, one withdrawal's payout details, and its transitions. */
+export function withdrawalRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+
+  router.get('/withdrawals', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const requested = ctx.query('status');
+    const status = STATUS_TABS.some(([value]) => value === requested) ? (requested as string) : 'APPROVED';
+    const [page, sites] = await Promise.all([
+      ctx.ops.get<ListPage<OpsWithdrawal>>('/withdrawals', { status, limit: '50', cursor: ctx.query('cursor') }),
+      siteDirectory(ctx.ops),
+    ]);
+    const body = html`${tabs('/withdrawals', status, STATUS_TABS)}
+    ${status === 'APPROVED' ? html`<p class="hint">Open a withdrawal to see the full IBAN for the bank transfer, then mark it sent.</p>` : ''}
+    ${withdrawalTable(ctx, sites, page.data, 'No withdrawals in this state.')} ${nextPageLink('/withdrawals', { status }, page.nextCursor)}`;
+    ctx.render('Withdrawals', 'withdrawals', body);
+  });
+
+  router.get('/withdrawals/:withdrawalId', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const [w, sites] = await Promise.all([
+      ctx.ops.get<OpsWithdrawal & { siteBalance: SiteBalance }>(`/withdrawals/${seg(req.params.withdrawalId as string)}`),
+      siteDirectory(ctx.ops),
+    ]);
+    // The one place the full IBAN is shown: the operator types it into the bank to pay out.
+    const body = html`<section class="card">
+      ${facts([
+        ['Status', statusBadge(w.status)],
+        ['Reference', html`<code>${w.referenceNo}</code>`],
+        ['Withdrawal id', html`<code>${w.withdrawalId}</code>`],
+        ['Site', siteLink(sites, w.siteId)],
+        ['User', html`<code>${w.externalUserId}</code> ${w.externalUserLabel ?? ''}`],
+        ['Amount', html`<strong>${formatTry(w.amount)}</strong>`],
+        ['Pay to', html`<strong>${w.targetHolderName}</strong>`],
+        ['IBAN', html`<code class="iban" data-copy="${w.targetIban}">${groupIban(w.targetIban)}</code>`],
+        ['Payment description', html`<code>${w.referenceNo}</code>`],
+        ['Created', formatTime(w.createdAt)],
+        ['Approved at', formatTime(w.approvedAt)],
+        [
+          'Sent at',
+          w.sentAt ? html`${formatTime(w.sentAt)}${w.sentBankTxId ? html` — bank tx <code>${w.sentBankTxId}</code>` : ''}` : null,
+        ],
+        ['Rejected at', w.rejectedAt ? html`${formatTime(w.rejectedAt)} — ${w.rejectedReason ?? ''}` : null],
+        ['Returned at', w.returnedAt ? html`${formatTime(w.returnedAt)} — ${w.returnedReason ?? ''}` : null],
+      ])}
+      <h2>Site balance</h2>
+      ${facts([
+        ['Available', formatTry(w.siteBalance.available)],
+        ['Reserved', formatTry(w.siteBalance.reserved)],
+      ])}
+      <h2>Next step</h2>
+      ${withdrawalActions(ctx, w)}
+    </section>`;
+    ctx.render(`Withdrawal ${w.referenceNo}`, 'withdrawals', body);
+  });
+
+  for (const action of ACTIONS) {
+    router.post(`/withdrawals/:withdrawalId/${action.path}`, async (req, res) => {
+      const ctx = actionContext(deps, req, res, `/withdrawals/${seg(req.params.withdrawalId as string)}`);
+      await ctx.ops.post(`/withdrawals/${seg(req.params.withdrawalId as string)}/${action.path}`, action.body(ctx.field));
+      ctx.done(action.notice);
+    });
+  }
+
+  return router;
+}

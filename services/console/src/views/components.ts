@@ -1,0 +1,100 @@
+/** Small pieces the pages share: action forms, status badges, list paging and tabs. */
+import { withQuery, type Query } from '../ledger/ledger-ops.client.js';
+import { html, type HtmlValue, type SafeHtml } from './html.js';
+
+/** What a form needs to post back safely: the session's CSRF token and the page to return to. */
+export interface FormContext {
+  csrf: string;
+  /** Path and query of the page the form is on; success and error pages lead back there. */
+  back: string;
+}
+
+export interface ActionFormOptions {
+  action: string;
+  label: string;
+  tone?: 'primary' | 'danger' | 'plain';
+  /** Asked in a confirm dialog when JavaScript runs; the form works without it. */
+  confirm?: string;
+  fields?: HtmlValue;
+}
+
+/** A POST form with the CSRF and return fields, optional inputs, and one button. */
+export function actionForm(ctx: FormContext, options: ActionFormOptions): SafeHtml {
+  return html`<form
+    method="post"
+    action="${options.action}"
+    class="inline action"
+    ${options.confirm ? html` data-confirm="${options.confirm}"` : ''}
+  >
+    <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input
+      type="hidden"
+      name="_back"
+      value="${ctx.back}"
+    />${options.fields ?? ''}<button type="submit" class="btn ${options.tone ?? 'plain'}">${options.label}</button>
+  </form>`;
+}
+
+const TONE: Record<string, string> = {
+  PENDING_REVIEW: 'warn',
+  LATE_ARRIVAL: 'alert',
+  APPROVED: 'ok',
+  SENT: 'ok',
+  DELIVERED: 'ok',
+  MATCHED: 'ok',
+  ASSIGNED: 'ok',
+  REJECTED: 'muted',
+  AUTO_CANCELLED: 'muted',
+  RETURNED: 'alert',
+  UNMATCHED: 'warn',
+  PENDING: 'info',
+  RESERVED: 'info',
+  DEAD: 'danger',
+};
+
+export function statusBadge(status: string): SafeHtml {
+  return html`<span class="badge ${TONE[status] ?? 'muted'}">${status.replace(/_/g, ' ').toLowerCase()}</span>`;
+}
+
+/** "Next page" carrying the ledger's cursor and every current filter (the cursor is bound to them). */
+export function nextPageLink(path: string, query: Query, nextCursor: string | null, cursorParam = 'cursor'): SafeHtml {
+  if (!nextCursor) return html`<p class="pager muted">End of list.</p>`;
+  return html`<p class="pager">
+    <a class="btn plain" rel="next" href="${withQuery(path, { ...query, [cursorParam]: nextCursor })}">Next page →</a>
+  </p>`;
+}
+
+/** Status tabs above a list; each is a plain link, so the list is bookmarkable. */
+export function tabs(path: string, current: string, options: Array<[string, string]>, extra: Query = {}): SafeHtml {
+  return html`<nav class="tabs" aria-label="Filter by status">
+    ${options.map(
+      ([value, label]) =>
+        html`<a
+          href="${withQuery(path, { ...extra, status: value })}"
+          ${value === current ? html` class="current" aria-current="true"` : ''}
+          >${label}</a
+        >`,
+    )}
+  </nav>`;
+}
+
+export function emptyRow(columns: number, text: string): SafeHtml {
+  return html`<tr>
+    <td colspan="${columns}" class="empty">${text}</td>
+  </tr>`;
+}
+
+/** A definition list of label/value pairs for detail pages. */
+export function facts(rows: Array<[string, HtmlValue]>): SafeHtml {
+  return html`<dl class="facts">
+    ${rows.map(
+      ([label, value]) =>
+        html`<dt>${label}</dt>
+          <dd>${value === null || value === undefined || value === '' ? '—' : value}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** Compact JSON for metadata and payloads, escaped like any text. */
+export function jsonBlock(value: unknown): SafeHtml {
+  return html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;
+}

@@ -1,0 +1,34 @@
+/**
+ * Confirmations shown after a POST-redirect-GET. The redirect carries only a code from this closed set, so
+ * the query string can never put operator-visible text on a page.
+ */
+export const NOTICES = {
+  'intent-approved': 'Deposit approved. The partner is notified by webhook.',
+  'intent-rejected': 'Deposit rejected. The partner is notified by webhook.',
+  'withdrawal-approved': "Withdrawal approved; the amount is reserved on the site's balance. Send the money, then mark it sent.",
+  'withdrawal-rejected': 'Withdrawal rejected. The partner is notified by webhook.',
+  'withdrawal-sent': 'Withdrawal marked as sent. The partner is notified by webhook.',
+  'withdrawal-returned': "Withdrawal marked as returned; the amount is back on the site's balance.",
+  'transfer-assigned': 'Transfer assigned to the deposit; the deposit is now waiting for review.',
+  'event-replayed': 'Event queued for a new delivery cycle (same eventId).',
+  'site-created': 'Site created. Issue an API key for the partner below.',
+  'key-revoked': 'API key revoked; requests with it are refused from now on.',
+  'signed-out': 'You are signed out.',
+  'signed-out-locally':
+    'You are signed out of this browser, but the ledger could not be reached to revoke the session; it expires on its own.',
+  expired: 'Your session has ended (expired, revoked or signed out elsewhere). Log in again.',
+} as const;
+
+export type NoticeCode = keyof typeof NOTICES;
+
+/** The text of a notice code from a query string, or null for anything not in the set. */
+export function noticeText(code: unknown): string | null {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, code) ? NOTICES[code as NoticeCode] : null;
+}
+
+/** `back` with `notice=<code>` set, keeping its other parameters. */
+export function withNotice(back: string, code: NoticeCode): string {
+  const url = new URL(back, 'http://console.invalid');
+  url.searchParams.set('notice', code);
+  return `${url.pathname}${url.search}`;
+}

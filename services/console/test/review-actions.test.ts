@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { BrowserContext, Page } from 'playwright-core';
+import { eventually, startConsoleHarness, type ConsoleHarness, type TestOperator, type TestSite } from './harness.js';
+
+let h: ConsoleHarness;
+let admin: TestOperator;
+let site: TestSite;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  h = await startConsoleHarness();
+  admin = await h.createOperator('ADMIN');
+  site = await h.createSite();
+  ({ context, page } = await h.login(admin));
+});
+afterAll(async () => {
+  await context?.close();
+  await h?.stop();
+});
+
+const intentOf = async (intentId: string) => (await h.ops('GET', `/intents/${intentId}`)).body;
+const withdrawalOf = async (withdrawalId: string) => (await h.ops('GET', `/withdrawals/${withdrawalId}`)).body;
+
+async function pendingDeposit(amount: number, received = amount, extra: Record<string, string> = {}) {
+  const intent = await h.createDeposit(site, amount, extra);
+  expect((await h.transfer(intent.referenceNo, received)).status).toBe(201);
+  return intent;
+}
+
+describe('review queue', () => {
+  it('shows a deposit a bank transfer moved to PENDING_REVIEW, and approving it in the browser makes it APPROVED', async () => {
+    const intent = await pendingDeposit(150000);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await expect(row.textContent()).resolves.toContain(intent.referenceNo);
+    await expect(row.textContent()).resolves.toContain('1.500,00 ₺');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=intent-approved');
+    await expect(page.locator('.notice').textContent()).resolves.toContain('Deposit approved');
+    await expect(page.locator(`tr[data-id="${intent.intentId}"]`).count()).resolves.toBe(0);
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED', amount: '150000' });
+  });
+
+  it('approves an operator-entered amount in lira as kurus', async () => {
+    const intent = await pendingDeposit(200000, 199000);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByLabel('Approved amount in TRY (empty: the received amount)').fill('1985,00');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=intent-approved');
+    expect(await intentOf(intent.intentId)).toMatchObject({
+      status: 'APPROVED',
+      amount: '198500',
+      receivedAmount: '199000',
+      requestedAmount: '200000',
+    });
+  });
+
+  it('rejects a deposit with the reason the operator typed', async () => {
+    const intent = await pendingDeposit(50000);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByPlaceholder('Reason for rejecting').fill('Sender name does not match the user');
+    await row.getByRole('button', { name: 'Reject' }).click();
+    await page.waitForURL('**/review?notice=intent-rejected');
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'REJECTED', rejectedReason: 'Sender name does not match the user' });
+  });
+
+  it('shows "someone else already acted" when the deposit was decided after the page loaded', async () => {
+    const intent = await pendingDeposit(60000);
+    await page.goto('/review');
+    expect((await h.ops('POST', `/intents/${intent.intentId}/approve`, {})).status).toBe(200);
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByPlaceholder('Reason for rejecting').fill('Duplicate');
+    await row.getByRole('button', { name: 'Reject' }).click();
+    await expect(page.locator('section.error h2').textContent()).resolves.toBe('Someone else already acted on this record.');
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it('escapes what partners and senders typed instead of running it', async () => {
+    const label = '<img src=x onerror="document.title=1">';
+    const intent = await pendingDeposit(70000, 70000, { externalUserLabel: label });
+    await page.goto('/review');
+    const cell = page.locator(`tr[data-id="${intent.intentId}"] td`).nth(3);
+    await expect(cell.textContent()).resolves.toBe(label);
+    await expect(page.locator(`tr[data-id="${intent.intentId}"] img`).count()).resolves.toBe(0);
+  });
+});
+
+describe('withdrawals', () => {
+  it('approves, shows the full IBAN only on the detail page, and marks the withdrawal sent with the bank tx id', async () => {
+    await h.fund(site, 500000);
+    const created = await h.createWithdrawal(site, 120000);
+    const { targetIban } = await withdrawalOf(created.withdrawalId);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${created.withdrawalId}"]`);
+    expect(await row.textContent()).not.toContain(targetIban.slice(4, 20));
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=withdrawal-approved');
+    expect(await withdrawalOf(created.withdrawalId)).toMatchObject({ status: 'APPROVED' });
+
+    await page.goto(`/withdrawals/${created.withdrawalId}`);
+    await expect(page.locator('code.iban').getAttribute('data-copy')).resolves.toBe(targetIban);
+    await page.getByLabel('Bank transaction id (optional)').fill('EFT-2026-000123');
+    await page.getByRole('button', { name: 'Mark sent' }).click();
+    await page.waitForURL(`**/withdrawals/${created.withdrawalId}?notice=withdrawal-sent`);
+    expect(await withdrawalOf(created.withdrawalId)).toMatchObject({ status: 'SENT', sentBankTxId: 'EFT-2026-000123' });
+    await expect(page.getByRole('button', { name: 'Mark returned' }).count()).resolves.toBe(1);
+  });
+});
+
+describe('deliveries', () => {
+  it('replays a DEAD event from the Deliveries page and the ledger records the replay', async () => {
+    const intent = await h.createDeposit(site, 80000);
+    const record = (await h.ops('GET', `/intents/${intent.intentId}`)).body;
+    const eventId = randomUUID();
+    const createdAt = new Date();
+    // A DEAD event as the worker leaves it after its last failed attempt.
+    await h.ledger.deps.db.outboxEvent.create({
+      data: {
+        id: eventId,
+        siteId: site.siteId,
+        type: 'intent.approved',
+        entityId: intent.intentId,
+        payload: { eventId, type: 'intent.approved', createdAt: createdAt.toISOString(), data: record },
+        status: 'DEAD',
+        enqueuedAt: createdAt,
+        attemptCount: 2,
+        lastAttemptAt: createdAt,
+        deadAt: createdAt,
+        createdAt,
+        attempts: {
+          create: [1, 2].map((attemptNo) => ({
+            attemptNo,
+            url: 'https://partner.example/hook',
+            startedAt: createdAt,
+            durationMs: 120,
+            statusCode: 503,
+            responseBody: 'upstream down',
+          })),
+        },
+      },
+    });
+    await page.goto('/deliveries?status=DEAD');
+    const row = page.locator(`tr[data-id="${eventId}"]`);
+    await expect(row.getAttribute('class')).resolves.toBe('dead');
+    await row.getByRole('link').click();
+    await page.waitForURL(`**/deliveries/${eventId}`);
+    await expect(page.locator('tr.failed').count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.waitForURL(`**/deliveries/${eventId}?notice=event-replayed`);
+    const event = await eventually(
+      async () => {
+        const found = await h.ledger.deps.db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } });
+        return found.status === 'PENDING' ? found : null;
+      },
+      5000,
+      'event back to PENDING',
+    );
+    expect(event.deadAt).toBeNull();
+    const audit = await h.ops('GET', `/audit?entityId=${eventId}&action=EVENT.REPLAYED`);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({ actor: { id: admin.operatorId, email: admin.email }, metadata: { previousStatus: 'DEAD' } });
+  });
+});
+
+describe('unmatched transfers', () => {
+  it('assigns a transfer without a usable reference to the deposit the operator names', async () => {
+    const intent = await h.createDeposit(site, 75000);
+    const recorded = await h.transfer('NOREF', 75000);
+    expect(recorded.body).toMatchObject({ status: 'UNMATCHED' });
+    await page.goto('/bank-transfers');
+    const row = page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`);
+    await row.getByLabel('Deposit intent id').fill(intent.intentId);
+    await row.getByRole('button', { name: 'Assign' }).click();
+    await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '75000' });
+    await expect(page.locator('table.list').textContent()).resolves.toContain(recorded.body.bankTxId);
+  });
+});
+
+describe('navigation', () => {
+  it('renders every section without browser errors (nothing blocked by the CSP)', async () => {
+    const errors: string[] = [];
+    const onConsole = (message: { type(): string; text(): string }) => {
+      if (message.type() === 'error') errors.push(message.text());
+    };
+    page.on('console', onConsole);
+    for (const path of [
+      '/review',
+      '/withdrawals',
+      '/bank-transfers',
+      '/deliveries',
+      '/sites',
+      `/sites/${site.siteId}`,
+      '/balances',
+      '/audit',
+    ]) {
+      const response = await page.goto(path);
+      expect([path, response?.status()]).toEqual([path, 200]);
+    }
+    page.off('console', onConsole);
+    expect(errors).toEqual([]);
+  });
+
+  it('pages through a long list with the ledger cursor, keeping the filters', async () => {
+    const createdAt = Date.now();
+    await h.ledger.deps.db.outboxEvent.createMany({
+      data: Array.from({ length: 53 }, (_, i) => ({
+        siteId: site.siteId,
+        type: 'withdrawal.returned',
+        entityId: randomUUID(),
+        payload: {},
+        status: 'DELIVERED' as const,
+        createdAt: new Date(createdAt - i * 1000),
+      })),
+    });
+    await page.goto('/deliveries?type=withdrawal.returned');
+    await expect(page.locator('tr[data-id]').count()).resolves.toBe(50);
+    await page.getByRole('link', { name: 'Next page →' }).click();
+    await page.waitForURL(/cursor=/);
+    expect(new URL(page.url()).searchParams.get('type')).toBe('withdrawal.returned');
+    await expect(page.locator('tr[data-id]').count()).resolves.toBe(3);
+    await expect(page.locator('.pager').textContent()).resolves.toBe('End of list.');
+  });
+});
+
+describe('layout', () => {
+  it('renders a usable review queue (full-page screenshot)', async () => {
+    await pendingDeposit(250050, 250000, { externalUserLabel: 'Mehmet Demir' });
+    await pendingDeposit(99900);
+    await h.fund(site, 300000);
+    await h.createWithdrawal(site, 45000);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto('/review');
+    await page.screenshot({ path: '/tmp/kasa-console-review.png', fullPage: true });
+    await expect(page.locator('h2').first().textContent()).resolves.toBe('Deposits awaiting review');
+  });
+});
