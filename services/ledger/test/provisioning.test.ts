@@ -58,3 +58,35 @@ describe('POST /ops/v1/sites', () => {
     expect(webhookSecretBox(h.env.config.secretEncryptionKey).open(row.webhookSecretEnc as string, row.id)).toBe(res.body.webhookSecret);
   });
 });
+
+describe('reading sites and keys', () => {
+  it('lists sites newest first with cursors, reads one, and 404s an unknown id', async () => {
+    for (let i = 0; i < 3; i += 1) await h.ops('POST', '/sites', { slug: slug(), name: `list ${i}` });
+    const first = await h.ops('GET', '/sites?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(2);
+    const second = await h.ops('GET', `/sites?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    const seen = [...first.body.data, ...second.body.data].map((site: { siteId: string }) => site.siteId);
+    expect(new Set(seen).size).toBe(seen.length);
+    const created = [...first.body.data, ...second.body.data].map((site: { createdAt: string }) => site.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+    const one = await h.ops('GET', `/sites/${first.body.data[0].siteId}`);
+    expect(one.body).toEqual(first.body.data[0]);
+    expect((await h.ops('GET', '/sites/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await h.ops('GET', '/sites?limit=0')).status).toBe(400);
+  });
+
+  it("lists a site's keys by prefix only, with their revocation", async () => {
+    const site = await h.ops('POST', '/sites', { slug: slug(), name: 'keys' });
+    const issued = await h.ops('POST', `/sites/${site.body.siteId}/api-keys`, {});
+    await h.ops('POST', `/sites/${site.body.siteId}/api-keys`, {});
+    await h.ops('DELETE', `/api-keys/${issued.body.apiKeyId}`);
+    const keys = await h.ops('GET', `/sites/${site.body.siteId}/api-keys`);
+    expect(keys.status).toBe(200);
+    expect(keys.body.data).toHaveLength(2);
+    expect(JSON.stringify(keys.body)).not.toContain(issued.body.apiKey);
+    const revoked = keys.body.data.find((key: { apiKeyId: string }) => key.apiKeyId === issued.body.apiKeyId);
+    expect(revoked.revokedAt).not.toBeNull();
+    expect(revoked.keyPrefix.startsWith(`sk_live_${site.body.slug}_`)).toBe(true);
+  });
+});

@@ -209,3 +209,13 @@ export const listAuditQuerySchema = {
     entityId: shortText,
   },
 } as const;
+
+export const listSitesQuerySchema = {
+  $id: 'ListSitesQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+  },
+} as const;

@@ -12,6 +12,7 @@ import {
   issueApiKeyRequestSchema,
   issueOperatorTokenRequestSchema,
   listAuditQuerySchema,
+  listSitesQuerySchema,
   loginRequestSchema,
   markSentRequestSchema,
   opsListBankTransfersQuerySchema,
@@ -140,6 +141,7 @@ export const listEventsQuerySchema = listQuery('ListEventsQuery', EVENT_STATUSES
 
 export const REQUEST_SCHEMAS = {
   createSite: createSiteRequestSchema,
+  listSites: listSitesQuerySchema,
   createReceivingAccount: createReceivingAccountRequestSchema,
   issueApiKey: issueApiKeyRequestSchema,
   createDeposit: createDepositRequestSchema,

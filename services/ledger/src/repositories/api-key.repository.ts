@@ -11,10 +11,6 @@ export interface KeyOwner {
 export class ApiKeyRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  create(siteId: string, keyHash: string, keyPrefix: string) {
-    return this.db.apiKey.create({ data: { siteId, keyHash, keyPrefix } });
-  }
-
   async findOwnerByHash(keyHash: string): Promise<KeyOwner | null> {
     const key = await this.db.apiKey.findUnique({
       where: { keyHash },
@@ -34,9 +30,8 @@ export class ApiKeyRepository {
     return this.db.apiKey.findUnique({ where: { id } });
   }
 
-  /** Returns false when the key was already revoked (or does not exist). */
-  async revoke(id: string, at: Date): Promise<boolean> {
-    const result = await this.db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
-    return result.count === 1;
+  /** A site's keys, newest first, as an operator may see them (prefix only). */
+  listForSite(siteId: string) {
+    return this.db.apiKey.findMany({ where: { siteId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   }
 }

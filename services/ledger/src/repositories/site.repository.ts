@@ -1,4 +1,5 @@
 import type { PrismaClient, Site } from '@kasa/db';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from './keyset.js';
 
 export interface NewSite {
   slug: string;
@@ -33,5 +34,9 @@ export class SiteRepository {
     const site = await this.db.site.findUnique({ where: { id } });
     if (site) this.cache.set(id, { site, until: Date.now() + this.cacheMs });
     return site;
+  }
+
+  list(window: ListWindow): Promise<Site[]> {
+    return this.db.site.findMany({ where: keysetWhere(window), orderBy: NEWEST_FIRST, take: window.limit });
   }
 }

@@ -4,7 +4,8 @@ import { AppError, jsonBody } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { writeAudit, type Actor } from '../repositories/audit.repository.js';
-import { createSite, issueApiKey, revokeApiKey } from '../use-cases/provisioning.use-case.js';
+import { listPage, type ListQuery } from '../use-cases/list-records.use-case.js';
+import { createSite, issueApiKey, revokeApiKey, siteView } from '../use-cases/provisioning.use-case.js';
 import { assertValid, opsAuth } from './guards.js';
 import { isUniqueViolation } from '../use-cases/shared.js';
 import { requireRole } from '../operators/operator-auth.js';
@@ -40,6 +41,39 @@ export function opsRoutes(deps: LedgerDeps): Router {
       ...(body.maxAmount ? { maxAmount: BigInt(body.maxAmount) } : {}),
     });
     res.status(201).json(site);
+  });
+
+  router.get('/sites', async (req, res) => {
+    const page = await listPage(
+      { name: 'ops-sites', schema: 'listSites', fetch: (_scope, _statuses, window) => deps.sites.list(window), toItem: siteView },
+      deps.cursors,
+      'ops',
+      req.query as ListQuery,
+    );
+    res.json(page);
+  });
+
+  const siteOr404 = async (siteId: string) => {
+    const site = /^[0-9a-f-]{36}$/i.test(siteId) ? await deps.sites.findById(siteId) : null;
+    if (!site) throw new AppError('not_found', 'No site with this id.');
+    return site;
+  };
+
+  router.get('/sites/:siteId', async (req, res) => {
+    res.json(siteView(await siteOr404(req.params.siteId as string)));
+  });
+
+  router.get('/sites/:siteId/api-keys', async (req, res) => {
+    const site = await siteOr404(req.params.siteId as string);
+    const keys = await deps.apiKeys.listForSite(site.id);
+    res.json({
+      data: keys.map((key) => ({
+        apiKeyId: key.id,
+        keyPrefix: key.keyPrefix,
+        createdAt: key.createdAt.toISOString(),
+        revokedAt: key.revokedAt?.toISOString() ?? null,
+      })),
+    });
   });
 
   router.post('/sites/:siteId/api-keys', admin, jsonBody, async (req, res) => {
