@@ -1,33 +1,18 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '../ledger/ledger-ops.client.js';
-import type { AuditEntry, IssuedApiKey, ListPage, SiteBalance } from '../ledger/ops-types.js';
+import type { IssuedApiKey, SiteBalance } from '../ledger/ops-types.js';
 import { actionForm, emptyRow, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
 
+/** A key as the ops API lists it: never the key itself, only its prefix. */
 interface KeyRow {
   apiKeyId: string;
-  issuedAt: string;
-  issuedBy: string;
+  keyPrefix: string;
+  createdAt: string;
   revokedAt: string | null;
-}
-
-/**
- * The site's keys, rebuilt from its audit trail (API_KEY.ISSUED / API_KEY.REVOKED): the ops API has no
- * key list, and the audit log is the record of every key ever issued.
- */
-function keysFromAudit(entries: AuditEntry[]): KeyRow[] {
-  const revoked = new Map(entries.filter((e) => e.action === 'API_KEY.REVOKED').map((e) => [e.entityId, e.createdAt]));
-  return entries
-    .filter((e) => e.action === 'API_KEY.ISSUED')
-    .map((e) => ({
-      apiKeyId: e.entityId,
-      issuedAt: e.createdAt,
-      issuedBy: e.actor.email ?? e.actor.id,
-      revokedAt: revoked.get(e.entityId) ?? null,
-    }));
 }
 
 function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtml {
@@ -47,11 +32,11 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
   router.get('/sites/:siteId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const siteId = req.params.siteId as string;
-    const [site, audit] = await Promise.all([
+    const [site, keyList] = await Promise.all([
       ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
-      ctx.ops.get<ListPage<AuditEntry>>('/audit', { siteId, entityType: 'api_key', limit: '100' }),
+      ctx.ops.get<{ data: KeyRow[] }>(`/sites/${seg(siteId)}/api-keys`),
     ]);
-    const keys = keysFromAudit(audit.data);
+    const keys = keyList.data;
     const body = html`<section class="card">
         ${facts([
           ['Name', site.name],
@@ -69,8 +54,8 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
           <thead>
             <tr>
               <th>Key id</th>
+              <th>Prefix</th>
               <th>Issued</th>
-              <th>By</th>
               <th>Revoked</th>
               ${ctx.isAdmin ? html`<th></th>` : ''}
             </tr>
@@ -83,8 +68,8 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
                     (k) =>
                       html`<tr data-id="${k.apiKeyId}">
                         <td><code>${k.apiKeyId}</code></td>
-                        <td>${formatTime(k.issuedAt)}</td>
-                        <td>${k.issuedBy}</td>
+                        <td><code>${k.keyPrefix}</code></td>
+                        <td>${formatTime(k.createdAt)}</td>
                         <td>${k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">active</span>`}</td>
                         ${ctx.isAdmin ? html`<td>${k.revokedAt ? '' : revokeForm(ctx, k.apiKeyId, siteId)}</td>` : ''}
                       </tr>`,
@@ -92,7 +77,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
             }
           </tbody>
         </table>
-        ${audit.nextCursor ? html`<p class="muted">Showing keys from the latest 100 key events; older ones are in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.</p>` : ''}
+        <p class="muted">Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.</p>
         ${
           ctx.isAdmin
             ? actionForm(ctx, {
