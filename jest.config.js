@@ -13,4 +13,5 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/generated/'],
   testTimeout: 60000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };

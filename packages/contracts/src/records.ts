@@ -53,3 +53,14 @@ export interface ListResponse<T> {
   data: T[];
   nextCursor: string | null;
 }
+
+/** What the hosted deposit page shows (ledger -> gateway); bank details only while the end user may pay. */
+export interface DepositPageView {
+  referenceNo: string;
+  status: string;
+  amount: string;
+  currency: string;
+  expiresAt: string;
+  siteName: string;
+  bankAccount: { bankName: string; holderName: string; iban: string } | null;
+}

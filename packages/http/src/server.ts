@@ -18,3 +18,35 @@ export async function close(server: Server): Promise<void> {
   server.closeIdleConnections();
   await closed;
 }
+
+/** What a process entry hands to {@link runProcess}: how to stop, and where to log. */
+export interface RunningProcess {
+  stop(): Promise<void>;
+  logger: { info(message: string, meta?: Record<string, unknown>): unknown };
+}
+
+/**
+ * A service's process entry: starts it, stops it cleanly on SIGTERM/SIGINT (once), and turns a start-up
+ * failure (a bad configuration variable, a port in use) into one line on stderr and exit code 1.
+ */
+export async function runProcess(name: string, start: () => Promise<RunningProcess>): Promise<void> {
+  let running: RunningProcess;
+  try {
+    running = await start();
+  } catch (error) {
+    process.stderr.write(`${name} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      running.logger.info(`${name} stopping`, { signal });
+      running.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}

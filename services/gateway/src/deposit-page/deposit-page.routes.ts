@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { renderDepositPage, type DepositPageView } from './render.js';
+import type { DepositPageView } from '@kasa/contracts';
+import { renderDepositPage } from './render.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const CLIENT_SCRIPT = readFileSync(new URL('./deposit-page.client.js', import.meta.url), 'utf8');

@@ -1,14 +1,5 @@
 /** Server-side HTML of the hosted deposit page: complete without JavaScript; the script only enhances. */
-
-export interface DepositPageView {
-  referenceNo: string;
-  status: string;
-  amount: string;
-  currency: string;
-  expiresAt: string;
-  siteName: string;
-  bankAccount: { bankName: string; holderName: string; iban: string } | null;
-}
+import type { DepositPageView } from '@kasa/contracts';
 
 const escape = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

@@ -1,19 +1,10 @@
 import express, { type Router } from 'express';
+import type { DepositPageView } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../routes/guards.js';
 import { findIntentByTokenHash } from './deposit-page.repository.js';
 
-/** What the hosted deposit page shows; bank details only while the end user may still pay. */
-export interface DepositPageView {
-  referenceNo: string;
-  status: string;
-  amount: string;
-  currency: string;
-  expiresAt: string;
-  siteName: string;
-  bankAccount: { bankName: string; holderName: string; iban: string } | null;
-}
 
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
