@@ -4,12 +4,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { loadConfig, type KasaConfig } from '@kasa/config';
 import { ensureDatabase, migrate } from '@kasa/db';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stateDir = join(root, '.kasa');
 const demoKeyFile = join(stateDir, 'demo-api-key');
+const demoOperatorFile = join(stateDir, 'demo-operator');
 
 interface ServiceSpec {
   name: string;
@@ -86,6 +88,18 @@ async function provisionDemo(config: KasaConfig): Promise<string | null> {
   return existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null;
 }
 
+/** First run: an admin operator for the console (password printed once, kept in .kasa/ for later runs). */
+async function provisionOperator(config: KasaConfig): Promise<string | null> {
+  const email = 'admin@kasa.local';
+  const password = randomBytes(12).toString('base64url');
+  const created = await ops(config, 'POST', '/ops/v1/operators', { email, name: 'Local admin', role: 'ADMIN', password });
+  if (created.status === 201) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(demoOperatorFile, `${email} ${password}\n`, { mode: 0o600 });
+  }
+  return existsSync(demoOperatorFile) ? readFileSync(demoOperatorFile, 'utf8').trim() : null;
+}
+
 const config = loadConfig();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
 
@@ -103,6 +117,7 @@ const services: ServiceSpec[] = [
 try {
   for (const service of services) await startService(service);
   const apiKey = await provisionDemo(config);
+  const operator = await provisionOperator(config);
   console.log('\n[kasa] running:');
   for (const service of services) console.log(`  ${service.name.padEnd(15)} http://127.0.0.1:${service.port}`);
   console.log(`  partner API     ${config.publicBaseUrl}/api/v1/external`);
@@ -114,6 +129,10 @@ try {
     );
   } else {
     console.log('\n[kasa] demo site exists; its key was printed on the first run (or issue a new one with the kasa CLI).');
+  }
+  if (operator) {
+    const [email, password] = operator.split(' ');
+    console.log(`\n[kasa] console login (local admin): ${email} / ${password}  at http://127.0.0.1:${config.consolePort}`);
   }
   console.log('\n[kasa] Ctrl+C stops everything.');
 } catch (error) {
