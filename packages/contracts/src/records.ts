@@ -64,3 +64,29 @@ export interface DepositPageView {
   siteName: string;
   bankAccount: { bankName: string; holderName: string; iban: string } | null;
 }
+
+/** A webhook event as the events surface shows it (partner and ops alike). */
+export interface EventView {
+  eventId: string;
+  type: string;
+  status: string;
+  createdAt: string;
+  attemptCount: number;
+  lastAttemptAt: string | null;
+  deliveredAt: string | null;
+  deadAt: string | null;
+  /** Exactly what the webhook body carries: `{eventId, type, createdAt, data}`. */
+  payload: unknown;
+}
+
+/** One delivery attempt of an event. */
+export interface AttemptView {
+  attemptNo: number;
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** At most 4 KiB of what the receiver answered. */
+  responseBody: string | null;
+}

@@ -84,27 +84,8 @@ export interface SiteBalance {
   paidOutTotal: string;
 }
 
-export interface OpsEvent {
-  eventId: string;
-  type: string;
-  status: string;
-  createdAt: string;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-  deadAt: string | null;
-  payload: unknown;
-}
-
-export interface DeliveryAttempt {
-  attemptNo: number;
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseBody: string | null;
-}
+/** The ops API's event and attempt shapes are the events surface's own (packages/contracts). */
+export type { EventView as OpsEvent, AttemptView as DeliveryAttempt } from '@kasa/contracts';
 
 export interface AuditEntry {
   auditId: string;

@@ -1,31 +1,9 @@
+import type { AttemptView, EventView } from '@kasa/contracts';
 import type { EventRow, EventWithAttempts } from './event.repository.js';
 
+export type { AttemptView, EventView };
+
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
-
-/** An event as the events surface shows it (partner and ops alike). */
-export interface EventView {
-  eventId: string;
-  type: string;
-  status: string;
-  createdAt: string;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-  deadAt: string | null;
-  /** Exactly what the webhook body carries: `{eventId, type, createdAt, data}`. */
-  payload: unknown;
-}
-
-export interface AttemptView {
-  attemptNo: number;
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  /** At most 4 KiB of what the receiver answered. */
-  responseBody: string | null;
-}
 
 /** The webhook body in its documented key order (PostgreSQL's jsonb keeps its own order). */
 export function orderedPayload(payload: unknown): unknown {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
-import { keysetClause, type ListWindow } from './keyset.js';
+import type { ListWindow } from './keyset.js';
+import { findScoped, listScoped, type SiteScopedTable } from './site-scoped.js';
 
 export interface NewDeposit {
   id?: string;
@@ -47,6 +48,7 @@ const ROW_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::text
 
 type RawRow = Omit<DepositRow, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 const toRow = (raw: RawRow): DepositRow => ({ ...raw, amount: BigInt(raw.amount), requestedAmount: BigInt(raw.requestedAmount) });
+const TABLE: SiteScopedTable = { name: 'deposit_intents', columns: ROW_COLUMNS };
 
 /**
  * The partner API's hot paths (create, lookup, list) as single plain statements on the shared pool: they
@@ -93,27 +95,13 @@ export class DepositRepository {
     return this.db.depositIntent.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  /**
-   * Scoped lookup by primary key: another site's intent is indistinguishable from a missing one, and the
-   * plan is the same for both (the site is compared on the fetched row, never used to choose an index).
-   */
+  /** Scoped lookup: another site's record answers exactly like a missing one (see findScoped). */
   async findInSite(siteId: string, id: string): Promise<DepositRow | null> {
-    const result = await this.pool.query<RawRow & { siteId: string }>(
-      `SELECT ${ROW_COLUMNS}, site_id::text AS "siteId" FROM deposit_intents WHERE id = $1`,
-      [id],
-    );
-    const raw = result.rows[0];
-    if (!raw || raw.siteId !== siteId) return null;
-    const { siteId: _site, ...row } = raw;
-    return toRow(row);
+    const raw = await findScoped<RawRow>(this.pool, TABLE, siteId, id);
+    return raw ? toRow(raw) : null;
   }
 
   async list(siteId: string, statuses: DepositStatus[] | undefined, window: ListWindow): Promise<DepositRow[]> {
-    const page = keysetClause(window, statuses, 2);
-    const result = await this.pool.query<RawRow>(
-      `SELECT ${ROW_COLUMNS} FROM deposit_intents WHERE site_id = $1${page.where}${page.tail}`,
-      [siteId, ...page.params],
-    );
-    return result.rows.map(toRow);
+    return (await listScoped<RawRow>(this.pool, TABLE, siteId, statuses, window)).map(toRow);
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
-import { keysetClause, type ListWindow } from './keyset.js';
+import type { ListWindow } from './keyset.js';
+import { findScoped, listScoped, type SiteScopedTable } from './site-scoped.js';
 
 export interface NewWithdrawal {
   siteId: string;
@@ -37,6 +38,7 @@ const ROW_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::text
 
 type RawRow = Omit<WithdrawalRow, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 const toRow = (raw: RawRow): WithdrawalRow => ({ ...raw, amount: BigInt(raw.amount), requestedAmount: BigInt(raw.requestedAmount) });
+const TABLE: SiteScopedTable = { name: 'withdrawals', columns: ROW_COLUMNS };
 
 /** Withdrawals' partner-API hot paths as plain statements, like DepositRepository. */
 export class WithdrawalRepository {
@@ -75,24 +77,13 @@ export class WithdrawalRepository {
     return this.db.withdrawal.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  /** Scoped lookup by primary key; another site's withdrawal answers like a missing one. */
+  /** Scoped lookup: another site's record answers exactly like a missing one (see findScoped). */
   async findInSite(siteId: string, id: string): Promise<WithdrawalRow | null> {
-    const result = await this.pool.query<RawRow & { siteId: string }>(
-      `SELECT ${ROW_COLUMNS}, site_id::text AS "siteId" FROM withdrawals WHERE id = $1`,
-      [id],
-    );
-    const raw = result.rows[0];
-    if (!raw || raw.siteId !== siteId) return null;
-    const { siteId: _site, ...row } = raw;
-    return toRow(row);
+    const raw = await findScoped<RawRow>(this.pool, TABLE, siteId, id);
+    return raw ? toRow(raw) : null;
   }
 
   async list(siteId: string, statuses: WithdrawalStatus[] | undefined, window: ListWindow): Promise<WithdrawalRow[]> {
-    const page = keysetClause(window, statuses, 2);
-    const result = await this.pool.query<RawRow>(
-      `SELECT ${ROW_COLUMNS} FROM withdrawals WHERE site_id = $1${page.where}${page.tail}`,
-      [siteId, ...page.params],
-    );
-    return result.rows.map(toRow);
+    return (await listScoped<RawRow>(this.pool, TABLE, siteId, statuses, window)).map(toRow);
   }
 }
