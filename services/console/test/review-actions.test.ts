@@ -173,11 +173,28 @@ describe('unmatched transfers', () => {
     expect(recorded.body).toMatchObject({ status: 'UNMATCHED' });
     await page.goto('/bank-transfers');
     const row = page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`);
-    await row.getByLabel('Deposit intent id').fill(intent.intentId);
+    await row.getByLabel('Deposit reference or intent id').fill(intent.intentId);
     await row.getByRole('button', { name: 'Assign' }).click();
     await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
     expect(await intentOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '75000' });
     await expect(page.locator('table.list').textContent()).resolves.toContain(recorded.body.bankTxId);
+  });
+
+  it('assigns by the reference the operator types (any case, with spaces), and explains an unknown one', async () => {
+    const intent = await h.createDeposit(site, 82000);
+    const recorded = await h.transfer('NO REFERENCE GIVEN', 82000);
+    await page.goto('/bank-transfers');
+    const row = page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`);
+    await row.getByLabel('Deposit reference or intent id').fill('KDZZZZZZZZ');
+    await row.getByRole('button', { name: 'Assign' }).click();
+    await expect(page.locator('body').textContent()).resolves.toContain('matches no deposit');
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'RESERVED' });
+    await page.goto('/bank-transfers');
+    const typed = `${intent.referenceNo.slice(0, 5).toLowerCase()} ${intent.referenceNo.slice(5)}`;
+    await page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`).getByLabel('Deposit reference or intent id').fill(typed);
+    await page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`).getByRole('button', { name: 'Assign' }).click();
+    await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '82000' });
   });
 });
 

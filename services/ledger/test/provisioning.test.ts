@@ -90,3 +90,20 @@ describe('reading sites and keys', () => {
     expect(revoked.keyPrefix.startsWith(`sk_live_${site.body.slug}_`)).toBe(true);
   });
 });
+
+describe('finding a record by its reference', () => {
+  it('filters the ops intent and withdrawal lists by referenceNo, forgiving case, spaces and dashes', async () => {
+    const site = await h.createSite();
+    const intent = await h.createDeposit(site, '150000');
+    await h.createDeposit(site, '160000');
+    const typed = `${intent.referenceNo.slice(0, 4).toLowerCase()} ${intent.referenceNo.slice(4, 7)}-${intent.referenceNo.slice(7)}`;
+    const found = await h.ops('GET', `/intents?referenceNo=${encodeURIComponent(typed)}`);
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((i: { intentId: string }) => i.intentId)).toEqual([intent.intentId]);
+    const withdrawal = await h.createWithdrawal(site, '5000');
+    const w = await h.ops('GET', `/withdrawals?referenceNo=${withdrawal.referenceNo}`);
+    expect(w.body.data.map((x: { withdrawalId: string }) => x.withdrawalId)).toEqual([withdrawal.withdrawalId]);
+    expect((await h.ops('GET', '/intents?referenceNo=KD%3Cscript%3E')).status).toBe(400);
+    expect((await h.ops('GET', '/intents?referenceNo=KDNOTHERE2')).body.data).toEqual([]);
+  });
+});

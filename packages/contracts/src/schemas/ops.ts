@@ -159,7 +159,7 @@ export const markSentRequestSchema = {
   },
 } as const;
 
-function opsListQuery(id: string, statuses: readonly string[], bySite = true) {
+function opsListQuery(id: string, statuses: readonly string[], bySite = true, byReference = false) {
   return {
     $id: id,
     type: 'object',
@@ -175,19 +175,21 @@ function opsListQuery(id: string, statuses: readonly string[], bySite = true) {
       cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
       limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
       ...(bySite ? { siteId: uuid } : {}),
+      // What an end user or a partner's support quotes; case and spaces are forgiven, as in bank descriptions.
+      ...(byReference
+        ? { referenceNo: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$', 'x-message': 'must be a reference such as KD7MX4Q2RH' } }
+        : {}),
     },
   } as const;
 }
 
-export const opsListIntentsQuerySchema = opsListQuery('OpsListIntentsQuery', [
-  'RESERVED',
-  'PENDING_REVIEW',
-  'APPROVED',
-  'REJECTED',
-  'AUTO_CANCELLED',
-  'LATE_ARRIVAL',
-]);
-export const opsListWithdrawalsQuerySchema = opsListQuery('OpsListWithdrawalsQuery', ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED']);
+export const opsListIntentsQuerySchema = opsListQuery(
+  'OpsListIntentsQuery',
+  ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'],
+  true,
+  true,
+);
+export const opsListWithdrawalsQuerySchema = opsListQuery('OpsListWithdrawalsQuery', ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'], true, true);
 // Bank transfers belong to the service's receiving accounts, not to a site, until matched.
 export const opsListBankTransfersQuerySchema = opsListQuery('OpsListBankTransfersQuery', ['MATCHED', 'UNMATCHED', 'ASSIGNED'], false);
 

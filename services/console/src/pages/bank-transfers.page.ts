@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '../ledger/ledger-ops.client.js';
 import type { ListPage, OpsBankTransfer } from '../ledger/ops-types.js';
@@ -18,15 +19,15 @@ function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
     action: `/bank-transfers/${seg(transfer.bankTransferId)}/assign`,
     label: 'Assign',
     tone: 'primary',
-    confirm: `Assign this transfer of ${formatTry(transfer.amount)} to the deposit with the id you entered?`,
+    confirm: `Assign this transfer of ${formatTry(transfer.amount)} to the deposit you entered?`,
     fields: html`<input
       type="text"
-      name="intentId"
+      name="intent"
       required
       size="38"
-      pattern="[0-9a-fA-F-]{36}"
-      placeholder="Deposit intent id"
-      aria-label="Deposit intent id"
+      maxlength="64"
+      placeholder="Reference (KD...) or intent id"
+      aria-label="Deposit reference or intent id"
     />`,
   });
 }
@@ -43,7 +44,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     const body = html`${tabs('/bank-transfers', status, STATUS_TABS)}
       <p class="hint">
         A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
-        sender meant (its id is on the deposit's page) and assign the transfer to it; the deposit then waits for review.
+        sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review.
       </p>
       <table class="list">
         <thead>
@@ -86,12 +87,19 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
 
   router.post('/bank-transfers/:bankTransferId/assign', async (req, res) => {
     const ctx = actionContext(deps, req, res, '/bank-transfers');
-    const result = await ctx.ops.post<{ intent: { intentId: string } }>(
-      `/bank-transfers/${seg(req.params.bankTransferId as string)}/assign`,
-      {
-        intentId: ctx.field('intentId'),
-      },
-    );
+    const entered = ctx.field('intent').trim();
+    let intentId = entered;
+    // Operators know deposits by the reference the sender should have written; ids are for copy-paste.
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(entered)) {
+      const found = await ctx.ops.get<ListPage<{ intentId: string }>>('/intents', { referenceNo: entered, limit: '2' });
+      if (found.data.length !== 1 || !found.data[0]) {
+        throw AppError.validation([{ field: 'intent', message: 'matches no deposit; enter its reference (KD...) or its intent id' }]);
+      }
+      intentId = found.data[0].intentId;
+    }
+    const result = await ctx.ops.post<{ intent: { intentId: string } }>(`/bank-transfers/${seg(req.params.bankTransferId as string)}/assign`, {
+      intentId,
+    });
     ctx.done('transfer-assigned', `/intents/${seg(result.intent.intentId)}`);
   });
 

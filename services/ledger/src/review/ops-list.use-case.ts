@@ -50,3 +50,15 @@ export async function opsListPage<Row extends { createdAt: Date; id: string }, I
 export function statusesOf<T extends string>(filters: OpsFilters): T[] | undefined {
   return filters.status ? (filters.status.split(',') as T[]) : undefined;
 }
+
+/**
+ * The review-list filters from an ops query: site, statuses and a reference number, which is upper-cased
+ * and stripped of spaces and dashes as the bank-description matcher does.
+ */
+export function reviewFilter<Status>(filters: OpsFilters, statuses: Status[] | undefined) {
+  return {
+    ...(filters.siteId ? { siteId: filters.siteId } : {}),
+    ...(statuses ? { statuses } : {}),
+    ...(filters.referenceNo ? { referenceNo: filters.referenceNo.toUpperCase().replace(/[\s-]+/g, '') } : {}),
+  };
+}

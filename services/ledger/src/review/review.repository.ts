@@ -56,19 +56,34 @@ export class ReviewRepository {
   }
 
   /** Review queues across sites (or one), newest first. */
-  listIntents(filter: { siteId?: string; statuses?: DepositStatus[] }, window: ListWindow): Promise<DepositIntent[]> {
+  listIntents(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<DepositIntent[]> {
     return this.db.depositIntent.findMany({
-      where: { ...(filter.siteId ? { siteId: filter.siteId } : {}), ...(filter.statuses ? { status: { in: filter.statuses } } : {}), ...keysetWhere(window) },
+      where: { ...reviewWhere(filter), ...keysetWhere(window) },
       orderBy: NEWEST_FIRST,
       take: window.limit,
     });
   }
 
-  listWithdrawals(filter: { siteId?: string; statuses?: WithdrawalStatus[] }, window: ListWindow): Promise<Withdrawal[]> {
+  listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
     return this.db.withdrawal.findMany({
-      where: { ...(filter.siteId ? { siteId: filter.siteId } : {}), ...(filter.statuses ? { status: { in: filter.statuses } } : {}), ...keysetWhere(window) },
+      where: { ...reviewWhere(filter), ...keysetWhere(window) },
       orderBy: NEWEST_FIRST,
       take: window.limit,
     });
   }
+}
+
+/** Filters of the review lists: a site, statuses, and a reference number (normalised by the caller). */
+export interface ReviewListFilter<Status> {
+  siteId?: string;
+  statuses?: Status[];
+  referenceNo?: string;
+}
+
+function reviewWhere<Status>(filter: ReviewListFilter<Status>) {
+  return {
+    ...(filter.siteId ? { siteId: filter.siteId } : {}),
+    ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
+    ...(filter.referenceNo ? { referenceNo: filter.referenceNo } : {}),
+  };
 }

@@ -5,7 +5,7 @@ import { balanceView } from '../journal/accounts.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { approveIntent, rejectIntent } from '../review/intent-review.use-case.js';
-import { opsListPage, statusesOf } from '../review/ops-list.use-case.js';
+import { opsListPage, reviewFilter, statusesOf } from '../review/ops-list.use-case.js';
 import { toOpsBankTransfer, toOpsIntent, toOpsWithdrawal } from '../review/views.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from '../review/withdrawal-review.use-case.js';
 import { assertValid, isUuid } from './guards.js';
@@ -20,7 +20,7 @@ export function opsReviewRoutes(deps: LedgerDeps): Router {
         deps.cursors,
         { name: 'ops-intents', schema: 'opsListIntents' },
         req.query,
-        (filters, window) => deps.review.listIntents({ ...(filters.siteId ? { siteId: filters.siteId } : {}), ...(filters.status ? { statuses: statusesOf<DepositStatus>(filters) } : {}) }, window),
+        (filters, window) => deps.review.listIntents(reviewFilter(filters, statusesOf<DepositStatus>(filters)), window),
         toOpsIntent,
       ),
     );
@@ -52,7 +52,7 @@ export function opsReviewRoutes(deps: LedgerDeps): Router {
         { name: 'ops-withdrawals', schema: 'opsListWithdrawals' },
         req.query,
         (filters, window) =>
-          deps.review.listWithdrawals({ ...(filters.siteId ? { siteId: filters.siteId } : {}), ...(filters.status ? { statuses: statusesOf<WithdrawalStatus>(filters) } : {}) }, window),
+          deps.review.listWithdrawals(reviewFilter(filters, statusesOf<WithdrawalStatus>(filters)), window),
         toOpsWithdrawal,
       ),
     );
