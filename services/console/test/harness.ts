@@ -65,7 +65,8 @@ async function call(url: string, method: string, headers: Record<string, string>
 }
 
 export async function startConsoleHarness(): Promise<ConsoleHarness> {
-  const env = await createTestEnvironment();
+  // A loopback webhook host is allowed so a test can create a site with a webhook URL (no DNS here).
+  const env = await createTestEnvironment({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   const ledger = await startLedger(env.config, 0);
   const consoleService = await startConsole({ ...env.config, ledgerUrl: ledger.url }, 0);
   const browser = await launchChromium();

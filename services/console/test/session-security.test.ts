@@ -165,4 +165,21 @@ describe('roles', () => {
     expect(audit.body.data[0].actor.id).toBe(admin.operatorId);
     await context.close();
   });
+
+  it('shows the webhook signing secret of a site created with a webhook URL once, and lists the site with it', async () => {
+    const { context, page } = await h.login(admin);
+    const slug = `hook-${Date.now()}`;
+    await page.goto('/sites');
+    await page.getByLabel('Slug').fill(slug);
+    await page.getByLabel('Name', { exact: true }).fill('Webhook site');
+    await page.getByLabel('Webhook URL').fill('https://127.0.0.1/kasa/webhooks');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    const secret = await page.locator('code.secret').textContent();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    await page.getByRole('link', { name: /Done/ }).click();
+    await expect(page.content()).resolves.not.toContain(secret as string);
+    await page.goto('/sites');
+    await expect(page.locator('table.list').textContent()).resolves.toContain('https://127.0.0.1/kasa/webhooks');
+    await context.close();
+  });
 });

@@ -98,10 +98,22 @@ export interface AuditEntry {
   metadata: unknown;
 }
 
-export interface CreatedSite {
+/** A site's settings as `GET /ops/v1/sites` shows them. */
+export interface OpsSite {
   siteId: string;
   slug: string;
   name: string;
+  webhookUrl: string | null;
+  rateLimitPerMinute: number;
+  depositTtlSeconds: number;
+  minAmount: string;
+  maxAmount: string;
+  createdAt: string;
+}
+
+/** A new site; `webhookSecret` is there (once) when it was created with a webhook URL. */
+export interface CreatedSite extends OpsSite {
+  webhookSecret: string | null;
 }
 
 export interface IssuedApiKey {

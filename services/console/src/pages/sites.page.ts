@@ -2,8 +2,8 @@ import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '../ledger/ledger-ops.client.js';
-import type { CreatedSite, SiteBalance } from '../ledger/ops-types.js';
-import { emptyRow } from '../views/components.js';
+import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '../ledger/ops-types.js';
+import { emptyRow, facts } from '../views/components.js';
 import { formatTry, parseTryInput } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
@@ -59,38 +59,45 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
   return out;
 }
 
-/** `/sites`: every site with its available balance; admins also create sites here. */
+/** `/sites`: every site with its settings and available balance; admins also create sites here. */
 export function siteRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 
   router.get('/sites', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const sites = await ctx.ops.get<{ data: SiteBalance[] }>('/balances');
+    const [sites, balances] = await Promise.all([
+      ctx.ops.get<ListPage<OpsSite>>('/sites', { limit: '100', cursor: ctx.query('cursor') }),
+      ctx.ops.get<{ data: SiteBalance[] }>('/balances'),
+    ]);
+    const available = new Map(balances.data.map((b) => [b.siteId, b.available]));
     const body = html`<table class="list">
         <thead>
           <tr>
             <th>Slug</th>
             <th>Name</th>
-            <th>Site id</th>
+            <th>Webhook URL</th>
+            <th class="num">Limit / min</th>
             <th class="num">Available</th>
           </tr>
         </thead>
         <tbody>
           ${
             sites.data.length === 0
-              ? emptyRow(4, 'No sites yet.')
+              ? emptyRow(5, 'No sites yet.')
               : sites.data.map(
                   (s) =>
                     html`<tr data-id="${s.siteId}">
                       <td><a href="/sites/${seg(s.siteId)}">${s.slug}</a></td>
                       <td>${s.name}</td>
-                      <td><code>${s.siteId}</code></td>
-                      <td class="num">${formatTry(s.available)}</td>
+                      <td>${s.webhookUrl ?? html`<span class="muted">not set</span>`}</td>
+                      <td class="num">${String(s.rateLimitPerMinute)}</td>
+                      <td class="num">${formatTry(available.get(s.siteId) ?? '0')}</td>
                     </tr>`,
                 )
           }
         </tbody>
       </table>
+      ${sites.nextCursor ? html`<p><a href="/sites?cursor=${encodeURIComponent(sites.nextCursor)}">Next page</a></p>` : ''}
       ${
         ctx.isAdmin
           ? html`<section>
@@ -109,7 +116,21 @@ export function siteRoutes(deps: ConsoleDeps): Router {
       name: ctx.field('name'),
       ...siteSettings(ctx.field),
     });
-    ctx.done('site-created', `/sites/${seg(site.siteId)}`);
+    if (!site.webhookSecret) {
+      ctx.done('site-created', `/sites/${seg(site.siteId)}`);
+      return;
+    }
+    // The signing secret exists nowhere else in clear: shown here once, never put in a URL or a cookie.
+    const body = html`<section class="card key-once">
+      <p class="warn"><strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or they rotate their own with the webhook-config call).</p>
+      ${facts([
+        ['Site', html`<code>${site.slug}</code>`],
+        ['Webhook URL', site.webhookUrl ?? ''],
+        ['Signing secret', html`<code class="secret" data-copy="${site.webhookSecret}">${site.webhookSecret}</code>`],
+      ])}
+      <p><a class="btn plain" href="/sites/${seg(site.siteId)}">Done — on to the site's keys</a></p>
+    </section>`;
+    pageContext(deps, req, res).render('New site', 'sites', body, 201);
   });
 
   return router;
