@@ -3,4 +3,4 @@ export { AppError, problemOf } from './app-error.js';
 export { requestId, errorHandler, notFound, sendProblem } from './middleware.js';
 export { jsonBody, MAX_BODY_BYTES } from './json-body.js';
 export { createHttpMetrics, operationalRoutes, type HttpMetrics, type ReadinessCheck } from './metrics.js';
-export { listen, close, runProcess, type RunningProcess } from './server.js';
+export { listen, close, runProcess, settleWithin, type RunningProcess } from './server.js';

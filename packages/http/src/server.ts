@@ -50,3 +50,21 @@ export async function runProcess(name: string, start: () => Promise<RunningProce
     });
   }
 }
+
+/**
+ * Waits for one shutdown step, at most `ms`: a step stuck on a dependency that went away (a Redis that is
+ * reconnecting, a queue waiting for it) must not keep a stopping process alive until it is killed.
+ * Returns false when the step did not finish in time (the caller then forces what it can).
+ */
+export async function settleWithin(step: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([step.then(() => true, () => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

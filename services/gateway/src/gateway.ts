@@ -1,5 +1,5 @@
 import type { KasaConfig } from '@kasa/config';
-import { close, listen } from '@kasa/http';
+import { close, listen, settleWithin } from '@kasa/http';
 import { createApp } from './app.js';
 import { createGatewayDeps, type GatewayDeps } from './gateway-deps.js';
 
@@ -21,7 +21,7 @@ export async function startGateway(config: KasaConfig, port = config.gatewayPort
     async stop() {
       await close(server);
       await deps.ledger.close();
-      await deps.redis.quit().catch(() => deps.redis.disconnect());
+      if (!(await settleWithin(deps.redis.quit(), 10_000))) deps.redis.disconnect();
     },
   };
 }

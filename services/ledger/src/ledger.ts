@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
 import type { KasaConfig } from '@kasa/config';
-import { close, listen } from '@kasa/http';
+import { close, listen, settleWithin } from '@kasa/http';
+
+/** The longest one shutdown step may take before it is forced. */
+const STEP_MS = 10_000;
 import { createApp } from './app.js';
 import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
 import { startExpiryWorker } from './expiry/expiry.worker.js';
@@ -41,14 +44,15 @@ export async function startLedger(config: KasaConfig, port = config.ledgerPort, 
     url: `http://127.0.0.1:${bound}`,
     async stop() {
       await close(server);
-      await deps.outboxRelay.stop();
-      await expiryWorker.close();
-      await deps.expiryQueue.close();
-      await deps.webhookQueue.close();
-      await deps.queueConnection.quit().catch(() => deps.queueConnection.disconnect());
+      // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
+      await settleWithin(deps.outboxRelay.stop(), STEP_MS);
+      if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
+      await settleWithin(deps.expiryQueue.close(), STEP_MS);
+      await settleWithin(deps.webhookQueue.close(), STEP_MS);
+      if (!(await settleWithin(deps.queueConnection.quit(), STEP_MS))) deps.queueConnection.disconnect();
       await deps.db.$disconnect();
       await deps.pool.end();
-      await deps.redis.quit().catch(() => deps.redis.disconnect());
+      if (!(await settleWithin(deps.redis.quit(), STEP_MS))) deps.redis.disconnect();
     },
   };
 }

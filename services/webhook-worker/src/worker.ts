@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { Worker } from 'bullmq';
 import type { KasaConfig } from '@kasa/config';
-import { close, createHttpMetrics, listen } from '@kasa/http';
+import { close, createHttpMetrics, listen, settleWithin } from '@kasa/http';
 import { queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
 import { createApp } from './app.js';
 import { deliverEventProcessor, type DeliverEventResult } from './jobs/deliver-event.job.js';
@@ -66,7 +66,9 @@ export async function startWorker(config: KasaConfig, port = config.workerPort, 
     port: bound,
     url: `http://127.0.0.1:${bound}`,
     async stop() {
-      await worker.close();
+      // In-flight deliveries get up to a lock duration to finish; then the worker is closed by force and
+      // their jobs go back to the queue when their locks expire (BullMQ's stalled-job check).
+      if (!(await settleWithin(worker.close(), config.webhookLockDurationMs))) await settleWithin(worker.close(true), 10_000);
       await close(server);
       await closeConnections(deps);
     },
@@ -75,7 +77,8 @@ export async function startWorker(config: KasaConfig, port = config.workerPort, 
 
 async function closeConnections(deps: WorkerDeps): Promise<void> {
   deps.sender.close();
-  await deps.queue.close();
-  await deps.queueConnection.quit().catch(() => deps.queueConnection.disconnect());
+  // Bounded: after a Redis outage these can wait on a reconnect that never comes.
+  await settleWithin(deps.queue.close(), 10_000);
+  if (!(await settleWithin(deps.queueConnection.quit(), 10_000))) deps.queueConnection.disconnect();
   await deps.pool.end();
 }
