@@ -19,3 +19,4 @@ export type {
   OperatorToken,
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
+export { MicroBatch } from './micro-batch.js';

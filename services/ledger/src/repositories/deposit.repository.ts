@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
 import type { ListWindow } from './keyset.js';
-import { findScoped, listScoped, type SiteScopedTable } from './site-scoped.js';
+import { listScoped, ScopedLookup, type SiteScopedTable } from './site-scoped.js';
 
 export interface NewDeposit {
   id?: string;
@@ -55,10 +55,14 @@ const TABLE: SiteScopedTable = { name: 'deposit_intents', columns: ROW_COLUMNS }
  * run on every partner request, where Prisma's per-query overhead was most of the ledger's CPU time.
  */
 export class DepositRepository {
+  private readonly lookup: ScopedLookup<RawRow>;
+
   constructor(
     private readonly db: PrismaClient,
     private readonly pool: pg.Pool,
-  ) {}
+  ) {
+    this.lookup = new ScopedLookup<RawRow>(pool, TABLE);
+  }
 
   /**
    * Inserts the intent unless the site already has one under this idempotency key; returns null then.
@@ -95,9 +99,9 @@ export class DepositRepository {
     return this.db.depositIntent.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  /** Scoped lookup: another site's record answers exactly like a missing one (see findScoped). */
+  /** Scoped lookup: another site's record answers exactly like a missing one (see ScopedLookup). */
   async findInSite(siteId: string, id: string): Promise<DepositRow | null> {
-    const raw = await findScoped<RawRow>(this.pool, TABLE, siteId, id);
+    const raw = await this.lookup.find(siteId, id);
     return raw ? toRow(raw) : null;
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
 import type { ListWindow } from './keyset.js';
-import { findScoped, listScoped, type SiteScopedTable } from './site-scoped.js';
+import { listScoped, ScopedLookup, type SiteScopedTable } from './site-scoped.js';
 
 export interface NewWithdrawal {
   siteId: string;
@@ -42,10 +42,14 @@ const TABLE: SiteScopedTable = { name: 'withdrawals', columns: ROW_COLUMNS };
 
 /** Withdrawals' partner-API hot paths as plain statements, like DepositRepository. */
 export class WithdrawalRepository {
+  private readonly lookup: ScopedLookup<RawRow>;
+
   constructor(
     private readonly db: PrismaClient,
     private readonly pool: pg.Pool,
-  ) {}
+  ) {
+    this.lookup = new ScopedLookup<RawRow>(pool, TABLE);
+  }
 
   /** Inserts unless the site already has a withdrawal under this idempotency key (then null). */
   async insertUnlessKeyExists(input: NewWithdrawal): Promise<{ id: string; referenceNo: string } | null> {
@@ -77,9 +81,9 @@ export class WithdrawalRepository {
     return this.db.withdrawal.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 
-  /** Scoped lookup: another site's record answers exactly like a missing one (see findScoped). */
+  /** Scoped lookup: another site's record answers exactly like a missing one (see ScopedLookup). */
   async findInSite(siteId: string, id: string): Promise<WithdrawalRow | null> {
-    const raw = await findScoped<RawRow>(this.pool, TABLE, siteId, id);
+    const raw = await this.lookup.find(siteId, id);
     return raw ? toRow(raw) : null;
   }
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { MicroBatch } from './micro-batch.js';
+import { MicroBatch } from '@kasa/db';
 import type { EventStatus } from '@kasa/db';
 
 /** An event with what its delivery needs: the site's current URL and sealed secrets. */
