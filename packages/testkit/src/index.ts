@@ -75,3 +75,4 @@ export function makeTrIban(seed: number): string {
   return `TR${check}${bban}`;
 }
 export { launchChromium, CHROMIUM_PATH } from './browser.js';
+export { httpJson, expectStatus, type HttpResult } from './http-json.js';

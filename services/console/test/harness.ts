@@ -6,14 +6,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, launchChromium, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, expectStatus, httpJson, type HttpResult, launchChromium, makeTrIban, type TestEnvironment } from '@kasa/testkit';
 import { startConsole, type ConsoleService } from '../src/index.js';
-
-export interface HttpResult {
-  status: number;
-  // Test assertions read arbitrary JSON shapes; `any` keeps them short.
-  body: any;
-}
 
 export interface TestSite {
   siteId: string;
@@ -49,21 +43,6 @@ export interface ConsoleHarness {
 let counter = 0;
 const unique = () => `${process.pid}-${(counter += 1)}-${randomUUID().slice(0, 6)}`;
 
-function expectStatus(result: HttpResult, status: number, what: string): HttpResult {
-  if (result.status !== status) throw new Error(`${what}: expected ${status}, got ${result.status} ${JSON.stringify(result.body)}`);
-  return result;
-}
-
-async function call(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<HttpResult> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
 export async function startConsoleHarness(): Promise<ConsoleHarness> {
   // A loopback webhook host is allowed so a test can create a site with a webhook URL (no DNS here).
   const env = await createTestEnvironment({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
@@ -72,7 +51,7 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
   const browser = await launchChromium();
   const bootstrap = env.config.opsBootstrapToken;
   const internal = (method: string, path: string, body?: unknown) =>
-    call(`${ledger.url}/internal/v1${path}`, method, { 'x-internal-token': env.config.internalToken }, body);
+    httpJson(`${ledger.url}/internal/v1${path}`, method, { 'x-internal-token': env.config.internalToken }, body);
   const partnerCreate = async (site: TestSite, kind: 'deposits' | 'withdrawals', request: Record<string, string>) => {
     const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('hex');
     return expectStatus(
@@ -87,7 +66,7 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
     ledger,
     console: consoleService,
     browser,
-    ops: (method, path, body, token = bootstrap) => call(`${ledger.url}/ops/v1${path}`, method, { authorization: `Bearer ${token}` }, body),
+    ops: (method, path, body, token = bootstrap) => httpJson(`${ledger.url}/ops/v1${path}`, method, { authorization: `Bearer ${token}` }, body),
     async createSite(overrides = {}) {
       const slug = `c-${unique()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
       const site = expectStatus(await h.ops('POST', '/sites', { slug, name: `Site ${slug}`, ...overrides }), 201, 'create site');
@@ -171,3 +150,5 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+export type { HttpResult };

@@ -3,7 +3,7 @@
  * sites through the real ops API. Every test file builds its own and tears it down.
  */
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, httpJson, makeTrIban, type TestEnvironment } from '@kasa/testkit';
 import { startGateway, type GatewayService } from '../src/index.js';
 
 export interface Harness {
@@ -29,15 +29,8 @@ export async function startHarness(envOverrides: Record<string, string> = {}): P
   const env = await createTestEnvironment(envOverrides);
   const ledger = await startLedger(env.config, 0);
   const gateway = await startGateway({ ...env.config, ledgerUrl: ledger.url }, 0);
-  const ops = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${ledger.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${env.config.opsBootstrapToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  const ops = (method: string, path: string, body?: unknown) =>
+    httpJson(`${ledger.url}${path}`, method, { authorization: `Bearer ${env.config.opsBootstrapToken}` }, body);
   const account = await ops('POST', '/ops/v1/receiving-accounts', {
     bankName: 'Test Bankası',
     holderName: 'Kasa Ödeme Hizmetleri A.Ş.',

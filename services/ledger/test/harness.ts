@@ -3,15 +3,8 @@
  * the ops API for operators, the internal API (as the gateway calls it) for partner creates.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createTestEnvironment, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, expectStatus, httpJson, type HttpResult, makeTrIban, type TestEnvironment } from '@kasa/testkit';
 import { startLedger, type LedgerService } from '../src/index.js';
-
-export interface HttpResult {
-  status: number;
-  headers: Headers;
-  // Test assertions read arbitrary JSON shapes; `any` keeps them short.
-  body: any;
-}
 
 export interface TestSite {
   siteId: string;
@@ -47,21 +40,6 @@ export interface LedgerHarness {
 let counter = 0;
 const unique = () => `${process.pid}-${(counter += 1)}-${randomUUID().slice(0, 6)}`;
 
-async function call(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<HttpResult> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
-
-function expectStatus(result: HttpResult, status: number, what: string): HttpResult {
-  if (result.status !== status) throw new Error(`${what}: expected ${status}, got ${result.status} ${JSON.stringify(result.body)}`);
-  return result;
-}
-
 export async function startLedgerHarness(envOverrides: Record<string, string> = {}): Promise<LedgerHarness> {
   const env = await createTestEnvironment(envOverrides);
   let ledger = await startLedger(env.config, 0);
@@ -72,8 +50,8 @@ export async function startLedgerHarness(envOverrides: Record<string, string> = 
     get ledger() {
       return ledger;
     },
-    ops: (method, path, body, token = bootstrap) => call(`${ledger.url}/ops/v1${path}`, method, { authorization: `Bearer ${token}` }, body),
-    internal: (method, path, body) => call(`${ledger.url}/internal/v1${path}`, method, { 'x-internal-token': env.config.internalToken }, body),
+    ops: (method, path, body, token = bootstrap) => httpJson(`${ledger.url}/ops/v1${path}`, method, { authorization: `Bearer ${token}` }, body),
+    internal: (method, path, body) => httpJson(`${ledger.url}/internal/v1${path}`, method, { 'x-internal-token': env.config.internalToken }, body),
     async createSite(overrides = {}) {
       const slug = `s-${unique()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
       const site = expectStatus(await h.ops('POST', '/sites', { slug, name: `Site ${slug}`, ...overrides }), 201, 'create site');
@@ -145,3 +123,5 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined | 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type { HttpResult };
