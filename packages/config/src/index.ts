@@ -60,7 +60,7 @@ export interface KasaConfig {
   /** Secret that binds list cursors to their filters (HMAC). */
   cursorSigningKey: string;
   logLevel: string;
-  /** How often the ledger sweeps RESERVED intents past expiresAt (backs up the per-intent delayed jobs). */
+  /** How often the ledger sweeps RESERVED intents past expiresAt into AUTO_CANCELLED. */
   expirySweepIntervalMs: number;
   /** Lifetime of an operator token issued by console login. */
   operatorSessionTtlSeconds: number;
@@ -166,7 +166,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
-    expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 30000, 100, 3600000),
+    expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
   };
 }

@@ -62,7 +62,7 @@ export interface LedgerDeps {
   journal: JournalRepository;
   bankTransfers: BankTransferRepository;
   expiries: ExpiryRepository;
-  /** Delayed per-intent expiry jobs and the repeatable sweep (BullMQ `deposit-expiry`). */
+  /** The repeatable expiry sweep (BullMQ `deposit-expiry`). */
   expiryQueue: Queue<ExpiryJob>;
   expiryScheduler: ExpiryScheduler;
   auditLog: AuditQueryRepository;

@@ -34,15 +34,14 @@ export async function startLedger(config: KasaConfig, port = config.ledgerPort, 
   }
   deps.outboxRelay.start();
   const expiryWorker = startExpiryWorker(deps, deps.queueConnection);
-  // A Redis hiccup at start must not keep the ledger down; the next start (any replica) installs it.
-  deps.expiryScheduler.ensureSweeper(config.expirySweepIntervalMs).catch((error: unknown) => {
-    deps.logger.error('expiry sweeper not installed', { error });
-  });
+  // A Redis hiccup at start must not keep the ledger down: the scheduler retries until the sweep is installed.
+  deps.expiryScheduler.keepSweeperInstalled(config.expirySweepIntervalMs);
   return {
     deps,
     port: bound,
     url: `http://127.0.0.1:${bound}`,
     async stop() {
+      deps.expiryScheduler.stop();
       await close(server);
       // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
       await settleWithin(deps.outboxRelay.stop(), STEP_MS);

@@ -1,66 +1,105 @@
 /**
- * Expiry through BullMQ: a delayed job per intent, backed by a repeatable sweep, surviving restarts and
- * lost Redis state, and cancelling each intent exactly once.
+ * Expiry through BullMQ's repeatable sweep: nothing is enqueued per intent, the sweep survives restarts
+ * and lost Redis state (a running ledger re-installs it), and each intent is cancelled exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deleteRedisPrefix } from '@kasa/testkit';
 import { queuePrefix } from '@kasa/queue';
-import { expireJobId } from '../src/expiry/expiry.queue.js';
+import { SWEEP_SCHEDULER_ID, sweeperCheckIntervalMs } from '../src/expiry/expiry.queue.js';
 import { processExpiryJob } from '../src/expiry/expiry.worker.js';
 import { eventually, startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
 
 const statusOf = async (h: LedgerHarness, id: string) => (await h.ops('GET', `/intents/${id}`)).body.status as string;
 const cancellations = (h: LedgerHarness, id: string) => h.ledger.deps.db.auditLog.findMany({ where: { entityId: id, action: 'INTENT.AUTO_CANCELLED' } });
 
-describe('with only the per-intent delayed jobs (sweep once an hour)', () => {
+describe('the sweep interval', () => {
+  it('re-installs the sweep every ten intervals, from one second to one minute', () => {
+    expect(sweeperCheckIntervalMs(50)).toBe(1_000);
+    expect(sweeperCheckIntervalMs(400)).toBe(4_000);
+    expect(sweeperCheckIntervalMs(5_000)).toBe(50_000);
+    expect(sweeperCheckIntervalMs(3_600_000)).toBe(60_000);
+  });
+});
+
+describe('with the repeatable sweep', () => {
   let h: LedgerHarness;
   let site: TestSite;
   beforeAll(async () => {
-    h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '3600000' });
+    h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '400' });
     site = await h.createSite({ depositTtlSeconds: 1 });
   });
   afterAll(async () => {
     await h?.stop();
   });
 
-  it('schedules a delayed job named after the intent and cancels the intent when it fires', async () => {
+  it('cancels an intent once it is past expiresAt, enqueueing nothing per intent', async () => {
     const created = await h.createDeposit(site, 10000);
-    const job = await eventually(() => h.ledger.deps.expiryQueue.getJob(expireJobId(created.intentId)), 5000, 'job');
-    expect(job.opts.delay).toBeGreaterThan(0);
-    expect(await statusOf(h, created.intentId)).toBe('RESERVED');
+    // Only the sweep's own next runs are queued; no job carries the intent.
+    const jobs = await h.ledger.deps.expiryQueue.getJobs(['delayed', 'waiting', 'active', 'prioritized'], 0, 100);
+    expect(jobs.length).toBeLessThanOrEqual(2);
+    expect(jobs.every((job) => job.data.kind === 'sweep')).toBe(true);
     await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'auto-cancel');
     const [audit, ...more] = await cancellations(h, created.intentId);
     expect(more).toHaveLength(0);
-    expect(audit).toMatchObject({ actorType: 'SYSTEM', actorId: 'deposit-expiry', metadata: { via: 'job' } });
+    expect(audit).toMatchObject({ actorType: 'SYSTEM', actorId: 'deposit-expiry', metadata: { via: 'sweep' } });
   });
 
-  it('survives a restart: a job scheduled by one ledger is honoured by the next', async () => {
+  it('survives a restart: intents that expire while the ledger is down are cancelled after it starts', async () => {
     const longer = await h.createSite({ depositTtlSeconds: 2 });
     const created = await h.createDeposit(longer, 10000);
-    await eventually(() => h.ledger.deps.expiryQueue.getJob(expireJobId(created.intentId)), 5000, 'job');
-    await h.restart();
-    expect(await statusOf(h, created.intentId)).toBe('RESERVED');
+    await h.restart(() => new Promise((resolve) => setTimeout(resolve, 2_500)));
     await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'auto-cancel after restart');
+    expect(await cancellations(h, created.intentId)).toHaveLength(1);
   });
 
-  it('cancels once however often the job and the sweep run', async () => {
+  it('cancels once however often sweeps and jobs queued by earlier versions run', async () => {
     const created = await h.createDeposit(site, 10000);
     await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'auto-cancel');
     const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
     const runs = await Promise.all([
       ...Array.from({ length: 10 }, () => processExpiryJob(deps, { kind: 'expire', intentId: created.intentId })),
-      processExpiryJob(deps, { kind: 'sweep' }),
+      ...Array.from({ length: 3 }, () => processExpiryJob(deps, { kind: 'sweep' })),
     ]);
     expect(runs.reduce((total, run) => total + run.cancelled, 0)).toBe(0);
     expect(await cancellations(h, created.intentId)).toHaveLength(1);
   });
 
-  it('does not cancel early when a job runs before expiresAt', async () => {
+  it('never cancels before expiresAt', async () => {
     const longer = await h.createSite({ depositTtlSeconds: 3600 });
     const created = await h.createDeposit(longer, 10000);
     const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
     expect(await processExpiryJob(deps, { kind: 'expire', intentId: created.intentId })).toEqual({ cancelled: 0 });
+    await processExpiryJob(deps, { kind: 'sweep' });
+    // Several real sweeps pass too.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await statusOf(h, created.intentId)).toBe('RESERVED');
+    expect(await cancellations(h, created.intentId)).toHaveLength(0);
+  });
+
+  it('a job queued by an earlier version still cancels its due intent, as job', async () => {
+    const longer = await h.createSite({ depositTtlSeconds: 3600 });
+    const created = await h.createDeposit(longer, 10000);
+    await h.ledger.deps.db.depositIntent.update({ where: { id: created.intentId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
+    const results = await Promise.all([processExpiryJob(deps, { kind: 'expire', intentId: created.intentId }), processExpiryJob(deps, { kind: 'sweep' })]);
+    expect(results.reduce((total, run) => total + run.cancelled, 0)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'cancelled');
+    expect(await cancellations(h, created.intentId)).toHaveLength(1);
+  });
+
+  it('re-installs the sweep while running after Redis lost every queue key, and cancels what expired meanwhile', async () => {
+    await deleteRedisPrefix(queuePrefix(h.env.redisPrefix));
+    expect(await h.ledger.deps.expiryQueue.getJobScheduler(SWEEP_SCHEDULER_ID)).toBeUndefined();
+    const slower = await h.createSite({ depositTtlSeconds: 1 });
+    const created = await Promise.all([h.createDeposit(slower, 10000), h.createDeposit(slower, 20000)]);
+    // No restart: the running ledger installs the sweep again within its check interval (4 s here).
+    await eventually(() => h.ledger.deps.expiryQueue.getJobScheduler(SWEEP_SCHEDULER_ID), 10_000, 'sweep re-installed');
+    for (const intent of created) {
+      await eventually(async () => (await statusOf(h, intent.intentId)) === 'AUTO_CANCELLED', 10_000, 'sweep after flush');
+      const [audit, ...more] = await cancellations(h, intent.intentId);
+      expect(more).toHaveLength(0);
+      expect(audit?.metadata).toMatchObject({ via: 'sweep' });
+    }
   });
 
   it('after expiry takes a late transfer to LATE_ARRIVAL, and approval then emits intent.approved', async () => {
@@ -92,41 +131,5 @@ describe('with only the per-intent delayed jobs (sweep once an hour)', () => {
     await h.ledger.deps.db.depositIntent.update({ where: { id: created.intentId }, data: { expiresAt } });
     const onTime = await h.transfer(created.referenceNo, 10000, { receivedAt: new Date(expiresAt.getTime() - 5000).toISOString() });
     expect(onTime.body.intent).toMatchObject({ status: 'PENDING_REVIEW', cancelledAt: null });
-  });
-});
-
-describe('with the repeatable sweep', () => {
-  let h: LedgerHarness;
-  let site: TestSite;
-  beforeAll(async () => {
-    h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '400' });
-    site = await h.createSite({ depositTtlSeconds: 1 });
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
-
-  it('cancels an intent whose delayed job was lost', async () => {
-    const created = await h.createDeposit(site, 10000);
-    await eventually(() => h.ledger.deps.expiryQueue.getJob(expireJobId(created.intentId)), 5000, 'job');
-    expect(await h.ledger.deps.expiryQueue.remove(expireJobId(created.intentId))).toBe(1);
-    await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'sweep');
-    const [audit] = await cancellations(h, created.intentId);
-    expect(audit?.metadata).toMatchObject({ via: 'sweep' });
-  });
-
-  it('cancels intents after Redis lost every queue key, once the ledger restarts', async () => {
-    const slower = await h.createSite({ depositTtlSeconds: 3 });
-    const created = await Promise.all([h.createDeposit(slower, 10000), h.createDeposit(slower, 20000)]);
-    await eventually(() => h.ledger.deps.expiryQueue.getJob(expireJobId(created[1].intentId)), 5000, 'job');
-    await h.restart(() => deleteRedisPrefix(queuePrefix(h.env.redisPrefix)));
-    expect(await h.ledger.deps.expiryQueue.getJob(expireJobId(created[1].intentId))).toBeUndefined();
-    expect(await statusOf(h, created[0].intentId)).toBe('RESERVED');
-    for (const intent of created) {
-      await eventually(async () => (await statusOf(h, intent.intentId)) === 'AUTO_CANCELLED', 10_000, 'sweep after flush');
-      const [audit, ...more] = await cancellations(h, intent.intentId);
-      expect(more).toHaveLength(0);
-      expect(audit?.metadata).toMatchObject({ via: 'sweep' });
-    }
   });
 });

@@ -21,8 +21,6 @@ export interface CreateDepositDeps {
   accounts: ReceivingAccountRepository;
   depositTokenKey: Buffer;
   publicBaseUrl: string;
-  /** Schedules the intent's expiry job; fire-and-forget, so Redis never slows or fails the create. */
-  expiryScheduler?: { schedule(intentId: string, expiresAt: Date): void };
 }
 
 /**
@@ -70,8 +68,8 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
       if (isUniqueViolation(error, 'reference_no')) continue;
       throw error;
     }
+    // Expiry needs nothing here: the ledger's repeatable sweep cancels the intent once it is past expiresAt.
     if (inserted) {
-      deps.expiryScheduler?.schedule(inserted.id, inserted.expiresAt);
       return { replayed: false, body: response(inserted) };
     }
     const existing = await deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey);
