@@ -12,7 +12,7 @@ export interface ArrivalEffect {
 /**
  * What money arriving for an intent does to it (DESIGN section 3):
  * - RESERVED and the transfer arrived by `expiresAt` (the bank's `receivedAt`) -> PENDING_REVIEW;
- * - RESERVED but arrived after `expiresAt` (the expiry job has not run yet) -> LATE_ARRIVAL, cancelled on
+ * - RESERVED but arrived after `expiresAt` (the expiry sweep has not run yet) -> LATE_ARRIVAL, cancelled on
  *   the way, exactly as if the expiry had run first;
  * - AUTO_CANCELLED -> LATE_ARRIVAL;
  * - PENDING_REVIEW or LATE_ARRIVAL: a further transfer adds to the received amount, the status stays;
