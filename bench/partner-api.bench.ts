@@ -455,12 +455,25 @@ function buildSummary(input: {
   const targets = {
     createThroughput: { target: `>= ${TARGETS.createRatio * 100}% of baseline`, value: round(create.ratio, 3), pass: create.ratio >= TARGETS.createRatio },
     lookupThroughput: { target: `>= ${TARGETS.lookupRatio * 100}% of baseline`, value: round(lookup.ratio, 3), pass: lookup.ratio >= TARGETS.lookupRatio },
+    // The issue's p99 target as autocannon measures it: 50 connections, saturated.
+    ...Object.fromEntries(
+      input.pairs.map((p) => [
+        `p99:${p.scenario}`,
+        {
+          target: `Kasa p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections, saturated (autocannon, closed loop)`,
+          value: p.kasa.latencyMs.p99,
+          detail: { baselineP99: p.baseline.latencyMs.p99, kasaFloorMs: round((1000 * CONNECTIONS) / Math.max(1, p.kasa.requestsPerSecond), 1) },
+          pass: p.kasa.latencyMs.p99 < TARGETS.p99Ms,
+        },
+      ]),
+    ),
+    // The same bound under a steady load the machine can carry: half of the saturated throughput.
     ...Object.fromEntries(
       input.pairs.map((p) => {
         const point = judged(p.scenario);
         const p99 = point ? point.kasa.latencyMs.p99 : Number.NaN;
         return [
-          `p99:${p.scenario}`,
+          `p99steady:${p.scenario}`,
           {
             target: `Kasa p99 < ${TARGETS.p99Ms} ms over ${CONNECTIONS} connections at a steady ${STEADY_TARGET_FRACTION * 100}% of its saturated throughput (open loop)`,
             value: p99,
@@ -588,6 +601,14 @@ function renderMarkdown(s: Summary): string {
   for (const p of s.scenarios) {
     const target = t[`p99:${p.scenario}`] as TargetResult;
     row(
+      `${p.scenario}: Kasa p99 < 50 ms at ${s.method.connections} connections, saturated (autocannon)`,
+      `${fmt(target.value as number, 0)} ms (its floor, ${s.method.connections} / throughput: ${fmt(target.detail?.kasaFloorMs ?? Number.NaN, 0)} ms; baseline p99 ${fmt(target.detail?.baselineP99 ?? Number.NaN, 0)} ms)`,
+      target.pass,
+    );
+  }
+  for (const p of s.scenarios) {
+    const target = t[`p99steady:${p.scenario}`] as TargetResult;
+    row(
       `${p.scenario}: Kasa p99 < 50 ms, ${s.method.connections} connections, steady ${fmt(s.method.steady.targetFraction * 100, 0)}% of saturated throughput`,
       `${fmt(target.value as number, 1)} ms at ${fmt(target.detail?.ratePerSecond ?? 0)} req/s (baseline ${fmt(target.detail?.baselineP99 ?? Number.NaN, 1)} ms)`,
       target.pass,
@@ -603,9 +624,9 @@ function renderMarkdown(s: Summary): string {
   row('no errors / non-2xx in any run', String(t.noErrors?.value), Boolean(t.noErrors?.pass));
   lines.push('');
   lines.push(
-    `p99 at saturation, for the record (not judged: with every connection always busy, mean latency is ${s.method.connections} connections / throughput, a floor set by the machine's capacity rather than by the request path): ` +
-      s.scenarios.map((p) => `${p.scenario} Kasa ${fmt(p.kasa.latencyMs.p99)} ms (floor ${fmt((1000 * s.method.connections) / Math.max(1, p.kasa.requestsPerSecond), 0)}), baseline ${fmt(p.baseline.latencyMs.p99)} ms (floor ${fmt((1000 * s.method.connections) / Math.max(1, p.baseline.requestsPerSecond), 0)})`).join('; ') +
-      '.',
+    `Saturated, every connection is always busy, so mean latency equals ${s.method.connections} connections / throughput (the floor above): p99 < 50 ms there needs ` +
+      `more than ${fmt(s.method.connections * 20)} req/s with a tight tail, on the same two cores that also run the load generator, PostgreSQL and Redis. ` +
+      `The steady rows show latency under a load the machine carries.`,
   );
   lines.push('');
   lines.push('CPU per request (ms) during the measured window, by process (from /proc; machine busy share in the last column):');
