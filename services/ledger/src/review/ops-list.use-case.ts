@@ -1,7 +1,8 @@
-import { DEFAULT_PAGE_SIZE, validateRequest, type ListResponse, type RequestSchemaName } from '@kasa/contracts';
+import { validateRequest, type ListResponse, type RequestSchemaName } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { CursorCodec } from '../domain/cursor.js';
 import type { ListWindow } from '../repositories/keyset.js';
+import { readPage } from '../use-cases/list-records.use-case.js';
 
 /** Filters of an ops list besides the window: siteId, status, actorId and so on, as strings. */
 export type OpsFilters = Record<string, string>;
@@ -32,18 +33,7 @@ export async function opsListPage<Row extends { createdAt: Date; id: string }, I
     siteId: filters.siteId ?? '*',
     filters: { ...filters, createdFrom: createdFrom?.toISOString() ?? null, createdTo: createdTo?.toISOString() ?? null },
   };
-  const after = cursor ? cursors.decode(cursor, scope) : undefined;
-  const limit = rawLimit ? Number(rawLimit) : DEFAULT_PAGE_SIZE;
-  const rows = await fetch(filters, {
-    ...(createdFrom ? { createdFrom } : {}),
-    ...(createdTo ? { createdTo } : {}),
-    ...(after ? { after } : {}),
-    limit: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }, scope) : null;
-  return { data: page.map(toItem), nextCursor };
+  return readPage(cursors, scope, { cursor, limit: rawLimit, createdFrom, createdTo }, (window) => fetch(filters, window), toItem);
 }
 
 /** `status=A,B` as a typed list, or undefined when absent. */

@@ -1,7 +1,7 @@
 import { validateRequest, type ListResponse, type RequestSchemaName } from '@kasa/contracts';
 import { DEFAULT_PAGE_SIZE } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import type { CursorCodec, CursorPosition } from '../domain/cursor.js';
+import type { CursorCodec, CursorPosition, CursorScope } from '../domain/cursor.js';
 import type { ListWindow } from '../repositories/keyset.js';
 
 export interface ListQuery {
@@ -40,16 +40,37 @@ export async function listPage<Row extends { createdAt: Date; id: string }, Item
     siteId,
     filters: { statuses: statuses ?? null, createdFrom: createdFrom?.toISOString() ?? null, createdTo: createdTo?.toISOString() ?? null },
   };
+  return readPage(
+    cursors,
+    scope,
+    { cursor: query.cursor, limit: query.limit, createdFrom, createdTo },
+    (window) => source.fetch(siteId, statuses, window),
+    (row) => source.toItem(row),
+  );
+}
+
+/**
+ * Reads one newest-first page through a cursor bound to `scope` (a cursor minted for other filters is
+ * refused): one row more than the page is fetched to know whether another page exists, and the next cursor
+ * is the page's last row. Every list, partner and ops, pages through here.
+ */
+export async function readPage<Row extends { createdAt: Date; id: string }, Item>(
+  cursors: CursorCodec,
+  scope: CursorScope,
+  query: { cursor?: string; limit?: string; createdFrom?: Date; createdTo?: Date },
+  fetch: (window: ListWindow) => Promise<Row[]>,
+  toItem: (row: Row) => Item,
+): Promise<ListResponse<Item>> {
   const after: CursorPosition | undefined = query.cursor ? cursors.decode(query.cursor, scope) : undefined;
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
-  const rows = await source.fetch(siteId, statuses, {
-    ...(createdFrom ? { createdFrom } : {}),
-    ...(createdTo ? { createdTo } : {}),
+  const rows = await fetch({
+    ...(query.createdFrom ? { createdFrom: query.createdFrom } : {}),
+    ...(query.createdTo ? { createdTo: query.createdTo } : {}),
     ...(after ? { after } : {}),
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }, scope) : null;
-  return { data: page.map((row) => source.toItem(row)), nextCursor };
+  return { data: page.map(toItem), nextCursor };
 }
