@@ -12,18 +12,19 @@ import { arrivalEffect } from './arrival.js';
  */
 export async function applyArrival(
   tx: Prisma.TransactionClient,
-  deps: { review: ReviewRepository },
+  deps: { review: ReviewRepository; config: { arrivalClockSkewMs: number } },
   actor: Actor,
   intent: DepositIntent,
   transfer: { id: string; amount: bigint; receivedAt: Date; bankTxId: string },
 ): Promise<DepositIntent | null> {
-  const effect = arrivalEffect(intent, transfer.receivedAt);
+  const effect = arrivalEffect(intent, transfer.receivedAt, deps.config.arrivalClockSkewMs);
   if (!effect) return null;
   const receivedAmount = (intent.receivedAmount ?? 0n) + transfer.amount;
   const updated = await deps.review.updateIntent(tx, intent.id, intent.status, {
     status: effect.to,
     receivedAmount,
     ...(effect.cancels ? { cancelledAt: new Date() } : {}),
+    ...(effect.reinstates ? { cancelledAt: null } : {}),
   });
   if (!updated) return null;
   await writeAudit(tx, {
@@ -39,6 +40,8 @@ export async function applyArrival(
       bankTxId: transfer.bankTxId,
       transferAmount: transfer.amount.toString(),
       receivedAmount: receivedAmount.toString(),
+      receivedAt: transfer.receivedAt.toISOString(),
+      expiresAt: intent.expiresAt.toISOString(),
     },
   });
   return updated;

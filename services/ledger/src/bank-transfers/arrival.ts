@@ -7,26 +7,32 @@ export interface ArrivalEffect {
   to: DepositStatus;
   /** The intent was still RESERVED although past its expiry: it is cancelled on the way to LATE_ARRIVAL. */
   cancels: boolean;
+  /** The expiry sweep cancelled the intent, but the money had arrived in time: the cancellation is undone. */
+  reinstates: boolean;
 }
 
 /**
- * What money arriving for an intent does to it (DESIGN section 3):
- * - RESERVED and the transfer arrived by `expiresAt` (the bank's `receivedAt`) -> PENDING_REVIEW;
- * - RESERVED but arrived after `expiresAt` (the expiry sweep has not run yet) -> LATE_ARRIVAL, cancelled on
- *   the way, exactly as if the expiry had run first;
- * - AUTO_CANCELLED -> LATE_ARRIVAL;
+ * What money arriving for an intent does to it. On time or late is judged by the bank's `receivedAt`,
+ * never by when the transfer is recorded: money that reached the bank by `expiresAt` (plus `skewMs`, the
+ * allowance for the bank's clock and ours differing) is on time even if an operator records it after the
+ * expiry sweep ran.
+ * - RESERVED or AUTO_CANCELLED, on time -> PENDING_REVIEW (an AUTO_CANCELLED intent is reinstated);
+ * - RESERVED, late (the expiry sweep has not run yet) -> LATE_ARRIVAL, cancelled on the way, exactly as if
+ *   the expiry had run first;
+ * - AUTO_CANCELLED, late -> LATE_ARRIVAL;
  * - PENDING_REVIEW or LATE_ARRIVAL: a further transfer adds to the received amount, the status stays;
  * - APPROVED or REJECTED: decided already; the transfer goes to the unmatched queue (null).
  */
-export function arrivalEffect(intent: { status: DepositStatus; expiresAt: Date }, receivedAt: Date): ArrivalEffect | null {
+export function arrivalEffect(intent: { status: DepositStatus; expiresAt: Date }, receivedAt: Date, skewMs: number): ArrivalEffect | null {
+  const onTime = receivedAt.getTime() <= intent.expiresAt.getTime() + skewMs;
   switch (intent.status) {
     case 'RESERVED':
-      return receivedAt.getTime() <= intent.expiresAt.getTime() ? { to: 'PENDING_REVIEW', cancels: false } : { to: 'LATE_ARRIVAL', cancels: true };
+      return onTime ? { to: 'PENDING_REVIEW', cancels: false, reinstates: false } : { to: 'LATE_ARRIVAL', cancels: true, reinstates: false };
     case 'AUTO_CANCELLED':
-      return { to: 'LATE_ARRIVAL', cancels: false };
+      return onTime ? { to: 'PENDING_REVIEW', cancels: false, reinstates: true } : { to: 'LATE_ARRIVAL', cancels: false, reinstates: false };
     case 'PENDING_REVIEW':
     case 'LATE_ARRIVAL':
-      return { to: intent.status, cancels: false };
+      return { to: intent.status, cancels: false, reinstates: false };
     case 'APPROVED':
     case 'REJECTED':
       return null;

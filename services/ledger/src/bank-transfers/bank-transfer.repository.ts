@@ -62,6 +62,18 @@ export class BankTransferRepository {
     });
   }
 
+  /**
+   * The money that arrived for an intent: the sum of the transfers matched or assigned to it. Read inside
+   * the transaction that holds the intent's row lock; every path that attaches a transfer takes that lock
+   * first, so the sum cannot change before the caller commits.
+   */
+  async receivedFor(tx: Tx, intentId: string): Promise<bigint> {
+    const rows = await tx.$queryRaw<Array<{ total: bigint }>>`
+      SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM bank_transfers
+      WHERE intent_id = ${intentId}::uuid AND status IN ('MATCHED', 'ASSIGNED')`;
+    return rows[0]?.total ?? 0n;
+  }
+
   listForIntent(intentId: string): Promise<BankTransfer[]> {
     return this.db.bankTransfer.findMany({ where: { intentId }, orderBy: { receivedAt: 'asc' } });
   }

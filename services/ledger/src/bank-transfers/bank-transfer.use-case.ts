@@ -14,6 +14,7 @@ import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.re
 
 export interface BankTransferDeps {
   db: PrismaClient;
+  config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
   review: ReviewRepository;
 }

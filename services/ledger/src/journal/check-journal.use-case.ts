@@ -1,7 +1,7 @@
 import type { JournalRepository } from './journal.repository.js';
 
 export interface JournalProblem {
-  kind: 'unbalanced_transaction' | 'balance_mismatch' | 'impossible_balance' | 'record_mismatch';
+  kind: 'unbalanced_transaction' | 'balance_mismatch' | 'impossible_balance' | 'record_mismatch' | 'unbacked_credit';
   detail: Record<string, string>;
 }
 
@@ -16,21 +16,24 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
 
 /**
  * The journal's invariants: every transaction sums to zero, every balance equals its entries, no liability
- * is in debit, and the journal agrees with the deposit and withdrawal records. Run by tests, by
+ * is in debit, the journal agrees with the deposit and withdrawal records, and every credited deposit is
+ * backed by incoming transfers recorded for it. Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(deps: { journal: JournalRepository }): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records] = await Promise.all([
+  const [unbalanced, mismatches, impossible, records, unbacked] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
     deps.journal.recordMismatches(),
+    deps.journal.unbackedCredits(),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
     ...mismatches.map((row) => ({ kind: 'balance_mismatch' as const, detail: stringify({ ...row }) })),
     ...impossible.map((row) => ({ kind: 'impossible_balance' as const, detail: stringify({ ...row }) })),
     ...records.map((row) => ({ kind: 'record_mismatch' as const, detail: stringify({ ...row }) })),
+    ...unbacked.map((row) => ({ kind: 'unbacked_credit' as const, detail: stringify({ ...row }) })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

@@ -128,4 +128,29 @@ export class JournalRepository {
       FROM actual a FULL OUTER JOIN expected x ON x.site_id = a.site_id AND x.account = a.account
       WHERE COALESCE(a.total, 0) <> COALESCE(x.total, 0)`;
   }
+
+  /**
+   * Credits not backed by money that arrived: a deposit whose journal credit (its `bank_clearing` debit)
+   * or whose approved `amount` exceeds the transfers matched or assigned to it, or a credit posted for an
+   * intent of another site or for none at all. Money is created only by money that arrived, so this holds
+   * even if a future route forgets the approval's own check.
+   */
+  unbackedCredits(): Promise<Array<{ siteId: string; intentId: string; source: 'journal' | 'record'; credited: bigint; received: bigint }>> {
+    return this.db.$queryRaw`
+      WITH received AS (
+        SELECT intent_id, SUM(amount) AS total FROM bank_transfers
+        WHERE intent_id IS NOT NULL AND status IN ('MATCHED', 'ASSIGNED') GROUP BY intent_id
+      ), credits AS (
+        SELECT site_id, entity_id AS intent_id, 'journal' AS source, SUM(amount) AS total FROM journal_entries
+        WHERE entity_type = 'deposit_intent' AND account = 'bank_clearing' GROUP BY site_id, entity_id
+        UNION ALL
+        SELECT site_id, id, 'record', amount FROM deposit_intents WHERE status = 'APPROVED'
+      )
+      SELECT c.site_id::text AS "siteId", c.intent_id::text AS "intentId", c.source, c.total::bigint AS credited,
+        COALESCE(r.total, 0)::bigint AS received
+      FROM credits c
+      LEFT JOIN received r ON r.intent_id = c.intent_id
+      LEFT JOIN deposit_intents d ON d.id = c.intent_id
+      WHERE c.total > COALESCE(r.total, 0) OR d.site_id IS DISTINCT FROM c.site_id`;
+  }
 }

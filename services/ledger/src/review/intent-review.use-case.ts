@@ -14,8 +14,10 @@ const notFound = () => new AppError('not_found', 'No deposit intent with this id
 
 /**
  * Approves a deposit that money arrived for (PENDING_REVIEW or LATE_ARRIVAL). The credited `amount` is
- * the operator's figure or, by default, what the bank transfers brought; `requestedAmount` stays as the
- * partner asked. Credits the site's available balance and emits `intent.approved`.
+ * the operator's figure or, by default, everything the bank transfers brought; `requestedAmount` stays as
+ * the partner asked. Money is created only by money that arrived: the credit can never exceed the sum of
+ * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
+ * balance and emits `intent.approved`.
  */
 export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal, intentId: string, input: { amount?: bigint }) {
   if (!isUuid(intentId)) throw notFound();
@@ -23,9 +25,17 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
     const current = await deps.review.lockIntent(tx, intentId);
     if (!current) throw notFound();
     const to = assertIntentAction('approve', current.status);
-    const amount = input.amount ?? current.receivedAmount;
-    if (amount === null || amount <= 0n) {
+    const received = await deps.bankTransfers.receivedFor(tx, intentId);
+    const amount = input.amount ?? received;
+    if (amount <= 0n) {
       throw AppError.validation([{ field: 'amount', message: 'is required: no money was recorded for this intent' }]);
+    }
+    if (amount > received) {
+      throw new AppError(
+        'conflict',
+        `The credit (${amount} kuruş) exceeds the money received for this intent (${received} kuruş); nothing was changed.`,
+        [{ field: 'amount', message: `must not exceed the ${received} kuruş received` }],
+      );
     }
     const updated = await deps.review.updateIntent(tx, intentId, current.status, { status: to, amount, approvedAt: new Date() });
     if (!updated) throw new AppError('conflict', 'The intent changed while it was being approved; nothing was changed.');
@@ -42,7 +52,7 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
         to,
         amount: amount.toString(),
         requestedAmount: current.requestedAmount.toString(),
-        receivedAmount: current.receivedAmount?.toString() ?? null,
+        receivedAmount: received.toString(),
         operatorEnteredAmount: input.amount !== undefined,
         journalTransactionId: posted.transactionId,
       },
