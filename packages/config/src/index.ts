@@ -62,6 +62,8 @@ export interface KasaConfig {
   logLevel: string;
   /** How often the ledger sweeps RESERVED intents past expiresAt into AUTO_CANCELLED. */
   expirySweepIntervalMs: number;
+  /** Failed API-key attempts one client address may make per minute before the gateway answers 429. */
+  invalidKeyAttemptsPerMinute: number;
   /** How far past `expiresAt` a transfer's bank `receivedAt` still counts as on time (the bank's clock and ours differ). */
   arrivalClockSkewMs: number;
   /** Lifetime of an operator token issued by console login. */
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
+    invalidKeyAttemptsPerMinute: int(env, 'INVALID_KEY_ATTEMPTS_PER_MINUTE', 30, 1, 100000),
     arrivalClockSkewMs: int(env, 'ARRIVAL_CLOCK_SKEW_SECONDS', 60, 0, 900) * 1000,
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
   };

@@ -10,8 +10,12 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => Ajv2020;
 
 function buildAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: false });
+  // verbose: errors carry their parent schema, whose `x-message` is the sentence a person reads.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: false, verbose: true });
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60) and years a database cannot hold; an instant here must also be
+  // one JavaScript and PostgreSQL can represent, so it can be compared and stored without an error.
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableInstant });
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   ajv.addKeyword({
     keyword: 'trIban',
@@ -23,6 +27,23 @@ function buildAjv(): Ajv2020 {
     },
   });
   return ajv;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 timestamp that names a real instant between the years 1900 and 9999 (no leap second). */
+export function isStorableInstant(value: string): boolean {
+  if (!RFC3339.test(value)) return false;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return false;
+  // Date.parse rolls some impossible dates over (2026-02-30 -> March 2); the fields must survive a round trip.
+  const [date = '', time = ''] = value.toUpperCase().split('T');
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(time);
+  const offsetMs = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) * 60_000 : 0;
+  const local = new Date(ms + offsetMs).toISOString();
+  if (local.slice(0, 10) !== date || local.slice(11, 19) !== time.slice(0, 8)) return false;
+  const year = new Date(ms).getUTCFullYear();
+  return year >= 1900 && year <= 9999;
 }
 
 const ajv = buildAjv();

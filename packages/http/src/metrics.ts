@@ -21,13 +21,54 @@ export function createHttpMetrics(service: string): HttpMetrics {
   });
   const middleware: RequestHandler = (req, res, next) => {
     const end = duration.startTimer();
+    let route: string | undefined;
+    // Express sets `req.route` just before a route's handlers run, while `req.baseUrl` still holds the mount
+    // path; by the time the response finishes the mount is unwound. Capture the template at that moment.
+    let current: unknown;
+    Object.defineProperty(req, 'route', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set: (value: { path?: unknown } | undefined) => {
+        current = value;
+        if (value && typeof value.path === 'string') route = routeTemplate(req.baseUrl, value.path, req.params);
+      },
+    });
     res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path;
-      end({ method: req.method, route: route ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) });
+      end({ method: req.method, route: route ?? 'unmatched', status: String(res.statusCode) });
     });
     next();
   };
   return { registry, middleware };
+}
+
+const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A route's label, never a raw path: the mount path with its parameter values put back as `:name` (and any
+ * UUID as `:id`), then the route's own template. Requests that match no route are all `unmatched`, so
+ * no request can add a label value of its own.
+ */
+export function routeTemplate(baseUrl: string, routePath: string, params: Record<string, string | string[] | undefined>): string {
+  const names = new Map<string, string>();
+  for (const [name, value] of Object.entries(params)) if (typeof value === 'string') names.set(value, name);
+  const mount = baseUrl
+    .split('/')
+    .map((segment) => {
+      const name = names.get(segment) ?? names.get(safeDecode(segment));
+      if (name !== undefined && segment !== '') return `:${name}`;
+      return UUID_SEGMENT.test(segment) ? ':id' : segment;
+    })
+    .join('/');
+  return `${mount}${routePath === '/' && mount !== '' ? '' : routePath}`;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export type ReadinessCheck = () => Promise<void>;

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { createHttpMetrics, errorHandler, notFound, operationalRoutes, requestId } from '@kasa/http';
+import { canonicalUuidPath, createHttpMetrics, errorHandler, noStore, notFound, operationalRoutes, rejectHostileUrl, requestId } from '@kasa/http';
 import type { GatewayDeps } from './gateway-deps.js';
 import { buildOpenApiDocument } from '@kasa/contracts';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
@@ -24,7 +24,9 @@ export function createApp(deps: GatewayDeps): Express {
     }),
   );
   app.use(requestId);
+  app.use(noStore);
   app.use(metrics.middleware);
+  app.use(rejectHostileUrl);
   app.use(
     operationalRoutes(metrics.registry, {
       redis: async () => {
@@ -45,7 +47,7 @@ export function createApp(deps: GatewayDeps): Express {
     res.status(204).end();
   });
   app.use('/deposit', depositPageRoutes(deps));
-  app.use('/api/v1/external', partnerRoutes(deps));
+  app.use('/api/v1/external', canonicalUuidPath, partnerRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -3,7 +3,7 @@ import type { KasaConfig } from '@kasa/config';
 import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
 import { IdempotencyStore } from './middleware/idempotency.js';
-import { RequestCounter } from './middleware/rate-limit.js';
+import { InvalidKeyLimiter, RequestCounter } from './middleware/rate-limit.js';
 
 /** Everything the gateway needs, wired once by hand. */
 export interface GatewayDeps {
@@ -14,6 +14,8 @@ export interface GatewayDeps {
   ledger: LedgerClient;
   idempotency: IdempotencyStore;
   requestCounter: RequestCounter;
+  /** Failed API-key attempts per client address. */
+  invalidKeys: InvalidKeyLimiter;
 }
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
@@ -26,6 +28,7 @@ export function createGatewayDeps(config: KasaConfig, overrides: Partial<Gateway
     ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken),
     idempotency: overrides.idempotency ?? new IdempotencyStore(redis, config.redisPrefix),
     requestCounter: overrides.requestCounter ?? new RequestCounter(redis, config.redisPrefix),
+    invalidKeys: overrides.invalidKeys ?? new InvalidKeyLimiter(redis, config.redisPrefix, config.invalidKeyAttemptsPerMinute),
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { createHttpMetrics, errorHandler, notFound, operationalRoutes, requestId } from '@kasa/http';
+import { canonicalUuidPath, createHttpMetrics, errorHandler, noStore, notFound, operationalRoutes, rejectHostileUrl, requestId } from '@kasa/http';
 import type { LedgerDeps } from './ledger-deps.js';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
 import { internalRoutes } from './routes/internal.routes.js';
@@ -25,7 +25,10 @@ export function createApp(deps: LedgerDeps): Express {
   // Only the ops API may ever be opened from a browser; the gateway-facing internal API needs no browser headers.
   app.use('/ops', helmet());
   app.use(requestId);
+  app.use(noStore);
   app.use(metrics.middleware);
+  app.use(rejectHostileUrl);
+  app.use(['/internal', '/ops'], canonicalUuidPath);
   app.use(
     operationalRoutes(metrics.registry, {
       postgres: async () => {

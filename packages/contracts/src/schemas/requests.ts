@@ -89,8 +89,9 @@ export const createWithdrawalRequestSchema = {
       type: 'string',
       minLength: 2,
       maxLength: 140,
-      pattern: "^[\\p{L} .'-]+$",
-      'x-message': "must be 2 to 140 characters: letters (Turkish ones too), spaces and . ' -",
+      // At least one letter: a name of only spaces or punctuation names nobody a bank could pay.
+      pattern: "^(?=[^\\p{L}]*\\p{L})[\\p{L} .'-]+$",
+      'x-message': "must be 2 to 140 characters: letters (Turkish ones too), spaces and . ' -, with at least one letter",
       description: 'Name of the destination account holder.',
     },
   },

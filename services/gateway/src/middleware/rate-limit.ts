@@ -52,3 +52,51 @@ export function applyBudget(state: RateState, perMinute: number): Record<string,
   }
   return headers;
 }
+
+/**
+ * Failed API-key attempts per client address (fixed one-minute window), shared by every gateway replica.
+ * Once an address is over its allowance, it gets the same 429 contract as an exhausted key, and a key that
+ * is not already known to the cache is not looked up at all: guessing keys costs the guesser, not the
+ * database. Known-good keys from that address keep working.
+ */
+export class InvalidKeyLimiter {
+  private readonly limiter: RateLimiterRedis;
+
+  constructor(
+    redis: Redis,
+    redisPrefix: string,
+    private readonly perMinute: number,
+  ) {
+    this.limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${redisPrefix}:rl-badkey`, points: perMinute, duration: WINDOW_SECONDS });
+  }
+
+  /** Throws `rate_limited` when the address has used its allowance of failed attempts this minute. */
+  async assertNotBlocked(address: string): Promise<void> {
+    let state: RateLimiterRes | null;
+    try {
+      state = await this.limiter.get(address);
+    } catch {
+      throw new AppError('service_unavailable', 'The service is temporarily unavailable.', undefined, { 'Retry-After': '1' });
+    }
+    if (state && state.consumedPoints >= this.perMinute) throw this.refusal(state);
+  }
+
+  /** Counts one failed attempt; throws `rate_limited` instead of the 401 once the allowance is used up. */
+  async recordFailure(address: string): Promise<void> {
+    try {
+      await this.limiter.consume(address);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw this.refusal(error);
+      // Counting must not turn a 401 into a 503: the caller's answer stays the 401.
+    }
+  }
+
+  private refusal(state: RateLimiterRes): AppError {
+    const reset = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    return new AppError('rate_limited', `Too many requests with an invalid API key from this address; retry after ${reset} s.`, undefined, {
+      'RateLimit-Policy': `"invalid-key";q=${this.perMinute};w=${WINDOW_SECONDS}`,
+      RateLimit: `"invalid-key";r=0;t=${reset}`,
+      'Retry-After': String(reset),
+    });
+  }
+}

@@ -28,7 +28,8 @@ export class ScopedLookup<Raw extends object> {
   }
 
   async find(siteId: string, id: string): Promise<Raw | null> {
-    const raw = await this.batch.call(id);
+    // A UUID is case-insensitive; rows come back in PostgreSQL's lower-case form and are matched on it.
+    const raw = await this.batch.call(id.toLowerCase());
     if (!raw || raw.siteId !== siteId) return null;
     const { siteId: _site, ...row } = raw;
     return row as unknown as Raw;
