@@ -25,8 +25,12 @@ function fromLedger(error: OpsApiError): ReadableError {
     case 404:
       return { ...base, status: 404, title: 'This record does not exist.' };
     case 409:
-      // A withdrawal past the balance is the one conflict that names a field; everything else is a race
-      // with another operator (or a state that has moved on since the page was loaded).
+      // Conflicts that name the amount are about money: a deposit credited above what arrived, or a
+      // withdrawal past the site's balance. Everything else is a race with another operator (or a state
+      // that has moved on since the page was loaded).
+      if (error.fieldErrors.some((f) => f.field === 'amount' && f.message.includes('received'))) {
+        return { ...base, status: 409, title: 'The amount is more than the money received for this deposit.' };
+      }
       return error.fieldErrors.some((f) => f.field === 'amount')
         ? { ...base, status: 409, title: "The site's available balance does not cover this." }
         : { ...base, status: 409, title: 'Someone else already acted on this record.' };
