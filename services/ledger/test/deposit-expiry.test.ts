@@ -25,7 +25,8 @@ describe('with the repeatable sweep', () => {
   let h: LedgerHarness;
   let site: TestSite;
   beforeAll(async () => {
-    h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '400' });
+    // Late means late here: money a second after a one-second expiry, so no clock-skew allowance.
+    h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '400', ARRIVAL_CLOCK_SKEW_SECONDS: '0' });
     site = await h.createSite({ depositTtlSeconds: 1 });
   });
   afterAll(async () => {

@@ -5,7 +5,8 @@ import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness
 let h: LedgerHarness;
 let site: TestSite;
 beforeAll(async () => {
-  h = await startLedgerHarness();
+  // Late means late here: these tests send money a second after a one-second expiry, so no clock-skew allowance.
+  h = await startLedgerHarness({ ARRIVAL_CLOCK_SKEW_SECONDS: '0' });
   site = await h.createSite();
 });
 afterAll(async () => {

@@ -9,7 +9,8 @@ let h: LedgerHarness;
 let site: TestSite;
 let expiringSite: TestSite;
 beforeAll(async () => {
-  h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '300' });
+  // Late means late here: money a second after a one-second expiry, so no clock-skew allowance.
+  h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '300', ARRIVAL_CLOCK_SKEW_SECONDS: '0' });
   site = await h.createSite();
   expiringSite = await h.createSite({ depositTtlSeconds: 1 });
   await h.fund(site, 50_000_000);
