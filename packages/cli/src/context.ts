@@ -1,3 +1,4 @@
+import { LIRA_EXAMPLES, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
 import { InvalidArgumentError, type Command } from 'commander';
 import { OpsClient } from './ops-client.js';
 import { printJson, type Io } from './output.js';
@@ -36,15 +37,16 @@ export function createContext(io: Io, program: Command): Context {
   };
 }
 
-/** Amounts in kuruş ("150000"), or in lira with exactly two decimals ("1500.00"), which is unambiguous. */
+/**
+ * Amount flags are lira, as in the console: "1500", "1500,50", "1.500,50" and "1,500.50" (see @kasa/money).
+ * Output in --json keeps the API's kuruş digits.
+ */
 export function parseAmount(input: string): string {
-  const compact = input.replace(/[\s,_]/g, '');
-  if (/^[1-9]\d{0,17}$/.test(compact)) return compact;
-  const lira = /^(\d{1,16})\.(\d{2})$/.exec(compact);
-  if (lira) {
-    const minor = BigInt(lira[1] as string) * 100n + BigInt(lira[2] as string);
-    if (minor > 0n) return minor.toString();
+  try {
+    return parseLiraToMinorUnits(input);
+  } catch (error) {
+    // InvalidArgumentError: commander reports it as a usage error (exit 2) naming the option.
+    if (error instanceof MoneyInputError) throw new InvalidArgumentError(`"${input}" ${error.message} (amounts are lira, ${LIRA_EXAMPLES})`);
+    throw error;
   }
-  // InvalidArgumentError: commander reports it as a usage error (exit 2) naming the option.
-  throw new InvalidArgumentError(`"${input}" is not an amount: give kuruş as digits (150000) or lira with two decimals (1500.00)`);
 }

@@ -1,4 +1,5 @@
 /** How kasa prints: aligned tables for people, one JSON document for scripts (`--json`). */
+import { formatLira } from '@kasa/money';
 
 export interface Writer {
   write(chunk: string): unknown;
@@ -11,15 +12,8 @@ export interface Io {
   fetch?: typeof fetch;
 }
 
-/** Minor units as a human amount: 150000 -> "1,500.00". Exact for any size (string arithmetic on bigint). */
-export function formatAmount(minor: string | null | undefined): string {
-  if (minor === null || minor === undefined || !/^-?\d+$/.test(minor)) return minor ?? '';
-  const value = BigInt(minor);
-  const sign = value < 0n ? '-' : '';
-  const abs = value < 0n ? -value : value;
-  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
+/** Minor units as people read lira: 150000 -> "1.500,00", the form the console shows and amount flags take. */
+export const formatAmount = (minor: string | null | undefined): string => formatLira(minor);
 
 /** Prints rows as a table with the given columns; each column is a header and a cell function. */
 export function printTable<T>(out: Writer, rows: T[], columns: Array<[string, (row: T) => string | number | null | undefined]>): void {

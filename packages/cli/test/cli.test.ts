@@ -104,12 +104,12 @@ describe('kasa', () => {
     expect(queue.json.map((i: { intentId: string }) => i.intentId)).toEqual([intent.intentId]);
 
     const approved = await kasa(['intents', 'approve', intent.intentId]);
-    expect(approved.stdout).toBe(`Intent ${intent.intentId} is now APPROVED (amount 1,500.00 TRY).\n`);
+    expect(approved.stdout).toBe(`Intent ${intent.intentId} is now APPROVED (amount 1.500,00 TRY).\n`);
 
     const balance = await kasa(['--json', 'balances', '--site', siteId]);
     expect(balance.json).toEqual([expect.objectContaining({ siteId, available: '150000', reserved: '0' })]);
     const table = await kasa(['balances']);
-    expect(table.stdout).toMatch(/AVAILABLE[\s\S]*1,500\.00/);
+    expect(table.stdout).toMatch(/AVAILABLE \(TRY\)[\s\S]*1\.500,00/);
   });
 
   it('reports a refused action with exit code 1 and the problem, or as JSON with --json', async () => {
@@ -128,14 +128,14 @@ describe('kasa', () => {
     const missing = await kasa(['intents', 'reject', randomUUID()]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("required option '--reason <reason>'");
-    const badAmount = await kasa(['intents', 'approve', randomUUID(), '--amount', '12.5']);
+    const badAmount = await kasa(['intents', 'approve', randomUUID(), '--amount', '1.500']);
     expect(badAmount.code).toBe(2);
   });
 
   it('runs a withdrawal through approve, mark-sent and mark-returned', async () => {
     const siteId = await newSite();
     const intent = await createDeposit(siteId, '90000');
-    await kasa(['transfers', 'record', '--bank-tx-id', `B-${randomUUID()}`, '--amount', '90000', '--sender-name', 'A B', '--sender-iban', makeTrIban(5), '--description', intent.referenceNo]);
+    await kasa(['transfers', 'record', '--bank-tx-id', `B-${randomUUID()}`, '--amount', '900', '--sender-name', 'A B', '--sender-iban', makeTrIban(5), '--description', intent.referenceNo]);
     await kasa(['intents', 'approve', intent.intentId]);
     const request = { externalUserId: 'u1', amount: '40000', targetIban: makeTrIban(6), targetHolderName: 'Ali Veli' };
     const created = await fetch(`${ledger.url}/internal/v1/sites/${siteId}/withdrawals`, {
@@ -156,7 +156,7 @@ describe('kasa', () => {
     const siteId = await newSite();
     const intents = await Promise.all(Array.from({ length: 5 }, () => createDeposit(siteId, '10000')));
     for (const intent of intents) {
-      await kasa(['transfers', 'record', '--bank-tx-id', `D-${randomUUID()}`, '--amount', '10000', '--sender-name', 'A B', '--sender-iban', makeTrIban(7), '--description', intent.referenceNo]);
+      await kasa(['transfers', 'record', '--bank-tx-id', `D-${randomUUID()}`, '--amount', '100,00', '--sender-name', 'A B', '--sender-iban', makeTrIban(7), '--description', intent.referenceNo]);
       await kasa(['intents', 'reject', intent.intentId, '--reason', 'test']);
     }
     const db = ledger.deps.db;
@@ -210,16 +210,19 @@ describe('kasa', () => {
 });
 
 describe('amounts', () => {
-  it('reads kuruş digits or lira with exactly two decimals, nothing else', () => {
-    expect(parseAmount('150000')).toBe('150000');
+  it('reads amount flags as lira, as the console does', () => {
+    expect(parseAmount('1500')).toBe('150000');
+    expect(parseAmount('1500.00')).toBe('150000');
+    expect(parseAmount('1.500,00')).toBe('150000');
     expect(parseAmount('1,500.00')).toBe('150000');
+    expect(parseAmount('12.5')).toBe('1250');
     expect(parseAmount('0.01')).toBe('1');
-    for (const bad of ['12.5', '0', '0.00', '-5', '1e5', 'abc', '015']) expect(() => parseAmount(bad)).toThrow();
+    for (const bad of ['1.500', '0', '0.00', '-5', '1e5', 'abc', '1500,001']) expect(() => parseAmount(bad)).toThrow(/amounts are lira/);
   });
 
   it('prints minor units as lira exactly, even beyond 2^53', () => {
-    expect(formatAmount('150000')).toBe('1,500.00');
-    expect(formatAmount('5')).toBe('0.05');
-    expect(formatAmount('900719925474099312')).toBe('9,007,199,254,740,993.12');
+    expect(formatAmount('150000')).toBe('1.500,00');
+    expect(formatAmount('5')).toBe('0,05');
+    expect(formatAmount('900719925474099312')).toBe('9.007.199.254.740.993,12');
   });
 });

@@ -1,1 +1,7 @@
-export {};
+/**
+ * @kasa/money: one meaning for an amount on every surface. Machines exchange minor units (kuruş) as digit
+ * strings; people type and read lira. Amounts are bigint inside, never floats.
+ */
+export { MINOR_UNITS_PATTERN, MAX_MINOR_UNITS, isMinorUnits } from './minor-units.js';
+export { parseLira, parseLiraToMinorUnits, MoneyInputError, LIRA_EXAMPLES } from './parse-lira.js';
+export { formatLira, formatTry, liraInputValue } from './format.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { html, trustedHtml } from '../src/views/html.js';
-import { formatTry, groupIban, maskIban, parseTryInput, tryInputValue } from '../src/views/format.js';
+import { formatTry, groupIban, liraInputValue, maskIban, readLira } from '../src/views/format.js';
 import { withNotice, noticeText } from '../src/views/notices.js';
 import { safeLocalPath } from '../src/session/session.middleware.js';
 
@@ -36,12 +36,13 @@ describe('money and IBAN formatting', () => {
   });
 
   it('reads an operator amount in lira into kurus and refuses ambiguous or non-positive input', () => {
-    expect(parseTryInput('1500')).toBe('150000');
-    expect(parseTryInput(' 1500,5 ')).toBe('150050');
-    expect(parseTryInput('1500.05')).toBe('150005');
-    expect(parseTryInput('0,01')).toBe('1');
-    for (const bad of ['', '0', '0,00', '1.500,00', '1,500.00', '-5', '12,345', 'abc', '1e3']) expect(parseTryInput(bad)).toBeNull();
-    expect(tryInputValue('198500')).toBe('1985,00');
+    expect(readLira('1500')).toEqual({ minor: '150000' });
+    expect(readLira(' 1500,5 ')).toEqual({ minor: '150050' });
+    expect(readLira('1500.05')).toEqual({ minor: '150005' });
+    expect(readLira('1.500,00')).toEqual({ minor: '150000' });
+    expect(readLira('0,01')).toEqual({ minor: '1' });
+    for (const bad of ['', '0', '0,00', '1.500', '-5', '12,345', 'abc', '1e3']) expect(readLira(bad)).toHaveProperty('problem');
+    expect(liraInputValue('198500')).toBe('1985,00');
   });
 
   it('masks IBANs everywhere but the payout view, which groups them for typing', () => {

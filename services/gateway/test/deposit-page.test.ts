@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { launchChromium } from '@kasa/testkit';
-import { formatTry, groupIban } from '../src/deposit-page/render.js';
+import { formatTry } from '@kasa/money';
+import { groupIban } from '../src/deposit-page/render.js';
 import { startHarness, type Harness, type TestSite } from './harness.js';
 import { partner } from './partner-client.js';
 

@@ -109,8 +109,8 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--webhook-url <url>', 'https:// endpoint for webhooks')
     .option('--rate-limit <perMinute>', 'requests per minute per API key', (v) => Number(v))
     .option('--deposit-ttl <seconds>', 'how long a deposit intent waits for money', (v) => Number(v))
-    .option('--min-amount <amount>', 'smallest amount (kuruş, or lira with two decimals)', parseAmount)
-    .option('--max-amount <amount>', 'largest amount (kuruş, or lira with two decimals)', parseAmount)
+    .option('--min-amount <amount>', 'smallest amount in lira (TRY), e.g. 10 or 10,00', parseAmount)
+    .option('--max-amount <amount>', 'largest amount in lira (TRY), e.g. 50000 or 50.000,00', parseAmount)
     .action(async (slug: string, o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string }) => {
       const site = await ctx.client().post<Record<string, unknown>>('/sites', {
         slug,

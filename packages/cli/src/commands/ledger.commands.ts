@@ -32,10 +32,10 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
         printTable(ctx.io.stdout, rows, [
           ['SITE', (b) => b.slug],
           ['SITE ID', (b) => b.siteId],
-          ['AVAILABLE', (b) => formatAmount(b.available)],
-          ['RESERVED', (b) => formatAmount(b.reserved)],
-          ['RECEIVED', (b) => formatAmount(b.receivedTotal)],
-          ['PAID OUT', (b) => formatAmount(b.paidOutTotal)],
+          ['AVAILABLE (TRY)', (b) => formatAmount(b.available)],
+          ['RESERVED (TRY)', (b) => formatAmount(b.reserved)],
+          ['RECEIVED (TRY)', (b) => formatAmount(b.receivedTotal)],
+          ['PAID OUT (TRY)', (b) => formatAmount(b.paidOutTotal)],
         ]),
       );
     });

@@ -57,7 +57,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('record')
     .description('record an incoming transfer; it is matched to an intent by the reference in its description')
     .requiredOption('--bank-tx-id <id>', "the bank's transaction id (a repeat changes nothing)")
-    .requiredOption('--amount <amount>', 'kuruş, or lira with two decimals', parseAmount)
+    .requiredOption('--amount <amount>', 'amount in lira (TRY) as the bank shows it, e.g. 1500 or 1.500,00', parseAmount)
     .requiredOption('--sender-name <name>')
     .requiredOption('--sender-iban <iban>')
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
@@ -85,7 +85,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['TRANSFER', (t) => t.bankTransferId],
           ['BANK TX', (t) => t.bankTxId],
           ['STATUS', (t) => t.status],
-          ['AMOUNT', (t) => formatAmount(t.amount)],
+          ['AMOUNT (TRY)', (t) => formatAmount(t.amount)],
           ['SENDER', (t) => t.senderName],
           ['INTENT / REASON', (t) => t.intentId ?? t.unmatchedReason],
           ['DESCRIPTION', (t) => t.description.slice(0, 40)],
@@ -111,8 +111,8 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['INTENT', (i) => i.intentId],
           ['REFERENCE', (i) => i.referenceNo],
           ['STATUS', (i) => i.status],
-          ['REQUESTED', (i) => formatAmount(i.requestedAmount)],
-          ['RECEIVED', (i) => formatAmount(i.receivedAmount)],
+          ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
+          ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
           ['CREATED', (i) => i.createdAt],
         ]),
       );
@@ -128,7 +128,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   intents
     .command('approve <intentId>')
     .description('approve a deposit; the amount defaults to what the bank transfers brought')
-    .option('--amount <amount>', 'credit this amount instead (kuruş, or lira with two decimals)', parseAmount)
+    .option('--amount <amount>', 'credit this amount in lira (TRY) instead, e.g. 1450 or 1.450,00', parseAmount)
     .action(async (intentId: string, o: { amount?: string }) => {
       summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/approve`, o.amount ? { amount: o.amount } : {}));
     });
@@ -150,7 +150,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['WITHDRAWAL', (w) => w.withdrawalId],
           ['REFERENCE', (w) => w.referenceNo],
           ['STATUS', (w) => w.status],
-          ['AMOUNT', (w) => formatAmount(w.amount)],
+          ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
           ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
           ['CREATED', (w) => w.createdAt],
         ]),

@@ -1,8 +1,9 @@
 /** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
+import { MINOR_UNITS_PATTERN } from '@kasa/money';
 
 const amountBound = {
   type: 'string',
-  pattern: '^[1-9][0-9]{0,17}$',
+  pattern: MINOR_UNITS_PATTERN,
   'x-message': 'must be a string of digits in minor units with no leading zero',
 } as const;
 

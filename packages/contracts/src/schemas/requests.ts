@@ -2,6 +2,7 @@
  * JSON Schemas of the partner API's requests (draft 2020-12, as used by ajv and the OpenAPI 3.1 document).
  * `x-message` is the human sentence a pattern or format failure reports.
  */
+import { MINOR_UNITS_PATTERN } from '@kasa/money';
 import {
   approveIntentRequestSchema,
   approveWithdrawalRequestSchema,
@@ -45,7 +46,7 @@ const externalUserLabel = {
 
 const amount = {
   type: 'string',
-  pattern: '^[1-9][0-9]{0,17}$',
+  pattern: MINOR_UNITS_PATTERN,
   'x-message': 'must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point',
   description: 'Minor units (kurus) as a string of digits, e.g. "150000" for 1,500.00 TRY.',
   examples: ['150000'],

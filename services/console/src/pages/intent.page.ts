@@ -5,7 +5,7 @@ import { seg } from '../ledger/ledger-ops.client.js';
 import type { OpsBankTransfer, OpsIntent } from '../ledger/ops-types.js';
 import { intentActions } from '../views/actions.view.js';
 import { emptyRow, facts, statusBadge } from '../views/components.js';
-import { formatTime, formatTry, maskIban, parseTryInput } from '../views/format.js';
+import { formatTime, formatTry, maskIban, readLira } from '../views/format.js';
 import { html } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
 import { siteDirectory, siteLink } from './site-names.js';
@@ -76,10 +76,9 @@ export function intentRoutes(deps: ConsoleDeps): Router {
   router.post('/intents/:intentId/approve', async (req, res) => {
     const action = actionContext(deps, req, res, '/review');
     const typed = action.field('amount');
-    const amount = typed ? parseTryInput(typed) : undefined;
-    if (amount === null)
-      throw AppError.validation([{ field: 'amount', message: 'must be a lira amount such as 1500 or 1500,50 (no thousands separators)' }]);
-    await action.ops.post(`/intents/${seg(req.params.intentId as string)}/approve`, amount ? { amount } : {});
+    const read = typed ? readLira(typed) : null;
+    if (read && 'problem' in read) throw AppError.validation([{ field: 'amount', message: read.problem }]);
+    await action.ops.post(`/intents/${seg(req.params.intentId as string)}/approve`, read ? { amount: read.minor } : {});
     action.done('intent-approved');
   });
 

@@ -4,7 +4,7 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '../ledger/ledger-ops.client.js';
 import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '../ledger/ops-types.js';
 import { emptyRow, facts } from '../views/components.js';
-import { formatTry, parseTryInput } from '../views/format.js';
+import { formatTry, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 
@@ -31,8 +31,8 @@ function createSiteForm(ctx: PageContext): SafeHtml {
     >
     <label>Rate limit (requests/minute) <input type="number" name="rateLimitPerMinute" min="1" max="100000" placeholder="60" /></label>
     <label>Deposit lifetime (seconds) <input type="number" name="depositTtlSeconds" min="1" max="604800" placeholder="1800" /></label>
-    <label>Minimum amount (TRY) <input type="text" name="minAmount" inputmode="decimal" placeholder="10" /></label>
-    <label>Maximum amount (TRY) <input type="text" name="maxAmount" inputmode="decimal" placeholder="1000000" /></label>
+    <label>Minimum amount in lira (TRY) <input type="text" name="minAmount" inputmode="decimal" placeholder="10,00" /></label>
+    <label>Maximum amount in lira (TRY) <input type="text" name="maxAmount" inputmode="decimal" placeholder="1.000.000,00" /></label>
     <div><button type="submit" class="btn primary">Create site</button></div>
   </form>`;
 }
@@ -50,9 +50,9 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
   for (const name of ['minAmount', 'maxAmount']) {
     const value = field(name);
     if (!value) continue;
-    const minor = parseTryInput(value);
-    if (minor) out[name] = minor;
-    else bad.push({ field: name, message: 'must be a lira amount such as 10 or 2500,50' });
+    const read = readLira(value);
+    if ('minor' in read) out[name] = read.minor;
+    else bad.push({ field: name, message: read.problem });
   }
   if (field('webhookUrl')) out.webhookUrl = field('webhookUrl');
   if (bad.length > 0) throw AppError.validation(bad);

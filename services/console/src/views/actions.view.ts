@@ -5,7 +5,7 @@
 import type { OpsIntent, OpsWithdrawal } from '../ledger/ops-types.js';
 import { seg } from '../ledger/ledger-ops.client.js';
 import { actionForm, type FormContext } from './components.js';
-import { formatTry, tryInputValue } from './format.js';
+import { formatTry, liraInputValue } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 const REVIEWABLE_INTENT = new Set(['PENDING_REVIEW', 'LATE_ARRIVAL']);
@@ -30,9 +30,9 @@ export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
         name="amount"
         inputmode="decimal"
         size="9"
-        placeholder="${tryInputValue(received)}"
-        aria-label="Approved amount in TRY (empty: the received amount)"
-        title="Approved amount in TRY; empty credits the received amount"
+        placeholder="${liraInputValue(received)}"
+        aria-label="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
+        title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
       />`,
     })}
     ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${intent.referenceNo}?`, fields: reasonField('Reason for rejecting') })}

@@ -1,33 +1,21 @@
 /** How the console writes money, IBANs and times for operators. Money stays bigint/string: never a float. */
 import { maskIban as maskForLogs } from '@kasa/logger';
+import { MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
 
-/** 150000 kurus -> "1.500,00 ₺" (Turkish grouping and decimal comma). */
-export function formatTry(minor: string | null | undefined): string {
-  if (minor === null || minor === undefined || !/^-?\d+$/.test(minor)) return '—';
-  const value = BigInt(minor);
-  const sign = value < 0n ? '-' : '';
-  const abs = value < 0n ? -value : value;
-  const lira = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${sign}${lira},${(abs % 100n).toString().padStart(2, '0')} ₺`;
-}
+export { formatTry, liraInputValue } from '@kasa/money';
 
 /**
- * An operator's lira input ("1500", "1500,5", "1500.50") -> kurus as a digit string, or null when it is
- * not a positive amount with at most two decimals. Thousands separators are refused rather than guessed:
- * "1.500" means 1500 lira to a Turkish reader and 1.5 to an English one.
+ * What an operator typed into a lira field -> kuruş digits for the ops API, or the reason it is not an
+ * amount. Every surface reads typed amounts as lira through @kasa/money, so "1500", "1500,00" and
+ * "1.500,00" are one amount here, in the kasa CLI and on the API's minor units.
  */
-export function parseTryInput(input: string): string | null {
-  const match = /^(\d{1,16})(?:[.,](\d{1,2}))?$/.exec(input.trim());
-  if (!match) return null;
-  const minor = BigInt(match[1] as string) * 100n + BigInt((match[2] ?? '0').padEnd(2, '0'));
-  return minor > 0n ? minor.toString() : null;
-}
-
-/** Kurus -> the plain lira form an input field shows ("1500,50"). */
-export function tryInputValue(minor: string | null | undefined): string {
-  if (!minor || !/^\d+$/.test(minor)) return '';
-  const value = BigInt(minor);
-  return `${value / 100n},${(value % 100n).toString().padStart(2, '0')}`;
+export function readLira(typed: string): { minor: string } | { problem: string } {
+  try {
+    return { minor: parseLiraToMinorUnits(typed) };
+  } catch (error) {
+    if (error instanceof MoneyInputError) return { problem: error.message };
+    throw error;
+  }
 }
 
 /** "TR33 0006 1005 1978 6457 8413 26": grouped for reading it aloud or typing it into a bank's form. */

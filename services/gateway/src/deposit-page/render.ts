@@ -1,16 +1,9 @@
 /** Server-side HTML of the hosted deposit page: complete without JavaScript; the script only enhances. */
 import type { DepositPageView } from '@kasa/contracts';
+import { formatTry, liraInputValue } from '@kasa/money';
 
 const escape = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-/** 150000 kurus -> "1.500,00 ₺" (Turkish grouping), computed on bigint so no float touches money. */
-export function formatTry(minor: string): string {
-  const value = BigInt(minor);
-  const lira = (value / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const kurus = (value % 100n).toString().padStart(2, '0');
-  return `${lira},${kurus} ₺`;
-}
 
 export function groupIban(iban: string): string {
   return iban.replace(/(.{4})/g, '$1 ').trim();
@@ -35,7 +28,7 @@ export function renderDepositPage(view: DepositPageView, statusUrl: string, scri
   const body = view.bankAccount
     ? `<p class="lead">Aşağıdaki hesaba <strong>${escape(amount)}</strong> havale/EFT yapın ve açıklamaya referans kodunu yazın.</p>
       <dl>
-        ${copyRow('Tutar', amount, (BigInt(view.amount) / 100n).toString() + ',' + (BigInt(view.amount) % 100n).toString().padStart(2, '0'), 'amount')}
+        ${copyRow('Tutar', amount, liraInputValue(view.amount), 'amount')}
         ${copyRow('Banka', view.bankAccount.bankName, view.bankAccount.bankName, 'bank')}
         ${copyRow('Alıcı', view.bankAccount.holderName, view.bankAccount.holderName, 'holder')}
         ${copyRow('IBAN', groupIban(view.bankAccount.iban), view.bankAccount.iban, 'iban')}

@@ -1,3 +1,4 @@
+import { formatTry } from '@kasa/money';
 import { AppError } from '@kasa/http';
 import { toDepositRecord } from '../domain/records.js';
 import { Postings } from '../journal/accounts.js';
@@ -33,8 +34,8 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
     if (amount > received) {
       throw new AppError(
         'conflict',
-        `The credit (${amount} kuruş) exceeds the money received for this intent (${received} kuruş); nothing was changed.`,
-        [{ field: 'amount', message: `must not exceed the ${received} kuruş received` }],
+        `The credit (${formatTry(amount)}) exceeds the money received for this intent (${formatTry(received)}); nothing was changed.`,
+        [{ field: 'amount', message: `must not exceed the ${received} kuruş (${formatTry(received)}) received` }],
       );
     }
     const updated = await deps.review.updateIntent(tx, intentId, current.status, { status: to, amount, approvedAt: new Date() });
