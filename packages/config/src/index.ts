@@ -39,6 +39,8 @@ export interface KasaConfig {
   webhookTimeoutMs: number;
   webhookAllowedHosts: string[];
   webhookAllowHttp: boolean;
+  /** Ports a webhook URL may name (`WEBHOOK_ALLOWED_PORTS`), as inclusive ranges; no port means 443. */
+  webhookAllowedPorts: PortRange[];
   webhookConcurrency: number;
   webhookPreviousSecretTtlSeconds: number;
   /** Most deliveries one worker process runs at once to a single site, so one slow partner cannot take every slot. */
@@ -70,6 +72,12 @@ export interface KasaConfig {
   operatorSessionTtlSeconds: number;
 }
 
+/** An inclusive range of TCP ports; a single port is a range of one. */
+export interface PortRange {
+  from: number;
+  to: number;
+}
+
 const DEV_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/kasa';
 const DEV_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -97,6 +105,26 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** A comma list of ports and inclusive ranges such as `443,1024-65535`, each within 1-65535. */
+function portRanges(env: Env, name: string, fallback: string): PortRange[] {
+  const raw = str(env, name, fallback);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  const problem = () =>
+    new ConfigError(name, `must be a comma-separated list of ports and ranges within 1-65535 such as "443,1024-65535", got "${raw}"`);
+  if (entries.length === 0) throw problem();
+  return entries.map((entry) => {
+    const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(entry);
+    if (!match) throw problem();
+    const from = Number(match[1]);
+    const to = match[2] === undefined ? from : Number(match[2]);
+    if (from < 1 || to > 65535 || from > to) throw problem();
+    return { from, to };
+  });
 }
 
 function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string {
@@ -158,6 +186,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
       .map((host) => host.trim())
       .filter((host) => host.length > 0),
     webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowedPorts: portRanges(env, 'WEBHOOK_ALLOWED_PORTS', '443,1024-65535'),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
     webhookPreviousSecretTtlSeconds: int(env, 'WEBHOOK_PREVIOUS_SECRET_TTL_SECONDS', 86400, 0, 2592000),
     webhookSiteConcurrency: int(env, 'WEBHOOK_SITE_CONCURRENCY', 10, 1, 1000),

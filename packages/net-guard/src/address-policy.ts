@@ -19,10 +19,13 @@ const BLOCKED_V4: ReadonlyArray<readonly [string, number]> = [
   ['240.0.0.0', 4], // reserved, includes the broadcast address
 ];
 
-/** IPv6 ranges refused outright; IPv4-mapped and NAT64 addresses are judged by the IPv4 address inside. */
+/** IPv6 ranges refused outright; IPv4-mapped and NAT64 well-known-prefix addresses are judged by the IPv4 address inside. */
 const BLOCKED_V6: ReadonlyArray<readonly [string, number]> = [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form
   ['100::', 64], // discard-only
+  ['64:ff9b:1::', 48], // NAT64 local-use (RFC 8215): the operator's own translator, which reaches private IPv4 too
+  ['64:ff9b::', 32], // the rest of the NAT64 /32 beside the well-known /96 (judged by its IPv4 address instead)
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address carried (obfuscated) inside, private ones included
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4 can wrap any IPv4 address, private ones included
   ['fc00::', 7], // unique local
@@ -35,17 +38,39 @@ const blocked = new BlockList();
 for (const [network, prefix] of BLOCKED_V4) blocked.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of BLOCKED_V6) blocked.addSubnet(network, prefix, 'ipv6');
 
-/** The IPv4 address embedded in an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) address, if any. */
+/**
+ * The eight 16-bit groups of an IPv6 address in any textual form (`::` compression, leading zeros, a dotted
+ * IPv4 tail), or null when `address` is not IPv6. Prefixes are judged on these, never on the text, so a
+ * non-canonical spelling such as `0:0:0:0:0:ffff:10.0.0.1` cannot slip past a pattern.
+ */
+function ipv6Groups(address: string): number[] | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const words = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const [head, tail] = text.split('::');
+  const left = words(head);
+  if (tail === undefined) return left;
+  const right = words(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The IPv4 address embedded in an IPv4-mapped (`::ffff:a.b.c.d`, also `::ffff:0:a.b.c.d`) or NAT64
+ * well-known-prefix (`64:ff9b::/96`) address, in any spelling, if any.
+ */
 export function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const match = /^(?:::ffff:(?:0:)?|64:ff9b::)(.+)$/.exec(lower);
-  if (!match) return null;
-  const tail = match[1] as string;
-  if (isIP(tail) === 4) return tail;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(tail);
-  if (!hex) return null;
-  const high = parseInt(hex[1] as string, 16);
-  const low = parseInt(hex[2] as string, 16);
+  const groups = ipv6Groups(address);
+  if (!groups) return null;
+  const [g0, g1, g2, g3, g4, g5, high = 0, low = 0] = groups;
+  const zeroToG3 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0;
+  const mapped = zeroToG3 && ((g4 === 0 && g5 === 0xffff) || (g4 === 0xffff && g5 === 0));
+  const nat64 = g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0;
+  if (!mapped && !nat64) return null;
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
@@ -67,7 +92,6 @@ export function isBlockedAddress(address: string): boolean {
   if (family !== 6) return true;
   const inner = embeddedIpv4(bare);
   if (inner !== null) return blocked.check(inner, 'ipv4');
-  if (/^::ffff:/i.test(bare) || /^64:ff9b::/i.test(bare)) return true;
   return blocked.check(bare, 'ipv6');
 }
 

@@ -149,7 +149,7 @@ describe('roles', () => {
     await page.goto('/sites');
     await page.getByLabel('Slug').fill(slug);
     await page.getByLabel('Name', { exact: true }).fill('Örnek Bahis');
-    await page.getByLabel('Minimum amount (TRY)').fill('25');
+    await page.getByLabel('Minimum amount in lira (TRY)').fill('25');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL('**/sites/*?notice=site-created');
     const siteId = new URL(page.url()).pathname.split('/').pop() as string;

@@ -106,7 +106,11 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     outbox,
     outboxRelay: new OutboxRelay(events, webhookQueue, outbox, relayOptions, logger),
     events,
-    webhookUrlGuard: new WebhookUrlGuard({ allowedHosts: config.webhookAllowedHosts, allowHttp: config.webhookAllowHttp }),
+    webhookUrlGuard: new WebhookUrlGuard({
+      allowedHosts: config.webhookAllowedHosts,
+      allowHttp: config.webhookAllowHttp,
+      allowedPorts: config.webhookAllowedPorts,
+    }),
     webhookSecrets: webhookSecretBox(config.secretEncryptionKey),
     operators: new OperatorRepository(db),
     review: new ReviewRepository(db),

@@ -50,7 +50,7 @@ describe('POST /ops/v1/sites', () => {
   );
 
   it('gives a site created with a webhook URL a signing secret, returned once and stored sealed', async () => {
-    const res = await h.ops('POST', '/sites', { slug: slug(), name: 'hooked', webhookUrl: 'https://127.0.0.1:9/hook' });
+    const res = await h.ops('POST', '/sites', { slug: slug(), name: 'hooked', webhookUrl: 'https://127.0.0.1:9443/hook' });
     expect(res.status).toBe(201);
     expect(res.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const row = await h.ledger.deps.db.site.findUniqueOrThrow({ where: { id: res.body.siteId } });

@@ -51,7 +51,12 @@ export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides 
   const queueConnection = injected.queueConnection ?? createQueueConnection(config.redisUrl);
   const guard =
     injected.guard ??
-    new WebhookUrlGuard({ allowedHosts: config.webhookAllowedHosts, allowHttp: config.webhookAllowHttp, ...(resolve ? { resolve } : {}) });
+    new WebhookUrlGuard({
+      allowedHosts: config.webhookAllowedHosts,
+      allowHttp: config.webhookAllowHttp,
+      allowedPorts: config.webhookAllowedPorts,
+      ...(resolve ? { resolve } : {}),
+    });
   const ca = trustedAuthorities(config, overrides);
   return {
     config,

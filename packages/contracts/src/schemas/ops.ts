@@ -1,5 +1,6 @@
 /** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
+import { webhookUrlProperty } from './webhooks.js';
 
 const amountBound = {
   type: 'string',
@@ -21,7 +22,7 @@ export const createSiteRequestSchema = {
       'x-message': 'must be 2 to 32 lower-case letters, digits and single hyphens (it becomes part of API keys)',
     },
     name: { type: 'string', minLength: 1, maxLength: 140, pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$', 'x-message': 'must be 1 to 140 printable characters with at least one letter' },
-    webhookUrl: { type: 'string', maxLength: 2048, pattern: '^https://', 'x-message': 'must be an https:// URL' },
+    webhookUrl: webhookUrlProperty,
     rateLimitPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
     depositTtlSeconds: { type: 'integer', minimum: 1, maximum: 604800 },
     minAmount: amountBound,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { WebhookUrlError, type WebhookUrlGuard } from '@kasa/net-guard';
+import type { WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import type { PrismaClient, Site } from '@kasa/db';
@@ -12,6 +12,7 @@ import { writeAudit, type Actor } from '../repositories/audit.repository.js';
 import type { NewSite, SiteRepository } from '../repositories/site.repository.js';
 import { isUniqueViolation } from './shared.js';
 import { authCacheKey, AUTH_CACHE_SECONDS, REVOKED } from './resolve-api-key.use-case.js';
+import { assertWebhookUrlAllowed } from '../webhooks/webhook-config.use-case.js';
 
 export interface ProvisioningDeps {
   db: PrismaClient;
@@ -40,21 +41,14 @@ export function siteView(site: Site) {
 }
 
 /**
- * Creates a site. A webhook URL given here passes the same private-address guard as the partner's own
- * webhook-config call, and gets a signing secret, returned once in `webhookSecret` (stored sealed).
+ * Creates a site. A webhook URL given here passes the very check the partner's own webhook-config call runs
+ * ({@link assertWebhookUrlAllowed}), and gets a signing secret, returned once in `webhookSecret` (stored sealed).
  */
 export async function createSite(deps: ProvisioningDeps, actor: Actor, input: NewSite) {
   if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
     throw AppError.validation([{ field: 'minAmount', message: 'must not be greater than maxAmount' }]);
   }
-  if (input.webhookUrl) {
-    try {
-      await deps.webhookUrlGuard.check(input.webhookUrl);
-    } catch (error) {
-      if (error instanceof WebhookUrlError) throw AppError.validation([{ field: 'webhookUrl', message: error.message }], 'The webhook URL is not allowed.');
-      throw error;
-    }
-  }
+  if (input.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, input.webhookUrl);
   const id = randomUUID();
   const webhookSecret = input.webhookUrl ? generateWebhookSecret() : null;
   try {

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
-import { WebhookUrlError, type WebhookUrlGuard } from '@kasa/net-guard';
+import { checkWebhookUrl, type WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit } from '../repositories/audit.repository.js';
@@ -29,19 +29,21 @@ export interface WebhookConfigResult {
 export const WEBHOOK_CONFIG_ROTATED = 'SITE.WEBHOOK_CONFIG_ROTATED';
 
 /**
- * Changes a site's webhook URL and, by default, rotates its signing secret. The URL passes the private-address
+ * Refuses a webhook URL the guard does not allow, with the same `400 validation_failed` on `webhookUrl`
+ * wherever a URL is stored: here and in ops site creation. Both call this, so their verdicts cannot drift.
+ */
+export async function assertWebhookUrlAllowed(guard: WebhookUrlGuard, webhookUrl: string): Promise<void> {
+  const verdict = await checkWebhookUrl(webhookUrl, guard);
+  if (!verdict.ok) throw AppError.validation([{ field: 'webhookUrl', message: verdict.message }], 'The webhook URL is not allowed.');
+}
+
+/**
+ * Changes a site's webhook URL and, by default, rotates its signing secret. The URL passes the webhook URL
  * guard first. The new secret is stored sealed; the old one moves to `previous` and keeps signing (a second
  * `v1=`) until the overlap window ends, so retries already in flight verify on either side of the change.
  */
 export async function updateWebhookConfig(deps: WebhookConfigDeps, change: WebhookConfigChange): Promise<WebhookConfigResult> {
-  try {
-    await deps.webhookUrlGuard.check(change.webhookUrl);
-  } catch (error) {
-    if (error instanceof WebhookUrlError) {
-      throw AppError.validation([{ field: 'webhookUrl', message: error.message }], 'The webhook URL is not allowed.');
-    }
-    throw error;
-  }
+  await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
   const rotatedAt = new Date();
   const secret = change.rotateSecret ? generateWebhookSecret() : null;
   await deps.db.$transaction(async (tx) => {
