@@ -66,6 +66,14 @@ export interface KasaConfig {
   expirySweepIntervalMs: number;
   /** Failed API-key attempts one client address may make per minute before the gateway answers 429. */
   invalidKeyAttemptsPerMinute: number;
+  /** The fixed window of every operator-login allowance below (from a key's first attempt). */
+  opsLoginWindowSeconds: number;
+  /** Login attempts per window for one e-mail from one client address; a successful login gives them back. */
+  opsLoginAttemptsPerAccountAddress: number;
+  /** Login attempts per window from one client address, whatever the e-mail. */
+  opsLoginAttemptsPerAddress: number;
+  /** Login attempts per window for one e-mail from addresses it has never logged in from. */
+  opsLoginAttemptsPerAccount: number;
   /** How far past `expiresAt` a transfer's bank `receivedAt` still counts as on time (the bank's clock and ours differ). */
   arrivalClockSkewMs: number;
   /** Lifetime of an operator token issued by console login. */
@@ -201,6 +209,10 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
     invalidKeyAttemptsPerMinute: int(env, 'INVALID_KEY_ATTEMPTS_PER_MINUTE', 30, 1, 100000),
+    opsLoginWindowSeconds: int(env, 'OPS_LOGIN_WINDOW_SECONDS', 900, 1, 86400),
+    opsLoginAttemptsPerAccountAddress: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ACCOUNT_ADDRESS', 5, 1, 1000),
+    opsLoginAttemptsPerAddress: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ADDRESS', 30, 1, 100000),
+    opsLoginAttemptsPerAccount: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ACCOUNT', 50, 1, 100000),
     arrivalClockSkewMs: int(env, 'ARRIVAL_CLOCK_SKEW_SECONDS', 60, 0, 900) * 1000,
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
   };

@@ -47,7 +47,7 @@ describe('review queue', () => {
     const intent = await pendingDeposit(200000, 199000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
-    await row.getByLabel('Approved amount in TRY (empty: the received amount)').fill('1985,00');
+    await row.getByLabel('Approved amount in lira (TRY)').fill('1985,00');
     await row.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL('**/review?notice=intent-approved');
     expect(await intentOf(intent.intentId)).toMatchObject({

@@ -22,6 +22,7 @@ import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/exp
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
+import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
 import { ReviewRepository } from './review/review.repository.js';
 
@@ -56,6 +57,8 @@ export interface LedgerDeps {
   webhookSecrets: SecretBox;
   /** Operator accounts and tokens (ops API auth). */
   operators: OperatorRepository;
+  /** Operator login allowances in Redis (OPS_LOGIN_*). */
+  loginThrottle: LoginThrottle;
   /** Locks and conditional updates of intents and withdrawals under review. */
   review: ReviewRepository;
   /** The sites' double-entry journal and its balances. */
@@ -113,6 +116,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     }),
     webhookSecrets: webhookSecretBox(config.secretEncryptionKey),
     operators: new OperatorRepository(db),
+    loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
     review: new ReviewRepository(db),
     journal: new JournalRepository(db),
     bankTransfers: new BankTransferRepository(db),

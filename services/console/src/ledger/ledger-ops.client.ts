@@ -14,6 +14,8 @@ export class OpsApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly fieldErrors: FieldProblem[] = [],
+    /** The ledger's Retry-After in seconds (429, 503), when it sent one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`ledger answered ${status} ${code}: ${detail}`);
     this.name = 'OpsApiError';
@@ -30,6 +32,11 @@ export interface CallOptions {
   token?: string;
   query?: Query;
   body?: unknown;
+  /**
+   * The browser's address, vouched for with the internal token: the ledger counts login attempts per client
+   * address, and without this every operator would share the console's.
+   */
+  client?: { address: string; internalToken: string };
 }
 
 /** `/intents` + `{status: 'A'}` -> `/intents?status=A` (empty values dropped). */
@@ -66,6 +73,7 @@ export class LedgerOpsClient {
           accept: 'application/json',
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
           ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          ...(options.client ? { 'x-internal-token': options.client.internalToken, 'x-kasa-client-address': options.client.address } : {}),
         },
         ...(hasBody ? { body: JSON.stringify(options.body ?? {}) } : {}),
         headersTimeout: this.timeoutMs,
@@ -75,7 +83,7 @@ export class LedgerOpsClient {
       throw new OpsApiError(503, 'service_unavailable', 'The ledger did not answer.');
     }
     const text = await response.body.text();
-    if (response.statusCode >= 400) throw toOpsApiError(response.statusCode, text);
+    if (response.statusCode >= 400) throw toOpsApiError(response.statusCode, text, response.headers['retry-after']);
     return (text ? JSON.parse(text) : null) as T;
   }
 
@@ -84,7 +92,13 @@ export class LedgerOpsClient {
   }
 }
 
-function toOpsApiError(status: number, text: string): OpsApiError {
+/** Retry-After in seconds; the HTTP-date form is not used by the ledger and counts as absent. */
+function retryAfterOf(header: string | string[] | undefined): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+function toOpsApiError(status: number, text: string, retryAfter: string | string[] | undefined): OpsApiError {
   let problem: { error?: unknown; detail?: unknown; errors?: unknown } = {};
   try {
     problem = JSON.parse(text) as typeof problem;
@@ -101,6 +115,7 @@ function toOpsApiError(status: number, text: string): OpsApiError {
     typeof problem.error === 'string' ? problem.error : status >= 500 ? 'service_unavailable' : 'unknown',
     typeof problem.detail === 'string' ? problem.detail : '',
     fields,
+    retryAfterOf(retryAfter),
   );
 }
 

@@ -35,8 +35,14 @@ function loginPage(view: LoginView): string {
 const LOGIN_ERRORS: Record<number, string> = {
   400: 'Enter a valid e-mail address and your password.',
   401: 'E-mail or password is wrong, or the account is disabled.',
-  429: 'Too many failed logins for this account. Wait 15 minutes and try again.',
 };
+
+/** "Try again in 4 minutes" from the ledger's Retry-After; the same words whichever allowance ran out. */
+export function throttledMessage(retryAfterSeconds: number | null): string {
+  if (retryAfterSeconds === null) return 'Too many login attempts. Wait a few minutes and try again.';
+  const [count, unit] = retryAfterSeconds < 60 ? [Math.max(1, retryAfterSeconds), 'second'] : [Math.ceil(retryAfterSeconds / 60), 'minute'];
+  return `Too many login attempts. Try again in ${count} ${unit}${count === 1 ? '' : 's'}.`;
+}
 
 /**
  * `GET/POST /login` (open to anyone) and `POST /logout`. Login trades e-mail and password for a ledger
@@ -63,9 +69,10 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     const email = (param(req.body, 'email') ?? '').trim();
     const password = param(req.body, 'password') ?? '';
     // Every failure starts a fresh anonymous session, so the re-rendered form always carries a valid token.
-    const fail = (status: number, error: string) => {
+    const fail = (status: number, error: string, retryAfterSeconds: number | null = null) => {
       const session = newSession(deps.clock(), LOGIN_FORM_TTL_MS);
       writeSession(res, deps, session);
+      if (retryAfterSeconds !== null) res.setHeader('Retry-After', String(retryAfterSeconds));
       res
         .status(status)
         .type('html')
@@ -82,13 +89,20 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     }
     let result: LoginResult;
     try {
-      result = await deps.ledger.call<LoginResult>('POST', '/ops/v1/login', { requestId: req.requestId, body: { email, password } });
+      // The ledger counts attempts per client address: the browser's, vouched for with the internal token.
+      // The console does not trust proxy headers, so the browser is whoever opened the socket.
+      const address = req.socket.remoteAddress;
+      const client = address ? { address, internalToken: deps.config.internalToken } : undefined;
+      result = await deps.ledger.call<LoginResult>('POST', '/ops/v1/login', {
+        requestId: req.requestId,
+        body: { email, password },
+        client,
+      });
     } catch (error) {
       if (!(error instanceof OpsApiError)) throw error;
-      fail(
-        error.status in LOGIN_ERRORS ? error.status : 503,
-        LOGIN_ERRORS[error.status] ?? 'The ledger is not answering; try again shortly.',
-      );
+      const throttled = error.status === 429;
+      const message = throttled ? throttledMessage(error.retryAfterSeconds) : LOGIN_ERRORS[error.status];
+      fail(throttled || message ? error.status : 503, message ?? 'The ledger is not answering; try again shortly.', error.retryAfterSeconds);
       return;
     }
     const { operator } = result;

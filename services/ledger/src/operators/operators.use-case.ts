@@ -1,10 +1,9 @@
-import type { Redis } from 'ioredis';
 import type { Operator, OperatorRole, OperatorToken, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
-import { sha256Hex } from '../domain/secrets.js';
 import { writeAudit } from '../repositories/audit.repository.js';
 import { isUniqueViolation } from '../use-cases/shared.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { generateOperatorToken } from './operator-token.js';
 import { actorOf, isAdmin, type OperatorPrincipal } from './operator-principal.js';
 import type { OperatorRepository } from './operator.repository.js';
@@ -12,13 +11,9 @@ import type { OperatorRepository } from './operator.repository.js';
 export interface OperatorsDeps {
   db: PrismaClient;
   operators: OperatorRepository;
-  redis: Redis;
-  redisPrefix: string;
+  loginThrottle: LoginThrottle;
   config: { operatorSessionTtlSeconds: number };
 }
-
-const MAX_FAILED_LOGINS = 10;
-const FAILED_LOGIN_WINDOW_SECONDS = 900;
 
 export function operatorView(operator: Operator) {
   return {
@@ -72,26 +67,20 @@ export async function createOperator(
 
 /**
  * Console login: checks the password and issues a token that expires after OPERATOR_SESSION_TTL_SECONDS.
- * Every failure answers the same 401, and repeated failures for one e-mail are throttled.
+ * Every wrong password, unknown e-mail or disabled account answers the same 401. Before the password is
+ * checked, the attempt is counted against the login allowances (login-throttle.ts): once one is used up the
+ * answer is 429 with Retry-After, without checking the password, so a burst of concurrent guesses gets no
+ * more checks than the allowance. `clientAddress` is the caller's socket address, or the browser's address
+ * when the console forwards it with the internal token. Redis down answers 503.
  */
-export async function login(deps: OperatorsDeps, input: { email: string; password: string }) {
+export async function login(deps: OperatorsDeps, input: { email: string; password: string; clientAddress: string }) {
   const email = normalizeEmail(input.email);
-  const throttleKey = `${deps.redisPrefix}:ops-login-failures:${sha256Hex(email)}`;
-  const failures = Number((await deps.redis.get(throttleKey)) ?? 0);
-  if (failures >= MAX_FAILED_LOGINS) {
-    const ttl = await deps.redis.ttl(throttleKey);
-    throw new AppError('rate_limited', 'Too many failed logins for this account; wait and try again.', undefined, {
-      'Retry-After': String(Math.max(1, ttl)),
-    });
-  }
+  const attempt = await deps.loginThrottle.admit(email, input.clientAddress);
   const operator = await deps.operators.findByEmail(email);
   const usable = operator && operator.passwordHash && !operator.disabledAt;
   const matches = await verifyPassword(input.password, usable ? (operator.passwordHash as string) : await decoyHash());
-  if (!usable || !matches) {
-    await deps.redis.multi().incr(throttleKey).expire(throttleKey, FAILED_LOGIN_WINDOW_SECONDS).exec();
-    throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
-  }
-  await deps.redis.del(throttleKey);
+  if (!usable || !matches) throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
+  await deps.loginThrottle.succeeded(attempt);
   const { token, tokenHash } = generateOperatorToken();
   const expiresAt = new Date(Date.now() + deps.config.operatorSessionTtlSeconds * 1000);
   const created = await deps.db.$transaction(async (tx) => {

@@ -1,6 +1,8 @@
-import express, { type Router } from 'express';
+import { isIP } from 'node:net';
+import express, { type Request, type Router } from 'express';
 import type { OperatorRole } from '@kasa/db';
 import { AppError, jsonBody } from '@kasa/http';
+import { constantTimeEqual } from '../domain/secrets.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isAdmin } from '../operators/operator-principal.js';
 import { principalOf, requireRole } from '../operators/operator-auth.js';
@@ -15,13 +17,32 @@ import {
 } from '../operators/operators.use-case.js';
 import { assertValid, isUuid } from './guards.js';
 
+/** Where the console puts the browser's address when it logs an operator in on their behalf. */
+export const CLIENT_ADDRESS_HEADER = 'x-kasa-client-address';
+
+/**
+ * The address login attempts are counted against: the socket's, unless the caller proves with the internal
+ * token that it is the console and names the browser's address. Anyone else's header is ignored, so it
+ * cannot be used to dodge the per-address allowances.
+ */
+function loginClientAddress(req: Request, internalToken: string): string {
+  const forwarded = req.get(CLIENT_ADDRESS_HEADER);
+  const token = req.get('x-internal-token');
+  if (forwarded !== undefined && token && constantTimeEqual(token, internalToken)) {
+    if (isIP(forwarded) === 0) throw AppError.validation([{ field: CLIENT_ADDRESS_HEADER, message: 'must be an IP address' }]);
+    return forwarded;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
 /** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
 export function opsLoginRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.post('/login', jsonBody, async (req, res) => {
     assertValid('operatorLogin', req.body);
     const body = req.body as { email: string; password: string };
-    res.status(201).json(await login(deps, body));
+    const clientAddress = loginClientAddress(req, deps.config.internalToken);
+    res.status(201).json(await login(deps, { ...body, clientAddress }));
   });
   return router;
 }
