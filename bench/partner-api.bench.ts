@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { gitState, nproc } from './lib/machine.js';
-import { CursorCodec } from '../services/ledger/src/domain/cursor.js';
+import { CursorCodec } from '../services/ledger/src/shared/cursor.js';
 import { createTestEnvironment, type TestEnvironment } from '../packages/testkit/src/index.js';
 import { baselineCursor } from './lib/baseline-app.js';
 import { machineBusyOver, type CpuTargets } from './lib/cpu.js';

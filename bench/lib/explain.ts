@@ -4,7 +4,7 @@
  * and on the plain keyset row comparison the baseline uses.
  */
 import pg from 'pg';
-import { DepositRepository } from '../../services/ledger/src/repositories/deposit.repository.js';
+import { DepositRepository } from '../../services/ledger/src/deposits/deposit.repository.js';
 
 export interface PlanSummary {
   executionMs: number;

@@ -1,10 +1,10 @@
 import { Command, CommanderError } from 'commander';
+import { OpsApiError } from '@kasa/ops-client';
 import { registerAdminCommands } from './commands/admin.commands.js';
 import { registerEventCommands } from './commands/events.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
 import { createContext, DEFAULT_URL } from './context.js';
-import { OpsApiError } from './ops-client.js';
 import { printJson, type Io } from './output.js';
 
 /**
@@ -37,7 +37,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     }
     const message = error instanceof Error ? error.message : String(error);
     if (ctx.jsonMode()) {
-      const problem = error instanceof OpsApiError ? { status: error.status, ...error.problem } : { error: 'cli_error', detail: message };
+      // Problem details only for what the ledger answered; not reaching it is reported like any CLI failure.
+      const problem =
+        error instanceof OpsApiError && error.answered
+          ? { status: error.status, ...error.problem }
+          : { error: 'cli_error', detail: message };
       printJson(io.stdout, { error: problem });
     } else {
       io.stderr.write(`kasa: ${message}\n`);

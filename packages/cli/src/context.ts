@@ -1,6 +1,6 @@
 import { LIRA_EXAMPLES, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
 import { InvalidArgumentError, type Command } from 'commander';
-import { OpsClient } from './ops-client.js';
+import { OpsClient } from '@kasa/ops-client';
 import { printJson, type Io } from './output.js';
 
 /** What every command gets: the ops client built from the global options, and the output mode. */

@@ -1,10 +1,16 @@
-/** The partner API's contracts: JSON Schemas, validators, error codes, record shapes and the OpenAPI document. */
+/**
+ * The contracts between the services and their clients: JSON Schemas, validators, error codes, the partner
+ * and ops API record shapes, the API-key cache shared by ledger and gateway, and the OpenAPI document.
+ */
 export * from './errors.js';
 export * from './statuses.js';
 export * from './records.js';
+export * from './ops-records.js';
+export * from './auth-cache.js';
 export * from './iban.js';
 export * from './canonical-json.js';
-export { validateRequest } from './validation.js';
+export { validateRequest, type SchemaName } from './validation.js';
+export { parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
 export { REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { RESPONSE_SCHEMAS } from './schemas/responses.js';

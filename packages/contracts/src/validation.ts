@@ -2,7 +2,12 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { FieldError } from './errors.js';
 import { isValidTrIban } from './iban.js';
-import { REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
+import { INTERNAL_SCHEMAS } from './schemas/internal.js';
+import { REQUEST_SCHEMAS } from './schemas/requests.js';
+
+/** Every schema a service validates input with: the partner and ops requests, and the internal envelopes. */
+export const SCHEMAS = { ...REQUEST_SCHEMAS, ...INTERNAL_SCHEMAS } as const;
+export type SchemaName = keyof typeof SCHEMAS;
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -47,12 +52,12 @@ export function isStorableInstant(value: string): boolean {
 }
 
 const ajv = buildAjv();
-const validators = new Map<RequestSchemaName, ValidateFunction>();
+const validators = new Map<SchemaName, ValidateFunction>();
 
-function validatorFor(name: RequestSchemaName): ValidateFunction {
+function validatorFor(name: SchemaName): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
-    validate = ajv.compile(REQUEST_SCHEMAS[name]);
+    validate = ajv.compile(SCHEMAS[name]);
     validators.set(name, validate);
   }
   return validate;
@@ -91,7 +96,7 @@ function messageOf(error: ErrorObject): string {
 }
 
 /** Validates `data` against a named request schema; returns one error per failing field, or an empty list. */
-export function validateRequest(name: RequestSchemaName, data: unknown): FieldError[] {
+export function validateRequest(name: SchemaName, data: unknown): FieldError[] {
   const validate = validatorFor(name);
   if (validate(data)) return [];
   const seen = new Set<string>();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@kasa/logger';
-import type { ErrorCode, FieldError } from '@kasa/contracts';
+import { RequestValidationError, type ErrorCode, type FieldError } from '@kasa/contracts';
 import { AppError, problemOf } from './app-error.js';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -45,6 +45,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();
+      return;
+    }
+    if (error instanceof RequestValidationError) {
+      sendProblem(res, 'validation_failed', error.message, error.errors);
       return;
     }
     if (error instanceof AppError) {

@@ -43,9 +43,7 @@ export function createApp(deps: ConsoleDeps): Express {
   app.use(metrics.middleware);
   app.use(
     operationalRoutes(metrics.registry, {
-      ledger: async () => {
-        await deps.ledger.call('GET', '/readyz', { requestId: 'console-readiness-probe' });
-      },
+      ledger: () => deps.ledger.with({ requestId: 'console-readiness-probe' }).ready(),
     }),
   );
   app.use(assetRoutes());

@@ -1,10 +1,11 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { FieldError } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
+import { OpsApiError } from '@kasa/ops-client';
 import type { ConsoleDeps } from './console-deps.js';
-import { OpsApiError, type FieldProblem } from './ledger/ledger-ops.client.js';
 import { param } from './pages/page-context.js';
 import { clearSession, safeLocalPath } from './session/session.middleware.js';
-import { html } from './views/html.js';
+import { html, safeUrl } from './views/html.js';
 import { renderPage } from './views/layout.js';
 
 /** An error as an operator reads it: what happened in one line, the ledger's explanation, the fields. */
@@ -12,7 +13,7 @@ export interface ReadableError {
   status: number;
   title: string;
   detail: string;
-  fields: FieldProblem[];
+  fields: FieldError[];
 }
 
 function fromLedger(error: OpsApiError): ReadableError {
@@ -113,7 +114,7 @@ export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
         }
         <p class="muted">Request id: <code>${req.requestId}</code></p>
       </section>
-      ${back ? html`<p><a class="btn plain" href="${back}">← Back to the page</a></p>` : operator ? html`<p><a class="btn plain" href="/review">← Review queue</a></p>` : html`<p><a class="btn plain" href="/login">Log in</a></p>`}`;
+      ${back ? html`<p><a class="btn plain" href="${safeUrl(back)}">← Back to the page</a></p>` : operator ? html`<p><a class="btn plain" href="/review">← Review queue</a></p>` : html`<p><a class="btn plain" href="/login">Log in</a></p>`}`;
     res
       .status(readable.status)
       .type('html')

@@ -3,5 +3,4 @@ export { startConsole, type ConsoleService } from './console.js';
 export { createApp } from './app.js';
 export { createConsoleDeps, type ConsoleDeps } from './console-deps.js';
 export { SessionSealer, type ConsoleSession, type SessionOperator } from './session/session.js';
-export { LedgerOpsClient, OpsApiError } from './ledger/ledger-ops.client.js';
 export { html, escapeHtml, SafeHtml } from './views/html.js';

@@ -33,6 +33,7 @@ describe('console over HTTP', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('cache-control')).toBe('no-store');
     const cookie = res.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^__Host-kasa_console=[A-Za-z0-9_-]+; Path=\/; HttpOnly; Secure; SameSite=Strict$/);

@@ -17,9 +17,22 @@ export function createApp(deps: GatewayDeps): Express {
   const metrics = createHttpMetrics('gateway');
   app.use(
     helmet({
+      // The gateway's only page is the hosted deposit page: its own script and stylesheet, and status polls
+      // to its own origin. Nothing inline, no forms, no frames; the API's JSON needs none of it either.
       contentSecurityPolicy: {
-        // Upgrading sub-requests to https only makes sense when the page itself is served over https.
-        directives: { upgradeInsecureRequests: deps.config.publicBaseUrl.startsWith('https:') ? [] : null },
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          baseUri: ["'none'"],
+          formAction: ["'none'"],
+          frameAncestors: ["'none'"],
+          // Upgrading sub-requests to https only makes sense when the page itself is served over https.
+          ...(deps.config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+        },
       },
     }),
   );

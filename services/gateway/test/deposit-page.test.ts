@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { launchChromium } from '@kasa/testkit';
+import { launchChromium, makeTrIban } from '@kasa/testkit';
 import { formatTry } from '@kasa/money';
 import { groupIban } from '../src/deposit-page/render.js';
 import { startHarness, type Harness, type TestSite } from './harness.js';
@@ -22,6 +22,18 @@ afterAll(async () => {
 });
 
 const pagePath = (depositUrl: string) => new URL(depositUrl).pathname;
+
+/** What Chromium reports about the page's CSP: a refused script, style or request is a console message. */
+function cspViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) seen.push(message.text());
+  });
+  return seen;
+}
+
+/** True when deposit-page.css applied: the card's rounded corners come only from it. */
+const styled = (page: Page) => page.evaluate("getComputedStyle(document.querySelector('main')).borderRadius === '12px'");
 
 describe('hosted deposit page', () => {
   it('formats kurus as Turkish lira without floating point', () => {
@@ -56,7 +68,9 @@ describe('hosted deposit page', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
+    const violations = cspViolations(page);
     await page.goto(`${h.gateway.url}${pagePath(created.body.depositUrl)}`);
+    await expect(styled(page)).resolves.toBe(true);
     await expect(page.locator('#reference').textContent()).resolves.toBe(created.body.referenceNo);
     await expect(page.locator('#amount').textContent()).resolves.toBe('2.500,50 ₺');
     // Page functions run in the browser; as strings they need no DOM types in this Node project.
@@ -68,6 +82,82 @@ describe('hosted deposit page', () => {
     await expect(page.locator('#reference + button.copy').textContent()).resolves.toBe('Kopyalandı');
     await page.screenshot({ path: '/tmp/kasa-deposit-page.png', fullPage: true });
     expect(errors).toEqual([]);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('serves the page under a strict CSP, with its script and stylesheet from its own origin', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit();
+    const res = await request(h.gateway.url).get(pagePath(created.body.depositUrl));
+    const csp = String(res.headers['content-security-policy']);
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.text).not.toMatch(/<style|style=|<script(?![^>]*\ssrc=)/);
+    expect(res.text).toContain('<link rel="stylesheet" href="/deposit/assets/deposit-page.css" />');
+    expect(res.text).toContain('<script src="/deposit/assets/deposit-page.js" defer></script>');
+
+    const css = await request(h.gateway.url).get('/deposit/assets/deposit-page.css');
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.headers['cache-control']).toBe('public, max-age=300');
+    expect(css.text).toContain('main {');
+    const script = await request(h.gateway.url).get('/deposit/assets/deposit-page.js');
+    expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(script.headers['cache-control']).toBe('public, max-age=300');
+  });
+
+  it('shows every state styled and without CSP violations, following the payment live', async () => {
+    const ops = (path: string, body: unknown) => h.ops('POST', `/ops/v1${path}`, body);
+    const created = await partner(h.gateway.url, site).createDeposit({ amount: '75000' });
+    const context = await browser.newContext({ viewport: { width: 800, height: 640 } });
+    const page = await context.newPage();
+    const violations = cspViolations(page);
+    const url = `${h.gateway.url}${pagePath(created.body.depositUrl)}`;
+
+    await page.goto(url);
+    await expect(styled(page)).resolves.toBe(true);
+    await page.screenshot({ path: '/tmp/deposit-page-waiting.png' });
+
+    // The open page polls its status URL (connect-src 'self') and reloads itself when the transfer arrives.
+    const transfer = await ops('/bank-transfers', {
+      bankTxId: `dp-${created.body.intentId}`,
+      amount: '75000',
+      senderName: 'Ayşe Yılmaz',
+      senderIban: makeTrIban(4242),
+      description: created.body.referenceNo,
+      receivedAt: new Date().toISOString(),
+    });
+    expect(transfer.status).toBe(201);
+    // A locator waits without evaluating a string in the page, which this page's CSP (rightly) refuses.
+    await page.locator('#state-title', { hasText: 'Ödemeniz alındı' }).waitFor({ timeout: 15000 });
+    await expect(styled(page)).resolves.toBe(true);
+    await page.screenshot({ path: '/tmp/deposit-page-received.png' });
+
+    expect((await ops(`/intents/${created.body.intentId}/approve`, {})).status).toBe(200);
+    await page.goto(url);
+    await expect(page.locator('#state-title').textContent()).resolves.toBe('Yatırım tamamlandı');
+    await expect(styled(page)).resolves.toBe(true);
+    await page.screenshot({ path: '/tmp/deposit-page-approved.png' });
+
+    const shortLived = await h.createSite({ depositTtlSeconds: 1 });
+    const expired = await partner(h.gateway.url, shortLived).createDeposit();
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await page.goto(`${h.gateway.url}${pagePath(expired.body.depositUrl)}`);
+    await expect(page.locator('#state-title').textContent()).resolves.toBe('Süre doldu');
+    await expect(styled(page)).resolves.toBe(true);
+    await page.screenshot({ path: '/tmp/deposit-page-expired.png' });
+
+    expect(violations).toEqual([]);
     await context.close();
   });
 

@@ -25,7 +25,11 @@ export interface TestSite {
 
 let siteCounter = 0;
 
-export async function startHarness(envOverrides: Record<string, string> = {}): Promise<Harness> {
+/** `receivingAccount` replaces the names of the one receiving account every deposit is sent to. */
+export async function startHarness(
+  envOverrides: Record<string, string> = {},
+  options: { receivingAccount?: { bankName?: string; holderName?: string } } = {},
+): Promise<Harness> {
   const env = await createTestEnvironment(envOverrides);
   const ledger = await startLedger(env.config, 0);
   const gateway = await startGateway({ ...env.config, ledgerUrl: ledger.url }, 0);
@@ -35,6 +39,7 @@ export async function startHarness(envOverrides: Record<string, string> = {}): P
     bankName: 'Test Bankası',
     holderName: 'Kasa Ödeme Hizmetleri A.Ş.',
     iban: makeTrIban(Date.now() % 1e9),
+    ...options.receivingAccount,
   });
   if (account.status !== 201) throw new Error(`receiving account: ${JSON.stringify(account.body)}`);
   return {

@@ -2,17 +2,21 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { canonicalUuidPath, createHttpMetrics, errorHandler, noStore, notFound, operationalRoutes, rejectHostileUrl, requestId } from '@kasa/http';
 import type { LedgerDeps } from './ledger-deps.js';
-import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
-import { internalRoutes } from './routes/internal.routes.js';
-import { opsRoutes } from './routes/ops.routes.js';
+import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
+import { depositPageRoutes } from './deposits/deposit-page.routes.js';
+import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
+import { depositRoutes } from './deposits/deposits.routes.js';
+import { eventOpsRoutes } from './events/events-ops.routes.js';
+import { eventRoutes } from './events/events.routes.js';
+import { journalOpsRoutes } from './journal/journal-ops.routes.js';
+import { auditOpsRoutes } from './operators/audit-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
-import { opsBankTransferRoutes } from './routes/ops-bank-transfers.routes.js';
-import { opsLedgerRoutes } from './routes/ops-ledger.routes.js';
-import { opsLoginRoutes, opsOperatorRoutes } from './routes/ops-operators.routes.js';
-import { opsReviewRoutes } from './routes/ops-review.routes.js';
-import { eventRoutes } from './routes/events.routes.js';
-import { eventOpsRoutes } from './routes/events-ops.routes.js';
-import { webhookConfigRoutes } from './routes/webhook-config.routes.js';
+import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
+import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
+import { siteOpsRoutes } from './sites/sites-ops.routes.js';
+import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
+import { withdrawalOpsRoutes } from './withdrawals/withdrawals-ops.routes.js';
+import { withdrawalRoutes } from './withdrawals/withdrawals.routes.js';
 
 /** The ledger's HTTP app: internal API for the gateway, ops API for operators, health and metrics. */
 export function createApp(deps: LedgerDeps): Express {
@@ -42,13 +46,21 @@ export function createApp(deps: LedgerDeps): Express {
   app.use('/internal/v1/sites/:siteId/events', eventRoutes(deps));
   app.use('/internal/v1/sites/:siteId/webhook-config', webhookConfigRoutes(deps));
   app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
-  app.use('/internal/v1', internalRoutes(deps));
+  app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
   // Login is the only unauthenticated ops route; every other /ops/v1 request is resolved to an operator
   // (or refused 401) once here, before any ops router runs.
   app.use('/ops/v1', opsLoginRoutes(deps));
   app.use('/ops/v1', operatorAuth(deps));
-  app.use('/ops/v1', opsRoutes(deps));
-  app.use('/ops/v1', opsOperatorRoutes(deps), opsReviewRoutes(deps), opsBankTransferRoutes(deps), opsLedgerRoutes(deps));
+  app.use('/ops/v1', siteOpsRoutes(deps));
+  app.use(
+    '/ops/v1',
+    opsOperatorRoutes(deps),
+    depositOpsRoutes(deps),
+    withdrawalOpsRoutes(deps),
+    bankTransferOpsRoutes(deps),
+    journalOpsRoutes(deps),
+    auditOpsRoutes(deps),
+  );
   // After the ops router, so whatever authenticates operators for /ops/v1 has already run.
   app.use('/ops/v1/events', eventOpsRoutes(deps));
   app.use(notFound);

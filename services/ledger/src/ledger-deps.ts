@@ -6,17 +6,18 @@ import type pg from 'pg';
 import { createLogger, type Logger } from '@kasa/logger';
 import type { Queue } from 'bullmq';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
-import { CursorCodec } from './domain/cursor.js';
+import { CursorCodec } from './shared/cursor.js';
 import { OutboxPublisher } from './outbox/outbox.publisher.js';
 import { OutboxRelay } from './outbox/outbox.relay.js';
+import { IdempotencyRecordRepository } from './shared/idempotency-record.repository.js';
 import { EventRepository } from './events/event.repository.js';
 import { WebhookUrlGuard } from '@kasa/net-guard';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
-import { ApiKeyRepository } from './repositories/api-key.repository.js';
-import { DepositRepository } from './repositories/deposit.repository.js';
-import { ReceivingAccountRepository } from './repositories/receiving-account.repository.js';
-import { SiteRepository } from './repositories/site.repository.js';
-import { WithdrawalRepository } from './repositories/withdrawal.repository.js';
+import { ApiKeyRepository } from './sites/api-key.repository.js';
+import { DepositRepository } from './deposits/deposit.repository.js';
+import { ReceivingAccountRepository } from './sites/receiving-account.repository.js';
+import { SiteRepository } from './sites/site.repository.js';
+import { WithdrawalRepository } from './withdrawals/withdrawal.repository.js';
 import { BankTransferRepository } from './bank-transfers/bank-transfer.repository.js';
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
@@ -24,7 +25,7 @@ import { JournalRepository } from './journal/journal.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
-import { ReviewRepository } from './review/review.repository.js';
+import { ReviewRepository } from './shared/review.repository.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
@@ -51,6 +52,8 @@ export interface LedgerDeps {
   outboxRelay: OutboxRelay;
   /** The delivery ledger: outbox events and their attempts. */
   events: EventRepository;
+  /** Stored answers to partner requests that create no record of their own (event replays). */
+  idempotencyRecords: IdempotencyRecordRepository;
   /** The private-address guard applied when a webhook URL is configured. */
   webhookUrlGuard: WebhookUrlGuard;
   /** Seals webhook signing secrets at rest (AES-256-GCM, bound to the site id). */
@@ -109,6 +112,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     outbox,
     outboxRelay: new OutboxRelay(events, webhookQueue, outbox, relayOptions, logger),
     events,
+    idempotencyRecords: new IdempotencyRecordRepository(db),
     webhookUrlGuard: new WebhookUrlGuard({
       allowedHosts: config.webhookAllowedHosts,
       allowHttp: config.webhookAllowHttp,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { generateReferenceNo } from '../src/domain/reference-no.js';
+import { generateReferenceNo } from '../src/shared/reference-no.js';
 import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
 
 let h: LedgerHarness;

@@ -4,7 +4,8 @@
  */
 import type { EventType } from '@kasa/contracts';
 import type { LedgerService } from '../src/index.js';
-import { toDepositRecord, toWithdrawalRecord } from '../src/domain/records.js';
+import { toDepositRecord } from '../src/deposits/deposit.views.js';
+import { toWithdrawalRecord } from '../src/withdrawals/withdrawal.views.js';
 import { writeOutboxEvent, type WebhookPayload } from '../src/outbox/outbox.repository.js';
 
 export interface EmitRequest {

@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
+import type { CreatedSite, IssuedApiKey, IssuedOperatorToken, OpsOperator, OpsOperatorToken, RevokedApiKey } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { printRecord, printTable } from '../output.js';
-
-interface OperatorView {
-  operatorId: string;
-  email: string;
-  name: string;
-  role: string;
-  disabledAt: string | null;
-}
 
 /** Login, operators and their tokens, sites and API keys. */
 export function registerAdminCommands(program: Command, ctx: Context): void {
@@ -21,7 +14,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .action(async (options: { email: string; password?: string }) => {
       const password = options.password ?? ctx.io.env.KASA_PASSWORD;
       if (!password) throw new Error('give --password or set KASA_PASSWORD');
-      const session = await ctx.client().post<{ token: string; expiresAt: string; operator: OperatorView }>('/login', { email: options.email, password });
+      const session = await ctx.client().login({ email: options.email, password });
       ctx.emit(session, () => {
         ctx.io.stdout.write(`Logged in as ${session.operator.email} (${session.operator.role}) until ${session.expiresAt}.\n`);
         ctx.io.stdout.write(`export KASA_TOKEN=${session.token}\n`);
@@ -45,7 +38,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .requiredOption('--role <role>', 'reviewer or admin')
     .option('--password <password>', 'console password (at least 12 characters); omit for a token-only account')
     .action(async (options: { email: string; name: string; role: string; password?: string }) => {
-      const created = await ctx.client().post<OperatorView>('/operators', {
+      const created = await ctx.client().post<OpsOperator>('/operators', {
         email: options.email,
         name: options.name,
         role: options.role.toUpperCase(),
@@ -57,7 +50,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('list')
     .description('list operator accounts')
     .action(async () => {
-      const { data } = await ctx.client().get<{ data: OperatorView[] }>('/operators');
+      const { data } = await ctx.client().get<{ data: OpsOperator[] }>('/operators');
       ctx.emit(data, () =>
         printTable(ctx.io.stdout, data, [
           ['OPERATOR', (o) => o.operatorId],
@@ -71,7 +64,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('disable <operatorId>')
     .description('disable an operator and revoke all their tokens')
     .action(async (operatorId: string) => {
-      const disabled = await ctx.client().post<OperatorView>(`/operators/${operatorId}/disable`);
+      const disabled = await ctx.client().post<OpsOperator>(`/operators/${operatorId}/disable`);
       ctx.emit(disabled, () => ctx.io.stdout.write(`Disabled ${disabled.email} at ${disabled.disabledAt}.\n`));
     });
 
@@ -85,7 +78,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .action(async (options: { operator?: string; label: string; expiresIn?: number }) => {
       const client = ctx.client();
       const operatorId = options.operator ?? (await client.get<{ operatorId: string }>('/me')).operatorId;
-      const issued = await client.post<{ tokenId: string; token: string; expiresAt: string | null }>(`/operators/${operatorId}/tokens`, {
+      const issued = await client.post<IssuedOperatorToken>(`/operators/${operatorId}/tokens`, {
         label: options.label,
         ...(options.expiresIn ? { expiresInSeconds: options.expiresIn } : {}),
       });
@@ -97,7 +90,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('revoke <tokenId>')
     .description('revoke an operator token (401 from its next request on)')
     .action(async (tokenId: string) => {
-      const revoked = await ctx.client().delete<{ tokenId: string; revokedAt: string }>(`/operator-tokens/${tokenId}`);
+      const revoked = await ctx.client().delete<OpsOperatorToken>(`/operator-tokens/${tokenId}`);
       ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${revoked.revokedAt}.\n`));
     });
 
@@ -112,7 +105,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--min-amount <amount>', 'smallest amount in lira (TRY), e.g. 10 or 10,00', parseAmount)
     .option('--max-amount <amount>', 'largest amount in lira (TRY), e.g. 50000 or 50.000,00', parseAmount)
     .action(async (slug: string, o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string }) => {
-      const site = await ctx.client().post<Record<string, unknown>>('/sites', {
+      const site = await ctx.client().post<CreatedSite>('/sites', {
         slug,
         name: o.name,
         ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
@@ -121,7 +114,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
         ...(o.minAmount ? { minAmount: o.minAmount } : {}),
         ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
       });
-      ctx.emit(site, () => printRecord(ctx.io.stdout, site));
+      ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
     });
 
   const keys = program.command('keys').description('partner API keys (admin)');
@@ -129,14 +122,14 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('issue <siteId>')
     .description('issue an API key for a site (shown once)')
     .action(async (siteId: string) => {
-      const key = await ctx.client().post<{ apiKeyId: string; apiKey: string; keyPrefix: string }>(`/sites/${siteId}/api-keys`);
+      const key = await ctx.client().post<IssuedApiKey>(`/sites/${siteId}/api-keys`);
       ctx.emit(key, () => ctx.io.stdout.write(`API key ${key.apiKeyId}; it is shown only now:\n${key.apiKey}\n`));
     });
   keys
     .command('revoke <apiKeyId>')
     .description('revoke an API key (401 from its next request on)')
     .action(async (apiKeyId: string) => {
-      const revoked = await ctx.client().delete<{ apiKeyId: string; revokedAt: string }>(`/api-keys/${apiKeyId}`);
+      const revoked = await ctx.client().delete<RevokedApiKey>(`/api-keys/${apiKeyId}`);
       ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.apiKeyId} at ${revoked.revokedAt}.\n`));
     });
 }

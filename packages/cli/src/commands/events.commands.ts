@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import type { EventView } from '@kasa/contracts';
+import { OpsApiError, type OpsClient } from '@kasa/ops-client';
 import type { Context } from '../context.js';
-import { OpsApiError, type OpsClient } from '../ops-client.js';
 import { printTable } from '../output.js';
 
-interface EventItem {
-  eventId: string;
-  type: string;
-  status: string;
-  attemptCount: number;
-  createdAt: string;
-  deadAt: string | null;
+/** An event with the part of its webhook body the list shows. */
+interface EventItem extends EventView {
   payload: { data?: { intentId?: string; withdrawalId?: string } };
 }
 
@@ -29,10 +25,10 @@ async function replayOne(client: OpsClient, runId: string, eventId: string): Pro
   const key = `kasa-replay-${runId}-${eventId}`;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await client.post(`/events/${eventId}/replay`, {}, { 'idempotency-key': key });
+      await client.post(`/events/${eventId}/replay`, {}, { headers: { 'idempotency-key': key } });
       return null;
     } catch (error) {
-      const status = error instanceof OpsApiError ? error.status : null;
+      const status = error instanceof OpsApiError && error.answered ? error.status : null;
       const retryable = status === null || status >= 500 || status === 429;
       if (!retryable || attempt >= 3) return { eventId, status, error: error instanceof Error ? error.message : String(error) };
       await new Promise((resolve) => setTimeout(resolve, 250 * attempt));

@@ -1,23 +1,7 @@
 import type { Command } from 'commander';
+import type { AuditEntry, JournalCheckReport, SiteBalance } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
-
-interface Balance {
-  siteId: string;
-  slug: string;
-  available: string;
-  reserved: string;
-  receivedTotal: string;
-  paidOutTotal: string;
-}
-
-interface AuditEntry {
-  createdAt: string;
-  actor: { type: string; id: string; email: string | null };
-  action: string;
-  entityType: string;
-  entityId: string;
-}
 
 /** Balances, the journal invariant check and the audit log. */
 export function registerLedgerCommands(program: Command, ctx: Context): void {
@@ -27,7 +11,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .option('--site <siteId>', 'only this site')
     .action(async (o: { site?: string }) => {
       const client = ctx.client();
-      const rows = o.site ? [await client.get<Balance>(`/sites/${o.site}/balance`)] : (await client.get<{ data: Balance[] }>('/balances')).data;
+      const rows = o.site ? [await client.get<SiteBalance>(`/sites/${o.site}/balance`)] : (await client.get<{ data: SiteBalance[] }>('/balances')).data;
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['SITE', (b) => b.slug],
@@ -46,7 +30,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .command('check')
     .description('verify the invariants; exits 1 when any is broken')
     .action(async () => {
-      const report = await ctx.client().get<{ ok: boolean; problems: Array<{ kind: string; detail: Record<string, string> }> }>('/journal/check');
+      const report = await ctx.client().get<JournalCheckReport>('/journal/check');
       ctx.emit(report, () => {
         if (report.ok) ctx.io.stdout.write('Journal OK: every transaction balances and every balance equals its entries and records.\n');
         else for (const problem of report.problems) ctx.io.stdout.write(`${problem.kind}: ${JSON.stringify(problem.detail)}\n`);

@@ -1,41 +1,8 @@
 import type { Command } from 'commander';
+import type { AssignedBankTransfer, OpsBankTransfer, OpsIntent, OpsWithdrawal, RecordedBankTransfer } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
-
-interface Intent {
-  intentId: string;
-  referenceNo: string;
-  status: string;
-  siteId: string;
-  amount: string;
-  requestedAmount: string;
-  receivedAmount: string | null;
-  createdAt: string;
-}
-
-interface Withdrawal {
-  withdrawalId: string;
-  referenceNo: string;
-  status: string;
-  siteId: string;
-  amount: string;
-  targetIban: string;
-  targetHolderName: string;
-  createdAt: string;
-}
-
-interface Transfer {
-  bankTransferId: string;
-  bankTxId: string;
-  status: string;
-  amount: string;
-  senderName: string;
-  description: string;
-  intentId: string | null;
-  unmatchedReason: string | null;
-  receivedAt: string;
-}
 
 const listOptions = (command: Command) =>
   command
@@ -63,7 +30,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
     .action(async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
-      const recorded = await ctx.client().post<Transfer & { intent: Intent | null }>('/bank-transfers', {
+      const recorded = await ctx.client().post<RecordedBankTransfer>('/bank-transfers', {
         bankTxId: o.bankTxId,
         amount: o.amount,
         senderName: o.senderName,
@@ -78,8 +45,8 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     });
   listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
     async (o: { status?: string; limit: number }) => {
-      const rows: Transfer[] = [];
-      for await (const row of ctx.client().paginate<Transfer>('/bank-transfers', { status: o.status }, o.limit)) rows.push(row);
+      const rows: OpsBankTransfer[] = [];
+      for await (const row of ctx.client().paginate<OpsBankTransfer>('/bank-transfers', { status: o.status }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['TRANSFER', (t) => t.bankTransferId],
@@ -97,15 +64,15 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('assign <bankTransferId> <intentId>')
     .description('assign an unmatched transfer to an intent')
     .action(async (bankTransferId: string, intentId: string) => {
-      const assigned = await ctx.client().post<Transfer & { intent: Intent }>(`/bank-transfers/${bankTransferId}/assign`, { intentId });
+      const assigned = await ctx.client().post<AssignedBankTransfer>(`/bank-transfers/${bankTransferId}/assign`, { intentId });
       ctx.emit(assigned, () => ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`));
     });
 
   const intents = program.command('intents').description('deposit intents and their review');
   listOptions(intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL)')).action(
     async (o: { status?: string; site?: string; limit: number }) => {
-      const rows: Intent[] = [];
-      for await (const row of ctx.client().paginate<Intent>('/intents', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
+      const rows: OpsIntent[] = [];
+      for await (const row of ctx.client().paginate<OpsIntent>('/intents', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['INTENT', (i) => i.intentId],
@@ -143,8 +110,8 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   const withdrawals = program.command('withdrawals').description('withdrawal review and payout');
   listOptions(withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)')).action(
     async (o: { status?: string; site?: string; limit: number }) => {
-      const rows: Withdrawal[] = [];
-      for await (const row of ctx.client().paginate<Withdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
+      const rows: OpsWithdrawal[] = [];
+      for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['WITHDRAWAL', (w) => w.withdrawalId],

@@ -1,5 +1,6 @@
 /** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
+import { BANK_TRANSFER_STATUSES, DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../statuses.js';
 import { webhookUrlProperty } from './webhooks.js';
 
 const amountBound = {
@@ -161,39 +162,46 @@ export const markSentRequestSchema = {
   },
 } as const;
 
-function opsListQuery(id: string, statuses: readonly string[], bySite = true, byReference = false) {
+// What an end user or a partner's support quotes; case and spaces are forgiven, as in bank descriptions.
+const referenceNo = { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$', 'x-message': 'must be a reference such as KD7MX4Q2RH' } as const;
+
+function opsListProperties(statuses: readonly string[]) {
   return {
-    $id: id,
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      createdFrom: opsTimestamp,
-      createdTo: opsTimestamp,
-      status: {
-        type: 'string',
-        pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
-        'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
-      },
-      cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
-      limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
-      ...(bySite ? { siteId: uuid } : {}),
-      // What an end user or a partner's support quotes; case and spaces are forgiven, as in bank descriptions.
-      ...(byReference
-        ? { referenceNo: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$', 'x-message': 'must be a reference such as KD7MX4Q2RH' } }
-        : {}),
+    createdFrom: opsTimestamp,
+    createdTo: opsTimestamp,
+    status: {
+      type: 'string',
+      pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
+      'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
     },
+    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
+    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
   } as const;
 }
 
-export const opsListIntentsQuerySchema = opsListQuery(
-  'OpsListIntentsQuery',
-  ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'],
-  true,
-  true,
-);
-export const opsListWithdrawalsQuerySchema = opsListQuery('OpsListWithdrawalsQuery', ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'], true, true);
+export const opsListIntentsQuerySchema = {
+  $id: 'OpsListIntentsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...opsListProperties(DEPOSIT_STATUSES),
+    siteId: uuid,
+    referenceNo,
+  },
+} as const;
+export const opsListWithdrawalsQuerySchema = {
+  $id: 'OpsListWithdrawalsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...opsListProperties(WITHDRAWAL_STATUSES), siteId: uuid, referenceNo },
+} as const;
 // Bank transfers belong to the service's receiving accounts, not to a site, until matched.
-export const opsListBankTransfersQuerySchema = opsListQuery('OpsListBankTransfersQuery', ['MATCHED', 'UNMATCHED', 'ASSIGNED'], false);
+export const opsListBankTransfersQuerySchema = {
+  $id: 'OpsListBankTransfersQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: opsListProperties(BANK_TRANSFER_STATUSES),
+} as const;
 
 const shortText = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', 'x-message': 'must be 1 to 64 of A-Z a-z 0-9 . _ : -' } as const;
 

@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { AuditEntry, ListPage } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { AuditEntry, ListPage } from '@kasa/contracts';
 import { emptyRow, nextPageLink } from '../views/components.js';
 import { formatTime, shortId } from '../views/format.js';
-import { html, type SafeHtml } from '../views/html.js';
+import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { pageContext } from './page-context.js';
 import { siteDirectory, siteLink } from './site-names.js';
 
@@ -21,7 +21,7 @@ const ENTITY_PAGES: Record<string, string> = {
 function entityCell(entry: AuditEntry): SafeHtml {
   const base = ENTITY_PAGES[entry.entityType];
   const label = html`${entry.entityType} <code title="${entry.entityId}">${shortId(entry.entityId)}</code>`;
-  return base ? html`<a href="${base}${seg(entry.entityId)}">${label}</a>` : label;
+  return base ? html`<a href="${safeUrl(base + seg(entry.entityId))}">${label}</a>` : label;
 }
 
 /** `GET /audit`: who did what and when, filterable the way the ops API allows, newest first. */

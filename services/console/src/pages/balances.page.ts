@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { SiteBalance } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { SiteBalance } from '@kasa/contracts';
 import { emptyRow } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html } from '../views/html.js';

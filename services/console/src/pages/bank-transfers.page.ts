@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { ListPage, OpsBankTransfer } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { ListPage, OpsBankTransfer } from '@kasa/contracts';
 import { actionForm, emptyRow, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, maskIban, shortId } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { DeliveryAttempt, ListPage, OpsEvent } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { AttemptView, EventView, ListPage, OpsEventDetail } from '@kasa/contracts';
 import { actionForm, emptyRow, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -18,7 +18,7 @@ const STATUS_TABS: Array<[string, string]> = [
 const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'];
 
 /** Only a finished cycle can be replayed; the ledger answers 409 for one still in flight. */
-function replayForm(ctx: FormContext, event: OpsEvent): SafeHtml | '' {
+function replayForm(ctx: FormContext, event: EventView): SafeHtml | '' {
   if (event.status !== 'DEAD' && event.status !== 'DELIVERED') return '';
   return actionForm(ctx, {
     action: `/deliveries/${seg(event.eventId)}/replay`,
@@ -28,7 +28,7 @@ function replayForm(ctx: FormContext, event: OpsEvent): SafeHtml | '' {
   });
 }
 
-function attemptRows(attempts: DeliveryAttempt[]): SafeHtml {
+function attemptRows(attempts: AttemptView[]): SafeHtml {
   if (attempts.length === 0) return emptyRow(6, 'No delivery attempt yet.');
   return html`${attempts.map(
     (a) =>
@@ -61,7 +61,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
     const status = STATUS_TABS.some(([value]) => value === ctx.query('status')) ? (ctx.query('status') as string) : '';
     const type = EVENT_TYPES.includes(ctx.query('type') ?? '') ? ctx.query('type') : undefined;
     const filters = { status, type };
-    const page = await ctx.ops.get<ListPage<OpsEvent>>('/events', { ...filters, limit: '50', cursor: ctx.query('cursor') });
+    const page = await ctx.ops.get<ListPage<EventView>>('/events', { ...filters, limit: '50', cursor: ctx.query('cursor') });
     const body = html`${tabs('/deliveries', status, STATUS_TABS, { type })}
       <form method="get" action="/deliveries" class="filters">
         <input type="hidden" name="status" value="${status}" />
@@ -114,7 +114,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
   router.get('/deliveries/:eventId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [event, sites] = await Promise.all([
-      ctx.ops.get<OpsEvent & { siteId: string; attempts: DeliveryAttempt[] }>(`/events/${seg(req.params.eventId as string)}`),
+      ctx.ops.get<OpsEventDetail>(`/events/${seg(req.params.eventId as string)}`),
       siteDirectory(ctx.ops),
     ]);
     const body = html`<section class="card${event.status === 'DEAD' ? ' dead' : ''}">

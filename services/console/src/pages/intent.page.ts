@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { OpsBankTransfer, OpsIntent } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { OpsIntentDetail } from '@kasa/contracts';
 import { intentActions } from '../views/actions.view.js';
 import { emptyRow, facts, statusBadge } from '../views/components.js';
 import { formatTime, formatTry, maskIban, readLira } from '../views/format.js';
@@ -17,7 +17,7 @@ export function intentRoutes(deps: ConsoleDeps): Router {
   router.get('/intents/:intentId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [intent, sites] = await Promise.all([
-      ctx.ops.get<OpsIntent & { bankTransfers: OpsBankTransfer[] }>(`/intents/${seg(req.params.intentId as string)}`),
+      ctx.ops.get<OpsIntentDetail>(`/intents/${seg(req.params.intentId as string)}`),
       siteDirectory(ctx.ops),
     ]);
     const body = html`<section class="card">

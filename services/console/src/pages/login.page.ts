@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { OpsApiError } from '../ledger/ledger-ops.client.js';
-import type { LoginResult } from '../ledger/ops-types.js';
+import type { LoginResult } from '@kasa/contracts';
+import { OpsApiError } from '@kasa/ops-client';
 import { clearSession, operatorOf, requireOperator, safeLocalPath, verifyCsrf, writeSession } from '../session/session.middleware.js';
 import { newSession } from '../session/session.js';
 import { html } from '../views/html.js';
@@ -93,11 +93,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       // The console does not trust proxy headers, so the browser is whoever opened the socket.
       const address = req.socket.remoteAddress;
       const client = address ? { address, internalToken: deps.config.internalToken } : undefined;
-      result = await deps.ledger.call<LoginResult>('POST', '/ops/v1/login', {
-        requestId: req.requestId,
-        body: { email, password },
-        client,
-      });
+      result = await deps.ledger.with({ requestId: req.requestId }).login({ email, password }, client);
     } catch (error) {
       if (!(error instanceof OpsApiError)) throw error;
       const throttled = error.status === 429;
@@ -124,7 +120,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     const operator = operatorOf(res);
     let notice = 'signed-out';
     try {
-      await deps.ledger.call('POST', '/ops/v1/logout', { requestId: req.requestId, token: operator.token, body: {} });
+      await deps.ledger.with({ token: operator.token, requestId: req.requestId }).logout();
     } catch (error) {
       // 401: the token was already expired or revoked, which is what logging out wants anyway.
       if (!(error instanceof OpsApiError && error.status === 401)) {

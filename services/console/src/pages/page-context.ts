@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { opsApiFor, type OpsApi } from '../ledger/ledger-ops.client.js';
+import type { OpsClient } from '@kasa/ops-client';
 import { operatorOf, safeLocalPath } from '../session/session.middleware.js';
 import type { SessionOperator } from '../session/session.js';
 import type { FormContext } from '../views/components.js';
@@ -17,7 +17,7 @@ export function param(source: unknown, name: string): string | undefined {
 /** What a page handler works with: the operator, the ops API as them, and how to render. */
 export interface PageContext extends FormContext {
   operator: SessionOperator;
-  ops: OpsApi;
+  ops: OpsClient;
   isAdmin: boolean;
   query(name: string): string | undefined;
   render(title: string, section: Section, body: SafeHtml, status?: number): void;
@@ -32,7 +32,7 @@ export function pageContext(deps: ConsoleDeps, req: Request, res: Response): Pag
   here.searchParams.delete('notice');
   return {
     operator,
-    ops: opsApiFor(deps.ledger, operator.token, req.requestId),
+    ops: deps.ledger.with({ token: operator.token, requestId: req.requestId }),
     isAdmin: operator.role === 'ADMIN',
     csrf,
     back: `${here.pathname}${here.search}`,
@@ -46,7 +46,7 @@ export function pageContext(deps: ConsoleDeps, req: Request, res: Response): Pag
 
 /** What an action (a form POST) works with: the ops API, the submitted fields, and where to go after. */
 export interface ActionContext {
-  ops: OpsApi;
+  ops: OpsClient;
   operator: SessionOperator;
   back: string;
   /** A submitted text field, trimmed; '' when absent. */
@@ -59,7 +59,7 @@ export function actionContext(deps: ConsoleDeps, req: Request, res: Response, fa
   const operator = operatorOf(res);
   const back = safeLocalPath(param(req.body, '_back'), fallback);
   return {
-    ops: opsApiFor(deps.ledger, operator.token, req.requestId),
+    ops: deps.ledger.with({ token: operator.token, requestId: req.requestId }),
     operator,
     back,
     field: (name) => (param(req.body, name) ?? '').trim(),

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { ListPage, OpsIntent, OpsWithdrawal } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { ListPage, OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { intentActions, withdrawalActions } from '../views/actions.view.js';
 import { emptyRow, nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, maskIban } from '../views/format.js';

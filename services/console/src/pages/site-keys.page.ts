@@ -1,19 +1,11 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { IssuedApiKey, SiteBalance } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { IssuedApiKey, OpsApiKey, SiteBalance } from '@kasa/contracts';
 import { actionForm, emptyRow, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
-
-/** A key as the ops API lists it: never the key itself, only its prefix. */
-interface KeyRow {
-  apiKeyId: string;
-  keyPrefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
 
 function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtml {
   return actionForm(ctx, {
@@ -34,7 +26,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
     const siteId = req.params.siteId as string;
     const [site, keyList] = await Promise.all([
       ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
-      ctx.ops.get<{ data: KeyRow[] }>(`/sites/${seg(siteId)}/api-keys`),
+      ctx.ops.get<{ data: OpsApiKey[] }>(`/sites/${seg(siteId)}/api-keys`),
     ]);
     const keys = keyList.data;
     const body = html`<section class="card">

@@ -1,12 +1,12 @@
-import type { OpsApi } from '../ledger/ledger-ops.client.js';
-import type { SiteBalance } from '../ledger/ops-types.js';
+import type { SiteBalance } from '@kasa/contracts';
+import type { OpsClient } from '@kasa/ops-client';
 import { shortId } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 
 /** Site id -> slug and name. `/ops/v1/balances` is the ops API's only list of every site, so it doubles as the directory. */
 export type SiteDirectory = Map<string, SiteBalance>;
 
-export async function siteDirectory(ops: OpsApi): Promise<SiteDirectory> {
+export async function siteDirectory(ops: OpsClient): Promise<SiteDirectory> {
   const balances = await ops.get<{ data: SiteBalance[] }>('/balances');
   return new Map(balances.data.map((site) => [site.siteId, site]));
 }

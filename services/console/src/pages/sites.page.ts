@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '@kasa/contracts';
 import { emptyRow, facts } from '../views/components.js';
 import { formatTry, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';

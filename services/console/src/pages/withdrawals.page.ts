@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '../ledger/ledger-ops.client.js';
-import type { ListPage, OpsWithdrawal, SiteBalance } from '../ledger/ops-types.js';
+import { seg } from '@kasa/ops-client';
+import type { ListPage, OpsWithdrawal, OpsWithdrawalDetail } from '@kasa/contracts';
 import { withdrawalActions } from '../views/actions.view.js';
 import { facts, nextPageLink, statusBadge, tabs } from '../views/components.js';
 import { formatTime, formatTry, groupIban } from '../views/format.js';
@@ -52,7 +52,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [w, sites] = await Promise.all([
-      ctx.ops.get<OpsWithdrawal & { siteBalance: SiteBalance }>(`/withdrawals/${seg(req.params.withdrawalId as string)}`),
+      ctx.ops.get<OpsWithdrawalDetail>(`/withdrawals/${seg(req.params.withdrawalId as string)}`),
       siteDirectory(ctx.ops),
     ]);
     // The one place the full IBAN is shown: the operator types it into the bank to pay out.

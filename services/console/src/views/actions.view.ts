@@ -2,8 +2,8 @@
  * The decision forms of deposits and withdrawals, by status, shared by the review queue, the lists and the
  * detail pages. Which forms appear follows DESIGN section 3; the ledger still decides whether they succeed.
  */
-import type { OpsIntent, OpsWithdrawal } from '../ledger/ops-types.js';
-import { seg } from '../ledger/ledger-ops.client.js';
+import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
+import { seg } from '@kasa/ops-client';
 import { actionForm, type FormContext } from './components.js';
 import { formatTry, liraInputValue } from './format.js';
 import { html, type SafeHtml } from './html.js';

@@ -1,6 +1,6 @@
 /** Small pieces the pages share: action forms, status badges, list paging and tabs. */
-import { withQuery, type Query } from '../ledger/ledger-ops.client.js';
-import { html, type HtmlValue, type SafeHtml } from './html.js';
+import { withQuery, type Query } from '@kasa/ops-client';
+import { html, safeUrl, type HtmlValue, type SafeHtml } from './html.js';
 
 /** What a form needs to post back safely: the session's CSRF token and the page to return to. */
 export interface FormContext {
@@ -10,6 +10,7 @@ export interface FormContext {
 }
 
 export interface ActionFormOptions {
+  /** A path on the console; checked with safeUrl, so anything else throws. */
   action: string;
   label: string;
   tone?: 'primary' | 'danger' | 'plain';
@@ -22,7 +23,7 @@ export interface ActionFormOptions {
 export function actionForm(ctx: FormContext, options: ActionFormOptions): SafeHtml {
   return html`<form
     method="post"
-    action="${options.action}"
+    action="${safeUrl(options.action)}"
     class="inline action"
     ${options.confirm ? html` data-confirm="${options.confirm}"` : ''}
   >
@@ -59,7 +60,7 @@ export function statusBadge(status: string): SafeHtml {
 export function nextPageLink(path: string, query: Query, nextCursor: string | null, cursorParam = 'cursor'): SafeHtml {
   if (!nextCursor) return html`<p class="pager muted">End of list.</p>`;
   return html`<p class="pager">
-    <a class="btn plain" rel="next" href="${withQuery(path, { ...query, [cursorParam]: nextCursor })}">Next page →</a>
+    <a class="btn plain" rel="next" href="${safeUrl(withQuery(path, { ...query, [cursorParam]: nextCursor }))}">Next page →</a>
   </p>`;
 }
 
@@ -69,7 +70,7 @@ export function tabs(path: string, current: string, options: Array<[string, stri
     ${options.map(
       ([value, label]) =>
         html`<a
-          href="${withQuery(path, { ...extra, status: value })}"
+          href="${safeUrl(withQuery(path, { ...extra, status: value }))}"
           ${value === current ? html` class="current" aria-current="true"` : ''}
           >${label}</a
         >`,

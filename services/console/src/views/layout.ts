@@ -1,17 +1,17 @@
 import type { SessionOperator } from '../session/session.js';
-import { html, type SafeHtml } from './html.js';
+import { html, safeUrl, type SafeHtml, type SafeUrl } from './html.js';
 
 /** The sections of the top navigation. */
 export type Section = 'review' | 'withdrawals' | 'transfers' | 'deliveries' | 'sites' | 'balances' | 'audit';
 
-const NAV: Array<[Section, string, string]> = [
-  ['review', '/review', 'Review queue'],
-  ['withdrawals', '/withdrawals', 'Withdrawals'],
-  ['transfers', '/bank-transfers', 'Unmatched transfers'],
-  ['deliveries', '/deliveries', 'Deliveries'],
-  ['sites', '/sites', 'Sites & keys'],
-  ['balances', '/balances', 'Balances'],
-  ['audit', '/audit', 'Audit log'],
+const NAV: Array<[Section, SafeUrl, string]> = [
+  ['review', safeUrl('/review'), 'Review queue'],
+  ['withdrawals', safeUrl('/withdrawals'), 'Withdrawals'],
+  ['transfers', safeUrl('/bank-transfers'), 'Unmatched transfers'],
+  ['deliveries', safeUrl('/deliveries'), 'Deliveries'],
+  ['sites', safeUrl('/sites'), 'Sites & keys'],
+  ['balances', safeUrl('/balances'), 'Balances'],
+  ['audit', safeUrl('/audit'), 'Audit log'],
 ];
 
 /** What every page's frame shows besides its body. */

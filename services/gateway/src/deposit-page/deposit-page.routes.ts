@@ -4,10 +4,15 @@ import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { DepositPageView } from '@kasa/contracts';
+import { localUrl, safeUrl } from '@kasa/html';
 import { renderDepositPage } from './render.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+// Read once at start: the page's script and stylesheet never change while the gateway runs.
 const CLIENT_SCRIPT = readFileSync(new URL('./deposit-page.client.js', import.meta.url), 'utf8');
+const STYLESHEET = readFileSync(new URL('./deposit-page.css', import.meta.url), 'utf8');
+const SCRIPT_URL = safeUrl('/deposit/assets/deposit-page.js');
+const STYLESHEET_URL = safeUrl('/deposit/assets/deposit-page.css');
 
 const NOT_FOUND_PAGE = `<!doctype html><html lang="tr"><head><meta charset="utf-8"><meta name="robots" content="noindex">
 <title>Bağlantı geçersiz</title></head><body><main><h1>Bağlantı geçersiz</h1>
@@ -23,6 +28,10 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
   router.get('/assets/deposit-page.js', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.type('application/javascript').send(CLIENT_SCRIPT);
+  });
+  router.get('/assets/deposit-page.css', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('text/css').send(STYLESHEET);
   });
 
   const load = async (token: string, requestId: string): Promise<DepositPageView | null> => {
@@ -44,8 +53,11 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
       res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
-    const base = `/deposit/${req.params.token}`;
-    res.status(view.status === 'AUTO_CANCELLED' ? 410 : 200).type('html').send(renderDepositPage(view, `${base}/status`, '/deposit/assets/deposit-page.js'));
+    const urls = { status: localUrl`/deposit/${String(req.params.token)}/status`, script: SCRIPT_URL, stylesheet: STYLESHEET_URL };
+    res
+      .status(view.status === 'AUTO_CANCELLED' ? 410 : 200)
+      .type('html')
+      .send(renderDepositPage(view, urls));
   });
 
   router.get('/:token/status', async (req, res) => {

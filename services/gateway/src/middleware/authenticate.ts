@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
+import { authCacheKey, REVOKED, UNKNOWN, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { LedgerClient } from '../ledger-client.js';
 import { applyBudget, type InvalidKeyLimiter, type RequestCounter } from './rate-limit.js';
-
-/** Who the request acts for, as the ledger resolved the API key. */
-export interface Principal {
-  apiKeyId: string;
-  siteId: string;
-  siteSlug: string;
-  rateLimitPerMinute: number;
-}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
   namespace Express {
     interface Locals {
+      /** Who the request acts for, as the ledger resolved the API key. */
       principal: Principal;
     }
   }
@@ -60,13 +54,13 @@ export function authenticate(deps: {
     );
     let cached: string | null;
     try {
-      cached = await deps.redis.get(`${deps.redisPrefix}:auth:${keyHash}`);
+      cached = await deps.redis.get(authCacheKey(deps.redisPrefix, keyHash));
     } catch {
       counted.catch(() => undefined);
       throw new AppError('service_unavailable', 'The service is temporarily unavailable.', undefined, { 'Retry-After': '1' });
     }
     const refusal = await blocked;
-    if (cached === 'revoked' || cached === 'unknown') {
+    if (cached === REVOKED || cached === UNKNOWN) {
       counted.catch(() => undefined);
       if (refusal) throw refusal;
       return refuse(INVALID);

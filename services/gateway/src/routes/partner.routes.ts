@@ -1,11 +1,12 @@
 import express, { type Response, type Router } from 'express';
-import { fingerprintOf, validateRequest, type RequestSchemaName } from '@kasa/contracts';
-import { AppError, jsonBody } from '@kasa/http';
+import { fingerprintOf, parseRequest } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { idempotencyKeyOf } from '../middleware/idempotency.js';
 import type { StoredResponse } from '../middleware/idempotency.js';
 import { eventRoutes } from './events.routes.js';
+import { searchOf } from './search-params.js';
 import { webhookConfigRoutes } from './webhook-config.routes.js';
 
 /** Every partner route, as [method, path]: the OpenAPI document is checked against this list. */
@@ -28,51 +29,47 @@ function send(res: Response, result: StoredResponse): void {
   res.type('application/json').send(result.body);
 }
 
-function assertValid(schema: RequestSchemaName, data: unknown, detail: string): void {
-  const errors = validateRequest(schema, data);
-  if (errors.length > 0) throw AppError.validation(errors, detail);
-}
-
 /** SPEC endpoints 1 to 6: authenticate, rate-limit, validate, then hand over to the ledger. */
 export function partnerRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
   const site = (res: Response) => encodeURIComponent(res.locals.principal.siteId);
 
-  const create = (route: 'deposits' | 'withdrawals', schema: RequestSchemaName) =>
+  const create = (route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
     router.post(`/${route}`, jsonBody, async (req, res) => {
       const key = idempotencyKeyOf(req.get('idempotency-key'));
-      assertValid(schema, req.body, 'The request body is not valid; nothing was created.');
-      const fingerprint = fingerprintOf(req.body);
+      const body = parse(req.body);
+      const fingerprint = fingerprintOf(body);
       const scope = { siteId: res.locals.principal.siteId, route, key, fingerprint };
       const result = await deps.idempotency.run(scope, () =>
         deps.ledger.request('POST', `/internal/v1/sites/${site(res)}/${route}`, req.requestId, {
           idempotencyKey: key,
           fingerprint,
-          request: req.body,
+          request: body,
         }),
       );
       send(res, result);
     });
-  create('deposits', 'createDeposit');
-  create('withdrawals', 'createWithdrawal');
+  const CREATE_INVALID = 'The request body is not valid; nothing was created.';
+  create('deposits', (body) => parseRequest('createDeposit', body, CREATE_INVALID));
+  create('withdrawals', (body) => parseRequest('createWithdrawal', body, CREATE_INVALID));
 
   const lookup = (path: string, param: string, ledgerPath: string) =>
     router.get(path, async (req, res) => {
-      const id = encodeURIComponent(String(req.params[param]));
+      const id = encodeURIComponent(pathParam(req, param));
       send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}/${ledgerPath}/${id}`, req.requestId));
     });
   lookup('/intents/:intentId', 'intentId', 'intents');
   lookup('/withdrawals/:withdrawalId', 'withdrawalId', 'withdrawals');
 
-  const list = (path: string, schema: RequestSchemaName) =>
+  const list = (path: string, parse: (query: unknown) => Record<string, string | undefined>) =>
     router.get(path, async (req, res) => {
-      assertValid(schema, req.query, 'The list filters are not valid.');
-      const query = new URLSearchParams(req.query as Record<string, string>).toString();
+      const query = searchOf(parse(req.query));
       send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}${path}${query ? `?${query}` : ''}`, req.requestId));
     });
-  list('/intents', 'listIntents');
-  list('/withdrawals', 'listWithdrawals');
+  const LIST_INVALID = 'The list filters are not valid.';
+  list('/intents', (query) => parseRequest('listIntents', query, LIST_INVALID));
+  list('/withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_INVALID));
 
   router.use(webhookConfigRoutes(deps));
   router.use(eventRoutes(deps));

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
-import { validateRequest } from '@kasa/contracts';
-import { AppError, jsonBody } from '@kasa/http';
+import { parseRequest } from '@kasa/contracts';
+import { jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 
 /**
@@ -13,12 +13,11 @@ export function webhookConfigRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
 
   router.put('/site/webhook-config', jsonBody, async (req, res) => {
-    const errors = validateRequest('updateWebhookConfig', req.body);
-    if (errors.length > 0) throw AppError.validation(errors, 'The webhook config is not valid; nothing was changed.');
+    const body = parseRequest('updateWebhookConfig', req.body, 'The webhook config is not valid; nothing was changed.');
     const { siteId, apiKeyId } = res.locals.principal;
     const result = await deps.ledger.request('PUT', `/internal/v1/sites/${encodeURIComponent(siteId)}/webhook-config`, req.requestId, {
       apiKeyId,
-      request: req.body,
+      request: body,
     });
     res.status(result.status).set('Cache-Control', 'no-store').type('application/json').send(result.body);
   });

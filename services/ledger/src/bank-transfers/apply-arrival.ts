@@ -1,7 +1,7 @@
 import type { DepositIntent, Prisma } from '@kasa/db';
-import type { Actor } from '../repositories/audit.repository.js';
-import { writeAudit } from '../repositories/audit.repository.js';
-import type { ReviewRepository } from '../review/review.repository.js';
+import type { Actor } from '../shared/audit.repository.js';
+import { writeAudit } from '../shared/audit.repository.js';
+import type { ReviewRepository } from '../shared/review.repository.js';
 import { arrivalEffect } from './arrival.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,6 +1,6 @@
 import type { DeliveryAttempt, EventStatus, OutboxEvent, Prisma, PrismaClient } from '@kasa/db';
-import type { CursorPosition } from '../domain/cursor.js';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+import type { CursorPosition } from '../shared/cursor.js';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
 
 /** The audit action that opens a new delivery cycle; counting them gives an event's current cycle. */
 export const EVENT_REPLAYED = 'EVENT.REPLAYED';
@@ -63,6 +63,15 @@ export class EventRepository {
   }
 
   /** The current delivery cycle of each event: how many times it has been replayed. */
+  /** Puts a DELIVERED or DEAD event back to PENDING for a new delivery cycle; false when it is still being delivered. */
+  async reopen(tx: Prisma.TransactionClient, eventId: string): Promise<boolean> {
+    const updated = await tx.outboxEvent.updateMany({
+      where: { id: eventId, status: { in: ['DELIVERED', 'DEAD'] } },
+      data: { status: 'PENDING', enqueuedAt: null, deadAt: null },
+    });
+    return updated.count === 1;
+  }
+
   async cycles(eventIds: string[], db: Db = this.db): Promise<Map<string, number>> {
     const cycles = new Map(eventIds.map((id) => [id, 0]));
     if (eventIds.length === 0) return cycles;

@@ -1,14 +1,12 @@
-import type { ListResponse } from '@kasa/contracts';
-import type { EventStatus } from '@kasa/db';
-import type { CursorCodec } from '../domain/cursor.js';
-import { listPage, type ListQuery } from '../use-cases/list-records.use-case.js';
+import { EVENT_STATUSES, type ListResponse, type RequestOf } from '@kasa/contracts';
+import { knownStatuses } from '../shared/ops-list.use-case.js';
+import type { CursorCodec } from '../shared/cursor.js';
+import { listPage } from '../shared/partner-list.use-case.js';
 import type { EventRepository } from './event.repository.js';
 import { toEventView, type EventView } from './event-view.js';
 
-/** The list filters of the events surface: the shared list contract plus `type`. */
-export interface EventListQuery extends ListQuery {
-  type?: string;
-}
+/** The list filters of the events surface (the shared list contract plus `type`), parsed with its schema. */
+export type EventListQuery = RequestOf<'listEvents'>;
 
 /**
  * One newest-first page of events. `siteId` undefined lists every site (ops). The type filter is part of
@@ -19,14 +17,13 @@ export async function listEvents(
   siteId: string | undefined,
   query: EventListQuery,
 ): Promise<ListResponse<EventView>> {
-  const types = typeof query.type === 'string' ? [...new Set(query.type.split(','))].sort() : undefined;
+  const types = query.type ? [...new Set(query.type.split(','))].sort() : undefined;
   return listPage(
     {
       name: `events${types ? `?type=${types.join(',')}` : ''}`,
-      schema: 'listEvents',
       fetch: (_scope, statuses, window) =>
         deps.events.list(
-          { ...(siteId ? { siteId } : {}), ...(statuses ? { statuses: statuses as EventStatus[] } : {}), ...(types ? { types } : {}) },
+          { ...(siteId ? { siteId } : {}), ...(statuses ? { statuses: knownStatuses(statuses, EVENT_STATUSES) } : {}), ...(types ? { types } : {}) },
           window,
         ),
       toItem: toEventView,

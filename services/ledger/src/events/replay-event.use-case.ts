@@ -1,14 +1,16 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
-import { writeAudit, type Actor } from '../repositories/audit.repository.js';
-import { isUniqueViolation } from '../use-cases/shared.js';
+import { writeAudit, type Actor } from '../shared/audit.repository.js';
+import type { IdempotencyRecordRepository } from '../shared/idempotency-record.repository.js';
+import { isUniqueViolation } from '../shared/unique-violation.js';
 import { EVENT_REPLAYED, type EventRepository } from './event.repository.js';
 import { toEventView, type EventView } from './event-view.js';
 
 export interface ReplayDeps {
   db: PrismaClient;
   events: EventRepository;
+  idempotencyRecords: IdempotencyRecordRepository;
   outbox: OutboxPublisher;
 }
 
@@ -45,16 +47,12 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
   try {
     const outcome = await deps.db.$transaction(async (tx) => {
       if (idempotency && siteId) {
-        const stored = await storedAnswer(tx, siteId, idempotency);
+        const stored = await storedAnswer(deps.idempotencyRecords, siteId, idempotency, tx);
         if (stored) return { replayed: true, body: stored, cycle: null };
       }
       const row = await deps.events.find(eventId, siteId, tx);
       if (!row) throw new AppError('not_found', 'No event with this id.');
-      const updated = await tx.outboxEvent.updateMany({
-        where: { id: eventId, status: { in: ['DELIVERED', 'DEAD'] } },
-        data: { status: 'PENDING', enqueuedAt: null, deadAt: null },
-      });
-      if (updated.count === 0) {
+      if (!(await deps.events.reopen(tx, eventId))) {
         throw new AppError('conflict', 'The event is still being delivered; replay it once it is DELIVERED or DEAD.');
       }
       await writeAudit(tx, {
@@ -68,17 +66,16 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
       const cycle = (await deps.events.cycles([eventId], tx)).get(eventId) ?? 1;
       const body = toEventView({ ...row, status: 'PENDING', deadAt: null });
       if (idempotency && siteId) {
-        await tx.idempotencyRecord.create({
-          data: {
-            siteId,
-            route: ROUTE,
-            key: idempotency.key,
+        await deps.idempotencyRecords.store(
+          tx,
+          { siteId, route: ROUTE, key: idempotency.key },
+          {
             fingerprint: idempotency.fingerprint,
             statusCode: 202,
             responseBody: body as unknown as Prisma.InputJsonValue,
             expiresAt: new Date(Date.now() + KEEP_MS),
           },
-        });
+        );
       }
       return { replayed: false, body, cycle };
     });
@@ -87,20 +84,21 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
   } catch (error) {
     // Two requests with one key raced past the lookup: the loser answers from the winner's record.
     if (idempotency && siteId && isUniqueViolation(error)) {
-      const stored = await storedAnswer(deps.db, siteId, idempotency);
+      const stored = await storedAnswer(deps.idempotencyRecords, siteId, idempotency);
       if (stored) return { replayed: true, body: stored };
     }
     throw error;
   }
 }
 
-async function storedAnswer(db: Prisma.TransactionClient | PrismaClient, siteId: string, idempotency: ReplayIdempotency): Promise<EventView | null> {
-  const record = await db.idempotencyRecord.findUnique({ where: { siteId_route_key: { siteId, route: ROUTE, key: idempotency.key } } });
+async function storedAnswer(
+  records: IdempotencyRecordRepository,
+  siteId: string,
+  idempotency: ReplayIdempotency,
+  tx?: Prisma.TransactionClient,
+): Promise<EventView | null> {
+  const record = await records.find({ siteId, route: ROUTE, key: idempotency.key }, tx);
   if (!record) return null;
-  if (record.expiresAt <= new Date()) {
-    await db.idempotencyRecord.delete({ where: { id: record.id } });
-    return null;
-  }
   if (record.fingerprint !== idempotency.fingerprint) {
     throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }

@@ -1,5 +1,5 @@
 import type { AuditLog, PrismaClient } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../repositories/keyset.js';
+import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
 
 export interface AuditFilter {
   siteId?: string;

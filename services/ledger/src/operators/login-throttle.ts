@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@kasa/http';
-import { sha256Hex } from '../domain/secrets.js';
+import { sha256Hex } from '../shared/secrets.js';
 
 export interface LoginThrottleConfig {
   opsLoginWindowSeconds: number;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@kasa/http';
-import { constantTimeEqual } from '../domain/secrets.js';
+import { constantTimeEqual } from '../shared/secrets.js';
 import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from './operator-principal.js';
 import { hashOperatorToken } from './operator-token.js';
 import type { OperatorRepository } from './operator.repository.js';

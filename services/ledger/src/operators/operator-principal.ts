@@ -1,5 +1,5 @@
 import type { OperatorRole } from '@kasa/db';
-import type { Actor } from '../repositories/audit.repository.js';
+import type { Actor } from '../shared/audit.repository.js';
 
 /** The operator behind an ops API request, as the auth guard resolved it. */
 export interface OperatorPrincipal {

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../domain/secrets.js';
+import { randomToken, sha256Hex } from '../shared/secrets.js';
 
 /** Operator bearer tokens: `kop_` and 256 random bits; only the SHA-256 is stored. */
 export const OPERATOR_TOKEN_PREFIX = 'kop_';

@@ -1,7 +1,7 @@
 import type { Operator, OperatorRole, OperatorToken, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
-import { writeAudit } from '../repositories/audit.repository.js';
-import { isUniqueViolation } from '../use-cases/shared.js';
+import { writeAudit } from '../shared/audit.repository.js';
+import { isUniqueViolation } from '../shared/unique-violation.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateOperatorToken } from './operator-token.js';

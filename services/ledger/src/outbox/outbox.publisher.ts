@@ -1,3 +1,4 @@
+import { markEnqueued } from './outbox.repository.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@kasa/db';
 import type { Logger } from '@kasa/logger';
@@ -56,9 +57,6 @@ export class OutboxPublisher {
     await this.queue.addBulk(
       jobs.map(({ eventId, cycle }) => ({ name: 'deliver', data: { eventId }, opts: { ...options, jobId: deliveryJobId(eventId, cycle) } })),
     );
-    await this.db.outboxEvent.updateMany({
-      where: { id: { in: jobs.map((job) => job.eventId) } },
-      data: { enqueuedAt: new Date() },
-    });
+    await markEnqueued(this.db, jobs.map((job) => job.eventId), new Date());
   }
 }

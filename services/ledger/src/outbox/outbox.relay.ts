@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '@kasa/logger';
 import { deliveryJobId, type DeliverEventJob } from '@kasa/queue';
-import type { CursorPosition } from '../domain/cursor.js';
+import type { CursorPosition } from '../shared/cursor.js';
 import type { EventRepository } from '../events/event.repository.js';
 import type { OutboxPublisher } from './outbox.publisher.js';
 

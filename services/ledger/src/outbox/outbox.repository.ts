@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DepositIntentRecord, EventType, WithdrawalRecord } from '@kasa/contracts';
-import type { Prisma } from '@kasa/db';
+import type { Prisma, PrismaClient } from '@kasa/db';
 
 export interface NewOutboxEvent {
   siteId: string;
@@ -39,4 +39,9 @@ export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewO
     },
   });
   return payload;
+}
+
+/** Stamps events as handed to the queue, so the relay leaves them alone until they look lost. */
+export async function markEnqueued(db: Pick<PrismaClient, 'outboxEvent'>, eventIds: string[], at: Date): Promise<void> {
+  await db.outboxEvent.updateMany({ where: { id: { in: eventIds } }, data: { enqueuedAt: at } });
 }

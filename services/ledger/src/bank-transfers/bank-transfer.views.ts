@@ -1,0 +1,19 @@
+import type { BankTransfer } from '@kasa/db';
+
+/** A bank transfer as operators see it (the sender's IBAN in full: operators match and refund by it). */
+export function toOpsBankTransfer(row: BankTransfer) {
+  return {
+    bankTransferId: row.id,
+    bankTxId: row.bankTxId,
+    status: row.status,
+    amount: row.amount.toString(),
+    currency: row.currency,
+    senderName: row.senderName,
+    senderIban: row.senderIban,
+    description: row.description,
+    receivedAt: row.receivedAt.toISOString(),
+    intentId: row.intentId,
+    unmatchedReason: row.unmatchedReason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,59 @@
+import express, { type Router } from 'express';
+import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { isUuid } from '../shared/http-guards.js';
+import { opsListPage, statusesOf } from '../shared/ops-list.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+import { assignBankTransfer, recordBankTransfer } from './bank-transfer.use-case.js';
+import { toOpsBankTransfer } from './bank-transfer.views.js';
+
+/** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
+export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  router.post('/bank-transfers', jsonBody, async (req, res) => {
+    const body = parseRequest('recordBankTransfer', req.body);
+    const result = await recordBankTransfer(deps, principalOf(res.locals), {
+      bankTxId: body.bankTxId,
+      amount: BigInt(body.amount),
+      currency: body.currency ?? 'TRY',
+      senderName: body.senderName,
+      senderIban: body.senderIban,
+      description: body.description,
+      receivedAt: new Date(body.receivedAt),
+    });
+    res
+      .status(result.replayed ? 200 : 201)
+      .set('Idempotent-Replayed', String(result.replayed))
+      .json({ ...result.bankTransfer, intent: result.intent });
+  });
+
+  router.get('/bank-transfers', async (req, res) => {
+    const query = parseRequest('opsListBankTransfers', req.query, LIST_FILTERS_INVALID);
+    const page = await opsListPage(
+      deps.cursors,
+      'ops-bank-transfers',
+      query,
+      (filters, window) => deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window),
+      toOpsBankTransfer,
+    );
+    res.json(page);
+  });
+
+  router.get('/bank-transfers/:bankTransferId', async (req, res) => {
+    const bankTransferId = pathParam(req, 'bankTransferId');
+    const row = isUuid(bankTransferId) ? await deps.bankTransfers.findById(bankTransferId) : null;
+    if (!row) throw new AppError('not_found', 'No bank transfer with this id.');
+    res.json(toOpsBankTransfer(row));
+  });
+
+  router.post('/bank-transfers/:bankTransferId/assign', jsonBody, async (req, res) => {
+    const body = parseRequest('assignBankTransfer', req.body);
+    const result = await assignBankTransfer(deps, principalOf(res.locals), pathParam(req, 'bankTransferId'), body.intentId);
+    res.json({ ...result.bankTransfer, intent: result.intent });
+  });
+
+  return router;
+}

@@ -1,0 +1,38 @@
+import express, { type Router } from 'express';
+import type { DepositPageView } from '@kasa/contracts';
+import { AppError, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { internalAuth } from '../shared/http-guards.js';
+import { findIntentByTokenHash } from './deposit-page.repository.js';
+
+
+/**
+ * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
+ * reaches the ledger or its logs: the gateway sends its SHA-256, which is what the ledger stores.
+ */
+export function depositPageRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.get('/:tokenHash', async (req, res) => {
+    const tokenHash = String(pathParam(req, 'tokenHash'));
+    if (!/^[0-9a-f]{64}$/.test(tokenHash)) throw new AppError('not_found', 'No deposit page for this link.');
+    const intent = await findIntentByTokenHash(deps.db, tokenHash);
+    if (!intent) throw new AppError('not_found', 'No deposit page for this link.');
+    const payable = intent.status === 'RESERVED' && intent.expiresAt.getTime() > Date.now();
+    const view: DepositPageView = {
+      referenceNo: intent.referenceNo,
+      // An intent past its expiry is cancelled for the end user even if the sweeper has not run yet.
+      status: intent.status === 'RESERVED' && !payable ? 'AUTO_CANCELLED' : intent.status,
+      amount: intent.requestedAmount.toString(),
+      currency: intent.currency,
+      expiresAt: intent.expiresAt.toISOString(),
+      siteName: intent.site.name,
+      bankAccount: payable
+        ? { bankName: intent.receivingAccount.bankName, holderName: intent.receivingAccount.holderName, iban: intent.receivingAccount.iban }
+        : null,
+    };
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(view);
+  });
+  return router;
+}

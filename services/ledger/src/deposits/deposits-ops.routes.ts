@@ -1,0 +1,48 @@
+import express, { type Router } from 'express';
+import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { isUuid } from '../shared/http-guards.js';
+import { opsListPage, reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+import { toOpsIntent } from './deposit.views.js';
+import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
+
+/** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
+export function depositOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  router.get('/intents', async (req, res) => {
+    const query = parseRequest('opsListIntents', req.query, LIST_FILTERS_INVALID);
+    const page = await opsListPage(
+      deps.cursors,
+      'ops-intents',
+      query,
+      (filters, window) => deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+      toOpsIntent,
+    );
+    res.json(page);
+  });
+
+  router.get('/intents/:intentId', async (req, res) => {
+    const intentId = pathParam(req, 'intentId');
+    const row = isUuid(intentId) ? await deps.review.findIntent(intentId) : null;
+    if (!row) throw new AppError('not_found', 'No deposit intent with this id.');
+    const transfers = await deps.bankTransfers.listForIntent(intentId);
+    res.json({ ...toOpsIntent(row), bankTransfers: transfers.map(toOpsBankTransfer) });
+  });
+
+  router.post('/intents/:intentId/approve', jsonBody, async (req, res) => {
+    const { amount } = parseRequest('approveIntent', req.body);
+    res.json(await approveIntent(deps, principalOf(res.locals), pathParam(req, 'intentId'), amount ? { amount: BigInt(amount) } : {}));
+  });
+
+  router.post('/intents/:intentId/reject', jsonBody, async (req, res) => {
+    const { reason } = parseRequest('reject', req.body);
+    res.json(await rejectIntent(deps, principalOf(res.locals), pathParam(req, 'intentId'), reason));
+  });
+
+  return router;
+}

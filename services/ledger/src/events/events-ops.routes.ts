@@ -1,0 +1,44 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { listEvents } from './list-events.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+import { replayEvent } from './replay-event.use-case.js';
+import { toEventDetail } from './event-view.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { actorOf } from '../operators/operator-principal.js';
+import { isUuid, opsAuth } from '../shared/http-guards.js';
+
+/**
+ * The operators' delivery ledger, mounted at `/ops/v1/events`: every site's events with a `siteId` filter,
+ * one event with its attempts, and replay (audited with the operator).
+ */
+export function eventOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.use(opsAuth(deps.config.opsBootstrapToken));
+
+  router.get('/', async (req, res) => {
+    const { siteId, ...query } = req.query;
+    if (siteId !== undefined && (typeof siteId !== 'string' || !isUuid(siteId))) {
+      throw AppError.validation([{ field: 'siteId', message: 'must be a site id (UUID)' }], LIST_FILTERS_INVALID);
+    }
+    res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID)));
+  });
+
+  router.get('/:eventId', async (req, res) => {
+    const eventId = pathParam(req, 'eventId');
+    const row = isUuid(eventId) ? await deps.events.find(eventId) : null;
+    if (!row) throw new AppError('not_found', 'No event with this id.');
+    res.json({ ...toEventDetail(row), siteId: row.siteId });
+  });
+
+  router.post('/:eventId/replay', jsonBody, async (req, res) => {
+    const eventId = pathParam(req, 'eventId');
+    if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
+    const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)) });
+    res.status(202).json(result.body);
+  });
+
+  return router;
+}

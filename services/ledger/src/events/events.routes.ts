@@ -1,0 +1,41 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { listEvents } from './list-events.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+import { replayEvent } from './replay-event.use-case.js';
+import { toEventDetail } from './event-view.js';
+import { internalAuth, lookupId } from '../shared/http-guards.js';
+
+/**
+ * The partner's events surface behind the gateway, mounted at `/internal/v1/sites/:siteId/events`. Every read
+ * is scoped by the site, so another site's event answers exactly like a missing one.
+ */
+export function eventRoutes(deps: LedgerDeps): Router {
+  const router = express.Router({ mergeParams: true });
+  router.use(internalAuth(deps.config.internalToken));
+
+  router.get('/', async (req, res) => {
+    res.json(await listEvents(deps, pathParam(req, 'siteId'), parseRequest('listEvents', req.query, LIST_FILTERS_INVALID)));
+  });
+
+  router.get('/:eventId', async (req, res) => {
+    const row = await deps.events.find(lookupId(pathParam(req, 'eventId')), pathParam(req, 'siteId'));
+    if (!row) throw new AppError('not_found', 'No event with this id.');
+    res.json(toEventDetail(row));
+  });
+
+  router.post('/:eventId/replay', jsonBody, async (req, res) => {
+    const { idempotencyKey, fingerprint, apiKeyId } = parseRequest('replayEnvelope', req.body);
+    const result = await replayEvent(deps, {
+      eventId: lookupId(pathParam(req, 'eventId')),
+      siteId: pathParam(req, 'siteId'),
+      actor: { type: 'API_KEY', id: apiKeyId },
+      idempotency: { key: idempotencyKey, fingerprint },
+    });
+    res.status(202).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
+  });
+
+  return router;
+}

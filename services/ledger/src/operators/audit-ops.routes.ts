@@ -1,0 +1,44 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import type { AuditLog } from '@kasa/db';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { isUuid } from '../shared/http-guards.js';
+import { opsListPage } from '../shared/ops-list.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+
+function auditView(row: AuditLog, emails: Map<string, string>) {
+  return {
+    auditId: row.id,
+    createdAt: row.createdAt.toISOString(),
+    actor: { type: row.actorType, id: row.actorId, email: emails.get(row.actorId) ?? null },
+    action: row.action,
+    entityType: row.entityType,
+    entityId: row.entityId,
+    siteId: row.siteId,
+    metadata: row.metadata,
+  };
+}
+
+/** The audit log (`/ops/v1/audit`): who did what, newest first, with the operator's e-mail beside the id. */
+export function auditOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  router.get('/audit', async (req, res) => {
+    const query = parseRequest('listAudit', req.query, LIST_FILTERS_INVALID);
+    let emails = new Map<string, string>();
+    const page = await opsListPage(
+      deps.cursors,
+      'ops-audit',
+      query,
+      async (filters, window) => {
+        const rows = await deps.auditLog.list(filters, window);
+        emails = await deps.operators.emailsOf([...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId))]);
+        return rows;
+      },
+      (row) => auditView(row, emails),
+    );
+    res.json(page);
+  });
+
+  return router;
+}

@@ -1,0 +1,100 @@
+import { isIP } from 'node:net';
+import express, { type Request, type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { constantTimeEqual } from '../shared/secrets.js';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { isAdmin } from './operator-principal.js';
+import { principalOf, requireRole } from './operator-auth.js';
+import {
+  createOperator,
+  disableOperator,
+  issueOperatorToken,
+  login,
+  operatorView,
+  revokeOperatorToken,
+  tokenView,
+} from './operators.use-case.js';
+import { isUuid } from '../shared/http-guards.js';
+
+/** Where the console puts the browser's address when it logs an operator in on their behalf. */
+export const CLIENT_ADDRESS_HEADER = 'x-kasa-client-address';
+
+/**
+ * The address login attempts are counted against: the socket's, unless the caller proves with the internal
+ * token that it is the console and names the browser's address. Anyone else's header is ignored, so it
+ * cannot be used to dodge the per-address allowances.
+ */
+function loginClientAddress(req: Request, internalToken: string): string {
+  const forwarded = req.get(CLIENT_ADDRESS_HEADER);
+  const token = req.get('x-internal-token');
+  if (forwarded !== undefined && token && constantTimeEqual(token, internalToken)) {
+    if (isIP(forwarded) === 0) throw AppError.validation([{ field: CLIENT_ADDRESS_HEADER, message: 'must be an IP address' }]);
+    return forwarded;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
+export function opsLoginRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.post('/login', jsonBody, async (req, res) => {
+    const body = parseRequest('operatorLogin', req.body);
+    const clientAddress = loginClientAddress(req, deps.config.internalToken);
+    res.status(201).json(await login(deps, { ...body, clientAddress }));
+  });
+  return router;
+}
+
+/** Operator accounts and tokens: who may act, and with which credentials. */
+export function opsOperatorRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  const admin = requireRole('ADMIN');
+
+  router.get('/me', (_req, res) => {
+    res.json(principalOf(res.locals));
+  });
+
+  router.post('/logout', async (_req, res) => {
+    const caller = principalOf(res.locals);
+    if (!caller.tokenId) throw new AppError('conflict', 'The bootstrap token is configuration and cannot be logged out.');
+    res.json(await revokeOperatorToken(deps, caller, caller.tokenId));
+  });
+
+  router.post('/operators', admin, jsonBody, async (req, res) => {
+    res.status(201).json(await createOperator(deps, principalOf(res.locals), parseRequest('createOperator', req.body)));
+  });
+
+  router.get('/operators', admin, async (_req, res) => {
+    res.json({ data: (await deps.operators.list()).map(operatorView) });
+  });
+
+  router.post('/operators/:operatorId/disable', admin, async (req, res) => {
+    const operatorId = pathParam(req, 'operatorId');
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json(await disableOperator(deps, principalOf(res.locals), operatorId));
+  });
+
+  router.post('/operators/:operatorId/tokens', jsonBody, async (req, res) => {
+    const body = parseRequest('issueOperatorToken', req.body);
+    const operatorId = pathParam(req, 'operatorId');
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.status(201).json(await issueOperatorToken(deps, principalOf(res.locals), operatorId, body));
+  });
+
+  router.get('/operators/:operatorId/tokens', async (req, res) => {
+    const caller = principalOf(res.locals);
+    const operatorId = pathParam(req, 'operatorId');
+    if (!isAdmin(caller) && caller.operatorId !== operatorId) throw new AppError('forbidden', "Only an admin may list another operator's tokens.");
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json({ data: (await deps.operators.listTokens(operatorId)).map(tokenView) });
+  });
+
+  router.delete('/operator-tokens/:tokenId', async (req, res) => {
+    const tokenId = pathParam(req, 'tokenId');
+    if (!isUuid(tokenId)) throw new AppError('not_found', 'No operator token with this id.');
+    res.json(await revokeOperatorToken(deps, principalOf(res.locals), tokenId));
+  });
+
+  return router;
+}

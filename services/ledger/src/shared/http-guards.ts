@@ -1,0 +1,61 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@kasa/http';
+import { constantTimeEqual } from './secrets.js';
+import type { Actor } from './audit.repository.js';
+import type { OperatorPrincipal } from '../operators/operator-principal.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
+  namespace Express {
+    interface Locals {
+      actor?: Actor;
+      /** Set by the operator auth guard (operators/operator-auth.ts) on every /ops/v1 request. */
+      operator?: OperatorPrincipal;
+    }
+  }
+}
+
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+/** The gateway's calls carry the shared INTERNAL_TOKEN. */
+export function internalAuth(token: string): RequestHandler {
+  return (req, _res, next) => {
+    const given = req.get('x-internal-token');
+    next(given && constantTimeEqual(given, token) ? undefined : new AppError('unauthorized', 'Internal token missing or wrong.'));
+  };
+}
+
+/**
+ * Ops API guard for a router. The app authenticates every `/ops/v1` request once with real operator tokens
+ * (operators/operator-auth.ts, mounted in app.ts), so a request that reaches a router is normally already
+ * resolved and passes straight through; the bootstrap check here keeps a router safe if it is ever mounted
+ * without that guard.
+ */
+export function opsAuth(bootstrapToken: string): RequestHandler {
+  return (req, res, next) => {
+    if (res.locals.operator) {
+      next();
+      return;
+    }
+    const token = bearer(req.get('authorization'));
+    if (token && constantTimeEqual(token, bootstrapToken)) {
+      res.locals.actor = { type: 'OPERATOR', id: 'bootstrap' };
+      res.locals.operator = { operatorId: 'bootstrap', role: 'ADMIN', tokenId: null, email: null };
+      next();
+      return;
+    }
+    next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** Looked up in place of a malformed id, so a malformed id takes the same query path (and time) as a real one. */
+export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
+
+/** A path id as a lookup key: itself when it is a UUID, otherwise {@link NO_SUCH_ID}. */
+export const lookupId = (value: string): string => (isUuid(value) ? value : NO_SUCH_ID);

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { WebhookUrlGuard } from '@kasa/net-guard';
+import type { SecretBox } from '@kasa/secret-box';
+import { generateWebhookSecret } from '@kasa/webhook-signing';
+import type { PrismaClient, Site } from '@kasa/db';
+import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import { apiKeyPrefix, generateApiKey } from './api-key.js';
+import { sha256Hex } from '../shared/secrets.js';
+import { isUuid } from '../shared/http-guards.js';
+import type { ApiKeyRepository } from './api-key.repository.js';
+import { writeAudit, type Actor } from '../shared/audit.repository.js';
+import type { NewSite, SiteRepository } from './site.repository.js';
+import { isUniqueViolation } from '../shared/unique-violation.js';
+import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
+
+export interface ProvisioningDeps {
+  db: PrismaClient;
+  sites: SiteRepository;
+  apiKeys: ApiKeyRepository;
+  redis: Redis;
+  redisPrefix: string;
+  webhookUrlGuard: WebhookUrlGuard;
+  webhookSecrets: SecretBox;
+  /** DEPOSIT_INTENT_TTL_SECONDS: the expiry of a new site's intents unless the site says otherwise. */
+  config: { depositIntentTtlSeconds: number };
+}
+
+export function siteView(site: Site) {
+  return {
+    siteId: site.id,
+    slug: site.slug,
+    name: site.name,
+    webhookUrl: site.webhookUrl,
+    rateLimitPerMinute: site.rateLimitPerMinute,
+    depositTtlSeconds: site.depositTtlSeconds,
+    minAmount: site.minAmount.toString(),
+    maxAmount: site.maxAmount.toString(),
+    createdAt: site.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Creates a site. A webhook URL given here passes the very check the partner's own webhook-config call runs
+ * ({@link assertWebhookUrlAllowed}), and gets a signing secret, returned once in `webhookSecret` (stored sealed).
+ */
+export async function createSite(deps: ProvisioningDeps, actor: Actor, input: NewSite) {
+  if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
+    throw AppError.validation([{ field: 'minAmount', message: 'must not be greater than maxAmount' }]);
+  }
+  if (input.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, input.webhookUrl);
+  const id = randomUUID();
+  const webhookSecret = input.webhookUrl ? generateWebhookSecret() : null;
+  try {
+    const site = await deps.db.$transaction(async (tx) => {
+      const created = await deps.sites.create(tx, {
+        depositTtlSeconds: deps.config.depositIntentTtlSeconds,
+        ...input,
+        id,
+        ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, id), webhookRotatedAt: new Date() } : {}),
+      });
+      await writeAudit(tx, {
+        actor,
+        action: 'SITE.CREATED',
+        entityType: 'site',
+        entityId: created.id,
+        siteId: created.id,
+        metadata: { slug: created.slug, webhookUrl: created.webhookUrl },
+      });
+      return created;
+    });
+    return { ...siteView(site), webhookSecret };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw AppError.validation([{ field: 'slug', message: 'is already taken' }], 'A site with this slug exists.');
+    }
+    throw error;
+  }
+}
+
+/** Issues a key; the raw key is returned here once and never stored. */
+export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: string) {
+  const site = isUuid(siteId) ? await deps.sites.findById(siteId) : null;
+  if (!site) throw new AppError('not_found', 'No site with this id.');
+  const apiKey = generateApiKey(site.slug);
+  const created = await deps.db.$transaction(async (tx) => {
+    const key = await deps.apiKeys.create(tx, { siteId, keyHash: sha256Hex(apiKey), keyPrefix: apiKeyPrefix(apiKey) });
+    await writeAudit(tx, { actor, action: 'API_KEY.ISSUED', entityType: 'api_key', entityId: key.id, siteId });
+    return key;
+  });
+  return { apiKeyId: created.id, siteId, apiKey, keyPrefix: created.keyPrefix, createdAt: created.createdAt.toISOString() };
+}
+
+/** Revokes a key: the cache is marked first, so the very next request with it is refused. */
+export async function revokeApiKey(deps: ProvisioningDeps, actor: Actor, apiKeyId: string) {
+  const key = isUuid(apiKeyId) ? await deps.apiKeys.findById(apiKeyId) : null;
+  if (!key) throw new AppError('not_found', 'No API key with this id.');
+  await deps.redis.set(authCacheKey(deps.redisPrefix, key.keyHash), REVOKED, 'EX', AUTH_CACHE_SECONDS);
+  const revokedAt = new Date();
+  await deps.db.$transaction(async (tx) => {
+    if (await deps.apiKeys.revoke(tx, apiKeyId, revokedAt)) {
+      await writeAudit(tx, { actor, action: 'API_KEY.REVOKED', entityType: 'api_key', entityId: apiKeyId, siteId: key.siteId });
+    }
+  });
+  const current = await deps.apiKeys.findById(apiKeyId);
+  return { apiKeyId, revokedAt: (current?.revokedAt ?? revokedAt).toISOString() };
+}

@@ -1,0 +1,38 @@
+import type { Prisma, PrismaClient, ReceivingBankAccount } from '@kasa/db';
+
+/** The service's own bank accounts; the active ones are handed out to intents in turn. */
+export class ReceivingAccountRepository {
+  private active: { accounts: ReceivingBankAccount[]; until: number } | null = null;
+  private turn = 0;
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly cacheMs = 10_000,
+  ) {}
+
+  /** Inside the caller's transaction, so the audit entry commits with the account. */
+  create(tx: Prisma.TransactionClient, input: { bankName: string; holderName: string; iban: string }): Promise<ReceivingBankAccount> {
+    this.active = null;
+    return tx.receivingBankAccount.create({ data: input });
+  }
+
+  list(): Promise<ReceivingBankAccount[]> {
+    return this.db.receivingBankAccount.findMany({ orderBy: { createdAt: 'asc' } });
+  }
+
+  findById(id: string): Promise<ReceivingBankAccount | null> {
+    return this.db.receivingBankAccount.findUnique({ where: { id } });
+  }
+
+  /** Round-robin over active accounts; null when none is configured. */
+  async next(): Promise<ReceivingBankAccount | null> {
+    if (!this.active || this.active.until < Date.now()) {
+      const accounts = await this.db.receivingBankAccount.findMany({ where: { active: true }, orderBy: { createdAt: 'asc' } });
+      this.active = { accounts, until: Date.now() + this.cacheMs };
+    }
+    const { accounts } = this.active;
+    if (accounts.length === 0) return null;
+    this.turn = (this.turn + 1) % accounts.length;
+    return accounts[this.turn] ?? null;
+  }
+}

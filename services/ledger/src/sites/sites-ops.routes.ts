@@ -1,0 +1,81 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { principalOf, requireRole } from '../operators/operator-auth.js';
+import { actorOf } from '../operators/operator-principal.js';
+import { isUuid, opsAuth } from '../shared/http-guards.js';
+import { LIST_FILTERS_INVALID, listPage } from '../shared/partner-list.use-case.js';
+import { createSite, issueApiKey, revokeApiKey, siteView } from './provisioning.use-case.js';
+import { createReceivingAccount } from './receiving-accounts.use-case.js';
+
+/** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
+export function siteOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  router.use(opsAuth(deps.config.opsBootstrapToken));
+  const actor = (locals: Parameters<typeof principalOf>[0]) => actorOf(principalOf(locals));
+  // Provisioning changes who can move money; reviewers may read but only admins may change it.
+  const admin = requireRole('ADMIN');
+
+  router.post('/sites', admin, jsonBody, async (req, res) => {
+    const body = parseRequest('createSite', req.body);
+    const site = await createSite(deps, actor(res.locals), {
+      slug: body.slug,
+      name: body.name,
+      ...(body.webhookUrl ? { webhookUrl: body.webhookUrl } : {}),
+      ...(body.rateLimitPerMinute ? { rateLimitPerMinute: body.rateLimitPerMinute } : {}),
+      ...(body.depositTtlSeconds ? { depositTtlSeconds: body.depositTtlSeconds } : {}),
+      ...(body.minAmount ? { minAmount: BigInt(body.minAmount) } : {}),
+      ...(body.maxAmount ? { maxAmount: BigInt(body.maxAmount) } : {}),
+    });
+    res.status(201).json(site);
+  });
+
+  router.get('/sites', async (req, res) => {
+    const query = parseRequest('listSites', req.query, LIST_FILTERS_INVALID);
+    const source = { name: 'ops-sites', fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) => deps.sites.list(window), toItem: siteView };
+    res.json(await listPage(source, deps.cursors, 'ops', query));
+  });
+
+  const siteOr404 = async (siteId: string) => {
+    const site = isUuid(siteId) ? await deps.sites.findById(siteId) : null;
+    if (!site) throw new AppError('not_found', 'No site with this id.');
+    return site;
+  };
+
+  router.get('/sites/:siteId', async (req, res) => {
+    res.json(siteView(await siteOr404(pathParam(req, 'siteId'))));
+  });
+
+  router.get('/sites/:siteId/api-keys', async (req, res) => {
+    const site = await siteOr404(pathParam(req, 'siteId'));
+    const keys = await deps.apiKeys.listForSite(site.id);
+    res.json({
+      data: keys.map((key) => ({
+        apiKeyId: key.id,
+        keyPrefix: key.keyPrefix,
+        createdAt: key.createdAt.toISOString(),
+        revokedAt: key.revokedAt?.toISOString() ?? null,
+      })),
+    });
+  });
+
+  router.post('/sites/:siteId/api-keys', admin, jsonBody, async (req, res) => {
+    parseRequest('issueApiKey', req.body);
+    res.status(201).json(await issueApiKey(deps, actor(res.locals), pathParam(req, 'siteId')));
+  });
+
+  router.delete('/api-keys/:apiKeyId', admin, async (req, res) => {
+    res.json(await revokeApiKey(deps, actor(res.locals), pathParam(req, 'apiKeyId')));
+  });
+
+  router.post('/receiving-accounts', admin, jsonBody, async (req, res) => {
+    res.status(201).json(await createReceivingAccount(deps, actor(res.locals), parseRequest('createReceivingAccount', req.body)));
+  });
+
+  router.get('/receiving-accounts', async (_req, res) => {
+    res.json({ data: await deps.accounts.list() });
+  });
+
+  return router;
+}

@@ -1,0 +1,29 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { updateWebhookConfig } from './webhook-config.use-case.js';
+import { internalAuth } from '../shared/http-guards.js';
+
+/**
+ * `PUT /internal/v1/sites/:siteId/webhook-config` (SPEC endpoint 7 behind the gateway). The gateway passes
+ * the acting API key's id, which the audit entry names.
+ */
+export function webhookConfigRoutes(deps: LedgerDeps): Router {
+  const router = express.Router({ mergeParams: true });
+  router.use(internalAuth(deps.config.internalToken));
+
+  router.put('/', jsonBody, async (req, res) => {
+    const { apiKeyId, request } = parseRequest('webhookConfigEnvelope', req.body);
+    const body = parseRequest('updateWebhookConfig', request);
+    const result = await updateWebhookConfig(deps, {
+      siteId: pathParam(req, 'siteId'),
+      apiKeyId,
+      webhookUrl: body.webhookUrl,
+      rotateSecret: body.rotateSecret ?? true,
+    });
+    res.status(200).json(result);
+  });
+
+  return router;
+}

@@ -1,0 +1,85 @@
+import type { SiteRepository } from './site.repository.js';
+import type { PrismaClient } from '@kasa/db';
+import { AppError } from '@kasa/http';
+import { checkWebhookUrl, type WebhookUrlGuard } from '@kasa/net-guard';
+import type { SecretBox } from '@kasa/secret-box';
+import { generateWebhookSecret } from '@kasa/webhook-signing';
+import { writeAudit } from '../shared/audit.repository.js';
+
+export interface WebhookConfigDeps {
+  db: PrismaClient;
+  sites: SiteRepository;
+  webhookUrlGuard: WebhookUrlGuard;
+  webhookSecrets: SecretBox;
+  config: { webhookPreviousSecretTtlSeconds: number };
+}
+
+export interface WebhookConfigChange {
+  siteId: string;
+  apiKeyId: string;
+  webhookUrl: string;
+  rotateSecret: boolean;
+}
+
+/** SPEC endpoint 7's answer; `webhookSecret` is shown here once and never again. */
+export interface WebhookConfigResult {
+  webhookUrl: string;
+  webhookSecret: string | null;
+  rotatedAt: string;
+}
+
+export const WEBHOOK_CONFIG_ROTATED = 'SITE.WEBHOOK_CONFIG_ROTATED';
+
+/**
+ * Refuses a webhook URL the guard does not allow, with the same `400 validation_failed` on `webhookUrl`
+ * wherever a URL is stored: here and in ops site creation. Both call this, so their verdicts cannot drift.
+ */
+export async function assertWebhookUrlAllowed(guard: WebhookUrlGuard, webhookUrl: string): Promise<void> {
+  const verdict = await checkWebhookUrl(webhookUrl, guard);
+  if (!verdict.ok) throw AppError.validation([{ field: 'webhookUrl', message: verdict.message }], 'The webhook URL is not allowed.');
+}
+
+/**
+ * Changes a site's webhook URL and, by default, rotates its signing secret. The URL passes the webhook URL
+ * guard first. The new secret is stored sealed; the old one moves to `previous` and keeps signing (a second
+ * `v1=`) until the overlap window ends, so retries already in flight verify on either side of the change.
+ */
+export async function updateWebhookConfig(deps: WebhookConfigDeps, change: WebhookConfigChange): Promise<WebhookConfigResult> {
+  await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
+  const rotatedAt = new Date();
+  const secret = change.rotateSecret ? generateWebhookSecret() : null;
+  await deps.db.$transaction(async (tx) => {
+    // Serialises rotations of one site, so two at once cannot both demote the same secret to "previous".
+    const site = await deps.sites.lockWebhookSecret(tx, change.siteId);
+    if (!site) throw new AppError('not_found', 'No site with this id.');
+    if (!secret && !site.webhookSecretEnc) {
+      throw AppError.validation(
+        [{ field: 'rotateSecret', message: 'must be true: this site has no signing secret yet' }],
+        'The site has no signing secret to keep.',
+      );
+    }
+    const current = site.webhookSecretEnc;
+    await deps.sites.updateWebhook(tx, change.siteId, {
+      webhookUrl: change.webhookUrl,
+      rotatedAt,
+      ...(secret
+        ? {
+            secret: {
+              sealed: deps.webhookSecrets.seal(secret, change.siteId),
+              previousSealed: current,
+              previousExpiresAt: current ? new Date(rotatedAt.getTime() + deps.config.webhookPreviousSecretTtlSeconds * 1000) : null,
+            },
+          }
+        : {}),
+    });
+    await writeAudit(tx, {
+      actor: { type: 'API_KEY', id: change.apiKeyId },
+      action: WEBHOOK_CONFIG_ROTATED,
+      entityType: 'site',
+      entityId: change.siteId,
+      siteId: change.siteId,
+      metadata: { rotatedSecret: secret !== null, webhookUrl: change.webhookUrl },
+    });
+  });
+  return { webhookUrl: change.webhookUrl, webhookSecret: secret, rotatedAt: rotatedAt.toISOString() };
+}

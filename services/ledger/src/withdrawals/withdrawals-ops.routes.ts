@@ -1,0 +1,58 @@
+import express, { type Router } from 'express';
+import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { balanceView } from '../journal/accounts.js';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { isUuid } from '../shared/http-guards.js';
+import { opsListPage, reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
+import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
+import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
+import { toOpsWithdrawal } from './withdrawal.views.js';
+
+/** The withdrawal review queue, decisions and payout steps (`/ops/v1/withdrawals`); reviewers and admins alike. */
+export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  router.get('/withdrawals', async (req, res) => {
+    const query = parseRequest('opsListWithdrawals', req.query, LIST_FILTERS_INVALID);
+    const page = await opsListPage(
+      deps.cursors,
+      'ops-withdrawals',
+      query,
+      (filters, window) => deps.review.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
+      toOpsWithdrawal,
+    );
+    res.json(page);
+  });
+
+  router.get('/withdrawals/:withdrawalId', async (req, res) => {
+    const withdrawalId = pathParam(req, 'withdrawalId');
+    const row = isUuid(withdrawalId) ? await deps.review.findWithdrawal(withdrawalId) : null;
+    if (!row) throw new AppError('not_found', 'No withdrawal with this id.');
+    // The reviewer decides against the site's balance, so it comes with the record.
+    res.json({ ...toOpsWithdrawal(row), siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)) });
+  });
+
+  router.post('/withdrawals/:withdrawalId/approve', jsonBody, async (req, res) => {
+    parseRequest('approveWithdrawal', req.body);
+    res.json(await approveWithdrawal(deps, principalOf(res.locals), pathParam(req, 'withdrawalId')));
+  });
+
+  router.post('/withdrawals/:withdrawalId/reject', jsonBody, async (req, res) => {
+    const { reason } = parseRequest('reject', req.body);
+    res.json(await rejectWithdrawal(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), reason));
+  });
+
+  router.post('/withdrawals/:withdrawalId/mark-sent', jsonBody, async (req, res) => {
+    const { bankTxId } = parseRequest('markSent', req.body);
+    res.json(await markWithdrawalSent(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), bankTxId));
+  });
+
+  router.post('/withdrawals/:withdrawalId/mark-returned', jsonBody, async (req, res) => {
+    const { reason } = parseRequest('markReturned', req.body);
+    res.json(await markWithdrawalReturned(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), reason));
+  });
+
+  return router;
+}
