@@ -4,7 +4,7 @@
 #   docker run --rm kasa npx tsx services/gateway/src/main.ts          # gateway, ledger, webhook-worker, console
 #   docker run --rm kasa npx tsx packages/db/src/cli/migrate.cli.ts    # apply prisma/migrations
 #
-# Configuration is environment variables only (docs: DESIGN.md section 1). The image sets
+# Configuration is environment variables only (docs/configuration.md). The image sets
 # NODE_ENV=production, so the process refuses to start without DATABASE_URL, REDIS_URL, INTERNAL_TOKEN,
 # OPS_BOOTSTRAP_TOKEN, SECRET_ENCRYPTION_KEY and CURSOR_SIGNING_KEY. No secret is baked into the image.
 

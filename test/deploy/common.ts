@@ -14,7 +14,7 @@ export function readRepoFile(path: string): string {
   return readFileSync(resolve(repoRoot, path), 'utf8');
 }
 
-/** The four services of DESIGN.md section 1, their default ports and the variable that sets each. */
+/** The four services of docs/architecture.md (The parts), their default ports and the variable that sets each. */
 export const APP_SERVICES = ['gateway', 'ledger', 'webhook-worker', 'console'] as const;
 export type AppService = (typeof APP_SERVICES)[number];
 
@@ -39,7 +39,7 @@ export function serviceCommand(service: AppService): string[] {
 export const MIGRATE_COMMAND = ['npx', 'tsx', 'packages/db/src/cli/migrate.cli.ts'];
 
 /**
- * Every variable a deployed Kasa process is given (DESIGN.md section 1 and packages/config). All of them
+ * Every variable a deployed Kasa process is given (docs/configuration.md and packages/config). All of them
  * are set explicitly in docker-compose.yml and k8s/, so no deployment depends on a developer default.
  */
 export const DEPLOYED_VARIABLES = [
@@ -131,12 +131,7 @@ export function urlPassword(value: string): string | undefined {
  * Problems with one variable's value as far as secrets go: `allowed` says which values are acceptable
  * in a committed file (clearly marked development values in compose, placeholders in k8s).
  */
-export function secretValueProblems(
-  name: string,
-  value: string,
-  allowed: (value: string) => boolean,
-  where: string,
-): string[] {
+export function secretValueProblems(name: string, value: string, allowed: (value: string) => boolean, where: string): string[] {
   const problems: string[] = [];
   if (isSecretName(name) && value !== '' && !allowed(value)) {
     problems.push(`${where}: ${name} holds a secret-looking value that is not clearly marked as a placeholder`);

@@ -24,7 +24,7 @@ export function createContext(io: Io, program: Command): Context {
       const { url, token } = options();
       return new OpsClient({
         baseUrl: url ?? io.env.KASA_URL ?? DEFAULT_URL,
-        ...((token ?? io.env.KASA_TOKEN) ? { token: (token ?? io.env.KASA_TOKEN) as string } : {}),
+        ...((token ?? io.env.KASA_TOKEN) ? { token: token ?? io.env.KASA_TOKEN } : {}),
         ...(io.fetch ? { fetch: io.fetch } : {}),
       });
     },
@@ -46,7 +46,8 @@ export function parseAmount(input: string): string {
     return parseLiraToMinorUnits(input);
   } catch (error) {
     // InvalidArgumentError: commander reports it as a usage error (exit 2) naming the option.
-    if (error instanceof MoneyInputError) throw new InvalidArgumentError(`"${input}" ${error.message} (amounts are lira, ${LIRA_EXAMPLES})`);
+    if (error instanceof MoneyInputError)
+      throw new InvalidArgumentError(`"${input}" ${error.message} (amounts are lira, ${LIRA_EXAMPLES})`);
     throw error;
   }
 }

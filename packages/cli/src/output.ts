@@ -23,7 +23,11 @@ export function printTable<T>(out: Writer, rows: T[], columns: Array<[string, (r
   }
   const cells = rows.map((row) => columns.map(([, cell]) => String(cell(row) ?? '')));
   const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((line) => (line[i] as string).length)));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i] as number)).join('  ').trimEnd() + '\n';
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd() + '\n';
   out.write(line(columns.map(([header]) => header)));
   for (const row of cells) out.write(line(row));
 }
@@ -32,7 +36,7 @@ export function printTable<T>(out: Writer, rows: T[], columns: Array<[string, (r
 export function printRecord(out: Writer, record: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(record).map((key) => key.length));
   for (const [key, value] of Object.entries(record)) {
-    const shown = value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+    const shown = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     out.write(`${key.padEnd(width)}  ${shown}\n`);
   }
 }

@@ -38,7 +38,7 @@ export interface FieldError {
   message: string;
 }
 
-/** RFC 9457 problem details with the SPEC's code in `error`. */
+/** RFC 9457 problem details with the partner-facing code in `error` (docs/api.md, Errors). */
 export interface ProblemDetails {
   type: string;
   title: string;

@@ -1,6 +1,6 @@
 import type { DepositStatus, WithdrawalStatus } from './statuses.js';
 
-/** A deposit intent as the status lookup returns it (SPEC section 2), plus createdAt/updatedAt. */
+/** A deposit intent as the status lookup returns it (docs/api.md, Records), plus createdAt/updatedAt. */
 export interface DepositIntentRecord {
   intentId: string;
   referenceNo: string;

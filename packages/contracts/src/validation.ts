@@ -10,9 +10,7 @@ export const SCHEMAS = { ...REQUEST_SCHEMAS, ...INTERNAL_SCHEMAS } as const;
 export type SchemaName = keyof typeof SCHEMAS;
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
 function buildAjv(): Ajv2020 {
   // verbose: errors carry their parent schema, whose `x-message` is the sentence a person reads.
@@ -74,7 +72,8 @@ function fieldOf(error: ErrorObject): string {
 }
 
 function messageOf(error: ErrorObject): string {
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
+  const parent: unknown = error.parentSchema;
+  const custom = parent !== null && typeof parent === 'object' ? (parent as Record<string, unknown>)['x-message'] : undefined;
   switch (error.keyword) {
     case 'required':
       return 'is required';

@@ -4,7 +4,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 
 export interface DbOptions {
   connectionString: string;
-  /** Pool size; the ledger is the only service that talks to PostgreSQL. */
+  /** Pool size. The ledger owns the money tables; the webhook worker reads events and writes delivery state only. */
   max?: number;
 }
 

@@ -94,8 +94,7 @@ export function errorOfAnswer(status: number, text: string, retryAfter: string |
   if (text) {
     try {
       const parsed: unknown = JSON.parse(text);
-      problem =
-        parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as OpsProblem) : { detail: text.slice(0, 200) };
+      problem = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { detail: text.slice(0, 200) };
     } catch {
       // Not problem details (a proxy's error page, say): its start is the best explanation there is.
       problem = { detail: text.slice(0, 200) };

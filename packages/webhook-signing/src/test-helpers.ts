@@ -3,11 +3,7 @@ import { createHmac } from 'node:crypto';
 
 import { expect } from '@jest/globals';
 
-import {
-  WebhookVerificationError,
-  type VerifyWebhookInput,
-  type WebhookVerificationFailureReason,
-} from './index.js';
+import { WebhookVerificationError, type VerifyWebhookInput, type WebhookVerificationFailureReason } from './index.js';
 
 // Published test vectors: the same values appear in README.md. If the scheme
 // changes, these hard-coded headers stop matching and the tests fail.
@@ -27,14 +23,13 @@ export const VECTOR_2 = {
   secrets: [SECRET_B, SECRET_A],
   eventId: 'evt_01JH4Q9C2W7Y5D3F8G6H4J2K0M',
   timestamp: 1735693200,
-  rawBody:
-    '{"id":"wd_456","type":"withdrawal.completed","amount":"75.50","currency":"TRY","holder":"Ayşe Şahin"}',
+  rawBody: '{"id":"wd_456","type":"withdrawal.completed","amount":"75.50","currency":"TRY","holder":"Ayşe Şahin"}',
   header:
     't=1735693200,v1=841988619fd64c2f9a3aafeede1970dbb8fe98883ece2771535dd6d7b54f5ebd' +
     ',v1=b93908bfd0755385cd675f6a2b0111ced862bee584ac505eb6e8c4c867ae1a0b',
 };
 
-/** Independent reference implementation, written out from the spec. */
+/** Independent reference implementation, written out from the README's "The scheme (v1)". */
 export function referenceHex(secret: string, eventId: string, t: number, body: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(Buffer.from(`${eventId}.${t}.${body}`, 'utf8'))

@@ -1,5 +1,5 @@
 /**
- * Every legal transition of both state machines (DESIGN section 3) and every illegal one: an illegal
+ * Every legal transition of both state machines (docs/api.md, States; docs/operations.md) and every illegal one: an illegal
  * action answers 409 and changes nothing (row, audit, events, journal, balance).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -188,7 +188,10 @@ describe('withdrawal: legal transitions', () => {
     const a0 = await available();
     expect((await actOnWithdrawal(id, 'markReturned')).body).toMatchObject({ status: 'RETURNED', returnedReason: 'Account closed' });
     expect(await available()).toBe(a0 + 5000n);
-    expect((await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type)).toEqual(['withdrawal.sent', 'withdrawal.returned']);
+    expect((await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type)).toEqual([
+      'withdrawal.sent',
+      'withdrawal.returned',
+    ]);
   });
 });
 

@@ -15,9 +15,7 @@ export function createApp(deps: WorkerDeps, registry: Registry, isConsuming: () 
       redis: async () => {
         await deps.queueConnection.ping();
       },
-      consumer: async () => {
-        if (!isConsuming()) throw new Error('the queue consumer is not running');
-      },
+      consumer: () => (isConsuming() ? Promise.resolve() : Promise.reject(new Error('the queue consumer is not running'))),
     }),
   );
   return app;

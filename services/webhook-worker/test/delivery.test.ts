@@ -23,7 +23,10 @@ afterAll(async () => {
 const api = (site: TestSite) => ({
   get: (path: string) => request(stack.h.gateway.url).get(`/api/v1/external${path}`).set('authorization', `Bearer ${site.apiKey}`),
   replay: (eventId: string, key: string) =>
-    request(stack.h.gateway.url).post(`/api/v1/external/events/${eventId}/replay`).set('authorization', `Bearer ${site.apiKey}`).set('idempotency-key', key),
+    request(stack.h.gateway.url)
+      .post(`/api/v1/external/events/${eventId}/replay`)
+      .set('authorization', `Bearer ${site.apiKey}`)
+      .set('idempotency-key', key),
 });
 
 async function siteWithWebhook(path = '/webhooks/kasa') {
@@ -34,7 +37,10 @@ async function siteWithWebhook(path = '/webhooks/kasa') {
 
 async function emitFor(site: TestSite, count = 1) {
   const intentId = await createIntent(stack.h, site);
-  const payloads = await emitEvents(stack.h.ledger, Array.from({ length: count }, () => ({ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId })));
+  const payloads = await emitEvents(
+    stack.h.ledger,
+    Array.from({ length: count }, () => ({ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId })),
+  );
   return { intentId, payloads };
 }
 
@@ -62,8 +68,17 @@ describe('webhook delivery', () => {
     expect(delivery!.eventId).toBe(body.eventId);
     expect(delivery!.contentType).toBe('application/json');
     expect(Object.keys(body)).toEqual(['eventId', 'type', 'createdAt', 'data']);
-    expect(() => verifyWebhook({ header: delivery!.signature, eventId: delivery!.eventId, rawBody: delivery!.rawBody, secrets: secret })).not.toThrow();
-    expect(isValidWebhook({ header: delivery!.signature, eventId: delivery!.eventId, rawBody: Buffer.from(`${delivery!.rawBody} `), secrets: secret })).toBe(false);
+    expect(() =>
+      verifyWebhook({ header: delivery!.signature, eventId: delivery!.eventId, rawBody: delivery!.rawBody, secrets: secret }),
+    ).not.toThrow();
+    expect(
+      isValidWebhook({
+        header: delivery!.signature,
+        eventId: delivery!.eventId,
+        rawBody: Buffer.from(`${delivery!.rawBody} `),
+        secrets: secret,
+      }),
+    ).toBe(false);
     const lookup = await api(site).get(`/intents/${intentId}`);
     expect(body.data).toEqual(lookup.body);
     expect(body.type).toBe('intent.approved');
@@ -144,7 +159,7 @@ describe('webhook delivery', () => {
     const previous = stack.receiver.respond;
     stack.receiver.respond = (delivery, index) => {
       if (delivery.path !== '/rotating') return previous(delivery, index);
-      // Verify with the new secret first, fall back to the old one (the SPEC's rotation playbook).
+      // Verify with the new secret first, fall back to the old one (docs/webhooks.md, Rotate without downtime).
       if (!isValidWebhook({ header: delivery.signature, eventId: delivery.eventId, rawBody: delivery.rawBody, secrets: held })) {
         rejected.push(delivery);
         return 401;

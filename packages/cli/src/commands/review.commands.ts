@@ -13,7 +13,9 @@ const listOptions = (command: Command) =>
 function summarize(ctx: Context, kind: string, record: Record<string, unknown>): void {
   ctx.emit(record, () => {
     const id = (record.intentId ?? record.withdrawalId) as string;
-    ctx.io.stdout.write(`${kind} ${id} is now ${String(record.status)}${record.amount ? ` (amount ${formatAmount(String(record.amount))} TRY)` : ''}.\n`);
+    ctx.io.stdout.write(
+      `${kind} ${id} is now ${String(record.status)}${typeof record.amount === 'string' ? ` (amount ${formatAmount(record.amount)} TRY)` : ''}.\n`,
+    );
   });
 }
 
@@ -29,20 +31,28 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .requiredOption('--sender-iban <iban>')
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
-    .action(async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
-      const recorded = await ctx.client().post<RecordedBankTransfer>('/bank-transfers', {
-        bankTxId: o.bankTxId,
-        amount: o.amount,
-        senderName: o.senderName,
-        senderIban: o.senderIban,
-        description: o.description,
-        receivedAt: o.receivedAt ?? new Date().toISOString(),
-      });
-      ctx.emit(recorded, () => {
-        if (recorded.intent) ctx.io.stdout.write(`Transfer ${recorded.bankTransferId} ${recorded.status}: intent ${recorded.intent.intentId} is now ${recorded.intent.status}.\n`);
-        else ctx.io.stdout.write(`Transfer ${recorded.bankTransferId} is UNMATCHED (${recorded.unmatchedReason}); assign it with: kasa transfers assign ${recorded.bankTransferId} <intentId>\n`);
-      });
-    });
+    .action(
+      async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
+        const recorded = await ctx.client().post<RecordedBankTransfer>('/bank-transfers', {
+          bankTxId: o.bankTxId,
+          amount: o.amount,
+          senderName: o.senderName,
+          senderIban: o.senderIban,
+          description: o.description,
+          receivedAt: o.receivedAt ?? new Date().toISOString(),
+        });
+        ctx.emit(recorded, () => {
+          if (recorded.intent)
+            ctx.io.stdout.write(
+              `Transfer ${recorded.bankTransferId} ${recorded.status}: intent ${recorded.intent.intentId} is now ${recorded.intent.status}.\n`,
+            );
+          else
+            ctx.io.stdout.write(
+              `Transfer ${recorded.bankTransferId} is UNMATCHED (${recorded.unmatchedReason}); assign it with: kasa transfers assign ${recorded.bankTransferId} <intentId>\n`,
+            );
+        });
+      },
+    );
   listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
     async (o: { status?: string; limit: number }) => {
       const rows: OpsBankTransfer[] = [];
@@ -65,7 +75,9 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description('assign an unmatched transfer to an intent')
     .action(async (bankTransferId: string, intentId: string) => {
       const assigned = await ctx.client().post<AssignedBankTransfer>(`/bank-transfers/${bankTransferId}/assign`, { intentId });
-      ctx.emit(assigned, () => ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`));
+      ctx.emit(assigned, () =>
+        ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`),
+      );
     });
 
   const intents = program.command('intents').description('deposit intents and their review');
@@ -108,22 +120,23 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     });
 
   const withdrawals = program.command('withdrawals').description('withdrawal review and payout');
-  listOptions(withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)')).action(
-    async (o: { status?: string; site?: string; limit: number }) => {
-      const rows: OpsWithdrawal[] = [];
-      for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
-      ctx.emit(rows, () =>
-        printTable(ctx.io.stdout, rows, [
-          ['WITHDRAWAL', (w) => w.withdrawalId],
-          ['REFERENCE', (w) => w.referenceNo],
-          ['STATUS', (w) => w.status],
-          ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
-          ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
-          ['CREATED', (w) => w.createdAt],
-        ]),
-      );
-    },
-  );
+  listOptions(
+    withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)'),
+  ).action(async (o: { status?: string; site?: string; limit: number }) => {
+    const rows: OpsWithdrawal[] = [];
+    for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit))
+      rows.push(row);
+    ctx.emit(rows, () =>
+      printTable(ctx.io.stdout, rows, [
+        ['WITHDRAWAL', (w) => w.withdrawalId],
+        ['REFERENCE', (w) => w.referenceNo],
+        ['STATUS', (w) => w.status],
+        ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
+        ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
+        ['CREATED', (w) => w.createdAt],
+      ]),
+    );
+  });
   withdrawals
     .command('show <withdrawalId>')
     .description("show a withdrawal with the site's balance")
@@ -139,7 +152,9 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('reject <withdrawalId>')
     .description('reject (before or after approval); the reason goes to the partner')
     .requiredOption('--reason <reason>')
-    .action(async (id: string, o: { reason: string }) => summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/reject`, { reason: o.reason })));
+    .action(async (id: string, o: { reason: string }) =>
+      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/reject`, { reason: o.reason })),
+    );
   withdrawals
     .command('mark-sent <withdrawalId>')
     .description('record that the payout left the bank')

@@ -1,4 +1,4 @@
-/** JSON Schemas of the webhook surface: the webhook config PUT (SPEC endpoint 7). */
+/** JSON Schemas of the webhook surface: the webhook config PUT (docs/api.md, endpoint 7). */
 
 /**
  * A webhook URL wherever one is set (the partner's webhook-config PUT, ops site creation): only a loose shape

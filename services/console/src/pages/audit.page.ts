@@ -64,7 +64,7 @@ export function auditRoutes(deps: ConsoleDeps): Router {
                       <td>${entityCell(e)}</td>
                       <td>${siteLink(sites, e.siteId)}</td>
                       <td>
-                        ${e.metadata && Object.keys(e.metadata as object).length > 0 ? html`<code class="meta">${JSON.stringify(e.metadata)}</code>` : ''}
+                        ${e.metadata && Object.keys(e.metadata).length > 0 ? html`<code class="meta">${JSON.stringify(e.metadata)}</code>` : ''}
                       </td>
                     </tr>`,
                 )

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { AppError } from '@kasa/http';
+import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { ListPage, OpsBankTransfer } from '@kasa/contracts';
@@ -97,7 +97,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
       }
       intentId = found.data[0].intentId;
     }
-    const result = await ctx.ops.post<{ intent: { intentId: string } }>(`/bank-transfers/${seg(req.params.bankTransferId as string)}/assign`, {
+    const result = await ctx.ops.post<{ intent: { intentId: string } }>(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/assign`, {
       intentId,
     });
     ctx.done('transfer-assigned', `/intents/${seg(result.intent.intentId)}`);

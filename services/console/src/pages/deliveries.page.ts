@@ -1,3 +1,4 @@
+import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
@@ -114,7 +115,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
   router.get('/deliveries/:eventId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [event, sites] = await Promise.all([
-      ctx.ops.get<OpsEventDetail>(`/events/${seg(req.params.eventId as string)}`),
+      ctx.ops.get<OpsEventDetail>(`/events/${seg(pathParam(req, 'eventId'))}`),
       siteDirectory(ctx.ops),
     ]);
     const body = html`<section class="card${event.status === 'DEAD' ? ' dead' : ''}">
@@ -156,8 +157,8 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/deliveries/:eventId/replay', async (req, res) => {
-    const ctx = actionContext(deps, req, res, `/deliveries/${seg(req.params.eventId as string)}`);
-    await ctx.ops.post(`/events/${seg(req.params.eventId as string)}/replay`, {});
+    const ctx = actionContext(deps, req, res, `/deliveries/${seg(pathParam(req, 'eventId'))}`);
+    await ctx.ops.post(`/events/${seg(pathParam(req, 'eventId'))}/replay`, {});
     ctx.done('event-replayed');
   });
 

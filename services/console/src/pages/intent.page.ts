@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { AppError } from '@kasa/http';
+import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsIntentDetail } from '@kasa/contracts';
@@ -17,7 +17,7 @@ export function intentRoutes(deps: ConsoleDeps): Router {
   router.get('/intents/:intentId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [intent, sites] = await Promise.all([
-      ctx.ops.get<OpsIntentDetail>(`/intents/${seg(req.params.intentId as string)}`),
+      ctx.ops.get<OpsIntentDetail>(`/intents/${seg(pathParam(req, 'intentId'))}`),
       siteDirectory(ctx.ops),
     ]);
     const body = html`<section class="card">
@@ -78,13 +78,13 @@ export function intentRoutes(deps: ConsoleDeps): Router {
     const typed = action.field('amount');
     const read = typed ? readLira(typed) : null;
     if (read && 'problem' in read) throw AppError.validation([{ field: 'amount', message: read.problem }]);
-    await action.ops.post(`/intents/${seg(req.params.intentId as string)}/approve`, read ? { amount: read.minor } : {});
+    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/approve`, read ? { amount: read.minor } : {});
     action.done('intent-approved');
   });
 
   router.post('/intents/:intentId/reject', async (req, res) => {
     const action = actionContext(deps, req, res, '/review');
-    await action.ops.post(`/intents/${seg(req.params.intentId as string)}/reject`, { reason: action.field('reason') });
+    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/reject`, { reason: action.field('reason') });
     action.done('intent-rejected');
   });
 

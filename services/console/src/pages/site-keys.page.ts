@@ -1,3 +1,4 @@
+import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
@@ -23,7 +24,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
 
   router.get('/sites/:siteId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const siteId = req.params.siteId as string;
+    const siteId = pathParam(req, 'siteId');
     const [site, keyList] = await Promise.all([
       ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
       ctx.ops.get<{ data: OpsApiKey[] }>(`/sites/${seg(siteId)}/api-keys`),
@@ -69,7 +70,9 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
             }
           </tbody>
         </table>
-        <p class="muted">Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.</p>
+        <p class="muted">
+          Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.
+        </p>
         ${
           ctx.isAdmin
             ? actionForm(ctx, {
@@ -86,7 +89,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
 
   router.post('/sites/:siteId/api-keys', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const key = await ctx.ops.post<IssuedApiKey>(`/sites/${seg(req.params.siteId as string)}/api-keys`, {});
+    const key = await ctx.ops.post<IssuedApiKey>(`/sites/${seg(pathParam(req, 'siteId'))}/api-keys`, {});
     // Rendered directly, not redirected: the key exists nowhere else, so it must not go into a URL or a cookie.
     const body = html`<section class="card key-once">
       <p class="warn">

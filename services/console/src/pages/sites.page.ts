@@ -114,7 +114,7 @@ export function siteRoutes(deps: ConsoleDeps): Router {
     const site = await ctx.ops.post<CreatedSite>('/sites', {
       slug: ctx.field('slug'),
       name: ctx.field('name'),
-      ...siteSettings(ctx.field),
+      ...siteSettings((name) => ctx.field(name)),
     });
     if (!site.webhookSecret) {
       ctx.done('site-created', `/sites/${seg(site.siteId)}`);
@@ -122,7 +122,10 @@ export function siteRoutes(deps: ConsoleDeps): Router {
     }
     // The signing secret exists nowhere else in clear: shown here once, never put in a URL or a cookie.
     const body = html`<section class="card key-once">
-      <p class="warn"><strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or they rotate their own with the webhook-config call).</p>
+      <p class="warn">
+        <strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or
+        they rotate their own with the webhook-config call).
+      </p>
       ${facts([
         ['Site', html`<code>${site.slug}</code>`],
         ['Webhook URL', site.webhookUrl ?? ''],

@@ -1,3 +1,4 @@
+import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
@@ -52,7 +53,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [w, sites] = await Promise.all([
-      ctx.ops.get<OpsWithdrawalDetail>(`/withdrawals/${seg(req.params.withdrawalId as string)}`),
+      ctx.ops.get<OpsWithdrawalDetail>(`/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`),
       siteDirectory(ctx.ops),
     ]);
     // The one place the full IBAN is shown: the operator types it into the bank to pay out.
@@ -89,8 +90,11 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   for (const action of ACTIONS) {
     router.post(`/withdrawals/:withdrawalId/${action.path}`, async (req, res) => {
-      const ctx = actionContext(deps, req, res, `/withdrawals/${seg(req.params.withdrawalId as string)}`);
-      await ctx.ops.post(`/withdrawals/${seg(req.params.withdrawalId as string)}/${action.path}`, action.body(ctx.field));
+      const ctx = actionContext(deps, req, res, `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`);
+      await ctx.ops.post(
+        `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}/${action.path}`,
+        action.body((name) => ctx.field(name)),
+      );
       ctx.done(action.notice);
     });
   }

@@ -98,8 +98,8 @@ function isString(value: unknown): value is string {
 
 function parseOperator(value: unknown): SessionOperator | null | undefined {
   if (value === null) return null;
-  const o = value as Partial<Record<keyof SessionOperator, unknown>> | undefined;
-  if (!o || typeof o !== 'object') return undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  const o: Record<string, unknown> = { ...value };
   if (![o.token, o.tokenId, o.operatorId, o.email].every(isString) || typeof o.name !== 'string') return undefined;
   if (o.role !== 'ADMIN' && o.role !== 'REVIEWER') return undefined;
   return {

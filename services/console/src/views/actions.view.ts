@@ -1,6 +1,6 @@
 /**
  * The decision forms of deposits and withdrawals, by status, shared by the review queue, the lists and the
- * detail pages. Which forms appear follows DESIGN section 3; the ledger still decides whether they succeed.
+ * detail pages. Which forms appear follows docs/operations.md (Deposits, Withdrawals); the ledger still decides whether they succeed.
  */
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';

@@ -50,7 +50,7 @@ export function authenticate(deps: {
     const counted = deps.requestCounter.count(keyHash);
     const blocked = deps.invalidKeys.assertNotBlocked(address).then(
       () => null,
-      (error: unknown) => error,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
     let cached: string | null;
     try {

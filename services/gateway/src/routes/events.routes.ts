@@ -32,7 +32,8 @@ export function eventRoutes(deps: GatewayDeps): Router {
 
   router.post('/events/:eventId/replay', jsonBody, async (req, res) => {
     const key = idempotencyKeyOf(req.get('idempotency-key'));
-    const fields = Object.keys(req.body ?? {});
+    const body: unknown = req.body;
+    const fields = body !== null && typeof body === 'object' ? Object.keys(body) : [];
     if (fields.length > 0) {
       throw AppError.validation(
         fields.map((field) => ({ field, message: 'is not an allowed field' })),

@@ -29,7 +29,7 @@ function send(res: Response, result: StoredResponse): void {
   res.type('application/json').send(result.body);
 }
 
-/** SPEC endpoints 1 to 6: authenticate, rate-limit, validate, then hand over to the ledger. */
+/** Endpoints 1 to 6 of docs/api.md (Endpoints): authenticate, rate-limit, validate, then hand over to the ledger. */
 export function partnerRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));

@@ -4,7 +4,7 @@ import { jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 
 /**
- * SPEC endpoint 7, `PUT /site/webhook-config`: the partner changes its webhook URL and rotates its signing
+ * Endpoint 7 of docs/api.md, `PUT /site/webhook-config`: the partner changes its webhook URL and rotates its signing
  * secret with its own key. A PUT needs no Idempotency-Key: a retry rotates again and returns the newest
  * secret, and the one before it keeps signing through the overlap window. The answer is never cached,
  * because it carries the secret.

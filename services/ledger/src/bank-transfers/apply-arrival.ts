@@ -7,8 +7,8 @@ import { arrivalEffect } from './arrival.js';
 /**
  * Applies a transfer's money to a locked intent inside the caller's transaction: the status change of
  * {@link arrivalEffect}, the received amount, and an audit entry. Returns the updated intent, or null when
- * the intent was already decided (the transfer then goes to the unmatched queue). No webhook: SPEC's
- * events cover only the operator's decisions.
+ * the intent was already decided (the transfer then goes to the unmatched queue). No webhook: the
+ * events (docs/webhooks.md, What arrives) cover only the operator's decisions.
  */
 export async function applyArrival(
   tx: Prisma.TransactionClient,

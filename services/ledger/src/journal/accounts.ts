@@ -27,23 +27,43 @@ export interface JournalPosting {
   legs: JournalLeg[];
 }
 
-function posting(siteId: string, entityType: JournalEntityType, entityId: string, debit: JournalAccount, credit: JournalAccount, amount: bigint): JournalPosting {
+function posting(
+  siteId: string,
+  entityType: JournalEntityType,
+  entityId: string,
+  debit: JournalAccount,
+  credit: JournalAccount,
+  amount: bigint,
+): JournalPosting {
   if (amount <= 0n) throw new RangeError('a journal amount must be positive');
-  return { siteId, entityType, entityId, legs: [{ account: debit, amount }, { account: credit, amount: -amount }] };
+  return {
+    siteId,
+    entityType,
+    entityId,
+    legs: [
+      { account: debit, amount },
+      { account: credit, amount: -amount },
+    ],
+  };
 }
 
-/** The postings of DESIGN section 3, one per money-moving transition. */
+/** The postings of docs/operations.md (Site balances and the journal), one per money-moving transition. */
 export const Postings = {
   /** An approved deposit: the money is in our bank and now owed to the site. */
-  depositApproved: (siteId: string, intentId: string, amount: bigint) => posting(siteId, 'deposit_intent', intentId, 'bank_clearing', 'site_available', amount),
+  depositApproved: (siteId: string, intentId: string, amount: bigint) =>
+    posting(siteId, 'deposit_intent', intentId, 'bank_clearing', 'site_available', amount),
   /** A withdrawal approval earmarks the amount (available -> reserved). */
-  withdrawalReserved: (siteId: string, id: string, amount: bigint) => posting(siteId, 'withdrawal', id, 'site_available', 'site_reserved', amount),
+  withdrawalReserved: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'withdrawal', id, 'site_available', 'site_reserved', amount),
   /** A rejection after approval gives the earmark back (reserved -> available). */
-  withdrawalReleased: (siteId: string, id: string, amount: bigint) => posting(siteId, 'withdrawal', id, 'site_reserved', 'site_available', amount),
+  withdrawalReleased: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'withdrawal', id, 'site_reserved', 'site_available', amount),
   /** Sent: the earmarked money left the bank (reserved -> paid out). */
-  withdrawalSettled: (siteId: string, id: string, amount: bigint) => posting(siteId, 'withdrawal', id, 'site_reserved', 'payouts_settled', amount),
+  withdrawalSettled: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'withdrawal', id, 'site_reserved', 'payouts_settled', amount),
   /** Returned by the bank: the money is back and available to the site again. */
-  withdrawalReturned: (siteId: string, id: string, amount: bigint) => posting(siteId, 'withdrawal', id, 'payouts_settled', 'site_available', amount),
+  withdrawalReturned: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'withdrawal', id, 'payouts_settled', 'site_available', amount),
 };
 
 /** What an operator sees: positive figures per account. */

@@ -11,7 +11,7 @@ export interface NewOutboxEvent {
   data: DepositIntentRecord | WithdrawalRecord;
 }
 
-/** The webhook payload a partner receives (DESIGN section 4). */
+/** The webhook payload a partner receives (docs/webhooks.md, What arrives). */
 export interface WebhookPayload {
   eventId: string;
   type: EventType;

@@ -2,7 +2,7 @@ import type { DepositStatus, WithdrawalStatus } from '@kasa/db';
 import { AppError } from '@kasa/http';
 
 /**
- * DESIGN section 3 as data: which operator action moves a record from which statuses to which. Arrival of
+ * docs/api.md (States) as data: which operator action moves a record from which statuses to which. Arrival of
  * money and expiry (RESERVED -> PENDING_REVIEW | AUTO_CANCELLED, AUTO_CANCELLED -> LATE_ARRIVAL) are not
  * operator actions; bank-transfers/arrival.ts and expiry/ own those.
  */
@@ -30,7 +30,10 @@ const VERB: Record<IntentAction | WithdrawalAction, string> = {
 
 function assertFrom(kind: string, action: IntentAction | WithdrawalAction, from: readonly string[], current: string): void {
   if (from.includes(current)) return;
-  throw new AppError('conflict', `Cannot ${VERB[action]} a ${kind} in status ${current}; allowed only from ${from.join(' or ')}. Nothing was changed.`);
+  throw new AppError(
+    'conflict',
+    `Cannot ${VERB[action]} a ${kind} in status ${current}; allowed only from ${from.join(' or ')}. Nothing was changed.`,
+  );
 }
 
 /** Throws a 409 `conflict` naming the current status when `action` is not allowed from it. */

@@ -6,7 +6,7 @@ import { updateWebhookConfig } from './webhook-config.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
 
 /**
- * `PUT /internal/v1/sites/:siteId/webhook-config` (SPEC endpoint 7 behind the gateway). The gateway passes
+ * `PUT /internal/v1/sites/:siteId/webhook-config` (endpoint 7 of docs/api.md, behind the gateway). The gateway passes
  * the acting API key's id, which the audit entry names.
  */
 export function webhookConfigRoutes(deps: LedgerDeps): Router {

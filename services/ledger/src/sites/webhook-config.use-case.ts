@@ -21,7 +21,7 @@ export interface WebhookConfigChange {
   rotateSecret: boolean;
 }
 
-/** SPEC endpoint 7's answer; `webhookSecret` is shown here once and never again. */
+/** The answer of endpoint 7 (docs/api.md, Endpoints); `webhookSecret` is shown here once and never again. */
 export interface WebhookConfigResult {
   webhookUrl: string;
   webhookSecret: string | null;

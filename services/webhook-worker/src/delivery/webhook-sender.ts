@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import got, { type Got } from 'got';
 import { WebhookUrlError, type WebhookUrlGuard } from '@kasa/net-guard';
 
-/** At most this much of a receiver's answer is kept (DESIGN section 4). */
+/** At most this much of a receiver's answer is kept (docs/webhooks.md, Retries, DEAD events and replay). */
 export const MAX_RESPONSE_BYTES = 4096;
 const MAX_ERROR_CHARS = 1000;
 
@@ -46,7 +46,10 @@ export class WebhookSender {
     // One TLS context built once: passing `ca` per request would rebuild it (and stringify every
     // certificate into the agent's pool key) on every delivery.
     const secureContext = options.ca ? createSecureContext({ ca: options.ca }) : undefined;
-    this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent({ ...agentOptions, ...(secureContext ? { secureContext } : {}) }) };
+    this.agents = {
+      http: new HttpAgent(agentOptions),
+      https: new HttpsAgent({ ...agentOptions, ...(secureContext ? { secureContext } : {}) }),
+    };
     this.client = got.extend({
       agent: this.agents,
       dnsLookup: options.guard.lookup as never,
@@ -66,7 +69,8 @@ export class WebhookSender {
       // Literal addresses never reach a DNS lookup, so they are checked here before anything connects.
       this.options.guard.checkSyntax(url);
     } catch (error) {
-      if (error instanceof WebhookUrlError) return { startedAt, durationMs: elapsed(), statusCode: null, error: `refused: webhook URL ${error.message}`, responseBody: null };
+      if (error instanceof WebhookUrlError)
+        return { startedAt, durationMs: elapsed(), statusCode: null, error: `refused: webhook URL ${error.message}`, responseBody: null };
       throw error;
     }
     const { statusCode, error, responseBody } = await this.post(url, headers, body);
