@@ -1,15 +1,17 @@
 /** The kasa CLI against a real ledger (PostgreSQL and Redis), run in-process with captured output. */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
 import { formatAmount, parseAmount, runCli } from '../src/index.js';
 
 let env: TestEnvironment;
 let ledger: LedgerService;
+let scenario: Scenario;
 beforeAll(async () => {
   env = await createTestEnvironment();
   ledger = await startLedger(env.config, 0);
+  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
 });
 afterAll(async () => {
   await ledger?.stop();
@@ -45,14 +47,7 @@ async function kasa(args: string[], options: { token?: string; env?: Record<stri
 }
 
 async function createDeposit(siteId: string, amount: string): Promise<{ intentId: string; referenceNo: string }> {
-  const request = { externalUserId: `u-${randomUUID().slice(0, 8)}`, amount };
-  const response = await fetch(`${ledger.url}/internal/v1/sites/${siteId}/deposits`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-internal-token': env.config.internalToken },
-    body: JSON.stringify({ idempotencyKey: randomUUID(), fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex'), request }),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { intentId: string; referenceNo: string };
+  return scenario.createDeposit(siteId, amount);
 }
 
 let siteCount = 0;
@@ -65,16 +60,27 @@ async function newSite(): Promise<string> {
 
 describe('kasa', () => {
   it('sets up a receiving account precondition through the ops API', async () => {
-    const response = await fetch(`${ledger.url}/ops/v1/receiving-accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.config.opsBootstrapToken}` },
-      body: JSON.stringify({ bankName: 'Test Bankası', holderName: 'Kasa A.Ş.', iban: makeTrIban(99) }),
+    const response = await scenario.ops('POST', '/receiving-accounts', {
+      bankName: 'Test Bankası',
+      holderName: 'Kasa A.Ş.',
+      iban: makeTrIban(99),
     });
     expect(response.status).toBe(201);
   });
 
   it('creates a site, issues an API key and revokes it', async () => {
-    const site = await kasa(['--json', 'sites', 'create', 'cli-demo', '--name', 'Demo Casino', '--deposit-ttl', '900', '--min-amount', '10.00']);
+    const site = await kasa([
+      '--json',
+      'sites',
+      'create',
+      'cli-demo',
+      '--name',
+      'Demo Casino',
+      '--deposit-ttl',
+      '900',
+      '--min-amount',
+      '10.00',
+    ]);
     expect(site.code).toBe(0);
     expect(site.json).toMatchObject({ slug: 'cli-demo', depositTtlSeconds: 900, minAmount: '1000' });
     const key = await kasa(['--json', 'keys', 'issue', site.json.siteId]);
@@ -90,12 +96,18 @@ describe('kasa', () => {
     const siteId = await newSite();
     const intent = await createDeposit(siteId, '150000');
     const recorded = await kasa([
-      'transfers', 'record',
-      '--bank-tx-id', `BANK-${randomUUID()}`,
-      '--amount', '1500.00',
-      '--sender-name', 'Ayşe Yılmaz',
-      '--sender-iban', 'TR33 0006 1005 1978 6457 8413 26',
-      '--description', `yatirim ${intent.referenceNo.toLowerCase()}`,
+      'transfers',
+      'record',
+      '--bank-tx-id',
+      `BANK-${randomUUID()}`,
+      '--amount',
+      '1500.00',
+      '--sender-name',
+      'Ayşe Yılmaz',
+      '--sender-iban',
+      'TR33 0006 1005 1978 6457 8413 26',
+      '--description',
+      `yatirim ${intent.referenceNo.toLowerCase()}`,
     ]);
     expect(recorded.code).toBe(0);
     expect(recorded.stdout).toContain(`intent ${intent.intentId} is now PENDING_REVIEW`);
@@ -135,17 +147,31 @@ describe('kasa', () => {
   it('runs a withdrawal through approve, mark-sent and mark-returned', async () => {
     const siteId = await newSite();
     const intent = await createDeposit(siteId, '90000');
-    await kasa(['transfers', 'record', '--bank-tx-id', `B-${randomUUID()}`, '--amount', '900', '--sender-name', 'A B', '--sender-iban', makeTrIban(5), '--description', intent.referenceNo]);
+    await kasa([
+      'transfers',
+      'record',
+      '--bank-tx-id',
+      `B-${randomUUID()}`,
+      '--amount',
+      '900',
+      '--sender-name',
+      'A B',
+      '--sender-iban',
+      makeTrIban(5),
+      '--description',
+      intent.referenceNo,
+    ]);
     await kasa(['intents', 'approve', intent.intentId]);
-    const request = { externalUserId: 'u1', amount: '40000', targetIban: makeTrIban(6), targetHolderName: 'Ali Veli' };
-    const created = await fetch(`${ledger.url}/internal/v1/sites/${siteId}/withdrawals`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-internal-token': env.config.internalToken },
-      body: JSON.stringify({ idempotencyKey: randomUUID(), fingerprint: createHash('sha256').update('w').digest('hex'), request }),
+    const { withdrawalId } = await scenario.createWithdrawal(siteId, '40000', {
+      externalUserId: 'u1',
+      targetIban: makeTrIban(6),
+      targetHolderName: 'Ali Veli',
     });
-    const { withdrawalId } = (await created.json()) as { withdrawalId: string };
     expect((await kasa(['--json', 'withdrawals', 'approve', withdrawalId])).json.status).toBe('APPROVED');
-    expect((await kasa(['--json', 'withdrawals', 'mark-sent', withdrawalId, '--bank-tx-id', 'EFT-9'])).json).toMatchObject({ status: 'SENT', sentBankTxId: 'EFT-9' });
+    expect((await kasa(['--json', 'withdrawals', 'mark-sent', withdrawalId, '--bank-tx-id', 'EFT-9'])).json).toMatchObject({
+      status: 'SENT',
+      sentBankTxId: 'EFT-9',
+    });
     expect((await kasa(['--json', 'withdrawals', 'mark-returned', withdrawalId, '--reason', 'closed'])).json.status).toBe('RETURNED');
     const check = await kasa(['journal', 'check']);
     expect(check.code).toBe(0);
@@ -156,7 +182,20 @@ describe('kasa', () => {
     const siteId = await newSite();
     const intents = await Promise.all(Array.from({ length: 5 }, () => createDeposit(siteId, '10000')));
     for (const intent of intents) {
-      await kasa(['transfers', 'record', '--bank-tx-id', `D-${randomUUID()}`, '--amount', '100,00', '--sender-name', 'A B', '--sender-iban', makeTrIban(7), '--description', intent.referenceNo]);
+      await kasa([
+        'transfers',
+        'record',
+        '--bank-tx-id',
+        `D-${randomUUID()}`,
+        '--amount',
+        '100,00',
+        '--sender-name',
+        'A B',
+        '--sender-iban',
+        makeTrIban(7),
+        '--description',
+        intent.referenceNo,
+      ]);
       await kasa(['intents', 'reject', intent.intentId, '--reason', 'test']);
     }
     const db = ledger.deps.db;
@@ -185,7 +224,19 @@ describe('kasa', () => {
 
   it('logs an operator in with KASA_PASSWORD; a revoked token then gets 401', async () => {
     const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
-    const created = await kasa(['--json', 'operators', 'create', '--email', email, '--name', 'Reviewer', '--role', 'reviewer', '--password', 'correct horse battery']);
+    const created = await kasa([
+      '--json',
+      'operators',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Reviewer',
+      '--role',
+      'reviewer',
+      '--password',
+      'correct horse battery',
+    ]);
     expect(created.json).toMatchObject({ email, role: 'REVIEWER' });
     const login = await kasa(['login', '--email', email], { env: { KASA_PASSWORD: 'correct horse battery' } });
     expect(login.code).toBe(0);
@@ -205,7 +256,9 @@ describe('kasa', () => {
     expect(denied.stderr).toContain('401 unauthorized');
 
     const audit = await kasa(['--json', 'audit', '--actor', created.json.operatorId]);
-    expect(audit.json.map((a: { action: string }) => a.action)).toEqual(expect.arrayContaining(['OPERATOR.LOGGED_IN', 'OPERATOR_TOKEN.ISSUED', 'OPERATOR_TOKEN.REVOKED']));
+    expect(audit.json.map((a: { action: string }) => a.action)).toEqual(
+      expect.arrayContaining(['OPERATOR.LOGGED_IN', 'OPERATOR_TOKEN.ISSUED', 'OPERATOR_TOKEN.REVOKED']),
+    );
   });
 });
 

@@ -14,7 +14,7 @@ export async function httpJson(url: string, method: string, headers: Record<stri
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 /** Throws, naming the step and the answer, unless `result` has the expected status. */

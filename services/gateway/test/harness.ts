@@ -3,7 +3,7 @@
  * sites through the real ops API. Every test file builds its own and tears it down.
  */
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, httpJson, makeTrIban, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, httpJson, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
 import { startGateway, type GatewayService } from '../src/index.js';
 
 export interface Harness {
@@ -23,8 +23,6 @@ export interface TestSite {
   apiKeyId: string;
 }
 
-let siteCounter = 0;
-
 /** `receivingAccount` replaces the names of the one receiving account every deposit is sent to. */
 export async function startHarness(
   envOverrides: Record<string, string> = {},
@@ -33,28 +31,28 @@ export async function startHarness(
   const env = await createTestEnvironment(envOverrides);
   const ledger = await startLedger(env.config, 0);
   const gateway = await startGateway({ ...env.config, ledgerUrl: ledger.url }, 0);
+  const scenario = new Scenario({
+    ledgerUrl: ledger.url,
+    opsToken: env.config.opsBootstrapToken,
+    internalToken: env.config.internalToken,
+    slugPrefix: 'site',
+  });
+  // Paths here are absolute (`/ops/v1/...`), as the gateway tests write them.
   const ops = (method: string, path: string, body?: unknown) =>
     httpJson(`${ledger.url}${path}`, method, { authorization: `Bearer ${env.config.opsBootstrapToken}` }, body);
-  const account = await ops('POST', '/ops/v1/receiving-accounts', {
-    bankName: 'Test Bankası',
+  await scenario.createReceivingAccount({
     holderName: 'Kasa Ödeme Hizmetleri A.Ş.',
     iban: makeTrIban(Date.now() % 1e9),
     ...options.receivingAccount,
   });
-  if (account.status !== 201) throw new Error(`receiving account: ${JSON.stringify(account.body)}`);
   return {
     env,
     ledger,
     gateway,
     ops,
     async createSite(overrides = {}) {
-      siteCounter += 1;
-      const slug = `site-${process.pid}-${siteCounter}-${Math.random().toString(36).slice(2, 7)}`;
-      const site = await ops('POST', '/ops/v1/sites', { slug, name: `Test ${slug}`, ...overrides });
-      if (site.status !== 201) throw new Error(`create site: ${JSON.stringify(site.body)}`);
-      const key = await ops('POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, {});
-      if (key.status !== 201) throw new Error(`issue key: ${JSON.stringify(key.body)}`);
-      return { siteId: site.body.siteId, slug, apiKey: key.body.apiKey, apiKeyId: key.body.apiKeyId };
+      const site = await scenario.createSite(overrides);
+      return { ...site, ...(await scenario.issueApiKey(site.siteId)) };
     },
     async stop() {
       await gateway.stop();
