@@ -90,7 +90,8 @@ async function main(): Promise<void> {
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      for (const service of services.reverse()) await service.stop().catch((error: unknown) => log(`stop ${service.role}: ${String(error)}`));
+      for (const service of services.reverse())
+        await service.stop().catch((error: unknown) => log(`stop ${service.role}: ${String(error)}`));
       await stopAllChildren();
       if (env) await env.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
     })());
@@ -127,11 +128,16 @@ async function main(): Promise<void> {
     };
     const hot = await ops.createSite(`bench-hot-${process.pid}`, WANTED_RATE_LIMIT);
     const listSite = await ops.createSite(`bench-list-${process.pid}`, WANTED_RATE_LIMIT);
-    if (hot.refused) log(`ops API refused rateLimitPerMinute=${WANTED_RATE_LIMIT} (${hot.refused}); using ${hot.rateLimitPerMinute} and a fresh API key per Kasa run`);
+    if (hot.refused)
+      log(
+        `ops API refused rateLimitPerMinute=${WANTED_RATE_LIMIT} (${hot.refused}); using ${hot.rateLimitPerMinute} and a fresh API key per Kasa run`,
+      );
 
     log(`seeding ${LIST_ROWS.toLocaleString('en-US')} intents for the list site (one INSERT ... SELECT generate_series)`);
     const seed: SeedResult = await seedIntents(env.databaseUrl, listSite.siteId, account.id, LIST_ROWS);
-    log(`inserted in ${seed.insertMs} ms, ${seed.indexesRebuilt} secondary indexes re-created in ${seed.indexMs} ms, VACUUM ANALYZE ${seed.analyzeMs} ms, CHECKPOINT ${seed.checkpointMs ?? 'not permitted'} ms`);
+    log(
+      `inserted in ${seed.insertMs} ms, ${seed.indexesRebuilt} secondary indexes re-created in ${seed.indexMs} ms, VACUUM ANALYZE ${seed.analyzeMs} ms, CHECKPOINT ${seed.checkpointMs ?? 'not permitted'} ms`,
+    );
 
     const kasaHeaders = (apiKey: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${apiKey}`, ...extra });
     /** A fresh key per measured Kasa run keeps each run inside the per-key, per-minute budget. */
@@ -174,7 +180,9 @@ async function main(): Promise<void> {
         log(`${scenario}: ${which} (${WARMUP} s warm-up + ${DURATION} s, ${CONNECTIONS} connections)`);
         results[which] = await runLoad(await (which === 'kasa' ? kasa() : base()), cpuTargets);
         const r = results[which] as LoadResult;
-        log(`  ${fmt(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+        log(
+          `  ${fmt(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+        );
       }
       const k = results.kasa as LoadResult;
       const b = results.baseline as LoadResult;
@@ -193,15 +201,18 @@ async function main(): Promise<void> {
         const results: Record<string, SteadyResult> = {};
         for (const which of order) {
           const isKasa = which === 'kasa';
-          results[which] = await runSteady({
-            name: `${which} ${scenario} steady ${ratePerSecond}/s`,
-            origin: isKasa ? gateway.url : baseline.url,
-            connections: CONNECTIONS,
-            ratePerSecond,
-            warmupSeconds: STEADY_WARMUP,
-            durationSeconds: STEADY_DURATION,
-            next: isKasa ? await kasa() : base,
-          }, cpuTargets);
+          results[which] = await runSteady(
+            {
+              name: `${which} ${scenario} steady ${ratePerSecond}/s`,
+              origin: isKasa ? gateway.url : baseline.url,
+              connections: CONNECTIONS,
+              ratePerSecond,
+              warmupSeconds: STEADY_WARMUP,
+              durationSeconds: STEADY_DURATION,
+              next: isKasa ? await kasa() : base,
+            },
+            cpuTargets,
+          );
           const r = results[which] as SteadyResult;
           log(
             `${scenario} steady ${ratePerSecond}/s (${fraction * 100}%): ${which} p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, achieved ${r.achievedPerSecond}/s, ` +
@@ -250,9 +261,19 @@ async function main(): Promise<void> {
       'create-deposit',
       async () => {
         const headers = kasaHeaders(await freshKey(hot.siteId), { 'content-type': 'application/json' });
-        return () => ({ method: 'POST', path: '/api/v1/external/deposits', headers: { ...headers, 'idempotency-key': steadyKey() }, body: depositBody });
+        return () => ({
+          method: 'POST',
+          path: '/api/v1/external/deposits',
+          headers: { ...headers, 'idempotency-key': steadyKey() },
+          body: depositBody,
+        });
       },
-      () => ({ method: 'POST', path: `/sites/${hot.siteId}/deposits`, headers: { 'content-type': 'application/json', 'idempotency-key': steadyKey() }, body: depositBody }),
+      () => ({
+        method: 'POST',
+        path: `/sites/${hot.siteId}/deposits`,
+        headers: { 'content-type': 'application/json', 'idempotency-key': steadyKey() },
+        body: depositBody,
+      }),
     );
 
     // 2. lookup: rotate over ids of intents the hot site really has.
@@ -267,9 +288,15 @@ async function main(): Promise<void> {
       analyzeMs: await analyzeIntents(env.databaseUrl),
       afterAnalyze: { error: 'not run' },
     };
-    lookupPlan.afterAnalyze = await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({ error: String(error) }));
-    log(`lookup plan with seed-time statistics: ${'summary' in lookupPlan.staleStats ? lookupPlan.staleStats.summary : lookupPlan.staleStats.error}`);
-    log(`lookup plan after ANALYZE (${lookupPlan.analyzeMs} ms): ${'summary' in lookupPlan.afterAnalyze ? lookupPlan.afterAnalyze.summary : lookupPlan.afterAnalyze.error}`);
+    lookupPlan.afterAnalyze = await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({
+      error: String(error),
+    }));
+    log(
+      `lookup plan with seed-time statistics: ${'summary' in lookupPlan.staleStats ? lookupPlan.staleStats.summary : lookupPlan.staleStats.error}`,
+    );
+    log(
+      `lookup plan after ANALYZE (${lookupPlan.analyzeMs} ms): ${'summary' in lookupPlan.afterAnalyze ? lookupPlan.afterAnalyze.summary : lookupPlan.afterAnalyze.error}`,
+    );
     let cursorIndex = 0;
     const rotate = (prefix: string) => (request: object) => {
       cursorIndex = (cursorIndex + 1) % ids.length;
@@ -279,9 +306,17 @@ async function main(): Promise<void> {
       'lookup',
       async () => {
         const key = await freshKey(hot.siteId);
-        return spec('kasa lookup', gateway.url, [{ method: 'GET', path: '/api/v1/external/intents/x', headers: kasaHeaders(key), setupRequest: rotate('/api/v1/external/intents/') }]);
+        return spec('kasa lookup', gateway.url, [
+          {
+            method: 'GET',
+            path: '/api/v1/external/intents/x',
+            headers: kasaHeaders(key),
+            setupRequest: rotate('/api/v1/external/intents/'),
+          },
+        ]);
       },
-      async () => spec('baseline lookup', baseline.url, [{ method: 'GET', path: '/x', setupRequest: rotate(`/sites/${hot.siteId}/intents/`) }]),
+      async () =>
+        spec('baseline lookup', baseline.url, [{ method: 'GET', path: '/x', setupRequest: rotate(`/sites/${hot.siteId}/intents/`) }]),
     );
 
     let steadyLookup = 0;
@@ -318,12 +353,18 @@ async function main(): Promise<void> {
 
     await pair(
       'list-first-page',
-      async () => spec('kasa list first page', gateway.url, [{ method: 'GET', path: kasaFirstPath, headers: kasaHeaders(await freshKey(listSite.siteId)) }]),
+      async () =>
+        spec('kasa list first page', gateway.url, [
+          { method: 'GET', path: kasaFirstPath, headers: kasaHeaders(await freshKey(listSite.siteId)) },
+        ]),
       async () => spec('baseline list first page', baseline.url, [{ method: 'GET', path: baseFirstPath }]),
     );
     await pair(
       'list-last-page',
-      async () => spec('kasa list last page', gateway.url, [{ method: 'GET', path: kasaLastPath, headers: kasaHeaders(await freshKey(listSite.siteId)) }]),
+      async () =>
+        spec('kasa list last page', gateway.url, [
+          { method: 'GET', path: kasaLastPath, headers: kasaHeaders(await freshKey(listSite.siteId)) },
+        ]),
       async () => spec('baseline list last page', baseline.url, [{ method: 'GET', path: baseLastPath }]),
     );
 
@@ -341,20 +382,37 @@ async function main(): Promise<void> {
       );
     }
 
-
     log('EXPLAIN ANALYZE of the ledger list query (as Prisma sends it) and of the keyset query');
     const explain = await explainListQueries(env.databaseUrl, listSite.siteId, lastPosition, PAGE + 1).catch(
       (error: unknown): ExplainResult => ({ error: String(error) }),
     );
 
-    const summary = buildSummary({ pairs, steady, seed, serial, pageCheck, explain, lookupPlan, hot, started, code, idleBusy, lookupIds: ids.length });
+    const summary = buildSummary({
+      pairs,
+      steady,
+      seed,
+      serial,
+      pageCheck,
+      explain,
+      lookupPlan,
+      hot,
+      started,
+      code,
+      idleBusy,
+      lookupIds: ids.length,
+    });
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     if (process.env.BENCH_NO_DOCS !== '1') {
       writeSection(repoPath('docs', 'benchmarks.md'), renderMarkdown(summary));
       log('wrote docs/benchmarks.md (partner-api section)');
     }
     if (!summary.allPass) {
-      log(`targets missed: ${Object.entries(summary.targets).filter(([, t]) => !t.pass).map(([name]) => name).join(', ')}`);
+      log(
+        `targets missed: ${Object.entries(summary.targets)
+          .filter(([, t]) => !t.pass)
+          .map(([name]) => name)
+          .join(', ')}`,
+      );
       if (process.env.BENCH_STRICT === '1') process.exitCode = 3;
     }
   } finally {
@@ -368,7 +426,10 @@ async function intentIds(databaseUrl: string, siteId: string, limit: number): Pr
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string }>('SELECT id::text FROM deposit_intents WHERE site_id = $1::uuid ORDER BY random() LIMIT $2', [siteId, limit]);
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id::text FROM deposit_intents WHERE site_id = $1::uuid ORDER BY random() LIMIT $2',
+      [siteId, limit],
+    );
     return rows.map((row) => row.id);
   } finally {
     await client.end();
@@ -449,12 +510,21 @@ function buildSummary(input: {
   const deepThroughput = first.kasa.requestsPerSecond / last.kasa.requestsPerSecond;
   const deepFactor = Math.max(deepLatency, deepThroughput);
   const anyErrors =
-    input.pairs.some((p) => p.kasa.non2xx + p.kasa.errors + p.kasa.timeouts + p.baseline.non2xx + p.baseline.errors + p.baseline.timeouts > 0) ||
-    input.steady.some((p) => p.kasa.non2xx + p.kasa.errors + p.baseline.non2xx + p.baseline.errors > 0);
+    input.pairs.some(
+      (p) => p.kasa.non2xx + p.kasa.errors + p.kasa.timeouts + p.baseline.non2xx + p.baseline.errors + p.baseline.timeouts > 0,
+    ) || input.steady.some((p) => p.kasa.non2xx + p.kasa.errors + p.baseline.non2xx + p.baseline.errors > 0);
   const judged = (scenario: string) => input.steady.find((p) => p.scenario === scenario && p.fraction === STEADY_TARGET_FRACTION);
   const targets = {
-    createThroughput: { target: `>= ${TARGETS.createRatio * 100}% of baseline`, value: round(create.ratio, 3), pass: create.ratio >= TARGETS.createRatio },
-    lookupThroughput: { target: `>= ${TARGETS.lookupRatio * 100}% of baseline`, value: round(lookup.ratio, 3), pass: lookup.ratio >= TARGETS.lookupRatio },
+    createThroughput: {
+      target: `>= ${TARGETS.createRatio * 100}% of baseline`,
+      value: round(create.ratio, 3),
+      pass: create.ratio >= TARGETS.createRatio,
+    },
+    lookupThroughput: {
+      target: `>= ${TARGETS.lookupRatio * 100}% of baseline`,
+      value: round(lookup.ratio, 3),
+      pass: lookup.ratio >= TARGETS.lookupRatio,
+    },
     // The issue's p99 target as autocannon measures it: 50 connections, saturated.
     ...Object.fromEntries(
       input.pairs.map((p) => [
@@ -462,7 +532,10 @@ function buildSummary(input: {
         {
           target: `Kasa p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections, saturated (autocannon, closed loop)`,
           value: p.kasa.latencyMs.p99,
-          detail: { baselineP99: p.baseline.latencyMs.p99, kasaFloorMs: round((1000 * CONNECTIONS) / Math.max(1, p.kasa.requestsPerSecond), 1) },
+          detail: {
+            baselineP99: p.baseline.latencyMs.p99,
+            kasaFloorMs: round((1000 * CONNECTIONS) / Math.max(1, p.kasa.requestsPerSecond), 1),
+          },
           pass: p.kasa.latencyMs.p99 < TARGETS.p99Ms,
         },
       ]),
@@ -503,7 +576,12 @@ function buildSummary(input: {
     method: {
       mode: MODE,
       loadGenerator: 'autocannon 8 in the bench process (saturated, closed loop); undici Pool at fixed rates (steady, open loop)',
-      steady: { fractions: STEADY_FRACTIONS, warmupSeconds: STEADY_WARMUP, durationSeconds: STEADY_DURATION, targetFraction: STEADY_TARGET_FRACTION },
+      steady: {
+        fractions: STEADY_FRACTIONS,
+        warmupSeconds: STEADY_WARMUP,
+        durationSeconds: STEADY_DURATION,
+        targetFraction: STEADY_TARGET_FRACTION,
+      },
       connections: CONNECTIONS,
       warmupSeconds: WARMUP,
       durationSeconds: DURATION,
@@ -533,9 +611,7 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 
 /** A plan summary without its literal ids and timestamps, short enough for a table's footnote. */
 const plan = (text: string) =>
-  text
-    .replace(/'[0-9a-f-]{36}'::uuid/g, '$uuid')
-    .replace(/'[0-9-]{10} [0-9:.]+\+00'::timestamp with time zone/g, '$ts');
+  text.replace(/'[0-9a-f-]{36}'::uuid/g, '$uuid').replace(/'[0-9-]{10} [0-9:.]+\+00'::timestamp with time zone/g, '$ts');
 
 function renderMarkdown(s: Summary): string {
   const lines: string[] = [];
@@ -551,7 +627,7 @@ function renderMarkdown(s: Summary): string {
   );
   lines.push('');
   lines.push(
-    `**Method:** real ledger and gateway started as ${s.method.mode === 'child-process' ? 'separate child processes (the load generator does not share their event loop)' : 'in the bench process (sharing the load generator\'s event loop)'}, ` +
+    `**Method:** real ledger and gateway started as ${s.method.mode === 'child-process' ? 'separate child processes (the load generator does not share their event loop)' : "in the bench process (sharing the load generator's event loop)"}, ` +
       `over a fresh database from \`createTestEnvironment\`; the baseline is a ${s.method.baseline}, also ${s.method.mode === 'child-process' ? 'a child process' : 'in-process'}. ` +
       `autocannon 8, ${s.method.connections} connections, ${s.method.warmupSeconds} s warm-up then ${s.method.durationSeconds} s measured per run; ` +
       `Kasa and baseline back to back per scenario, order alternating. All on 127.0.0.1. ${s.method.rateLimitNote}. ` +
@@ -562,7 +638,7 @@ function renderMarkdown(s: Summary): string {
   lines.push('');
   lines.push(
     `**Saturated (closed loop).** Each of the ${s.method.connections} connections sends its next request as soon as the previous one is answered, so the servers never idle and latency is mostly queueing: ` +
-      `by Little's law the mean latency is ${s.method.connections} / throughput (for example ${fmt(1000 * s.method.connections / Math.max(1, s.scenarios[0]?.kasa.requestsPerSecond ?? 1), 0)} ms at ${fmt(s.scenarios[0]?.kasa.requestsPerSecond ?? 0)} req/s). Throughput ratios come from these runs.`,
+      `by Little's law the mean latency is ${s.method.connections} / throughput (for example ${fmt((1000 * s.method.connections) / Math.max(1, s.scenarios[0]?.kasa.requestsPerSecond ?? 1), 0)} ms at ${fmt(s.scenarios[0]?.kasa.requestsPerSecond ?? 0)} req/s). Throughput ratios come from these runs.`,
   );
   lines.push('');
   lines.push('| Scenario | Side | req/s | p50 ms | p99 ms | mean ms | non-2xx | errors | Kasa/baseline |');
@@ -582,7 +658,9 @@ function renderMarkdown(s: Summary): string {
       `latency counted from each request's scheduled instant, so time spent waiting for a free connection or for the load generator is included (no coordinated omission).`,
   );
   lines.push('');
-  lines.push('| Scenario | offered req/s | share of Kasa saturated | Kasa p50 ms | Kasa p99 ms | Kasa max ms | baseline p50 ms | baseline p99 ms | baseline max ms | non-2xx + errors |');
+  lines.push(
+    '| Scenario | offered req/s | share of Kasa saturated | Kasa p50 ms | Kasa p99 ms | Kasa max ms | baseline p50 ms | baseline p99 ms | baseline max ms | non-2xx + errors |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of s.steady) {
     const k = p.kasa.latencyMs;
@@ -596,7 +674,11 @@ function renderMarkdown(s: Summary): string {
   lines.push('|---|---|---|');
   const t = s.targets;
   const row = (label: string, measured: string, pass: boolean) => lines.push(`| ${label} | ${measured} | ${passFail(pass)} |`);
-  row('create-deposit throughput >= 35% of baseline', `${fmt((t.createThroughput?.value as number) * 100, 0)}%`, Boolean(t.createThroughput?.pass));
+  row(
+    'create-deposit throughput >= 35% of baseline',
+    `${fmt((t.createThroughput?.value as number) * 100, 0)}%`,
+    Boolean(t.createThroughput?.pass),
+  );
   row('lookup throughput >= 50% of baseline', `${fmt((t.lookupThroughput?.value as number) * 100, 0)}%`, Boolean(t.lookupThroughput?.pass));
   for (const p of s.scenarios) {
     const target = t[`p99:${p.scenario}`] as TargetResult;
@@ -643,7 +725,9 @@ function renderMarkdown(s: Summary): string {
     }
   }
   lines.push('');
-  lines.push(`Single-connection p50 (ms): Kasa first page ${s.serialLatencyMs.kasaFirst?.p50}, last page ${s.serialLatencyMs.kasaLast?.p50}; baseline first ${s.serialLatencyMs.baselineFirst?.p50}, last ${s.serialLatencyMs.baselineLast?.p50}.`);
+  lines.push(
+    `Single-connection p50 (ms): Kasa first page ${s.serialLatencyMs.kasaFirst?.p50}, last page ${s.serialLatencyMs.kasaLast?.p50}; baseline first ${s.serialLatencyMs.baselineFirst?.p50}, last ${s.serialLatencyMs.baselineLast?.p50}.`,
+  );
   const list = s.explain.list;
   if ('ledgerLast' in list) {
     lines.push('');
@@ -661,7 +745,9 @@ function renderMarkdown(s: Summary): string {
     );
   }
   lines.push('');
-  lines.push(`Overall: ${s.allPass ? 'all targets met' : 'some targets missed (see FAIL rows); figures are as measured, nothing tuned away'}. Full JSON is printed by the bench on stdout.`);
+  lines.push(
+    `Overall: ${s.allPass ? 'all targets met' : 'some targets missed (see FAIL rows); figures are as measured, nothing tuned away'}. Full JSON is printed by the bench on stdout.`,
+  );
   return lines.join('\n');
 }
 

@@ -24,7 +24,9 @@ const END = '<!-- webhook-delivery:end -->';
 
 /** The slice of got's API the plain loop uses. */
 interface PlainGot {
-  extend(options: Record<string, unknown>): { post(url: string, options: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number }> };
+  extend(options: Record<string, unknown>): {
+    post(url: string, options: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number }>;
+  };
 }
 
 async function plainLoop(url: string, total: number, concurrency: number, caFile: string, secret: string): Promise<void> {
@@ -48,8 +50,16 @@ async function plainLoop(url: string, total: number, concurrency: number, caFile
       while (next < total) {
         next += 1;
         const eventId = randomUUID();
-        const body = JSON.stringify({ eventId, type: 'intent.approved', createdAt: new Date().toISOString(), data: { intentId: randomUUID(), status: 'APPROVED', amount: '150000', currency: 'TRY' } });
-        const headers = { 'content-type': 'application/json', ...buildWebhookHeaders({ secrets: [secret], eventId, timestamp: Math.floor(Date.now() / 1000), rawBody: body }) };
+        const body = JSON.stringify({
+          eventId,
+          type: 'intent.approved',
+          createdAt: new Date().toISOString(),
+          data: { intentId: randomUUID(), status: 'APPROVED', amount: '150000', currency: 'TRY' },
+        });
+        const headers = {
+          'content-type': 'application/json',
+          ...buildWebhookHeaders({ secrets: [secret], eventId, timestamp: Math.floor(Date.now() / 1000), rawBody: body }),
+        };
         const response = await client.post(url, { headers, body });
         if (response.statusCode >= 200 && response.statusCode < 300) ok += 1;
       }
@@ -80,13 +90,30 @@ async function main(): Promise<void> {
   try {
     const secret = generateWebhookSecret();
     const site = await db.site.create({ data: { slug: 'bench-webhooks', name: 'Bench webhooks', webhookUrl: receiver.url } });
-    await db.site.update({ where: { id: site.id }, data: { webhookSecretEnc: webhookSecretBox(env.config.secretEncryptionKey).seal(secret, site.id) } });
+    await db.site.update({
+      where: { id: site.id },
+      data: { webhookSecretEnc: webhookSecretBox(env.config.secretEncryptionKey).seal(secret, site.id) },
+    });
 
     const runPlain = async (n: number) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--plain-loop', receiver.url, String(n), String(concurrency), tls.caFile, secret], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          fileURLToPath(import.meta.url),
+          '--plain-loop',
+          receiver.url,
+          String(n),
+          String(concurrency),
+          tls.caFile,
+          secret,
+        ],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       children.push(child);
       let out = '';
       child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -121,14 +148,23 @@ async function main(): Promise<void> {
         const id = randomUUID();
         const createdAt = new Date();
         const data = { intentId: randomUUID(), status: 'APPROVED', amount: '150000', currency: 'TRY' };
-        return { id, siteId: site.id, type: 'intent.approved', entityId: data.intentId, createdAt, payload: { eventId: id, type: 'intent.approved', createdAt: createdAt.toISOString(), data } };
+        return {
+          id,
+          siteId: site.id,
+          type: 'intent.approved',
+          entityId: data.intentId,
+          createdAt,
+          payload: { eventId: id, type: 'intent.approved', createdAt: createdAt.toISOString(), data },
+        };
       });
       await db.outboxEvent.createMany({ data: rows });
       const before = receiver.deliveries.length;
       const started = performance.now();
       const options = deliveryJobOptions({ maxAttempts: 8, retryDelayMs: 300_000 });
       for (let i = 0; i < rows.length; i += 1000) {
-        await queue.addBulk(rows.slice(i, i + 1000).map((row) => ({ name: 'deliver', data: { eventId: row.id }, opts: { ...options, jobId: row.id } })));
+        await queue.addBulk(
+          rows.slice(i, i + 1000).map((row) => ({ name: 'deliver', data: { eventId: row.id }, opts: { ...options, jobId: row.id } })),
+        );
       }
       const deadline = Date.now() + 300_000;
       const ids = rows.map((row) => row.id);

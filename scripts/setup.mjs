@@ -34,5 +34,8 @@ if (!existsSync(generated) || mtime(at('prisma', 'schema.prisma')) > mtime(gener
   console.error('[setup] generating the Prisma client');
   // Prisma only needs the native schema engine to exist as a file to generate offline; the client itself
   // runs on @prisma/adapter-pg with no engine at all.
-  run(at('node_modules', '.bin', 'prisma'), ['generate'], { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' });
+  run(at('node_modules', '.bin', 'prisma'), ['generate'], {
+    PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  });
 }

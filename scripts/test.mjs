@@ -8,8 +8,12 @@ const setup = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs')], 
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);

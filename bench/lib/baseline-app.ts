@@ -126,17 +126,20 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<Base
   // Keyset page, newest first, with a row-value comparison on the (site_id, created_at DESC, id DESC) index.
   app.get('/sites/:siteId/intents', async (req, res) => {
     const limit = Math.min(100, Math.max(1, Number(req.query.limit ?? 50)));
-    const cursor = typeof req.query.cursor === 'string' ? (JSON.parse(Buffer.from(req.query.cursor, 'base64url').toString()) as { t: string; i: string }) : null;
+    const cursor =
+      typeof req.query.cursor === 'string'
+        ? (JSON.parse(Buffer.from(req.query.cursor, 'base64url').toString()) as { t: string; i: string })
+        : null;
     const { rows } = cursor
       ? await pool.query<Row>(
           `SELECT ${COLUMNS} FROM deposit_intents WHERE site_id = $1::uuid AND (created_at, id) < ($2::timestamptz, $3::uuid)
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [req.params.siteId, cursor.t, cursor.i, limit + 1],
         )
-      : await pool.query<Row>(`SELECT ${COLUMNS} FROM deposit_intents WHERE site_id = $1::uuid ORDER BY created_at DESC, id DESC LIMIT $2`, [
-          req.params.siteId,
-          limit + 1,
-        ]);
+      : await pool.query<Row>(
+          `SELECT ${COLUMNS} FROM deposit_intents WHERE site_id = $1::uuid ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [req.params.siteId, limit + 1],
+        );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     res.json({

@@ -44,7 +44,10 @@ function summarize(plan: { Plan: PlanNode; 'Execution Time': number }): PlanSumm
   return { executionMs: Math.round(plan['Execution Time'] * 100) / 100, summary: `${parts.join(' > ')}; ${buffers}` };
 }
 
-async function capture(databaseUrl: string, run: (repo: DepositRepository) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+async function capture(
+  databaseUrl: string,
+  run: (repo: DepositRepository) => Promise<unknown>,
+): Promise<{ sql: string; params: unknown[] }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const seen: Array<{ sql: string; params: unknown[] }> = [];
   // The repository's statements go through this pool; recording them shows exactly what the ledger sends.

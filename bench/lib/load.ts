@@ -65,13 +65,19 @@ export async function runLoad(spec: LoadSpec, cpuTargets: CpuTargets): Promise<L
       ...cpu,
       machineBusy: round(cpu.machineBusy, 3),
       benchShare: round(Object.values(cpu.ms).reduce((a, b) => a + b, 0) / (cpu.wallMs * availableParallelism()), 3),
-      ms: Object.fromEntries(Object.entries(cpu.ms).map(([k, v]) => [k, round(v, 0)])) },
+      ms: Object.fromEntries(Object.entries(cpu.ms).map(([k, v]) => [k, round(v, 0)])),
+    },
     cpuMsPerRequest,
   };
 }
 
 /** A bounded sequence of single requests (one connection), for the unloaded latency of one URL. */
-export async function serialLatency(url: string, headers: Record<string, string>, count: number, maxMs: number): Promise<{ p50: number; min: number; count: number }> {
+export async function serialLatency(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+  maxMs: number,
+): Promise<{ p50: number; min: number; count: number }> {
   const samples: number[] = [];
   const deadline = Date.now() + maxMs;
   for (let i = 0; i < count && Date.now() < deadline; i += 1) {

@@ -7,7 +7,11 @@ export const nproc = (): number => availableParallelism();
 export function gitState(cwd: string): { commit: string; dirtyFiles: number } {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', timeout: 5000 }).trim();
-    const status = execFileSync('git', ['status', '--porcelain', '--', 'services', 'packages', 'prisma'], { cwd, encoding: 'utf8', timeout: 5000 });
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'services', 'packages', 'prisma'], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 5000,
+    });
     return { commit, dirtyFiles: status.split('\n').filter((line) => line.trim() !== '').length };
   } catch {
     return { commit: 'unknown', dirtyFiles: -1 };

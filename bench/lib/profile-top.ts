@@ -19,7 +19,13 @@ if (!file) {
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+};
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -52,8 +58,15 @@ const busy = totalUs - idle;
 const pct = (us: number) => `${((us / busy) * 100).toFixed(1)}%`;
 const print = (title: string, map: Map<string, number>) => {
   process.stdout.write(`\n${title} (share of non-idle ${Math.round(busy / 1000)} ms of ${Math.round(totalUs / 1000)} ms)\n`);
-  for (const [key, us] of [...map.entries()].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    process.stdout.write(`  ${pct(us).padStart(6)}  ${Math.round(us / 1000).toString().padStart(6)} ms  ${key}\n`);
+  for (const [key, us] of [...map.entries()]
+    .filter(([k]) => !k.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)) {
+    process.stdout.write(
+      `  ${pct(us).padStart(6)}  ${Math.round(us / 1000)
+        .toString()
+        .padStart(6)} ms  ${key}\n`,
+    );
   }
 };
 print('self time by package', pkgSelf);

@@ -169,7 +169,9 @@ export async function runSteady(spec: SteadySpec, cpuTargets: CpuTargets = { chi
       errors: window.errors,
       statusCodes: window.statusCodes,
       cpu: { machineBusy: round(cpu.machineBusy, 3), benchShare: round(cpuTotal / (cpu.wallMs * availableParallelism()), 3) },
-      cpuMsPerRequest: Object.fromEntries(Object.entries(cpu.ms).map(([component, ms]) => [component, window.completed > 0 ? round(ms / window.completed, 3) : 0])),
+      cpuMsPerRequest: Object.fromEntries(
+        Object.entries(cpu.ms).map(([component, ms]) => [component, window.completed > 0 ? round(ms / window.completed, 3) : 0]),
+      ),
     };
   } finally {
     await pool.close().catch(() => pool.destroy());

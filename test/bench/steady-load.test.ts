@@ -96,7 +96,12 @@ describe('steady (open-loop) load', () => {
       // Every fifth request fails with 500, every tenth (also a multiple of five) has its socket dropped.
       next: () => {
         sequence += 1;
-        return { method: 'POST', path: sequence % 10 === 0 ? '/drop' : sequence % 5 === 0 ? '/fail' : '/', headers: { 'content-type': 'application/json' }, body: '{}' };
+        return {
+          method: 'POST',
+          path: sequence % 10 === 0 ? '/drop' : sequence % 5 === 0 ? '/fail' : '/',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        };
       },
     });
     expect(result.sent).toBe(60);
@@ -111,7 +116,15 @@ describe('steady (open-loop) load', () => {
 
   it('refuses a rate that is not positive', async () => {
     await expect(
-      runSteady({ name: 'zero', origin: 'http://127.0.0.1:9', connections: 1, ratePerSecond: 0, warmupSeconds: 0, durationSeconds: 1, next: () => ({ method: 'GET', path: '/', headers: {} }) }),
+      runSteady({
+        name: 'zero',
+        origin: 'http://127.0.0.1:9',
+        connections: 1,
+        ratePerSecond: 0,
+        warmupSeconds: 0,
+        durationSeconds: 1,
+        next: () => ({ method: 'GET', path: '/', headers: {} }),
+      }),
     ).rejects.toThrow('rate must be positive');
   });
 });

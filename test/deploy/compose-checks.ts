@@ -148,8 +148,7 @@ function withoutDraft4Ids(node: unknown): unknown {
 }
 
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
-const PORT_SPEC =
-  /^(?:(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp|sctp))?$/;
+const PORT_SPEC = /^(?:(?:\[[0-9a-fA-F:.]+\]|[0-9.]+):)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp|sctp))?$/;
 
 let validateCompose: ValidateFunction | undefined;
 
@@ -211,7 +210,9 @@ function publishedPorts(service: Service): Array<{ host: number; container: numb
       }
       continue;
     }
-    const parts = String(port).replace(/\/(tcp|udp|sctp)$/, '').split(':');
+    const parts = String(port)
+      .replace(/\/(tcp|udp|sctp)$/, '')
+      .split(':');
     const container = Number(parts[parts.length - 1]);
     const host = parts.length >= 2 ? Number(parts[parts.length - 2]) : Number.NaN;
     pairs.push({ host, container });

@@ -66,9 +66,17 @@ describe('the compose checks reject broken copies', () => {
   const cases: Array<[string, (doc: Doc) => void, string]> = [
     ['an unknown service key', (doc) => (doc.services.gateway!.dependson = ['postgres']), 'schema:'],
     ['a healthcheck interval without a unit', (doc) => ((doc.services.ledger!.healthcheck as Doc).interval = 10), 'schema:'],
-    ['a made-up depends_on condition', (doc) => ((doc.services.console!.depends_on as Doc).redis = { condition: 'service_ready' }), 'schema:'],
+    [
+      'a made-up depends_on condition',
+      (doc) => ((doc.services.console!.depends_on as Doc).redis = { condition: 'service_ready' }),
+      'schema:',
+    ],
     ['a port that is not a port', (doc) => (doc.services.gateway!.ports = ['80:80:80:80']), 'schema:'],
-    ['a service that does not wait for migrate', (doc) => delete (doc.services.gateway!.depends_on as Doc).migrate, 'gateway: does not wait for migrate'],
+    [
+      'a service that does not wait for migrate',
+      (doc) => delete (doc.services.gateway!.depends_on as Doc).migrate,
+      'gateway: does not wait for migrate',
+    ],
     [
       'a service that only waits for postgres to start',
       (doc) => ((doc.services.console!.depends_on as Doc).postgres = { condition: 'service_started' }),
@@ -101,7 +109,11 @@ describe('the compose checks reject broken copies', () => {
       },
       'POSTGRES_PASSWORD holds a secret-looking value',
     ],
-    ['a DATABASE_URL out of step with postgres', (doc) => (env(doc, 'ledger').DATABASE_URL = 'postgresql://kasa:x@postgres:5432/other'), 'DATABASE_URL database'],
+    [
+      'a DATABASE_URL out of step with postgres',
+      (doc) => (env(doc, 'ledger').DATABASE_URL = 'postgresql://kasa:x@postgres:5432/other'),
+      'DATABASE_URL database',
+    ],
     ['an interpolation without a default', (doc) => (env(doc, 'gateway').PUBLIC_BASE_URL = '${PUBLIC_BASE_URL}'), 'has no default'],
     ['a short worker stop grace period', (doc) => (doc.services['webhook-worker']!.stop_grace_period = '10s'), 'stop_grace_period'],
     [
@@ -110,7 +122,11 @@ describe('the compose checks reject broken copies', () => {
       'gateway: healthcheck',
     ],
     ['a second image', (doc) => (doc.services.console!.image = 'kasa-console:local'), 'images'],
-    ['a wrong service command', (doc) => (doc.services.ledger!.command = ['npx', 'tsx', 'services/gateway/src/main.ts']), 'ledger: command'],
+    [
+      'a wrong service command',
+      (doc) => (doc.services.ledger!.command = ['npx', 'tsx', 'services/gateway/src/main.ts']),
+      'ledger: command',
+    ],
     ['a depends_on cycle', (doc) => (doc.services.postgres!.depends_on = { gateway: { condition: 'service_started' } }), 'cycle'],
     ['a LEDGER_URL that misses the ledger', (doc) => (env(doc, 'gateway').LEDGER_URL = 'http://localhost:8081'), 'LEDGER_URL'],
   ];

@@ -102,7 +102,8 @@ export function dockerfileProblems(text: string): string[] {
   for (const instruction of instructions.filter((i) => i.keyword === 'ENV' || i.keyword === 'ARG')) {
     for (const pair of instruction.args.split(/\s+/)) {
       const [name = '', value = ''] = pair.split('=');
-      if (isSecretName(name) || looksLikeToken(value)) problems.push(`line ${instruction.line}: ${instruction.keyword} ${name} bakes a secret into the image`);
+      if (isSecretName(name) || looksLikeToken(value))
+        problems.push(`line ${instruction.line}: ${instruction.keyword} ${name} bakes a secret into the image`);
     }
   }
 
@@ -111,7 +112,8 @@ export function dockerfileProblems(text: string): string[] {
     const parts = instruction.args.split(/\s+/).filter((part) => !part.startsWith('--'));
     if (/--from=/.test(instruction.args)) continue;
     for (const source of parts.slice(0, -1)) {
-      if (source !== '.' && !existsSync(resolve(repoRoot, source))) problems.push(`line ${instruction.line}: COPY source ${source} does not exist`);
+      if (source !== '.' && !existsSync(resolve(repoRoot, source)))
+        problems.push(`line ${instruction.line}: COPY source ${source} does not exist`);
     }
   }
   return problems;

@@ -25,7 +25,11 @@ describe('Dockerfile', () => {
     ['an install that may rewrite the lockfile', (text) => text.replace('--frozen-lockfile', ''), 'frozen-lockfile'],
     ['pnpm from somewhere else', (text) => text.replace('npm install -g pnpm@10', 'corepack enable'), 'pnpm@10'],
     ['no Prisma client', (text) => text.replace(/^RUN PRISMA_SCHEMA_ENGINE_BINARY.*$/m, ''), 'prisma generate'],
-    ['a baked-in secret', (text) => text.replace('ENV NODE_ENV=production', 'ENV INTERNAL_TOKEN=abc NODE_ENV=production'), 'bakes a secret'],
+    [
+      'a baked-in secret',
+      (text) => text.replace('ENV NODE_ENV=production', 'ENV INTERNAL_TOKEN=abc NODE_ENV=production'),
+      'bakes a secret',
+    ],
     ['a shell-form CMD', (text) => text.replace(/^CMD .*$/m, 'CMD npx tsx services/gateway/src/main.ts'), 'CMD'],
     ['copying a file that does not exist', (text) => text.replace('COPY pnpm-lock.yaml', 'COPY package-lock.json'), 'does not exist'],
   ];

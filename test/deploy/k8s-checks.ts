@@ -66,7 +66,9 @@ export function parseManifests(text: string, file = '(text)'): unknown[] {
 }
 
 export function loadManifestSet(dir = resolve(repoRoot, 'k8s')): ManifestSet {
-  const names = readdirSync(dir).filter((name) => /\.ya?ml$/.test(name)).sort();
+  const names = readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort();
   const files: ManifestFile[] = [];
   let kustomization: unknown;
   for (const name of names) {
@@ -199,7 +201,7 @@ export function k8sProblems(set: ManifestSet): string[] {
   if (kustomization.namespace !== NAMESPACE) problems.push(`kustomization.yaml: namespace is not ${NAMESPACE}`);
   const images = Array.isArray(kustomization.images) ? kustomization.images.filter(isObject) : [];
   const imageName = typeof images[0]?.name === 'string' ? images[0].name : undefined;
-  if (images.length !== 1 || imageName === undefined) problems.push('kustomization.yaml: should set exactly one image (Kasa\'s)');
+  if (images.length !== 1 || imageName === undefined) problems.push("kustomization.yaml: should set exactly one image (Kasa's)");
 
   // 3. Names, namespaces.
   const seen = new Set<string>();
@@ -399,7 +401,8 @@ export function k8sProblems(set: ManifestSet): string[] {
     if (!(container.ports ?? []).some((p) => p.containerPort === port)) problems.push(`${at}: no containerPort ${port}`);
     const portVariable = PORT_VARIABLES[service];
     const portValue = configMapData.get('kasa-config')?.[portVariable];
-    if (portValue !== undefined && portValue !== String(port)) problems.push(`${at}: ${portVariable} is ${portValue}, the container port is ${port}`);
+    if (portValue !== undefined && portValue !== String(port))
+      problems.push(`${at}: ${portVariable} is ${portValue}, the container port is ${port}`);
 
     const liveness = httpProbe(container.livenessProbe);
     const readiness = httpProbe(container.readinessProbe);
@@ -517,7 +520,8 @@ export function k8sProblems(set: ManifestSet): string[] {
     if (typeof minAvailable === 'number' && minAvailable >= replicas) {
       problems.push(`${at}: minAvailable ${minAvailable} with ${replicas} replicas blocks every node drain`);
     }
-    if (obj.spec?.maxUnavailable === 0 || obj.spec?.maxUnavailable === '0%') problems.push(`${at}: maxUnavailable 0 blocks every node drain`);
+    if (obj.spec?.maxUnavailable === 0 || obj.spec?.maxUnavailable === '0%')
+      problems.push(`${at}: maxUnavailable 0 blocks every node drain`);
   }
   for (const { obj } of deployments) {
     if (effectiveReplicas(obj) < 2) continue;

@@ -40,24 +40,44 @@ beforeAll(async () => {
   gateway = await startGateway({ ...env.config, ledgerUrl: ledger.url }, 0);
   const admin = { authorization: `Bearer ${env.config.opsBootstrapToken}` };
   const ops = (method: string, path: string, body?: unknown) => httpJson(`${ledger.url}/ops/v1${path}`, method, admin, body);
-  expectStatus(await ops('POST', '/receiving-accounts', { bankName: 'Fuzz Bankası', holderName: 'Kasa A.Ş.', iban: makeTrIban(77) }), 201, 'account');
+  expectStatus(
+    await ops('POST', '/receiving-accounts', { bankName: 'Fuzz Bankası', holderName: 'Kasa A.Ş.', iban: makeTrIban(77) }),
+    201,
+    'account',
+  );
   const slug = `fuzz-${randomUUID().slice(0, 8)}`;
   const site = expectStatus(await ops('POST', '/sites', { slug, name: 'Fuzz Site', rateLimitPerMinute: 100000 }), 201, 'site').body;
   const key = expectStatus(await ops('POST', `/sites/${site.siteId}/api-keys`, {}), 201, 'key').body;
   const partner = { authorization: `Bearer ${key.apiKey}`, 'idempotency-key': randomUUID() };
-  const deposit = expectStatus(await httpJson(`${gateway.url}/api/v1/external/deposits`, 'POST', partner, { externalUserId: 'fuzz', amount: '150000' }), 201, 'deposit').body;
+  const deposit = expectStatus(
+    await httpJson(`${gateway.url}/api/v1/external/deposits`, 'POST', partner, { externalUserId: 'fuzz', amount: '150000' }),
+    201,
+    'deposit',
+  ).body;
   const withdrawal = expectStatus(
-    await httpJson(`${gateway.url}/api/v1/external/withdrawals`, 'POST', { ...partner, 'idempotency-key': randomUUID() }, {
-      externalUserId: 'fuzz',
-      amount: '5000',
-      targetIban: makeTrIban(78),
-      targetHolderName: 'Ayşe Yılmaz',
-    }),
+    await httpJson(
+      `${gateway.url}/api/v1/external/withdrawals`,
+      'POST',
+      { ...partner, 'idempotency-key': randomUUID() },
+      {
+        externalUserId: 'fuzz',
+        amount: '5000',
+        targetIban: makeTrIban(78),
+        targetHolderName: 'Ayşe Yılmaz',
+      },
+    ),
     201,
     'withdrawal',
   ).body;
   const transfer = expectStatus(
-    await ops('POST', '/bank-transfers', { bankTxId: `fz-${randomUUID()}`, amount: '150000', senderName: 'Ayşe', senderIban: makeTrIban(79), description: deposit.referenceNo, receivedAt: new Date().toISOString() }),
+    await ops('POST', '/bank-transfers', {
+      bankTxId: `fz-${randomUUID()}`,
+      amount: '150000',
+      senderName: 'Ayşe',
+      senderIban: makeTrIban(79),
+      description: deposit.referenceNo,
+      receivedAt: new Date().toISOString(),
+    }),
     201,
     'transfer',
   ).body;
@@ -76,13 +96,32 @@ beforeAll(async () => {
 }, 60_000);
 
 /** A deposit approved end to end, so the events surface has a real event to look up and replay. */
-async function createApprovedEvent(ops: (method: string, path: string, body?: unknown) => ReturnType<typeof httpJson>, apiKey: string): Promise<string> {
+async function createApprovedEvent(
+  ops: (method: string, path: string, body?: unknown) => ReturnType<typeof httpJson>,
+  apiKey: string,
+): Promise<string> {
   const deposit = expectStatus(
-    await httpJson(`${gateway.url}/api/v1/external/deposits`, 'POST', { authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() }, { externalUserId: 'fuzz-2', amount: '20000' }),
+    await httpJson(
+      `${gateway.url}/api/v1/external/deposits`,
+      'POST',
+      { authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
+      { externalUserId: 'fuzz-2', amount: '20000' },
+    ),
     201,
     'deposit',
   ).body;
-  expectStatus(await ops('POST', '/bank-transfers', { bankTxId: `fz-${randomUUID()}`, amount: '20000', senderName: 'Ali', senderIban: makeTrIban(80), description: deposit.referenceNo, receivedAt: new Date().toISOString() }), 201, 'transfer');
+  expectStatus(
+    await ops('POST', '/bank-transfers', {
+      bankTxId: `fz-${randomUUID()}`,
+      amount: '20000',
+      senderName: 'Ali',
+      senderIban: makeTrIban(80),
+      description: deposit.referenceNo,
+      receivedAt: new Date().toISOString(),
+    }),
+    201,
+    'transfer',
+  );
   return expectStatus(await ops('POST', `/intents/${deposit.intentId}/approve`, {}), 200, 'approve').body.eventId;
 }
 
@@ -175,13 +214,19 @@ function bodyFor(valid: Record<string, unknown>): fc.Arbitrary<Buffer | undefine
     .map(([dropped, changes]) => {
       const body: Record<string, unknown> = { ...valid };
       for (const field of dropped) delete body[field];
-      for (const [field, value] of changes) Object.defineProperty(body, field, { value, enumerable: true, writable: true, configurable: true });
+      for (const [field, value] of changes)
+        Object.defineProperty(body, field, { value, enumerable: true, writable: true, configurable: true });
       return Buffer.from(JSON.stringify(body));
     });
   const deep = fc.integer({ min: 1, max: 20000 }).map((depth) => Buffer.from(`{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`));
-  const invalidUtf8 = fc.constantFrom(Buffer.from([0xc3, 0x28]), Buffer.from([0xff, 0xfe]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80])).map((bytes) =>
-    Buffer.concat([Buffer.from(JSON.stringify(valid).slice(0, -1) + ',"x":"'), bytes, Buffer.from('"}')]),
-  );
+  const invalidUtf8 = fc
+    .constantFrom(
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+    )
+    .map((bytes) => Buffer.concat([Buffer.from(JSON.stringify(valid).slice(0, -1) + ',"x":"'), bytes, Buffer.from('"}')]));
   return fc.oneof(
     { weight: 8, arbitrary: oneField },
     { weight: 3, arbitrary: mutated },
@@ -207,7 +252,9 @@ function encodeAny(value: string): string {
       .map((ch) => {
         const unit = ch.charCodeAt(0);
         if (ch.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
-          return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+          return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+            .map((b) => `%${b.toString(16).toUpperCase()}`)
+            .join('');
         }
         return encodeURIComponent(ch);
       })
@@ -216,10 +263,33 @@ function encodeAny(value: string): string {
 }
 
 /** A query string: mostly one parameter made hostile beside valid ones, sometimes several, encoded or raw. */
-const PARAMS = ['status', 'createdFrom', 'createdTo', 'cursor', 'limit', 'type', 'siteId', 'referenceNo', 'action', 'entityId', 'x', 'status[]', '__proto__'];
-const NASTY_INSTANTS = ['2026-12-31T23:59:60Z', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999+14:00', '2026-01-01T00:00:00', '2026-01-01T24:00:00Z', '1969-12-31T23:59:59Z'];
+const PARAMS = [
+  'status',
+  'createdFrom',
+  'createdTo',
+  'cursor',
+  'limit',
+  'type',
+  'siteId',
+  'referenceNo',
+  'action',
+  'entityId',
+  'x',
+  'status[]',
+  '__proto__',
+];
+const NASTY_INSTANTS = [
+  '2026-12-31T23:59:60Z',
+  '2026-02-30T00:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999+14:00',
+  '2026-01-01T00:00:00',
+  '2026-01-01T24:00:00Z',
+  '1969-12-31T23:59:59Z',
+];
 const paramValue = (name: string): fc.Arbitrary<string> => {
-  const anything = hostileValue.map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? ''));
+  const anything = hostileValue.map((value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')));
   return name.startsWith('created') ? fc.oneof(fc.constantFrom(...NASTY_INSTANTS), anything) : anything;
 };
 const hostileParam = fc
@@ -231,7 +301,8 @@ const queryString = fc
     pairs
       .map(([name, value, how]) => {
         if (how === 'encoded') return `${encodeURIComponent(name)}=${encodeAny(value)}`;
-        if (how === 'raw-bytes') return `${name}=${[...Buffer.from(value, 'latin1')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
+        if (how === 'raw-bytes')
+          return `${name}=${[...Buffer.from(value, 'latin1')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
         return `${name}=${value.replace(/[^\x21-\x7e]/g, '_').replace(/[#&]/g, '_')}`;
       })
       .join('&'),
@@ -248,14 +319,34 @@ function pathId(real: () => string): fc.Arbitrary<string> {
   );
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset="UTF-8"', 'APPLICATION/JSON', ''];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=utf-16',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset="UTF-8"',
+  'APPLICATION/JSON',
+  '',
+];
 
 /** Header sets: the right credentials most of the time, and odd ones otherwise. */
 function headersFor(kind: 'partner' | 'ops'): fc.Arbitrary<Record<string, string>> {
   const token = () => (kind === 'partner' ? `Bearer ${fixture.apiKey}` : `Bearer ${env.config.opsBootstrapToken}`);
   const authorization = fc.oneof(
     { weight: 8, arbitrary: fc.constant(null).map(token) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic Zm9vOmJhcg==', 'Bearer sk_live_x_y', 'bearer   ', `Bearer sk_live_nope_${'A'.repeat(43)}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        'Bearer',
+        'Bearer ',
+        'Basic Zm9vOmJhcg==',
+        'Bearer sk_live_x_y',
+        'bearer   ',
+        `Bearer sk_live_nope_${'A'.repeat(43)}`,
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((value) => `Bearer ${value.replace(/[\r\n\0]/g, '')}`) },
   );
   const idempotencyKey = fc.oneof(
@@ -266,8 +357,14 @@ function headersFor(kind: 'partner' | 'ops'): fc.Arbitrary<Record<string, string
     .record({
       authorization,
       idempotencyKey,
-      contentType: fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-      requestId: fc.option(fc.string({ unit: 'binary-ascii', maxLength: 140 }).map((value) => value.replace(/[\r\n\0]/g, '')), { nil: undefined }),
+      contentType: fc.oneof(
+        { weight: 6, arbitrary: fc.constant('application/json') },
+        { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+      ),
+      requestId: fc.option(
+        fc.string({ unit: 'binary-ascii', maxLength: 140 }).map((value) => value.replace(/[\r\n\0]/g, '')),
+        { nil: undefined },
+      ),
       accept: fc.option(fc.constantFrom('*/*', 'text/html', 'application/xml', ''), { nil: undefined }),
     })
     .map((h) => {
@@ -322,32 +419,168 @@ function plans(): fc.Arbitrary<Planned> {
   const api = '/api/v1/external';
   const c = fc.constant;
   return fc.oneof(
-    endpoint('gateway', 'POST', c(`${api}/deposits`), { externalUserId: 'u-1', externalUserLabel: 'Ayşe', amount: '150000', currency: 'TRY' }, 'depositIntent'),
-    endpoint('gateway', 'POST', c(`${api}/withdrawals`), { externalUserId: 'u-1', amount: '5000', targetIban: makeTrIban(81), targetHolderName: 'Ali Veli' }, 'withdrawal'),
-    endpoint('gateway', 'GET', intent.map((id) => `${api}/intents/${id}`), null),
-    endpoint('gateway', 'GET', withdrawal.map((id) => `${api}/withdrawals/${id}`), null),
+    endpoint(
+      'gateway',
+      'POST',
+      c(`${api}/deposits`),
+      { externalUserId: 'u-1', externalUserLabel: 'Ayşe', amount: '150000', currency: 'TRY' },
+      'depositIntent',
+    ),
+    endpoint(
+      'gateway',
+      'POST',
+      c(`${api}/withdrawals`),
+      { externalUserId: 'u-1', amount: '5000', targetIban: makeTrIban(81), targetHolderName: 'Ali Veli' },
+      'withdrawal',
+    ),
+    endpoint(
+      'gateway',
+      'GET',
+      intent.map((id) => `${api}/intents/${id}`),
+      null,
+    ),
+    endpoint(
+      'gateway',
+      'GET',
+      withdrawal.map((id) => `${api}/withdrawals/${id}`),
+      null,
+    ),
     endpoint('gateway', 'GET', c(`${api}/intents`), null),
     endpoint('gateway', 'GET', c(`${api}/withdrawals`), null),
     endpoint('gateway', 'GET', c(`${api}/events`), null),
-    endpoint('gateway', 'GET', event.map((id) => `${api}/events/${id}`), null),
-    endpoint('gateway', 'POST', event.map((id) => `${api}/events/${id}/replay`), {}),
+    endpoint(
+      'gateway',
+      'GET',
+      event.map((id) => `${api}/events/${id}`),
+      null,
+    ),
+    endpoint(
+      'gateway',
+      'POST',
+      event.map((id) => `${api}/events/${id}/replay`),
+      {},
+    ),
     endpoint('gateway', 'PUT', c(`${api}/site/webhook-config`), { webhookUrl: 'https://partner.example/hooks', rotateSecret: false }),
-    endpoint('gateway', 'GET', pathId(() => fixture.depositToken).map((token) => `/deposit/${token}`), null),
-    endpoint('gateway', 'GET', fc.string({ maxLength: 30 }).map((p) => `/${encodeURIComponent(p)}`), null),
-    endpoint('ledger', 'POST', c('/ops/v1/sites'), { slug: 'fz-site', name: 'Fuzz', webhookUrl: 'https://p.example/h', rateLimitPerMinute: 10, depositTtlSeconds: 60, minAmount: '100', maxAmount: '1000000' }, 'site'),
-    endpoint('ledger', 'POST', site.map((id) => `/ops/v1/sites/${id}/api-keys`), {}, 'apiKey'),
-    endpoint('ledger', 'GET', site.map((id) => `/ops/v1/sites/${id}/balance`), null),
-    endpoint('ledger', 'POST', c('/ops/v1/bank-transfers'), { bankTxId: 'fz-1', amount: '1000', currency: 'TRY', senderName: 'Ayşe', senderIban: makeTrIban(82), description: 'KD2345678', receivedAt: '2026-01-01T00:00:00Z' }, 'bankTransfer'),
-    endpoint('ledger', 'POST', transfer.map((id) => `/ops/v1/bank-transfers/${id}/assign`), { intentId: randomUUID() }),
-    endpoint('ledger', 'POST', intent.map((id) => `/ops/v1/intents/${id}/approve`), { amount: '999999999999999999' }),
-    endpoint('ledger', 'POST', intent.map((id) => `/ops/v1/intents/${id}/reject`), { reason: 'fuzz' }),
-    endpoint('ledger', 'POST', withdrawal.map((id) => `/ops/v1/withdrawals/${id}/${['approve', 'reject', 'mark-sent', 'mark-returned'][id.length % 4]}`), { reason: 'fuzz' }),
-    endpoint('ledger', 'GET', fc.constantFrom('/ops/v1/intents', '/ops/v1/withdrawals', '/ops/v1/bank-transfers', '/ops/v1/audit', '/ops/v1/events', '/ops/v1/sites', '/ops/v1/balances'), null),
-    endpoint('ledger', 'GET', intent.map((id) => `/ops/v1/intents/${id}`), null),
+    endpoint(
+      'gateway',
+      'GET',
+      pathId(() => fixture.depositToken).map((token) => `/deposit/${token}`),
+      null,
+    ),
+    endpoint(
+      'gateway',
+      'GET',
+      fc.string({ maxLength: 30 }).map((p) => `/${encodeURIComponent(p)}`),
+      null,
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      c('/ops/v1/sites'),
+      {
+        slug: 'fz-site',
+        name: 'Fuzz',
+        webhookUrl: 'https://p.example/h',
+        rateLimitPerMinute: 10,
+        depositTtlSeconds: 60,
+        minAmount: '100',
+        maxAmount: '1000000',
+      },
+      'site',
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      site.map((id) => `/ops/v1/sites/${id}/api-keys`),
+      {},
+      'apiKey',
+    ),
+    endpoint(
+      'ledger',
+      'GET',
+      site.map((id) => `/ops/v1/sites/${id}/balance`),
+      null,
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      c('/ops/v1/bank-transfers'),
+      {
+        bankTxId: 'fz-1',
+        amount: '1000',
+        currency: 'TRY',
+        senderName: 'Ayşe',
+        senderIban: makeTrIban(82),
+        description: 'KD2345678',
+        receivedAt: '2026-01-01T00:00:00Z',
+      },
+      'bankTransfer',
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      transfer.map((id) => `/ops/v1/bank-transfers/${id}/assign`),
+      { intentId: randomUUID() },
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      intent.map((id) => `/ops/v1/intents/${id}/approve`),
+      { amount: '999999999999999999' },
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      intent.map((id) => `/ops/v1/intents/${id}/reject`),
+      { reason: 'fuzz' },
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      withdrawal.map((id) => `/ops/v1/withdrawals/${id}/${['approve', 'reject', 'mark-sent', 'mark-returned'][id.length % 4]}`),
+      { reason: 'fuzz' },
+    ),
+    endpoint(
+      'ledger',
+      'GET',
+      fc.constantFrom(
+        '/ops/v1/intents',
+        '/ops/v1/withdrawals',
+        '/ops/v1/bank-transfers',
+        '/ops/v1/audit',
+        '/ops/v1/events',
+        '/ops/v1/sites',
+        '/ops/v1/balances',
+      ),
+      null,
+    ),
+    endpoint(
+      'ledger',
+      'GET',
+      intent.map((id) => `/ops/v1/intents/${id}`),
+      null,
+    ),
     endpoint('ledger', 'POST', c('/ops/v1/login'), { email: 'nobody@kasa.test', password: 'not-the-password' }),
-    endpoint('ledger', 'POST', c('/ops/v1/operators'), { email: 'fz@kasa.test', name: 'Fuzz Op', role: 'REVIEWER', password: 'a-long-password-1' }, 'operator'),
-    endpoint('ledger', 'POST', c('/ops/v1/receiving-accounts'), { bankName: 'Bank', holderName: 'Kasa', iban: makeTrIban(83) }, 'receivingBankAccount'),
-    endpoint('ledger', 'POST', event.map((id) => `/ops/v1/events/${id}/replay`), {}),
+    endpoint(
+      'ledger',
+      'POST',
+      c('/ops/v1/operators'),
+      { email: 'fz@kasa.test', name: 'Fuzz Op', role: 'REVIEWER', password: 'a-long-password-1' },
+      'operator',
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      c('/ops/v1/receiving-accounts'),
+      { bankName: 'Bank', holderName: 'Kasa', iban: makeTrIban(83) },
+      'receivingBankAccount',
+    ),
+    endpoint(
+      'ledger',
+      'POST',
+      event.map((id) => `/ops/v1/events/${id}/replay`),
+      {},
+    ),
   );
 }
 
@@ -422,7 +655,10 @@ describe('hostile requests', () => {
     const created: Record<Table, number> = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<Table, number>;
     const failures: string[] = [];
     const statuses = new Map<number, number>();
-    const pools = { gateway: new Pool(gateway.url, { connections: CONCURRENCY }), ledger: new Pool(ledger.url, { connections: CONCURRENCY }) };
+    const pools = {
+      gateway: new Pool(gateway.url, { connections: CONCURRENCY }),
+      ledger: new Pool(ledger.url, { connections: CONCURRENCY }),
+    };
     const deadline = Date.now() + DEADLINE_MS;
     let next = 0;
     let sent = 0;
@@ -431,12 +667,18 @@ describe('hostile requests', () => {
       while (next < requests.length && Date.now() < deadline) {
         const plan = requests[next] as Planned;
         next += 1;
-        if (process.env.KASA_FUZZ_DEBUG) process.stderr.write(`> ${plan.method} ${plan.service} ${plan.path.slice(0, 60)} ${plan.body?.length ?? '-'} ${JSON.stringify(plan.headers).slice(0, 150)}\n`);
+        if (process.env.KASA_FUZZ_DEBUG)
+          process.stderr.write(
+            `> ${plan.method} ${plan.service} ${plan.path.slice(0, 60)} ${plan.body?.length ?? '-'} ${JSON.stringify(plan.headers).slice(0, 150)}\n`,
+          );
         try {
           const response = await send(pools, plan);
           sent += 1;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          if (response.status >= 500) failures.push(`${response.status} ${plan.method} ${plan.service}${plan.path} body=${plan.body?.toString('utf8').slice(0, 200)} -> ${response.text.slice(0, 300)}`);
+          if (response.status >= 500)
+            failures.push(
+              `${response.status} ${plan.method} ${plan.service}${plan.path} body=${plan.body?.toString('utf8').slice(0, 200)} -> ${response.text.slice(0, 300)}`,
+            );
           if (response.status === 201 && !response.replayed && plan.creates) created[plan.creates] += 1;
         } catch (error) {
           failures.push(`transport ${plan.method} ${plan.service}${plan.path}: ${String(error)}`);
@@ -447,10 +689,16 @@ describe('hostile requests', () => {
     await Promise.all([pools.gateway.close(), pools.ledger.close()]);
 
     const after = await counts();
-    const report = { seed: SEED, sent, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)), failures: failures.slice(0, 10) };
+    const report = {
+      seed: SEED,
+      sent,
+      statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+      failures: failures.slice(0, 10),
+    };
     expect(report.failures).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(Math.min(REQUESTS, 10_000) * 0.99);
-    for (const table of TABLES) expect({ seed: SEED, table, rows: after[table] - before[table] }).toEqual({ seed: SEED, table, rows: created[table] });
+    for (const table of TABLES)
+      expect({ seed: SEED, table, rows: after[table] - before[table] }).toEqual({ seed: SEED, table, rows: created[table] });
     // Both processes still answer, and the money still adds up.
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${ledger.url}/healthz`)).status).toBe(200);

@@ -58,11 +58,21 @@ const idempotencyKey = {
 
 function queryParameters(schemaName: 'listIntents' | 'listWithdrawals' | 'listEvents') {
   const schema = REQUEST_SCHEMAS[schemaName] as unknown as { properties: Record<string, Json> };
-  return Object.entries(schema.properties).map(([name, property]) => ({ name, in: 'query', required: false, schema: toComponent(property) }));
+  return Object.entries(schema.properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: toComponent(property),
+  }));
 }
 
 const pathId = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
-const replayed = { 'Idempotent-Replayed': { description: '`true` when this answer replays an earlier request with the same key.', schema: { type: 'string' } } };
+const replayed = {
+  'Idempotent-Replayed': {
+    description: '`true` when this answer replays an earlier request with the same key.',
+    schema: { type: 'string' },
+  },
+};
 
 /** Builds the document; `serverUrl` is the `{base_url}` a partner was given (without `/api/v1`). */
 export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
@@ -115,7 +125,11 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
           operationId: 'getIntent',
           summary: 'Look up a deposit intent',
           parameters: [pathId('intentId')],
-          responses: { '200': json('The intent', 'DepositIntent'), '404': problem('not_found (missing or another site\'s)'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('The intent', 'DepositIntent'),
+            '404': problem("not_found (missing or another site's)"),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/withdrawals/{withdrawalId}': {
@@ -123,7 +137,11 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
           operationId: 'getWithdrawal',
           summary: 'Look up a withdrawal',
           parameters: [pathId('withdrawalId')],
-          responses: { '200': json('The withdrawal', 'Withdrawal'), '404': problem('not_found (missing or another site\'s)'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('The withdrawal', 'Withdrawal'),
+            '404': problem("not_found (missing or another site's)"),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/intents': {
@@ -139,7 +157,13 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
           operationId: 'putWebhookConfig',
           summary: 'Change the webhook URL and (by default) rotate the signing secret',
           requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookConfigRequest') } } },
-          responses: { '200': json('Recorded', 'WebhookConfigResponse'), '400': problem('validation_failed'), '413': problem('payload_too_large'), '415': problem('unsupported_media_type'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('Recorded', 'WebhookConfigResponse'),
+            '400': problem('validation_failed'),
+            '413': problem('payload_too_large'),
+            '415': problem('unsupported_media_type'),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/events': {

@@ -40,7 +40,10 @@ async function copyOfMigrations(): Promise<string> {
 beforeAll(async () => {
   tempDir = await mkdtemp(join(tmpdir(), 'kasa-migrate-test-'));
   const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true });
-  migrationNames = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  migrationNames = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 });
 
 afterAll(async () => {
@@ -61,8 +64,11 @@ describe('migrate', () => {
   it('records each migration in _prisma_migrations exactly as prisma migrate deploy does', async () => {
     const url = await freshDatabase();
     await migrate(url);
-    const columns = await query(url, `SELECT column_name, data_type, character_maximum_length AS length, is_nullable, column_default
-      FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '_prisma_migrations' ORDER BY ordinal_position`);
+    const columns = await query(
+      url,
+      `SELECT column_name, data_type, character_maximum_length AS length, is_nullable, column_default
+      FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '_prisma_migrations' ORDER BY ordinal_position`,
+    );
     expect(columns).toEqual([
       { column_name: 'id', data_type: 'character varying', length: 36, is_nullable: 'NO', column_default: null },
       { column_name: 'checksum', data_type: 'character varying', length: 64, is_nullable: 'NO', column_default: null },
@@ -73,12 +79,23 @@ describe('migrate', () => {
       { column_name: 'started_at', data_type: 'timestamp with time zone', length: null, is_nullable: 'NO', column_default: 'now()' },
       { column_name: 'applied_steps_count', data_type: 'integer', length: null, is_nullable: 'NO', column_default: '0' },
     ]);
-    const [pk] = await query<{ columns: string }>(url, `SELECT pg_get_constraintdef(oid) AS columns FROM pg_constraint
-      WHERE conrelid = '"_prisma_migrations"'::regclass AND contype = 'p'`);
+    const [pk] = await query<{ columns: string }>(
+      url,
+      `SELECT pg_get_constraintdef(oid) AS columns FROM pg_constraint
+      WHERE conrelid = '"_prisma_migrations"'::regclass AND contype = 'p'`,
+    );
     expect(pk?.columns).toBe('PRIMARY KEY (id)');
 
-    const rows = await query<{ id: string; checksum: string; finished_at: Date | null; migration_name: string; logs: string | null;
-      rolled_back_at: Date | null; started_at: Date; applied_steps_count: number }>(url, 'SELECT * FROM "_prisma_migrations" ORDER BY migration_name');
+    const rows = await query<{
+      id: string;
+      checksum: string;
+      finished_at: Date | null;
+      migration_name: string;
+      logs: string | null;
+      rolled_back_at: Date | null;
+      started_at: Date;
+      applied_steps_count: number;
+    }>(url, 'SELECT * FROM "_prisma_migrations" ORDER BY migration_name');
     expect(rows).toHaveLength(migrationNames.length);
     for (const [i, row] of rows.entries()) {
       const sql = await readFile(join(MIGRATIONS_DIR, migrationNames[i]!, 'migration.sql'));
@@ -101,8 +118,10 @@ describe('migrate', () => {
     const [a, b] = await Promise.all([migrate(url), migrate(url)]);
     expect([...a.applied, ...b.applied].sort()).toEqual(migrationNames);
     expect([...a.alreadyApplied, ...b.alreadyApplied].sort()).toEqual(migrationNames);
-    const counts = await query<{ migration_name: string; n: number }>(url,
-      'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY migration_name ORDER BY migration_name');
+    const counts = await query<{ migration_name: string; n: number }>(
+      url,
+      'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY migration_name ORDER BY migration_name',
+    );
     expect(counts).toEqual(migrationNames.map((migration_name) => ({ migration_name, n: 1 })));
   });
 
@@ -132,7 +151,10 @@ describe('migrate', () => {
     await expect(migrate(url, dir)).rejects.toThrow(`migration ${broken} failed: division by zero`);
     const tables = await query(url, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'probe'`);
     expect(tables).toEqual([]);
-    const recorded = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+    const recorded = await query<{ migration_name: string }>(
+      url,
+      'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     expect(recorded.map((r) => r.migration_name)).toEqual(migrationNames);
 
     await writeFile(join(dir, broken, 'migration.sql'), 'CREATE TABLE "probe" ("id" INTEGER);\n');

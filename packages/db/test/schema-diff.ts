@@ -10,14 +10,39 @@ import pg from 'pg';
 export const SCHEMA_PATH = fileURLToPath(new URL('../../../prisma/schema.prisma', import.meta.url));
 
 interface DmmfField {
-  name: string; dbName?: string | null; kind: 'scalar' | 'enum' | 'object' | 'unsupported'; type: string;
-  isList: boolean; isRequired: boolean; nativeType?: [string, string[]] | null;
-  relationFromFields?: string[]; relationToFields?: string[]; relationOnDelete?: string; relationOnUpdate?: string;
+  name: string;
+  dbName?: string | null;
+  kind: 'scalar' | 'enum' | 'object' | 'unsupported';
+  type: string;
+  isList: boolean;
+  isRequired: boolean;
+  nativeType?: [string, string[]] | null;
+  relationFromFields?: string[];
+  relationToFields?: string[];
+  relationOnDelete?: string;
+  relationOnUpdate?: string;
 }
-interface DmmfModel { name: string; dbName: string | null; fields: DmmfField[] }
-interface DmmfIndex { model: string; type: string; dbName?: string | null; fields: { name: string; sortOrder?: 'asc' | 'desc' }[] }
-interface DmmfEnum { name: string; dbName?: string | null; values: { name: string; dbName?: string | null }[] }
-export interface Datamodel { models: DmmfModel[]; enums: DmmfEnum[]; indexes: DmmfIndex[] }
+interface DmmfModel {
+  name: string;
+  dbName: string | null;
+  fields: DmmfField[];
+}
+interface DmmfIndex {
+  model: string;
+  type: string;
+  dbName?: string | null;
+  fields: { name: string; sortOrder?: 'asc' | 'desc' }[];
+}
+interface DmmfEnum {
+  name: string;
+  dbName?: string | null;
+  values: { name: string; dbName?: string | null }[];
+}
+export interface Datamodel {
+  models: DmmfModel[];
+  enums: DmmfEnum[];
+  indexes: DmmfIndex[];
+}
 
 export function parseDatamodel(content: string, path = SCHEMA_PATH): Datamodel {
   return (JSON.parse(schemaWasm.get_dmmf(JSON.stringify({ prismaSchema: [[path, content]] }))) as { datamodel: Datamodel }).datamodel;
@@ -35,33 +60,69 @@ function expectedType(field: DmmfField, enums: Map<string, string>): string {
   const sized = (base: string) => (args.length ? `${base}(${args.join(',')})` : base);
   const key = `${field.type}/${native ?? ''}`;
   switch (key) {
-    case 'String/': case 'String/Text': return 'text';
-    case 'String/VarChar': return sized('character varying');
-    case 'String/Char': return args.length ? sized('character') : 'character(1)';
-    case 'String/Uuid': return 'uuid';
-    case 'Int/': case 'Int/Integer': return 'integer';
-    case 'Int/SmallInt': return 'smallint';
-    case 'BigInt/': case 'BigInt/BigInt': return 'bigint';
-    case 'Boolean/': case 'Boolean/Boolean': return 'boolean';
-    case 'Float/': case 'Float/DoublePrecision': return 'double precision';
-    case 'DateTime/': return 'timestamp without time zone(3)';
-    case 'DateTime/Timestamp': return `timestamp without time zone(${args[0] ?? 6})`;
-    case 'DateTime/Timestamptz': return `timestamp with time zone(${args[0] ?? 6})`;
-    case 'DateTime/Date': return 'date';
-    case 'Json/': case 'Json/JsonB': return 'jsonb';
-    case 'Json/Json': return 'json';
-    default: return `unsupported ${key}`;
+    case 'String/':
+    case 'String/Text':
+      return 'text';
+    case 'String/VarChar':
+      return sized('character varying');
+    case 'String/Char':
+      return args.length ? sized('character') : 'character(1)';
+    case 'String/Uuid':
+      return 'uuid';
+    case 'Int/':
+    case 'Int/Integer':
+      return 'integer';
+    case 'Int/SmallInt':
+      return 'smallint';
+    case 'BigInt/':
+    case 'BigInt/BigInt':
+      return 'bigint';
+    case 'Boolean/':
+    case 'Boolean/Boolean':
+      return 'boolean';
+    case 'Float/':
+    case 'Float/DoublePrecision':
+      return 'double precision';
+    case 'DateTime/':
+      return 'timestamp without time zone(3)';
+    case 'DateTime/Timestamp':
+      return `timestamp without time zone(${args[0] ?? 6})`;
+    case 'DateTime/Timestamptz':
+      return `timestamp with time zone(${args[0] ?? 6})`;
+    case 'DateTime/Date':
+      return 'date';
+    case 'Json/':
+    case 'Json/JsonB':
+      return 'jsonb';
+    case 'Json/Json':
+      return 'json';
+    default:
+      return `unsupported ${key}`;
   }
 }
 
-interface ColumnRow { table_name: string; column_name: string; is_nullable: 'YES' | 'NO'; data_type: string; udt_name: string; character_maximum_length: number | null; datetime_precision: number | null }
+interface ColumnRow {
+  table_name: string;
+  column_name: string;
+  is_nullable: 'YES' | 'NO';
+  data_type: string;
+  udt_name: string;
+  character_maximum_length: number | null;
+  datetime_precision: number | null;
+}
 function actualType(c: ColumnRow): string {
   switch (c.data_type) {
-    case 'character varying': return c.character_maximum_length === null ? c.data_type : `${c.data_type}(${c.character_maximum_length})`;
-    case 'character': return `${c.data_type}(${c.character_maximum_length})`;
-    case 'timestamp with time zone': case 'timestamp without time zone': return `${c.data_type}(${c.datetime_precision})`;
-    case 'USER-DEFINED': return `USER-DEFINED ${c.udt_name}`;
-    default: return c.data_type;
+    case 'character varying':
+      return c.character_maximum_length === null ? c.data_type : `${c.data_type}(${c.character_maximum_length})`;
+    case 'character':
+      return `${c.data_type}(${c.character_maximum_length})`;
+    case 'timestamp with time zone':
+    case 'timestamp without time zone':
+      return `${c.data_type}(${c.datetime_precision})`;
+    case 'USER-DEFINED':
+      return `USER-DEFINED ${c.udt_name}`;
+    default:
+      return c.data_type;
   }
 }
 
@@ -81,7 +142,15 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
     const enumRows = await q<{ name: string; labels: string[] }>(`SELECT t.typname::text AS name,
       array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid
       JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'public' GROUP BY t.typname`);
-    const indexRows = await q<{ table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; special: boolean; columns: string[]; descending: boolean[] }>(`
+    const indexRows = await q<{
+      table_name: string;
+      index_name: string;
+      is_unique: boolean;
+      is_primary: boolean;
+      special: boolean;
+      columns: string[];
+      descending: boolean[];
+    }>(`
       SELECT t.relname::text AS table_name, ic.relname::text AS index_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary,
         (ix.indexprs IS NOT NULL OR ix.indpred IS NOT NULL) AS special,
         array_agg(a.attname::text ORDER BY k.ord) AS columns,
@@ -91,7 +160,15 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
       CROSS JOIN LATERAL unnest(ix.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
       LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
       WHERE n.nspname = 'public' AND t.relname <> '_prisma_migrations' GROUP BY 1, 2, 3, 4, 5`);
-    const fkRows = await q<{ table_name: string; name: string; columns: string[]; ref_table: string; ref_columns: string[]; on_delete: string; on_update: string }>(`
+    const fkRows = await q<{
+      table_name: string;
+      name: string;
+      columns: string[];
+      ref_table: string;
+      ref_columns: string[];
+      on_delete: string;
+      on_update: string;
+    }>(`
       SELECT (SELECT relname::text FROM pg_class WHERE oid = c.conrelid) AS table_name, c.conname::text AS name,
         (SELECT relname::text FROM pg_class WHERE oid = c.confrelid) AS ref_table,
         c.confdeltype::text AS on_delete, c.confupdtype::text AS on_update,
@@ -114,36 +191,63 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
     // Tables and columns: type and nullability, both directions.
     const modelTable = new Map(dm.models.map((m) => [m.name, m.dbName ?? m.name]));
     const dbTables = new Set(tables.map((t) => t.table_name));
-    const colOf = (model: DmmfModel, field: string) => { const f = model.fields.find((x) => x.name === field); return f?.dbName ?? field; };
+    const colOf = (model: DmmfModel, field: string) => {
+      const f = model.fields.find((x) => x.name === field);
+      return f?.dbName ?? field;
+    };
     for (const model of dm.models) {
       const table = modelTable.get(model.name)!;
-      if (!dbTables.delete(table)) { diffs.push(`table ${table} (model ${model.name}) is missing`); continue; }
+      if (!dbTables.delete(table)) {
+        diffs.push(`table ${table} (model ${model.name}) is missing`);
+        continue;
+      }
       const dbColumns = new Map(columns.filter((c) => c.table_name === table).map((c) => [c.column_name, c]));
       for (const field of model.fields.filter((f) => f.kind === 'scalar' || f.kind === 'enum')) {
         const name = field.dbName ?? field.name;
         const col = dbColumns.get(name);
-        if (!col) { diffs.push(`column ${table}.${name} is missing`); continue; }
+        if (!col) {
+          diffs.push(`column ${table}.${name} is missing`);
+          continue;
+        }
         dbColumns.delete(name);
         const want = expectedType(field, enumDbNames);
         if (actualType(col) !== want) diffs.push(`column ${table}.${name} is ${actualType(col)}, schema says ${want}`);
-        if ((col.is_nullable === 'NO') !== field.isRequired) diffs.push(`column ${table}.${name} is ${col.is_nullable === 'NO' ? 'NOT NULL' : 'nullable'}, schema says ${field.isRequired ? 'NOT NULL' : 'nullable'}`);
+        if ((col.is_nullable === 'NO') !== field.isRequired)
+          diffs.push(
+            `column ${table}.${name} is ${col.is_nullable === 'NO' ? 'NOT NULL' : 'nullable'}, schema says ${field.isRequired ? 'NOT NULL' : 'nullable'}`,
+          );
       }
       for (const name of dbColumns.keys()) diffs.push(`column ${table}.${name} is not in the schema`);
     }
     for (const table of dbTables) diffs.push(`table ${table} is not in the schema`);
 
     // Indexes: primary key, unique and plain, matched by kind and ordered columns (DESC marked).
-    const dbIndexes = new Map(indexRows.map((i) => [describeIndex(i.table_name, i.is_primary ? 'primary key' : i.is_unique ? 'unique index' : 'index',
-      i.columns.map((c, n) => (c ?? '<expression>') + (i.descending[n] ? ' DESC' : ''))), i]));
+    const dbIndexes = new Map(
+      indexRows.map((i) => [
+        describeIndex(
+          i.table_name,
+          i.is_primary ? 'primary key' : i.is_unique ? 'unique index' : 'index',
+          i.columns.map((c, n) => (c ?? '<expression>') + (i.descending[n] ? ' DESC' : '')),
+        ),
+        i,
+      ]),
+    );
     for (const row of indexRows.filter((i) => i.special)) diffs.push(`index ${row.index_name} is partial or on an expression`);
     for (const index of dm.indexes) {
       const model = dm.models.find((m) => m.name === index.model)!;
       const table = modelTable.get(model.name)!;
       const kind = { id: 'primary key', unique: 'unique index', normal: 'index' }[index.type] ?? `${index.type} index`;
       const cols = index.fields.map((f) => colOf(model, f.name));
-      const key = describeIndex(table, kind, cols.map((c, n) => c + (index.fields[n]!.sortOrder === 'desc' ? ' DESC' : '')));
+      const key = describeIndex(
+        table,
+        kind,
+        cols.map((c, n) => c + (index.fields[n]!.sortOrder === 'desc' ? ' DESC' : '')),
+      );
       const found = dbIndexes.get(key);
-      if (!found) { diffs.push(`${key} is missing`); continue; }
+      if (!found) {
+        diffs.push(`${key} is missing`);
+        continue;
+      }
       dbIndexes.delete(key);
       const suffix = { id: 'pkey', unique: 'key', normal: 'idx' }[index.type];
       const name = index.dbName ?? (index.type === 'id' ? `${table}_pkey` : `${table}_${cols.join('_')}_${suffix}`);
@@ -152,7 +256,9 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
     for (const [key, row] of dbIndexes) diffs.push(`${key} (${row.index_name}) is not in the schema`);
 
     // Foreign keys: one per relation field that holds the scalar fields, with Prisma's default actions.
-    const dbFks = new Map(fkRows.map((f) => [`${f.table_name}(${f.columns.join(', ')}) -> ${f.ref_table}(${f.ref_columns.join(', ')})`, f]));
+    const dbFks = new Map(
+      fkRows.map((f) => [`${f.table_name}(${f.columns.join(', ')}) -> ${f.ref_table}(${f.ref_columns.join(', ')})`, f]),
+    );
     for (const model of dm.models) {
       for (const field of model.fields.filter((f) => f.kind === 'object' && f.relationFromFields?.length)) {
         const target = dm.models.find((m) => m.name === field.type)!;
@@ -160,12 +266,17 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
         const to = field.relationToFields!.map((f) => colOf(target, f));
         const key = `${modelTable.get(model.name)}(${from.join(', ')}) -> ${modelTable.get(target.name)}(${to.join(', ')})`;
         const fk = dbFks.get(key);
-        if (!fk) { diffs.push(`foreign key ${key} (${model.name}.${field.name}) is missing`); continue; }
+        if (!fk) {
+          diffs.push(`foreign key ${key} (${model.name}.${field.name}) is missing`);
+          continue;
+        }
         dbFks.delete(key);
         const onDelete = field.relationOnDelete ?? (field.isRequired ? 'Restrict' : 'SetNull');
         const onUpdate = field.relationOnUpdate ?? 'Cascade';
-        if (ON_ACTION[fk.on_delete] !== onDelete) diffs.push(`foreign key ${key} is ON DELETE ${ON_ACTION[fk.on_delete]}, schema says ${onDelete}`);
-        if (ON_ACTION[fk.on_update] !== onUpdate) diffs.push(`foreign key ${key} is ON UPDATE ${ON_ACTION[fk.on_update]}, schema says ${onUpdate}`);
+        if (ON_ACTION[fk.on_delete] !== onDelete)
+          diffs.push(`foreign key ${key} is ON DELETE ${ON_ACTION[fk.on_delete]}, schema says ${onDelete}`);
+        if (ON_ACTION[fk.on_update] !== onUpdate)
+          diffs.push(`foreign key ${key} is ON UPDATE ${ON_ACTION[fk.on_update]}, schema says ${onUpdate}`);
         const name = `${modelTable.get(model.name)}_${from.join('_')}_fkey`;
         if (name.length <= 63 && fk.name !== name) diffs.push(`foreign key ${key} is named ${fk.name}, Prisma expects ${name}`);
       }

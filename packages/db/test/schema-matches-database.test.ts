@@ -25,10 +25,12 @@ let datamodel: Datamodel;
 
 beforeAll(async () => {
   datamodel = await loadDatamodel();
-  await Promise.all([migrated, tampered].map(async (url) => {
-    await ensureDatabase(url);
-    await migrate(url);
-  }));
+  await Promise.all(
+    [migrated, tampered].map(async (url) => {
+      await ensureDatabase(url);
+      await migrate(url);
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -61,7 +63,9 @@ describe('the schema comparison', () => {
   });
 
   it('reports each way a database can drift from the schema', async () => {
-    await exec(tampered, `
+    await exec(
+      tampered,
+      `
       ALTER TABLE "sites" ALTER COLUMN "slug" DROP NOT NULL;
       ALTER TABLE "sites" ALTER COLUMN "webhook_url" SET NOT NULL;
       DROP INDEX "deposit_intents_status_expires_at_idx";
@@ -80,29 +84,32 @@ describe('the schema comparison', () => {
       ALTER TYPE "EventStatus" ADD VALUE 'ARCHIVED';
       ALTER INDEX "api_keys_site_id_idx" RENAME TO "api_keys_site";
       CREATE TABLE "stray" ("id" INTEGER PRIMARY KEY);
-    `);
+    `,
+    );
 
     const diffs = await diffSchema(tampered, datamodel);
 
     // Exactly the tampering is reported, nothing more (the untouched database compares clean).
-    expect([...diffs].sort()).toEqual([
-      'column sites.slug is nullable, schema says NOT NULL',
-      'column sites.webhook_url is NOT NULL, schema says nullable',
-      'index on deposit_intents(status, expires_at) is missing',
-      'index on audit_log(created_at DESC, id DESC) is missing',
-      'index on audit_log(created_at, id DESC) (audit_log_created_at_id_idx) is not in the schema',
-      'unique index on withdrawals(site_id, idempotency_key) is missing',
-      'column operators.email is character varying(255), schema says character varying(254)',
-      'column journal_entries.created_at is timestamp without time zone(3), schema says timestamp with time zone(3)',
-      'column api_keys.note is not in the schema',
-      'column delivery_attempts.error is missing',
-      'foreign key bank_transfers(intent_id) -> deposit_intents(id) is ON DELETE Cascade, schema says SetNull',
-      'foreign key journal_entries(site_id) -> sites(id) (JournalEntry.site) is missing',
-      'enum EventStatus has labels [PENDING, DELIVERED, DEAD, ARCHIVED], schema says [PENDING, DELIVERED, DEAD]',
-      'index on withdrawals(site_id, idempotency_key) (withdrawals_site_id_idempotency_key_key) is not in the schema',
-      'index on api_keys(site_id) is named api_keys_site, Prisma expects api_keys_site_id_idx',
-      'table stray is not in the schema',
-      'primary key on stray(id) (stray_pkey) is not in the schema',
-    ].sort());
+    expect([...diffs].sort()).toEqual(
+      [
+        'column sites.slug is nullable, schema says NOT NULL',
+        'column sites.webhook_url is NOT NULL, schema says nullable',
+        'index on deposit_intents(status, expires_at) is missing',
+        'index on audit_log(created_at DESC, id DESC) is missing',
+        'index on audit_log(created_at, id DESC) (audit_log_created_at_id_idx) is not in the schema',
+        'unique index on withdrawals(site_id, idempotency_key) is missing',
+        'column operators.email is character varying(255), schema says character varying(254)',
+        'column journal_entries.created_at is timestamp without time zone(3), schema says timestamp with time zone(3)',
+        'column api_keys.note is not in the schema',
+        'column delivery_attempts.error is missing',
+        'foreign key bank_transfers(intent_id) -> deposit_intents(id) is ON DELETE Cascade, schema says SetNull',
+        'foreign key journal_entries(site_id) -> sites(id) (JournalEntry.site) is missing',
+        'enum EventStatus has labels [PENDING, DELIVERED, DEAD, ARCHIVED], schema says [PENDING, DELIVERED, DEAD]',
+        'index on withdrawals(site_id, idempotency_key) (withdrawals_site_id_idempotency_key_key) is not in the schema',
+        'index on api_keys(site_id) is named api_keys_site, Prisma expects api_keys_site_id_idx',
+        'table stray is not in the schema',
+        'primary key on stray(id) (stray_pkey) is not in the schema',
+      ].sort(),
+    );
   });
 });

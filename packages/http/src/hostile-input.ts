@@ -70,7 +70,12 @@ export const rejectHostileUrl: RequestHandler = (req, _res, next) => {
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
   const pathText = decoded(path);
   if (pathText === null || textProblem(pathText)) {
-    next(AppError.validation([{ field: '(path)', message: 'must be valid percent-encoded UTF-8 without NUL' }], 'The request path cannot be read.'));
+    next(
+      AppError.validation(
+        [{ field: '(path)', message: 'must be valid percent-encoded UTF-8 without NUL' }],
+        'The request path cannot be read.',
+      ),
+    );
     return;
   }
   if (queryAt >= 0) {
@@ -80,7 +85,9 @@ export const rejectHostileUrl: RequestHandler = (req, _res, next) => {
       const value = decoded(rest.join('='));
       if (name === null || value === null || textProblem(name) || textProblem(value)) {
         const field = name && !textProblem(name) ? name : '(query)';
-        next(AppError.validation([{ field, message: 'must be valid percent-encoded UTF-8 without NUL' }], 'The query string cannot be read.'));
+        next(
+          AppError.validation([{ field, message: 'must be valid percent-encoded UTF-8 without NUL' }], 'The query string cannot be read.'),
+        );
         return;
       }
     }

@@ -62,9 +62,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         sendProblem(res, 'payload_too_large', 'The request body is larger than 64 KiB.');
         return;
       case 'entity.parse.failed':
-        sendProblem(res, 'validation_failed', 'The request body is not valid JSON.', [
-          { field: '(body)', message: 'must be valid JSON' },
-        ]);
+        sendProblem(res, 'validation_failed', 'The request body is not valid JSON.', [{ field: '(body)', message: 'must be valid JSON' }]);
         return;
       case 'charset.unsupported':
       case 'encoding.unsupported':

@@ -63,7 +63,13 @@ export async function settleWithin(step: Promise<unknown>, ms: number): Promise<
     timer.unref();
   });
   try {
-    return await Promise.race([step.then(() => true, () => true), timedOut]);
+    return await Promise.race([
+      step.then(
+        () => true,
+        () => true,
+      ),
+      timedOut,
+    ]);
   } finally {
     clearTimeout(timer);
   }

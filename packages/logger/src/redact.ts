@@ -3,7 +3,8 @@
  * Applied to every string and to every field whose name marks it as sensitive, however deep.
  */
 
-const SENSITIVE_FIELD = /^(authorization|cookie|set-cookie|password|passwordhash|token|apikey|api_key|secret|webhooksecret|internaltoken|opsbootstraptoken|x-internal-token)$/i;
+const SENSITIVE_FIELD =
+  /^(authorization|cookie|set-cookie|password|passwordhash|token|apikey|api_key|secret|webhooksecret|internaltoken|opsbootstraptoken|x-internal-token)$/i;
 const IBAN_FIELD = /iban/i;
 
 const PATTERNS: Array<[RegExp, (match: string) => string]> = [

@@ -25,7 +25,8 @@ describe('log redaction', () => {
     const { logger, text } = capture();
     logger.info(`key ${API_KEY} secret ${WEBHOOK_SECRET} header Bearer kop_operator-token-123 iban ${IBAN} and ${SPACED_IBAN}`);
     const out = text();
-    for (const secret of [API_KEY, WEBHOOK_SECRET, 'kop_operator-token-123', IBAN, SPACED_IBAN, '0519786457841326']) expect(out).not.toContain(secret);
+    for (const secret of [API_KEY, WEBHOOK_SECRET, 'kop_operator-token-123', IBAN, SPACED_IBAN, '0519786457841326'])
+      expect(out).not.toContain(secret);
     expect(out).toContain('TR**…1326');
   });
 

@@ -54,7 +54,9 @@ function splitDecimal(text: string): { whole: string; fraction: string } {
   if ((mark === '.' ? dots : commas) > 1) return { whole: text, fraction: '' }; // "1.500.000": grouping only
   const after = text.length - text.indexOf(mark) - 1;
   if (after === 3 && /^\d{1,3}[.,]\d{3}$/.test(text)) {
-    throw new MoneyInputError(`"${text}" can be read two ways: write 1500 for one thousand five hundred lira, or 1,50 for one lira fifty kuruş`);
+    throw new MoneyInputError(
+      `"${text}" can be read two ways: write 1500 for one thousand five hundred lira, or 1,50 for one lira fifty kuruş`,
+    );
   }
   return withFraction(text, mark, null);
 }

@@ -18,8 +18,7 @@ export const WEBHOOK_VERIFICATION_FAILURE_REASONS = [
 ] as const;
 
 /** One of {@link WEBHOOK_VERIFICATION_FAILURE_REASONS}. */
-export type WebhookVerificationFailureReason =
-  (typeof WEBHOOK_VERIFICATION_FAILURE_REASONS)[number];
+export type WebhookVerificationFailureReason = (typeof WEBHOOK_VERIFICATION_FAILURE_REASONS)[number];
 
 /**
  * Thrown when an incoming webhook must be rejected. Receivers should answer

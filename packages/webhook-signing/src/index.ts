@@ -26,11 +26,7 @@ export {
   SIGNATURE_HEADER,
   SIGNATURE_SCHEME,
 } from './constants.js';
-export {
-  WEBHOOK_VERIFICATION_FAILURE_REASONS,
-  WebhookVerificationError,
-  type WebhookVerificationFailureReason,
-} from './errors.js';
+export { WEBHOOK_VERIFICATION_FAILURE_REASONS, WebhookVerificationError, type WebhookVerificationFailureReason } from './errors.js';
 export type { HeaderValue, RawBody } from './inputs.js';
 export { parseSignatureHeader, type ParsedSignatureHeader } from './parse.js';
 export { generateWebhookSecret, isValidWebhookSecretFormat } from './secret.js';

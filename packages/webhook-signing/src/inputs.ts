@@ -49,9 +49,7 @@ export function assertValidTimestamp(timestamp: unknown): asserts timestamp is n
     throw new TypeError('timestamp must be a non-negative integer number of unix seconds');
   }
   if (timestamp > MAX_TIMESTAMP) {
-    throw new RangeError(
-      'timestamp is too large; it looks like milliseconds. Use Math.floor(Date.now() / 1000)',
-    );
+    throw new RangeError('timestamp is too large; it looks like milliseconds. Use Math.floor(Date.now() / 1000)');
   }
 }
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 
-import {
-  MAX_SIGNATURES,
-  WebhookVerificationError,
-  parseSignatureHeader,
-  verifyWebhook,
-  type HeaderValue,
-} from './index.js';
+import { MAX_SIGNATURES, WebhookVerificationError, parseSignatureHeader, verifyWebhook, type HeaderValue } from './index.js';
 import { SECRET_A, VECTOR_1, expectReason, input1 } from './test-helpers.js';
 
 const HEX = 'ee1de98c1193aa218c2807440871b3874b855a5cdc9dfb1d832c5f7e8d9bec27';
@@ -66,10 +60,7 @@ describe('malformed Service-Signature headers', () => {
 
   it('a repeated header (array) is joined, so two t entries are malformed', () => {
     expect(() => verifyWebhook(input1({ header: [VECTOR_1.header] }))).not.toThrow();
-    expectReason(
-      () => verifyWebhook(input1({ header: [VECTOR_1.header, VECTOR_1.header] })),
-      'malformed_header',
-    );
+    expectReason(() => verifyWebhook(input1({ header: [VECTOR_1.header, VECTOR_1.header] })), 'malformed_header');
   });
 
   it('no single-character mutation of a valid header verifies or crashes', () => {

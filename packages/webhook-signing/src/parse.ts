@@ -1,9 +1,4 @@
-import {
-  MAX_HEADER_LENGTH,
-  MAX_SIGNATURES,
-  SIGNATURE_HEADER,
-  SIGNATURE_SCHEME,
-} from './constants.js';
+import { MAX_HEADER_LENGTH, MAX_SIGNATURES, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './constants.js';
 import { WebhookVerificationError } from './errors.js';
 import type { HeaderValue } from './inputs.js';
 
@@ -22,10 +17,7 @@ const TIMESTAMP_PATTERN = /^(?:0|[1-9][0-9]{0,10})$/;
 const V1_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 function malformed(detail: string): WebhookVerificationError {
-  return new WebhookVerificationError(
-    'malformed_header',
-    `${SIGNATURE_HEADER} header is malformed: ${detail}`,
-  );
+  return new WebhookVerificationError('malformed_header', `${SIGNATURE_HEADER} header is malformed: ${detail}`);
 }
 
 /**

@@ -82,9 +82,7 @@ describe('secrets', () => {
   it('the HMAC key is the whole string, prefix included', () => {
     const { eventId, timestamp, rawBody } = VECTOR_1;
     const hex = signPayload({ secret: SECRET_A, eventId, timestamp, rawBody });
-    expect(hex).not.toBe(
-      referenceHex(SECRET_A.slice('whsec_'.length), eventId, timestamp, rawBody),
-    );
+    expect(hex).not.toBe(referenceHex(SECRET_A.slice('whsec_'.length), eventId, timestamp, rawBody));
   });
 
   it('a legacy whsec_ secret of another shape still signs and verifies', () => {

@@ -1,11 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-import {
-  EVENT_ID_HEADER,
-  MAX_SIGNATURES,
-  SIGNATURE_HEADER,
-  SIGNATURE_SCHEME,
-} from './constants.js';
+import { EVENT_ID_HEADER, MAX_SIGNATURES, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './constants.js';
 import { assertValidEventId, assertValidTimestamp, toBodyBytes, type RawBody } from './inputs.js';
 import { assertUsableSecret } from './secret.js';
 
@@ -105,14 +100,6 @@ export function buildWebhookHeaders(input: BuildSignatureHeaderInput): WebhookHe
  * The body is fed as bytes rather than concatenated into a string, so binary
  * or non-UTF-8 bodies are signed exactly as sent.
  */
-export function computeSignature(
-  secret: string,
-  eventId: string,
-  timestamp: number,
-  body: Uint8Array,
-): Buffer {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${eventId}.${timestamp}.`, 'utf8')
-    .update(body)
-    .digest();
+export function computeSignature(secret: string, eventId: string, timestamp: number, body: Uint8Array): Buffer {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${eventId}.${timestamp}.`, 'utf8').update(body).digest();
 }

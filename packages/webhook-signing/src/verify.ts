@@ -85,10 +85,7 @@ export function verifyWebhook(input: VerifyWebhookInput): void {
     }
   }
   if (!matched) {
-    throw new WebhookVerificationError(
-      'no_matching_signature',
-      'no v1 signature matches the configured secret(s)',
-    );
+    throw new WebhookVerificationError('no_matching_signature', 'no v1 signature matches the configured secret(s)');
   }
 }
 
@@ -126,11 +123,7 @@ function normaliseSecrets(secrets: unknown): string[] {
 
 function normaliseTolerance(toleranceSeconds: unknown): number {
   if (toleranceSeconds === undefined) return DEFAULT_TOLERANCE_SECONDS;
-  if (
-    typeof toleranceSeconds !== 'number' ||
-    !Number.isFinite(toleranceSeconds) ||
-    toleranceSeconds < 0
-  ) {
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new RangeError('toleranceSeconds must be a finite number >= 0');
   }
   return toleranceSeconds;
@@ -161,10 +154,7 @@ function readEventId(eventIdHeader: HeaderValue): string {
     throw new WebhookVerificationError('missing_event_id', `${EVENT_ID_HEADER} header is missing`);
   }
   if (typeof single !== 'string') {
-    throw new WebhookVerificationError(
-      'malformed_header',
-      `${EVENT_ID_HEADER} header is malformed: expected exactly one value`,
-    );
+    throw new WebhookVerificationError('malformed_header', `${EVENT_ID_HEADER} header is malformed: expected exactly one value`);
   }
   const problem = describeEventIdProblem(single);
   if (problem !== null) {

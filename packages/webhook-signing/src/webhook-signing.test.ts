@@ -13,15 +13,7 @@ import {
   signPayload,
   verifyWebhook,
 } from './index.js';
-import {
-  SECRET_A,
-  SECRET_B,
-  VECTOR_1,
-  VECTOR_2,
-  expectReason,
-  input1,
-  referenceHex,
-} from './test-helpers.js';
+import { SECRET_A, SECRET_B, VECTOR_1, VECTOR_2, expectReason, input1, referenceHex } from './test-helpers.js';
 
 describe('published test vectors', () => {
   it('vector 1 matches the independent HMAC and the published header', () => {
@@ -29,12 +21,8 @@ describe('published test vectors', () => {
     const hex = signPayload({ secret, eventId, timestamp, rawBody });
     expect(hex).toBe(referenceHex(secret, eventId, timestamp, rawBody));
     expect(hex).toMatch(/^[0-9a-f]{64}$/);
-    expect(buildSignatureHeader({ secrets: [secret], eventId, timestamp, rawBody })).toBe(
-      VECTOR_1.header,
-    );
-    expect(`t=${timestamp},v1=${referenceHex(secret, eventId, timestamp, rawBody)}`).toBe(
-      VECTOR_1.header,
-    );
+    expect(buildSignatureHeader({ secrets: [secret], eventId, timestamp, rawBody })).toBe(VECTOR_1.header);
+    expect(`t=${timestamp},v1=${referenceHex(secret, eventId, timestamp, rawBody)}`).toBe(VECTOR_1.header);
     expect(() => verifyWebhook(input1())).not.toThrow();
   });
 
@@ -79,25 +67,16 @@ describe('verifyWebhook: tampering and secrets', () => {
   });
 
   it('rejects a body with one extra trailing byte', () => {
-    expectReason(
-      () => verifyWebhook(input1({ rawBody: `${VECTOR_1.rawBody}\n` })),
-      'no_matching_signature',
-    );
+    expectReason(() => verifyWebhook(input1({ rawBody: `${VECTOR_1.rawBody}\n` })), 'no_matching_signature');
   });
 
   it('binds the signature to the event id', () => {
-    expectReason(
-      () => verifyWebhook(input1({ eventId: 'evt_01JH4Q8Z6X3M9V2K5T7R1N0B8D' })),
-      'no_matching_signature',
-    );
+    expectReason(() => verifyWebhook(input1({ eventId: 'evt_01JH4Q8Z6X3M9V2K5T7R1N0B8D' })), 'no_matching_signature');
   });
 
   it('rejects the wrong secret', () => {
     expectReason(() => verifyWebhook(input1({ secrets: SECRET_B })), 'no_matching_signature');
-    expectReason(
-      () => verifyWebhook(input1({ secrets: generateWebhookSecret() })),
-      'no_matching_signature',
-    );
+    expectReason(() => verifyWebhook(input1({ secrets: generateWebhookSecret() })), 'no_matching_signature');
   });
 
   it('accepts a receiver still on the old secret (second v1 entry)', () => {

@@ -74,21 +74,25 @@ describe('a typed amount means the same in the console, the CLI and the ops API'
     const viaApi = await depositWithMoney();
     expect((await h.ops('POST', `/intents/${viaApi}/approve`, { amount: minor })).status).toBe(200);
 
-    for (const intentId of [viaConsole, viaCli, viaApi]) expect(await stored(intentId)).toMatchObject({ status: 'APPROVED', amount: minor });
+    for (const intentId of [viaConsole, viaCli, viaApi])
+      expect(await stored(intentId)).toMatchObject({ status: 'APPROVED', amount: minor });
   });
 
-  it.each(['1.500', '1,500', '1500,001', '-5', '0', '1e3', '1.50.000'])('%j is refused by the console, the CLI and the ops API alike', async (typed) => {
-    const intentId = await depositWithMoney();
-    await approveInConsole(intentId, typed);
-    await expect(page.locator('.notice').count()).resolves.toBe(0);
-    await expect(page.locator('section.error').textContent()).resolves.toContain('amount');
+  it.each(['1.500', '1,500', '1500,001', '-5', '0', '1e3', '1.50.000'])(
+    '%j is refused by the console, the CLI and the ops API alike',
+    async (typed) => {
+      const intentId = await depositWithMoney();
+      await approveInConsole(intentId, typed);
+      await expect(page.locator('.notice').count()).resolves.toBe(0);
+      await expect(page.locator('section.error').textContent()).resolves.toContain('amount');
 
-    const cli = await kasa(['intents', 'approve', intentId, '--amount', typed]);
-    expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain('amounts are lira');
+      const cli = await kasa(['intents', 'approve', intentId, '--amount', typed]);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toContain('amounts are lira');
 
-    // The API takes kuruş digits only; lira text is a 400, never a guess.
-    expect((await h.ops('POST', `/intents/${intentId}/approve`, { amount: typed })).status).toBe(400);
-    expect(await stored(intentId)).toMatchObject({ status: 'PENDING_REVIEW', amount: String(RECEIVED) });
-  });
+      // The API takes kuruş digits only; lira text is a 400, never a guess.
+      expect((await h.ops('POST', `/intents/${intentId}/approve`, { amount: typed })).status).toBe(400);
+      expect(await stored(intentId)).toMatchObject({ status: 'PENDING_REVIEW', amount: String(RECEIVED) });
+    },
+  );
 });

@@ -1,6 +1,15 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { canonicalUuidPath, createHttpMetrics, errorHandler, noStore, notFound, operationalRoutes, rejectHostileUrl, requestId } from '@kasa/http';
+import {
+  canonicalUuidPath,
+  createHttpMetrics,
+  errorHandler,
+  noStore,
+  notFound,
+  operationalRoutes,
+  rejectHostileUrl,
+  requestId,
+} from '@kasa/http';
 import type { GatewayDeps } from './gateway-deps.js';
 import { buildOpenApiDocument } from '@kasa/contracts';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';

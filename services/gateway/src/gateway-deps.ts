@@ -19,7 +19,8 @@ export interface GatewayDeps {
 }
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
-  const redis = overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
+  const redis =
+    overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
   return {
     config,
     logger: overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel }),

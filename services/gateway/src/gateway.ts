@@ -11,7 +11,11 @@ export interface GatewayService {
 }
 
 /** Starts the gateway on `port` (0 for any free port). */
-export async function startGateway(config: KasaConfig, port = config.gatewayPort, overrides: Partial<GatewayDeps> = {}): Promise<GatewayService> {
+export async function startGateway(
+  config: KasaConfig,
+  port = config.gatewayPort,
+  overrides: Partial<GatewayDeps> = {},
+): Promise<GatewayService> {
   const deps = createGatewayDeps(config, overrides);
   const { server, port: bound } = await listen(createApp(deps), port);
   return {

@@ -62,6 +62,7 @@ function toAppError(status: number, text: string): AppError {
   if (isErrorCode(problem.error) && problem.error !== 'internal_error' && status < 500) {
     return new AppError(problem.error, typeof problem.detail === 'string' ? problem.detail : '', problem.errors);
   }
-  if (status === 503) return new AppError('service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');
+  if (status === 503)
+    return new AppError('service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');
   return new AppError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
 }

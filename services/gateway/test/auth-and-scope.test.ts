@@ -92,7 +92,9 @@ describe('site scope', () => {
     expect(created.status).toBe(201);
     const asB = partner(h.gateway.url, siteB);
     const other = await asB.get(`/api/v1/external/withdrawals/${created.body.withdrawalId}`).set('x-request-id', 'req-scope-test-2');
-    const missing = await asB.get('/api/v1/external/withdrawals/00000000-0000-4000-8000-000000000000').set('x-request-id', 'req-scope-test-2');
+    const missing = await asB
+      .get('/api/v1/external/withdrawals/00000000-0000-4000-8000-000000000000')
+      .set('x-request-id', 'req-scope-test-2');
     expect(other.status).toBe(404);
     expect(other.text).toBe(missing.text);
     const own = await partner(h.gateway.url, siteA).get(`/api/v1/external/withdrawals/${created.body.withdrawalId}`);

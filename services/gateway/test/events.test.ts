@@ -21,14 +21,19 @@ async function siteWithEvents(types: Array<'intent.approved' | 'intent.rejected'
   const withdrawalId = (await client.createWithdrawal()).body.withdrawalId as string;
   const ids: string[] = [];
   for (const type of types) {
-    const [payload] = await emitEvents(h.ledger, [{ siteId: site.siteId, type, entityId: type.startsWith('intent') ? intentId : withdrawalId }]);
+    const [payload] = await emitEvents(h.ledger, [
+      { siteId: site.siteId, type, entityId: type.startsWith('intent') ? intentId : withdrawalId },
+    ]);
     ids.push(payload!.eventId);
   }
   return { site, client, ids };
 }
 
 const setStatus = (eventId: string, status: 'DEAD' | 'DELIVERED') =>
-  h.ledger.deps.db.outboxEvent.update({ where: { id: eventId }, data: { status, ...(status === 'DEAD' ? { deadAt: new Date() } : { deliveredAt: new Date() }) } });
+  h.ledger.deps.db.outboxEvent.update({
+    where: { id: eventId },
+    data: { status, ...(status === 'DEAD' ? { deadAt: new Date() } : { deliveredAt: new Date() }) },
+  });
 
 function replay(site: TestSite, eventId: string, key: string | null = randomUUID()) {
   const call = request(h.gateway.url).post(`/api/v1/external/events/${eventId}/replay`).set('authorization', `Bearer ${site.apiKey}`);
@@ -41,7 +46,13 @@ const ops = (method: 'get' | 'post', path: string, token = h.env.config.opsBoots
 
 describe('GET /api/v1/external/events', () => {
   it('lists the site events newest first with cursor pagination', async () => {
-    const { client, ids } = await siteWithEvents(['intent.approved', 'intent.rejected', 'withdrawal.sent', 'intent.approved', 'withdrawal.sent']);
+    const { client, ids } = await siteWithEvents([
+      'intent.approved',
+      'intent.rejected',
+      'withdrawal.sent',
+      'intent.approved',
+      'withdrawal.sent',
+    ]);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -61,14 +72,20 @@ describe('GET /api/v1/external/events', () => {
       lastAttemptAt: null,
       deliveredAt: null,
       deadAt: null,
-      payload: { eventId: ids[4], type: 'withdrawal.sent', createdAt: first.createdAt, data: expect.objectContaining({ withdrawalId: expect.any(String) }) },
+      payload: {
+        eventId: ids[4],
+        type: 'withdrawal.sent',
+        createdAt: first.createdAt,
+        data: expect.objectContaining({ withdrawalId: expect.any(String) }),
+      },
     });
   });
 
   it('filters by status, type and time window, and refuses unknown values and a cursor of other filters', async () => {
     const { client, ids } = await siteWithEvents(['intent.approved', 'intent.rejected', 'withdrawal.sent']);
     await setStatus(ids[0]!, 'DEAD');
-    const list = async (query: string) => (await client.get(`/api/v1/external/events?${query}`)).body.data.map((e: { eventId: string }) => e.eventId);
+    const list = async (query: string) =>
+      (await client.get(`/api/v1/external/events?${query}`)).body.data.map((e: { eventId: string }) => e.eventId);
     expect(await list('status=DEAD')).toEqual([ids[0]]);
     expect(await list('status=PENDING,DELIVERED')).toEqual([ids[2], ids[1]]);
     expect(await list('type=intent.rejected,withdrawal.sent')).toEqual([ids[2], ids[1]]);

@@ -64,19 +64,30 @@ describe('request bodies', () => {
   it('refuses invalid UTF-8 with 400 before any fingerprint, so the key stays free for the real request', async () => {
     const before = await depositCount();
     const key = randomUUID();
-    const bytes = Buffer.concat([Buffer.from('{"externalUserId":"u-1","externalUserLabel":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","amount":"150000"}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"externalUserId":"u-1","externalUserLabel":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('","amount":"150000"}'),
+    ]);
     const answer = await raw('POST', '/api/v1/external/deposits', bytes, { 'idempotency-key': key });
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([{ field: '(body)', message: 'must be UTF-8 encoded' }]);
     // The same key with a different (valid) body is a first request, not a 422 reuse.
-    const real = await raw('POST', '/api/v1/external/deposits', '{"externalUserId":"u-1","externalUserLabel":"x","amount":"150000"}', { 'idempotency-key': key });
+    const real = await raw('POST', '/api/v1/external/deposits', '{"externalUserId":"u-1","externalUserLabel":"x","amount":"150000"}', {
+      'idempotency-key': key,
+    });
     expect(real.status).toBe(201);
     expect(await depositCount()).toBe(before + 1);
   });
 
   it('does not let two different invalid bodies share one fingerprint', async () => {
     const key = randomUUID();
-    const body = (byte: number) => Buffer.concat([Buffer.from('{"externalUserId":"u-2","externalUserLabel":"a'), Buffer.from([byte]), Buffer.from('","amount":"150000"}')]);
+    const body = (byte: number) =>
+      Buffer.concat([
+        Buffer.from('{"externalUserId":"u-2","externalUserLabel":"a'),
+        Buffer.from([byte]),
+        Buffer.from('","amount":"150000"}'),
+      ]);
     expect((await raw('POST', '/api/v1/external/deposits', body(0xff), { 'idempotency-key': key })).status).toBe(400);
     expect((await raw('POST', '/api/v1/external/deposits', body(0xfe), { 'idempotency-key': key })).status).toBe(400);
   });
@@ -95,7 +106,15 @@ describe('request bodies', () => {
   });
 
   it('accepts a surrogate pair (an emoji) where printable text is allowed', async () => {
-    expect((await raw('POST', '/api/v1/external/deposits', '{"externalUserId":"u-4","externalUserLabel":"Ay\\u015fe \\ud83d\\ude00","amount":"150000"}')).status).toBe(201);
+    expect(
+      (
+        await raw(
+          'POST',
+          '/api/v1/external/deposits',
+          '{"externalUserId":"u-4","externalUserLabel":"Ay\\u015fe \\ud83d\\ude00","amount":"150000"}',
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it('refuses JSON nested deeper than 32 levels with 400', async () => {
@@ -105,10 +124,13 @@ describe('request bodies', () => {
     expect(answer.body.error).toBe('validation_failed');
   });
 
-  it.each(['1e400', '-0', '9'.repeat(400), '[]', 'null', '150000', '"0150000"', '"1500.00"'])('refuses amount %s with 400', async (amount) => {
-    const answer = await raw('POST', '/api/v1/external/deposits', `{"externalUserId":"u-6","amount":${amount}}`);
-    expect(answer.status).toBe(400);
-  });
+  it.each(['1e400', '-0', '9'.repeat(400), '[]', 'null', '150000', '"0150000"', '"1500.00"'])(
+    'refuses amount %s with 400',
+    async (amount) => {
+      const answer = await raw('POST', '/api/v1/external/deposits', `{"externalUserId":"u-6","amount":${amount}}`);
+      expect(answer.status).toBe(400);
+    },
+  );
 });
 
 describe('names', () => {
@@ -126,14 +148,17 @@ describe('names', () => {
 });
 
 describe('URLs', () => {
-  it.each(['/api/v1/external/intents?status=%00', '/api/v1/external/intents?status=%FF', '/api/v1/external/intents?status=%E0%A4%A', '/api/v1/external/intents/%00', '/api/v1/external/intents/%C0%AF'])(
-    'refuses %s with 400',
-    async (path) => {
-      const answer = await raw('GET', path);
-      expect(answer.status).toBe(400);
-      expect(answer.body.error).toBe('validation_failed');
-    },
-  );
+  it.each([
+    '/api/v1/external/intents?status=%00',
+    '/api/v1/external/intents?status=%FF',
+    '/api/v1/external/intents?status=%E0%A4%A',
+    '/api/v1/external/intents/%00',
+    '/api/v1/external/intents/%C0%AF',
+  ])('refuses %s with 400', async (path) => {
+    const answer = await raw('GET', path);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('validation_failed');
+  });
 
   it('finds its own records by an upper-case UUID', async () => {
     const client = partner(base, site);
@@ -163,7 +188,9 @@ describe('caching', () => {
     expect((await client.get(`/api/v1/external/intents/${created.body.intentId}`)).headers['cache-control']).toBe('no-store');
     expect((await client.get('/api/v1/external/intents')).headers['cache-control']).toBe('no-store');
     expect((await client.get('/api/v1/external/intents/nope')).headers['cache-control']).toBe('no-store');
-    expect((await raw('GET', '/api/v1/external/intents', undefined, { authorization: 'Bearer nope' })).headers['cache-control']).toBe('no-store');
+    expect((await raw('GET', '/api/v1/external/intents', undefined, { authorization: 'Bearer nope' })).headers['cache-control']).toBe(
+      'no-store',
+    );
   });
 });
 
@@ -171,7 +198,10 @@ describe('metrics', () => {
   it('label requests by route template: 128 unknown and unauthenticated paths add no series', async () => {
     const series = async () => {
       const text = await (await fetch(`${base}/metrics`)).text();
-      const lines = text.split('\n').filter((line) => line.startsWith('http_request_duration_seconds_count')).map((line) => line.split(' ')[0]);
+      const lines = text
+        .split('\n')
+        .filter((line) => line.startsWith('http_request_duration_seconds_count'))
+        .map((line) => line.split(' ')[0]);
       return new Set(lines).size;
     };
     // Warm the labels these requests can legitimately produce (401 and 404, matched and unmatched).
@@ -235,7 +265,9 @@ describe('invalid API keys', () => {
     // guesses reached it, which the ledger's metrics show.
     const resolveCalls = async () => {
       const text = await (await fetch(`${limited.ledger.url}/metrics`)).text();
-      const line = text.split('\n').find((l) => l.startsWith('http_request_duration_seconds_count') && l.includes('route="/internal/v1/auth/resolve"'));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('http_request_duration_seconds_count') && l.includes('route="/internal/v1/auth/resolve"'));
       return Number(line?.split(' ').pop() ?? 0);
     };
     const before = await resolveCalls();

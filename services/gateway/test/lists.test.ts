@@ -160,7 +160,9 @@ describe('list validation', () => {
     await partner(h.gateway.url, other).createDeposit();
     await partner(h.gateway.url, other).createDeposit();
     const page = await partner(h.gateway.url, other).get('/api/v1/external/intents?limit=1');
-    const res = await partner(h.gateway.url, site).get(`/api/v1/external/intents?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`);
+    const res = await partner(h.gateway.url, site).get(
+      `/api/v1/external/intents?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`,
+    );
     expect(res.status).toBe(400);
   });
 });

@@ -41,7 +41,12 @@ function operation(method: string, path: string): Operation {
 /** Validates a real response against what the document says that operation answers with that status. */
 function expectDocumented(method: string, path: string, res: request.Response): void {
   const documented = operation(method, path).responses[String(res.status)];
-  expect({ method, path, status: res.status, documented: Boolean(documented) }).toEqual({ method, path, status: res.status, documented: true });
+  expect({ method, path, status: res.status, documented: Boolean(documented) }).toEqual({
+    method,
+    path,
+    status: res.status,
+    documented: true,
+  });
   const media = Object.keys(documented!.content ?? {})[0];
   if (!media) return;
   expect(res.headers['content-type']).toContain(media);
@@ -93,7 +98,11 @@ describe('real responses match the document', () => {
     await api.createDeposit();
     const page = await api.get('/api/v1/external/intents?limit=1');
     expectDocumented('get', '/api/v1/external/intents', page);
-    expectDocumented('get', '/api/v1/external/intents', await api.get(`/api/v1/external/intents?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`));
+    expectDocumented(
+      'get',
+      '/api/v1/external/intents',
+      await api.get(`/api/v1/external/intents?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`),
+    );
     expectDocumented('get', '/api/v1/external/intents', await api.get('/api/v1/external/intents?status=NOPE'));
     expectDocumented('get', '/api/v1/external/intents', await request(h.gateway.url).get('/api/v1/external/intents'));
   });
@@ -103,7 +112,11 @@ describe('real responses match the document', () => {
     const created = await api.createWithdrawal();
     expectDocumented('post', '/api/v1/external/withdrawals', created);
     expectDocumented('post', '/api/v1/external/withdrawals', await api.createWithdrawal({ targetIban: 'TR00' }));
-    expectDocumented('get', '/api/v1/external/withdrawals/{withdrawalId}', await api.get(`/api/v1/external/withdrawals/${created.body.withdrawalId}`));
+    expectDocumented(
+      'get',
+      '/api/v1/external/withdrawals/{withdrawalId}',
+      await api.get(`/api/v1/external/withdrawals/${created.body.withdrawalId}`),
+    );
     expectDocumented('get', '/api/v1/external/withdrawals', await api.get('/api/v1/external/withdrawals'));
   });
 });

@@ -27,7 +27,11 @@ async function startSecondGateway(): Promise<void> {
     CURSOR_SIGNING_KEY: h.env.config.cursorSigningKey,
     LOG_LEVEL: 'info',
   };
-  second = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  second = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+    cwd: REPO,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: second.stdout! });
   secondUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('second gateway did not start in 30 s')), 30_000);

@@ -130,17 +130,27 @@ describe('create-withdrawal validation', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it.each([['targetIban'], ['targetHolderName'], ['amount'], ['externalUserId']])('refuses a body without the required %s', async (missing) => {
-    const body: Record<string, unknown> = { externalUserId: 'u', amount: '50000', targetIban: validIban(7), targetHolderName: 'Çağrı Öztürk' };
-    delete body[missing];
-    const res = await partner(h.gateway.url, site).post('/api/v1/external/withdrawals').set('idempotency-key', randomUUID()).send(body);
-    await expectRefused(res, missing);
-  });
+  it.each([['targetIban'], ['targetHolderName'], ['amount'], ['externalUserId']])(
+    'refuses a body without the required %s',
+    async (missing) => {
+      const body: Record<string, unknown> = {
+        externalUserId: 'u',
+        amount: '50000',
+        targetIban: validIban(7),
+        targetHolderName: 'Çağrı Öztürk',
+      };
+      delete body[missing];
+      const res = await partner(h.gateway.url, site).post('/api/v1/external/withdrawals').set('idempotency-key', randomUUID()).send(body);
+      await expectRefused(res, missing);
+    },
+  );
 
-  it('accepts Turkish letters, spaces and . \' - in the holder name and a spaced lower-case IBAN', async () => {
+  it("accepts Turkish letters, spaces and . ' - in the holder name and a spaced lower-case IBAN", async () => {
     const res = await partner(h.gateway.url, site).createWithdrawal({
       targetHolderName: "Şule Gül-İnce O'Brien Jr.",
-      targetIban: validIban(99).toLowerCase().replace(/(.{4})/g, '$1 '),
+      targetIban: validIban(99)
+        .toLowerCase()
+        .replace(/(.{4})/g, '$1 '),
     });
     expect(res.status).toBe(201);
   });

@@ -27,7 +27,11 @@ describe('PUT /api/v1/external/site/webhook-config', () => {
     const response = await put(site, { webhookUrl: URL_OK });
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.body).toEqual({ webhookUrl: URL_OK, webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), rotatedAt: expect.stringMatching(/Z$/) });
+    expect(response.body).toEqual({
+      webhookUrl: URL_OK,
+      webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      rotatedAt: expect.stringMatching(/Z$/),
+    });
 
     const row = await siteRow(site.siteId);
     expect(row.webhookUrl).toBe(URL_OK);
@@ -38,7 +42,13 @@ describe('PUT /api/v1/external/site/webhook-config', () => {
 
     const audit = await h.ledger.deps.db.auditLog.findMany({ where: { siteId: site.siteId, action: 'SITE.WEBHOOK_CONFIG_ROTATED' } });
     expect(audit).toEqual([
-      expect.objectContaining({ actorType: 'API_KEY', actorId: site.apiKeyId, entityType: 'site', entityId: site.siteId, metadata: { rotatedSecret: true, webhookUrl: URL_OK } }),
+      expect.objectContaining({
+        actorType: 'API_KEY',
+        actorId: site.apiKeyId,
+        entityType: 'site',
+        entityId: site.siteId,
+        metadata: { rotatedSecret: true, webhookUrl: URL_OK },
+      }),
     ]);
   });
 
@@ -67,7 +77,10 @@ describe('PUT /api/v1/external/site/webhook-config', () => {
     expect(after.webhookUrl).toBe(moved);
     expect(after.webhookSecretEnc).toBe(before.webhookSecretEnc);
     expect(after.previousWebhookSecretEnc).toBe(before.previousWebhookSecretEnc);
-    const audit = await h.ledger.deps.db.auditLog.findMany({ where: { siteId: site.siteId, action: 'SITE.WEBHOOK_CONFIG_ROTATED' }, orderBy: { createdAt: 'asc' } });
+    const audit = await h.ledger.deps.db.auditLog.findMany({
+      where: { siteId: site.siteId, action: 'SITE.WEBHOOK_CONFIG_ROTATED' },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(audit.map((entry) => entry.metadata)).toEqual([
       { rotatedSecret: true, webhookUrl: URL_OK },
       { rotatedSecret: false, webhookUrl: moved },

@@ -1,6 +1,15 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { canonicalUuidPath, createHttpMetrics, errorHandler, noStore, notFound, operationalRoutes, rejectHostileUrl, requestId } from '@kasa/http';
+import {
+  canonicalUuidPath,
+  createHttpMetrics,
+  errorHandler,
+  noStore,
+  notFound,
+  operationalRoutes,
+  rejectHostileUrl,
+  requestId,
+} from '@kasa/http';
 import type { LedgerDeps } from './ledger-deps.js';
 import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';

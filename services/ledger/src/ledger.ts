@@ -16,7 +16,11 @@ export interface LedgerService {
 }
 
 /** Starts the ledger on `port` (0 for any free port); `stop` drains HTTP, then closes PostgreSQL and Redis. */
-export async function startLedger(config: KasaConfig, port = config.ledgerPort, overrides: Partial<LedgerDeps> = {}): Promise<LedgerService> {
+export async function startLedger(
+  config: KasaConfig,
+  port = config.ledgerPort,
+  overrides: Partial<LedgerDeps> = {},
+): Promise<LedgerService> {
   const deps = createLedgerDeps(config, overrides);
   const app = createApp(deps);
   let server: Server;

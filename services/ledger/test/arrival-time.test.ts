@@ -33,7 +33,11 @@ const shifted = (iso: string, ms: number) => new Date(new Date(iso).getTime() + 
 describe('a transfer recorded after the expiry sweep', () => {
   it('reinstates the intent for review when the bank received the money before expiresAt', async () => {
     const intent = await cancelledDeposit();
-    const recorded = expectStatus(await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, -500) }), 201, 'transfer');
+    const recorded = expectStatus(
+      await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, -500) }),
+      201,
+      'transfer',
+    );
     expect(recorded.body.status).toBe('MATCHED');
     expect(recorded.body.intent).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '25000' });
     const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: intent.intentId, action: 'INTENT.PENDING_REVIEW' } });
@@ -44,14 +48,21 @@ describe('a transfer recorded after the expiry sweep', () => {
 
   it('counts money within the clock-skew allowance after expiresAt as on time', async () => {
     const intent = await cancelledDeposit();
-    const recorded = expectStatus(await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, (SKEW_SECONDS - 1) * 1000) }), 201, 'transfer');
+    const recorded = expectStatus(
+      await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, (SKEW_SECONDS - 1) * 1000) }),
+      201,
+      'transfer',
+    );
     expect(recorded.body.intent.status).toBe('PENDING_REVIEW');
   });
 
   it('is a late arrival when the bank received it after expiresAt plus the allowance', async () => {
     const intent = await cancelledDeposit();
-    const recorded = expectStatus(await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, (SKEW_SECONDS + 1) * 1000) }), 201, 'transfer');
+    const recorded = expectStatus(
+      await h.transfer(intent.referenceNo, 25000, { receivedAt: shifted(intent.expiresAt, (SKEW_SECONDS + 1) * 1000) }),
+      201,
+      'transfer',
+    );
     expect(recorded.body.intent.status).toBe('LATE_ARRIVAL');
   });
 });
-

@@ -10,7 +10,8 @@ import { processExpiryJob } from '../src/expiry/expiry.worker.js';
 import { eventually, startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
 
 const statusOf = async (h: LedgerHarness, id: string) => (await h.ops('GET', `/intents/${id}`)).body.status as string;
-const cancellations = (h: LedgerHarness, id: string) => h.ledger.deps.db.auditLog.findMany({ where: { entityId: id, action: 'INTENT.AUTO_CANCELLED' } });
+const cancellations = (h: LedgerHarness, id: string) =>
+  h.ledger.deps.db.auditLog.findMany({ where: { entityId: id, action: 'INTENT.AUTO_CANCELLED' } });
 
 describe('the sweep interval', () => {
   it('re-installs the sweep every ten intervals, from one second to one minute', () => {
@@ -82,7 +83,10 @@ describe('with the repeatable sweep', () => {
     const created = await h.createDeposit(longer, 10000);
     await h.ledger.deps.db.depositIntent.update({ where: { id: created.intentId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
-    const results = await Promise.all([processExpiryJob(deps, { kind: 'expire', intentId: created.intentId }), processExpiryJob(deps, { kind: 'sweep' })]);
+    const results = await Promise.all([
+      processExpiryJob(deps, { kind: 'expire', intentId: created.intentId }),
+      processExpiryJob(deps, { kind: 'sweep' }),
+    ]);
     expect(results.reduce((total, run) => total + run.cancelled, 0)).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'cancelled');
     expect(await cancellations(h, created.intentId)).toHaveLength(1);

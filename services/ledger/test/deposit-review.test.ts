@@ -20,7 +20,11 @@ describe('deposit flow', () => {
     const created = await h.createDeposit(site, 150000);
     const recorded = await h.transfer(created.referenceNo, 150000);
     expect(recorded.status).toBe(201);
-    expect(recorded.body).toMatchObject({ status: 'MATCHED', intentId: created.intentId, intent: { status: 'PENDING_REVIEW', receivedAmount: '150000' } });
+    expect(recorded.body).toMatchObject({
+      status: 'MATCHED',
+      intentId: created.intentId,
+      intent: { status: 'PENDING_REVIEW', receivedAmount: '150000' },
+    });
 
     const approved = await h.ops('POST', `/intents/${created.intentId}/approve`, {});
     expect(approved.status).toBe(200);
@@ -41,7 +45,10 @@ describe('deposit flow', () => {
     const [event] = await events(created.intentId);
     expect((event?.payload as { data: { amount: string } }).data.amount).toBe('198500');
     const list = await h.internal('GET', `/sites/${site.siteId}/intents?limit=100`);
-    expect(list.body.data.find((item: { intentId: string }) => item.intentId === created.intentId)).toMatchObject({ amount: '198500', requestedAmount: '200000' });
+    expect(list.body.data.find((item: { intentId: string }) => item.intentId === created.intentId)).toMatchObject({
+      amount: '198500',
+      requestedAmount: '200000',
+    });
     const balance = await h.ops('GET', `/sites/${site.siteId}/balance`);
     expect(BigInt(balance.body.available)).toBeGreaterThanOrEqual(198500n);
   });
@@ -100,7 +107,11 @@ describe('bank transfer matching', () => {
 
     const assigned = await h.ops('POST', `/bank-transfers/${recorded.body.bankTransferId}/assign`, { intentId: created.intentId });
     expect(assigned.status).toBe(200);
-    expect(assigned.body).toMatchObject({ status: 'ASSIGNED', intentId: created.intentId, intent: { status: 'PENDING_REVIEW', receivedAmount: '40000' } });
+    expect(assigned.body).toMatchObject({
+      status: 'ASSIGNED',
+      intentId: created.intentId,
+      intent: { status: 'PENDING_REVIEW', receivedAmount: '40000' },
+    });
     const again = await h.ops('POST', `/bank-transfers/${recorded.body.bankTransferId}/assign`, { intentId: created.intentId });
     expect(again.status).toBe(409);
     expect((await intent(created.intentId)).receivedAmount).toBe('40000');

@@ -42,5 +42,9 @@ export async function emitEvents(ledger: LedgerService, requests: EmitRequest[],
 
 /** Emits `count` events about one record (events differ by id; the data is the record's lookup form). */
 export function emitMany(ledger: LedgerService, request: EmitRequest, count: number, publish = true): Promise<WebhookPayload[]> {
-  return emitEvents(ledger, Array.from({ length: count }, () => request), publish);
+  return emitEvents(
+    ledger,
+    Array.from({ length: count }, () => request),
+    publish,
+  );
 }

@@ -29,11 +29,14 @@ describe('timestamps', () => {
     expect(await h.ledger.deps.db.bankTransfer.count()).toBe(before);
   });
 
-  it.each(['/intents', '/withdrawals', '/bank-transfers', '/audit', '/events'])('refuses a leap second in the %s filters with 400', async (path) => {
-    const answer = await h.ops('GET', `${path}?createdFrom=${encodeURIComponent(LEAP_SECOND)}`);
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('validation_failed');
-  });
+  it.each(['/intents', '/withdrawals', '/bank-transfers', '/audit', '/events'])(
+    'refuses a leap second in the %s filters with 400',
+    async (path) => {
+      const answer = await h.ops('GET', `${path}?createdFrom=${encodeURIComponent(LEAP_SECOND)}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe('validation_failed');
+    },
+  );
 });
 
 describe('NUL bytes and unpaired surrogates', () => {
@@ -72,7 +75,12 @@ describe('names', () => {
   });
 
   it('refuses an operator named only with punctuation', async () => {
-    const answer = await h.ops('POST', '/operators', { email: `p-${Date.now()}@kasa.test`, name: '--', role: 'REVIEWER', password: 'a-long-password-1' });
+    const answer = await h.ops('POST', '/operators', {
+      email: `p-${Date.now()}@kasa.test`,
+      name: '--',
+      role: 'REVIEWER',
+      password: 'a-long-password-1',
+    });
     expect(answer.status).toBe(400);
   });
 });

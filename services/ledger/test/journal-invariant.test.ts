@@ -71,25 +71,34 @@ describe('journal invariants', () => {
     };
 
     const operations: Array<[number, () => Promise<void>]> = [
-      [10, async () => {
-        const created = await h.createDeposit(pick(sites) as TestSite, deposit());
-        intents.set(created.intentId, { referenceNo: created.referenceNo, status: 'RESERVED' });
-      }],
+      [
+        10,
+        async () => {
+          const created = await h.createDeposit(pick(sites) as TestSite, deposit());
+          intents.set(created.intentId, { referenceNo: created.referenceNo, status: 'RESERVED' });
+        },
+      ],
       [8, async () => void withdrawals.set((await h.createWithdrawal(pick(sites) as TestSite, payout())).withdrawalId, 'PENDING_REVIEW')],
-      [14, async () => {
-        const id = chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL']);
-        const target = id && random() < 0.9 ? intents.get(id) : undefined;
-        const answer = await h.transfer(target?.referenceNo ?? '', deposit());
-        if (!check('transfer', answer, [201])) return;
-        if (answer.body.intent) (intents.get(answer.body.intent.intentId) as { status: string }).status = answer.body.intent.status;
-        else unmatched.push(answer.body.bankTransferId);
-      }],
-      [3, async () => {
-        const [transfer, id] = [pick(unmatched), chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL'])];
-        if (!transfer || !id) return;
-        const answer = await h.ops('POST', `/bank-transfers/${transfer}/assign`, { intentId: id });
-        if (check('assign', answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.intent.status;
-      }],
+      [
+        14,
+        async () => {
+          const id = chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL']);
+          const target = id && random() < 0.9 ? intents.get(id) : undefined;
+          const answer = await h.transfer(target?.referenceNo ?? '', deposit());
+          if (!check('transfer', answer, [201])) return;
+          if (answer.body.intent) (intents.get(answer.body.intent.intentId) as { status: string }).status = answer.body.intent.status;
+          else unmatched.push(answer.body.bankTransferId);
+        },
+      ],
+      [
+        3,
+        async () => {
+          const [transfer, id] = [pick(unmatched), chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL'])];
+          if (!transfer || !id) return;
+          const answer = await h.ops('POST', `/bank-transfers/${transfer}/assign`, { intentId: id });
+          if (check('assign', answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.intent.status;
+        },
+      ],
       [14, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],
       [4, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'reject', { reason: 'random' })],
       [12, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW']), 'approve', {})],
@@ -160,14 +169,20 @@ describe('journal invariants', () => {
     expect((await h.ops('GET', '/journal/check')).body.ok).toBe(true);
     const key = (account: string) => ({ siteId_account: { siteId: site.siteId, account } });
     await db.siteBalance.update({ where: key('bank_clearing'), data: { balance: { decrement: 1n } } });
-    await db.siteBalance.upsert({ where: key('site_reserved'), create: { siteId: site.siteId, account: 'site_reserved', balance: 7n }, update: { balance: 7n } });
+    await db.siteBalance.upsert({
+      where: key('site_reserved'),
+      create: { siteId: site.siteId, account: 'site_reserved', balance: 7n },
+      update: { balance: 7n },
+    });
     const [entry] = await db.journalEntry.findMany({ where: { siteId: site.siteId }, take: 1 });
     await db.journalEntry.update({ where: { id: (entry as { id: string }).id }, data: { amount: { increment: 5n } } });
     const report = (await h.ops('GET', '/journal/check')).body;
     expect(report.ok).toBe(false);
     const kinds = new Set(report.problems.map((p: { kind: string }) => p.kind));
     // The tampered leg may be the deposit's bank_clearing debit, which also makes its credit unbacked.
-    expect([...kinds]).toEqual(expect.arrayContaining(['unbalanced_transaction', 'balance_mismatch', 'impossible_balance', 'record_mismatch']));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['unbalanced_transaction', 'balance_mismatch', 'impossible_balance', 'record_mismatch']),
+    );
     expect([...kinds].filter((kind) => kind !== 'unbacked_credit')).toHaveLength(4);
     for (const problem of report.problems) if (problem.kind !== 'unbalanced_transaction') expect(problem.detail.siteId).toBe(site.siteId);
   });

@@ -55,7 +55,8 @@ describe('authentication', () => {
   it('throttles repeated failed logins for one account with 429', async () => {
     const target = await h.createOperator('REVIEWER');
     const allowance = h.env.config.opsLoginAttemptsPerAccountAddress;
-    for (let i = 0; i < allowance; i += 1) expect((await h.ops('POST', '/login', { email: target.email, password: 'wrong password' }, '')).status).toBe(401);
+    for (let i = 0; i < allowance; i += 1)
+      expect((await h.ops('POST', '/login', { email: target.email, password: 'wrong password' }, '')).status).toBe(401);
     const blocked = await h.ops('POST', '/login', { email: target.email, password: target.password }, '');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -98,7 +99,12 @@ describe('authentication', () => {
     expect(forOther.status).toBe(403);
     const byAdmin = await h.ops('POST', `/operators/${reviewer.operatorId}/tokens`, { expiresInSeconds: 3600 }, admin.token);
     expect(byAdmin.status).toBe(201);
-    const othersToken = await h.ops('DELETE', `/operator-tokens/${byAdmin.body.tokenId}`, undefined, (await h.createOperator('REVIEWER')).token);
+    const othersToken = await h.ops(
+      'DELETE',
+      `/operator-tokens/${byAdmin.body.tokenId}`,
+      undefined,
+      (await h.createOperator('REVIEWER')).token,
+    );
     expect(othersToken.status).toBe(403);
   });
 });
@@ -129,7 +135,16 @@ describe('roles', () => {
     const { withdrawalId } = await h.createWithdrawal(site, 5000);
     expect((await h.ops('POST', `/withdrawals/${withdrawalId}/approve`, {}, reviewer.token)).status).toBe(200);
     expect((await h.ops('POST', `/withdrawals/${withdrawalId}/mark-sent`, {}, reviewer.token)).status).toBe(200);
-    for (const path of ['/intents', '/withdrawals', '/bank-transfers', '/balances', '/audit', '/journal/check', '/receiving-accounts', '/events?status=DEAD']) {
+    for (const path of [
+      '/intents',
+      '/withdrawals',
+      '/bank-transfers',
+      '/balances',
+      '/audit',
+      '/journal/check',
+      '/receiving-accounts',
+      '/events?status=DEAD',
+    ]) {
       expect((await h.ops('GET', path, undefined, reviewer.token)).status).toBe(200);
     }
   });
@@ -165,7 +180,12 @@ describe('audit log', () => {
     expect(byReviewer.body.data).toHaveLength(2);
     for (const entry of byReviewer.body.data) expect(entry.actor.id).toBe(reviewer.operatorId);
     expect(byReviewer.body.nextCursor).not.toBeNull();
-    const next = await h.ops('GET', `/audit?actorId=${reviewer.operatorId}&limit=2&cursor=${byReviewer.body.nextCursor}`, undefined, admin.token);
+    const next = await h.ops(
+      'GET',
+      `/audit?actorId=${reviewer.operatorId}&limit=2&cursor=${byReviewer.body.nextCursor}`,
+      undefined,
+      admin.token,
+    );
     expect(next.status).toBe(200);
     const tampered = await h.ops('GET', `/audit?actorId=bootstrap&limit=2&cursor=${byReviewer.body.nextCursor}`, undefined, admin.token);
     expect(tampered.status).toBe(400);

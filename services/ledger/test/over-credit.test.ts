@@ -96,8 +96,22 @@ describe('the journal check', () => {
       db.depositIntent.update({ where: { id: intent.intentId }, data: { status: 'APPROVED', amount: 500000n, approvedAt: new Date() } }),
       db.journalEntry.createMany({
         data: [
-          { transactionId, siteId: site.siteId, account: 'bank_clearing', amount: 500000n, entityType: 'deposit_intent', entityId: intent.intentId },
-          { transactionId, siteId: site.siteId, account: 'site_available', amount: -500000n, entityType: 'deposit_intent', entityId: intent.intentId },
+          {
+            transactionId,
+            siteId: site.siteId,
+            account: 'bank_clearing',
+            amount: 500000n,
+            entityType: 'deposit_intent',
+            entityId: intent.intentId,
+          },
+          {
+            transactionId,
+            siteId: site.siteId,
+            account: 'site_available',
+            amount: -500000n,
+            entityType: 'deposit_intent',
+            entityId: intent.intentId,
+          },
         ],
       }),
       db.siteBalance.createMany({
@@ -111,8 +125,14 @@ describe('the journal check', () => {
     const report = expectStatus(await h.ops('GET', '/journal/check'), 200, 'check').body;
     expect(report.ok).toBe(false);
     expect([...report.problems].sort((x, y) => x.detail.source.localeCompare(y.detail.source))).toEqual([
-      { kind: 'unbacked_credit', detail: { siteId: site.siteId, intentId: intent.intentId, source: 'journal', credited: '500000', received: '0' } },
-      { kind: 'unbacked_credit', detail: { siteId: site.siteId, intentId: intent.intentId, source: 'record', credited: '500000', received: '0' } },
+      {
+        kind: 'unbacked_credit',
+        detail: { siteId: site.siteId, intentId: intent.intentId, source: 'journal', credited: '500000', received: '0' },
+      },
+      {
+        kind: 'unbacked_credit',
+        detail: { siteId: site.siteId, intentId: intent.intentId, source: 'record', credited: '500000', received: '0' },
+      },
     ]);
 
     // Undo, so the other tests' checks stay meaningful.
@@ -132,13 +152,30 @@ describe('the journal check', () => {
     await db.$transaction([
       db.journalEntry.createMany({
         data: [
-          { transactionId, siteId: b.siteId, account: 'bank_clearing', amount: 10000n, entityType: 'deposit_intent', entityId: intent.intentId },
-          { transactionId, siteId: b.siteId, account: 'site_available', amount: -10000n, entityType: 'deposit_intent', entityId: intent.intentId },
+          {
+            transactionId,
+            siteId: b.siteId,
+            account: 'bank_clearing',
+            amount: 10000n,
+            entityType: 'deposit_intent',
+            entityId: intent.intentId,
+          },
+          {
+            transactionId,
+            siteId: b.siteId,
+            account: 'site_available',
+            amount: -10000n,
+            entityType: 'deposit_intent',
+            entityId: intent.intentId,
+          },
         ],
       }),
     ]);
     const report = (await h.ops('GET', '/journal/check')).body;
-    expect(report.problems).toContainEqual({ kind: 'unbacked_credit', detail: { siteId: b.siteId, intentId: intent.intentId, source: 'journal', credited: '10000', received: '10000' } });
+    expect(report.problems).toContainEqual({
+      kind: 'unbacked_credit',
+      detail: { siteId: b.siteId, intentId: intent.intentId, source: 'journal', credited: '10000', received: '10000' },
+    });
     await db.journalEntry.deleteMany({ where: { transactionId } });
   });
 });

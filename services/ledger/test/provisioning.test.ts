@@ -18,7 +18,13 @@ describe('POST /ops/v1/sites', () => {
   it('creates a site with defaults (its deposit TTL from DEPOSIT_INTENT_TTL_SECONDS) and audits who did it', async () => {
     const res = await h.ops('POST', '/sites', { slug: slug(), name: 'Örnek' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ rateLimitPerMinute: 60, depositTtlSeconds: 1200, minAmount: '1000', maxAmount: '100000000', webhookSecret: null });
+    expect(res.body).toMatchObject({
+      rateLimitPerMinute: 60,
+      depositTtlSeconds: 1200,
+      minAmount: '1000',
+      maxAmount: '100000000',
+      webhookSecret: null,
+    });
     const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: res.body.siteId, action: 'SITE.CREATED' } });
     expect(audit).toMatchObject({ actorType: 'OPERATOR', actorId: 'bootstrap' });
   });
@@ -40,14 +46,17 @@ describe('POST /ops/v1/sites', () => {
     expect(await h.ledger.deps.db.site.count()).toBe(before);
   });
 
-  it.each([['https://10.0.0.1/hook'], ['https://169.254.169.254/latest'], ['https://[::1]/hook'], ['https://user:pw@example.com/hook'], ['http://example.com/hook']])(
-    'refuses the webhook URL %s like the partner webhook-config call does',
-    async (webhookUrl) => {
-      const res = await h.ops('POST', '/sites', { slug: slug(), name: 'x', webhookUrl });
-      expect(res.status).toBe(400);
-      expect(res.body.errors[0].field).toBe('webhookUrl');
-    },
-  );
+  it.each([
+    ['https://10.0.0.1/hook'],
+    ['https://169.254.169.254/latest'],
+    ['https://[::1]/hook'],
+    ['https://user:pw@example.com/hook'],
+    ['http://example.com/hook'],
+  ])('refuses the webhook URL %s like the partner webhook-config call does', async (webhookUrl) => {
+    const res = await h.ops('POST', '/sites', { slug: slug(), name: 'x', webhookUrl });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe('webhookUrl');
+  });
 
   it('gives a site created with a webhook URL a signing secret, returned once and stored sealed', async () => {
     const res = await h.ops('POST', '/sites', { slug: slug(), name: 'hooked', webhookUrl: 'https://127.0.0.1:9443/hook' });

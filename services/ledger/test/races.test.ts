@@ -35,7 +35,9 @@ describe('concurrent operators', () => {
     await h.transfer(created.referenceNo, 12000);
     const answers = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        i % 2 === 0 ? h.ops('POST', `/intents/${created.intentId}/approve`, {}) : h.ops('POST', `/intents/${created.intentId}/reject`, { reason: 'race' }),
+        i % 2 === 0
+          ? h.ops('POST', `/intents/${created.intentId}/approve`, {})
+          : h.ops('POST', `/intents/${created.intentId}/reject`, { reason: 'race' }),
       ),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
@@ -61,7 +63,9 @@ describe('concurrent operators', () => {
     await h.fund(funded, 100000);
     const { withdrawalId } = await h.createWithdrawal(funded, 40000);
     await h.ops('POST', `/withdrawals/${withdrawalId}/approve`, {});
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => h.ops('POST', `/withdrawals/${withdrawalId}/mark-sent`, { bankTxId: `OUT-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => h.ops('POST', `/withdrawals/${withdrawalId}/mark-sent`, { bankTxId: `OUT-${i}` })),
+    );
     expect(statuses(answers)).toEqual([200, ...Array(N - 1).fill(409)]);
     expect(await h.ledger.deps.db.outboxEvent.count({ where: { entityId: withdrawalId, type: 'withdrawal.sent' } })).toBe(1);
     expect(await journalTransactions(withdrawalId)).toBe(2);
@@ -92,7 +96,11 @@ describe('concurrent operators', () => {
     expect(new Set(answers.map((a) => a.body.bankTransferId)).size).toBe(1);
     expect(await h.ledger.deps.db.bankTransfer.count({ where: { bankTxId: body.bankTxId } })).toBe(1);
     expect((await h.ops('GET', `/intents/${created.intentId}`)).body).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '55000' });
-    expect(await h.ledger.deps.db.auditLog.count({ where: { action: 'BANK_TRANSFER.RECORDED', metadata: { path: ['bankTxId'], equals: body.bankTxId } } })).toBe(1);
+    expect(
+      await h.ledger.deps.db.auditLog.count({
+        where: { action: 'BANK_TRANSFER.RECORDED', metadata: { path: ['bankTxId'], equals: body.bankTxId } },
+      }),
+    ).toBe(1);
   });
 
   it('an expiry racing a late transfer: the intent ends LATE_ARRIVAL with the money, cancelled at most once', async () => {

@@ -37,7 +37,10 @@ describe('withdrawal flow', () => {
     expect(events.map((e) => e.type)).toEqual(['withdrawal.sent', 'withdrawal.returned']);
     const lookup = await h.internal('GET', `/sites/${site.siteId}/withdrawals/${withdrawalId}`);
     expect((events[1]?.payload as { data: unknown }).data).toEqual(lookup.body);
-    expect((events[0]?.payload as { data: { status: string; sentAt: string } }).data).toMatchObject({ status: 'SENT', sentAt: sent.body.sentAt });
+    expect((events[0]?.payload as { data: { status: string; sentAt: string } }).data).toMatchObject({
+      status: 'SENT',
+      sentAt: sent.body.sentAt,
+    });
   });
 
   it('rejects before approval with withdrawal.rejected and the reason', async () => {
@@ -125,7 +128,10 @@ describe('review queues', () => {
     const created = [];
     for (let i = 0; i < 3; i += 1) created.push(await h.createWithdrawal(site, 1000 + i));
     const first = await h.ops('GET', `/withdrawals?status=PENDING_REVIEW&siteId=${site.siteId}&limit=2`);
-    expect(first.body.data.map((w: { withdrawalId: string }) => w.withdrawalId)).toEqual([created[2]?.withdrawalId, created[1]?.withdrawalId]);
+    expect(first.body.data.map((w: { withdrawalId: string }) => w.withdrawalId)).toEqual([
+      created[2]?.withdrawalId,
+      created[1]?.withdrawalId,
+    ]);
     const second = await h.ops('GET', `/withdrawals?status=PENDING_REVIEW&siteId=${site.siteId}&limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body).toEqual({ data: [expect.objectContaining({ withdrawalId: created[0]?.withdrawalId })], nextCursor: null });
     const mismatched = await h.ops('GET', `/withdrawals?status=APPROVED&siteId=${site.siteId}&limit=2&cursor=${first.body.nextCursor}`);

@@ -27,23 +27,23 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
  * `port` (0 for any free port). A worker killed outright loses its jobs' locks; after `lockDuration`
  * BullMQ's stalled-job check hands them to another worker.
  */
-export async function startWorker(config: KasaConfig, port = config.workerPort, overrides: WorkerOverrides = {}): Promise<WebhookWorkerService> {
+export async function startWorker(
+  config: KasaConfig,
+  port = config.workerPort,
+  overrides: WorkerOverrides = {},
+): Promise<WebhookWorkerService> {
   const deps = createWorkerDeps(config, overrides);
   const httpMetrics = createHttpMetrics('webhook-worker');
   const metrics = new WorkerMetrics(httpMetrics.registry, () => within(queueBacklog(deps.queue), 1_000, -1));
-  const worker = new Worker<DeliverEventJob, DeliverEventResult>(
-    WEBHOOK_QUEUE,
-    deliverEventProcessor({ ...deps, metrics }),
-    {
-      connection: deps.queueConnection,
-      prefix: queuePrefix(config.redisPrefix),
-      concurrency: config.webhookConcurrency,
-      lockDuration: config.webhookLockDurationMs,
-      stalledInterval: config.webhookStalledIntervalMs,
-      // A job stalls when its worker dies; twice is bad luck, more is a job that kills workers.
-      maxStalledCount: 3,
-    },
-  );
+  const worker = new Worker<DeliverEventJob, DeliverEventResult>(WEBHOOK_QUEUE, deliverEventProcessor({ ...deps, metrics }), {
+    connection: deps.queueConnection,
+    prefix: queuePrefix(config.redisPrefix),
+    concurrency: config.webhookConcurrency,
+    lockDuration: config.webhookLockDurationMs,
+    stalledInterval: config.webhookStalledIntervalMs,
+    // A job stalls when its worker dies; twice is bad luck, more is a job that kills workers.
+    maxStalledCount: 3,
+  });
   // Connection errors during a Redis outage are expected; BullMQ reconnects and carries on.
   worker.on('error', (error) => deps.logger.warn('webhook worker error', { error }));
   deps.queue.on('error', (error) => deps.logger.debug('webhook queue connection error', { error }));
@@ -54,7 +54,10 @@ export async function startWorker(config: KasaConfig, port = config.workerPort, 
   let server: Server;
   let bound: number;
   try {
-    ({ server, port: bound } = await listen(createApp(deps, httpMetrics.registry, () => worker.isRunning()), port));
+    ({ server, port: bound } = await listen(
+      createApp(deps, httpMetrics.registry, () => worker.isRunning()),
+      port,
+    ));
   } catch (error) {
     await worker.close();
     await closeConnections(deps);

@@ -27,7 +27,10 @@ describe('a Redis outage', () => {
 
     // Enqueued while Redis is up; their first attempt fails, so their jobs wait in Redis for a retry.
     const before = await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.approved', entityId: intentId }, 10);
-    await waitFor('a first attempt of every early event', async () => (await db.deliveryAttempt.count({ where: { event: { siteId: site.siteId } } })) >= 10);
+    await waitFor(
+      'a first attempt of every early event',
+      async () => (await db.deliveryAttempt.count({ where: { event: { siteId: site.siteId } } })) >= 10,
+    );
 
     await redis.kill();
     const started = Date.now();

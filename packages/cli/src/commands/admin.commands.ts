@@ -104,18 +104,23 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--deposit-ttl <seconds>', 'how long a deposit intent waits for money', (v) => Number(v))
     .option('--min-amount <amount>', 'smallest amount in lira (TRY), e.g. 10 or 10,00', parseAmount)
     .option('--max-amount <amount>', 'largest amount in lira (TRY), e.g. 50000 or 50.000,00', parseAmount)
-    .action(async (slug: string, o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string }) => {
-      const site = await ctx.client().post<CreatedSite>('/sites', {
-        slug,
-        name: o.name,
-        ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
-        ...(o.rateLimit ? { rateLimitPerMinute: o.rateLimit } : {}),
-        ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
-        ...(o.minAmount ? { minAmount: o.minAmount } : {}),
-        ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
-      });
-      ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
-    });
+    .action(
+      async (
+        slug: string,
+        o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string },
+      ) => {
+        const site = await ctx.client().post<CreatedSite>('/sites', {
+          slug,
+          name: o.name,
+          ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
+          ...(o.rateLimit ? { rateLimitPerMinute: o.rateLimit } : {}),
+          ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
+          ...(o.minAmount ? { minAmount: o.minAmount } : {}),
+          ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+        });
+        ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+      },
+    );
 
   const keys = program.command('keys').description('partner API keys (admin)');
   keys

@@ -49,7 +49,8 @@ export function registerEventCommands(program: Command, ctx: Context): void {
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
     .action(async (o: { status?: string; type?: string; site?: string; limit: number }) => {
       const rows: EventItem[] = [];
-      for await (const row of ctx.client().paginate<EventItem>('/events', { status: o.status, type: o.type, siteId: o.site }, o.limit)) rows.push(row);
+      for await (const row of ctx.client().paginate<EventItem>('/events', { status: o.status, type: o.type, siteId: o.site }, o.limit))
+        rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['EVENT', (e) => e.eventId],
@@ -83,15 +84,22 @@ export function registerEventCommands(program: Command, ctx: Context): void {
       const client = ctx.client();
       // Collect first, then replay: a replayed event leaves DEAD, which would shift the pages under us.
       const dead: EventItem[] = [];
-      for await (const event of client.paginate<EventItem>('/events', { status: 'DEAD', type: o.type, siteId: o.site }, o.max ?? Infinity)) dead.push(event);
+      for await (const event of client.paginate<EventItem>('/events', { status: 'DEAD', type: o.type, siteId: o.site }, o.max ?? Infinity))
+        dead.push(event);
       if (o.dryRun) {
-        ctx.emit({ dead: dead.length, eventIds: dead.map((e) => e.eventId) }, () => ctx.io.stdout.write(`${dead.length} DEAD event(s) would be replayed.\n`));
+        ctx.emit({ dead: dead.length, eventIds: dead.map((e) => e.eventId) }, () =>
+          ctx.io.stdout.write(`${dead.length} DEAD event(s) would be replayed.\n`),
+        );
         return;
       }
       const bar = ctx.jsonMode()
         ? null
         : new cliProgress.SingleBar(
-            { format: 'Replaying DEAD events [{bar}] {value}/{total} {percentage}% | failed {failed} | eta {eta}s', stream: ctx.io.stderr as NodeJS.WritableStream, hideCursor: false },
+            {
+              format: 'Replaying DEAD events [{bar}] {value}/{total} {percentage}% | failed {failed} | eta {eta}s',
+              stream: ctx.io.stderr as NodeJS.WritableStream,
+              hideCursor: false,
+            },
             cliProgress.Presets.shades_classic,
           );
       bar?.start(dead.length, 0, { failed: 0 });

@@ -11,7 +11,9 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .option('--site <siteId>', 'only this site')
     .action(async (o: { site?: string }) => {
       const client = ctx.client();
-      const rows = o.site ? [await client.get<SiteBalance>(`/sites/${o.site}/balance`)] : (await client.get<{ data: SiteBalance[] }>('/balances')).data;
+      const rows = o.site
+        ? [await client.get<SiteBalance>(`/sites/${o.site}/balance`)]
+        : (await client.get<{ data: SiteBalance[] }>('/balances')).data;
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['SITE', (b) => b.slug],

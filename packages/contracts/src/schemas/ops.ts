@@ -22,7 +22,13 @@ export const createSiteRequestSchema = {
       pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
       'x-message': 'must be 2 to 32 lower-case letters, digits and single hyphens (it becomes part of API keys)',
     },
-    name: { type: 'string', minLength: 1, maxLength: 140, pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$', 'x-message': 'must be 1 to 140 printable characters with at least one letter' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 140,
+      pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$',
+      'x-message': 'must be 1 to 140 printable characters with at least one letter',
+    },
     webhookUrl: webhookUrlProperty,
     rateLimitPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
     depositTtlSeconds: { type: 'integer', minimum: 1, maximum: 604800 },
@@ -90,7 +96,13 @@ export const createOperatorRequestSchema = {
   required: ['email', 'name', 'role'],
   properties: {
     email: { type: 'string', maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'x-message': 'must be an e-mail address' },
-    name: { type: 'string', minLength: 1, maxLength: 140, pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$', 'x-message': 'must be 1 to 140 printable characters with at least one letter' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 140,
+      pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$',
+      'x-message': 'must be 1 to 140 printable characters with at least one letter',
+    },
     role: { type: 'string', enum: ['REVIEWER', 'ADMIN'], 'x-message': 'must be REVIEWER or ADMIN' },
     password: { type: 'string', minLength: 12, maxLength: 1024, 'x-message': 'must be at least 12 characters' },
   },
@@ -113,7 +125,13 @@ export const recordBankTransferRequestSchema = {
   additionalProperties: false,
   required: ['bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'],
   properties: {
-    bankTxId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be 1 to 128 visible ASCII characters' },
+    bankTxId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 128,
+      pattern: '^[\\x21-\\x7e]+$',
+      'x-message': 'must be 1 to 128 visible ASCII characters',
+    },
     amount: amountBound,
     currency: { type: 'string', enum: ['TRY'], 'x-message': 'must be TRY, the only active currency' },
     senderName: { type: 'string', minLength: 1, maxLength: 140 },
@@ -158,12 +176,24 @@ export const markSentRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    bankTxId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be 1 to 128 visible ASCII characters' },
+    bankTxId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 128,
+      pattern: '^[\\x21-\\x7e]+$',
+      'x-message': 'must be 1 to 128 visible ASCII characters',
+    },
   },
 } as const;
 
 // What an end user or a partner's support quotes; case and spaces are forgiven, as in bank descriptions.
-const referenceNo = { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$', 'x-message': 'must be a reference such as KD7MX4Q2RH' } as const;
+const referenceNo = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 32,
+  pattern: '^[A-Za-z0-9 -]+$',
+  'x-message': 'must be a reference such as KD7MX4Q2RH',
+} as const;
 
 function opsListProperties(statuses: readonly string[]) {
   return {
@@ -203,7 +233,13 @@ export const opsListBankTransfersQuerySchema = {
   properties: opsListProperties(BANK_TRANSFER_STATUSES),
 } as const;
 
-const shortText = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', 'x-message': 'must be 1 to 64 of A-Z a-z 0-9 . _ : -' } as const;
+const shortText = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9._:-]+$',
+  'x-message': 'must be 1 to 64 of A-Z a-z 0-9 . _ : -',
+} as const;
 
 export const listAuditQuerySchema = {
   $id: 'ListAuditQuery',

@@ -128,7 +128,11 @@ const cursor = {
   description: 'Opaque; the nextCursor of the previous response, sent back unchanged with the same filters.',
 } as const;
 
-function listQuery<Id extends string, Extra extends object = Record<never, never>>(id: Id, statuses: readonly string[], extra: Extra = {} as Extra) {
+function listQuery<Id extends string, Extra extends object = Record<never, never>>(
+  id: Id,
+  statuses: readonly string[],
+  extra: Extra = {} as Extra,
+) {
   return {
     $id: id,
     type: 'object',

@@ -98,7 +98,11 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       if (!(error instanceof OpsApiError)) throw error;
       const throttled = error.status === 429;
       const message = throttled ? throttledMessage(error.retryAfterSeconds) : LOGIN_ERRORS[error.status];
-      fail(throttled || message ? error.status : 503, message ?? 'The ledger is not answering; try again shortly.', error.retryAfterSeconds);
+      fail(
+        throttled || message ? error.status : 503,
+        message ?? 'The ledger is not answering; try again shortly.',
+        error.retryAfterSeconds,
+      );
       return;
     }
     const { operator } = result;

@@ -8,7 +8,9 @@
       var value = button.getAttribute('data-copy') || '';
       var done = function () {
         button.textContent = 'Kopyalandı';
-        setTimeout(function () { button.textContent = 'Kopyala'; }, 1500);
+        setTimeout(function () {
+          button.textContent = 'Kopyala';
+        }, 1500);
       };
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, done);
       else done();
@@ -33,11 +35,15 @@
   var live = document.getElementById('live');
   var poll = function () {
     fetch(statusUrl, { cache: 'no-store' })
-      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
       .then(function (body) {
         if (!body || body.status === initial) return;
         if (live) live.textContent = body.status === 'APPROVED' ? 'Yatırım onaylandı.' : 'Durum güncellendi.';
-        setTimeout(function () { location.reload(); }, 800);
+        setTimeout(function () {
+          location.reload();
+        }, 800);
       })
       .catch(function () {});
   };

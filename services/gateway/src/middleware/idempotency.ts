@@ -44,7 +44,10 @@ export class IdempotencyStore {
     private readonly prefix: string,
   ) {}
 
-  async run(scope: { siteId: string; route: string; key: string; fingerprint: string }, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  async run(
+    scope: { siteId: string; route: string; key: string; fingerprint: string },
+    execute: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
     const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('hex')}`;
     const claim: Entry = { state: 'in_flight', fingerprint: scope.fingerprint };
     let claimed: string | null;

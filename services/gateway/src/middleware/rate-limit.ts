@@ -20,7 +20,12 @@ export class RequestCounter {
   private readonly limiter: RateLimiterRedis;
 
   constructor(redis: Redis, redisPrefix: string) {
-    this.limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${redisPrefix}:rl`, points: COUNTER_CEILING, duration: WINDOW_SECONDS });
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${redisPrefix}:rl`,
+      points: COUNTER_CEILING,
+      duration: WINDOW_SECONDS,
+    });
   }
 
   async count(key: string): Promise<RateState> {
@@ -67,7 +72,12 @@ export class InvalidKeyLimiter {
     redisPrefix: string,
     private readonly perMinute: number,
   ) {
-    this.limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${redisPrefix}:rl-badkey`, points: perMinute, duration: WINDOW_SECONDS });
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${redisPrefix}:rl-badkey`,
+      points: perMinute,
+      duration: WINDOW_SECONDS,
+    });
   }
 
   /** Throws `rate_limited` when the address has used its allowance of failed attempts this minute. */

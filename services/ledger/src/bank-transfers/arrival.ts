@@ -27,9 +27,13 @@ export function arrivalEffect(intent: { status: DepositStatus; expiresAt: Date }
   const onTime = receivedAt.getTime() <= intent.expiresAt.getTime() + skewMs;
   switch (intent.status) {
     case 'RESERVED':
-      return onTime ? { to: 'PENDING_REVIEW', cancels: false, reinstates: false } : { to: 'LATE_ARRIVAL', cancels: true, reinstates: false };
+      return onTime
+        ? { to: 'PENDING_REVIEW', cancels: false, reinstates: false }
+        : { to: 'LATE_ARRIVAL', cancels: true, reinstates: false };
     case 'AUTO_CANCELLED':
-      return onTime ? { to: 'PENDING_REVIEW', cancels: false, reinstates: true } : { to: 'LATE_ARRIVAL', cancels: false, reinstates: false };
+      return onTime
+        ? { to: 'PENDING_REVIEW', cancels: false, reinstates: true }
+        : { to: 'LATE_ARRIVAL', cancels: false, reinstates: false };
     case 'PENDING_REVIEW':
     case 'LATE_ARRIVAL':
       return { to: intent.status, cancels: false, reinstates: false };

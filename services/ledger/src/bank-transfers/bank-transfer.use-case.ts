@@ -70,7 +70,12 @@ export async function recordBankTransfer(deps: BankTransferDeps, caller: Operato
     });
     return { transfer: settled, intent: matched };
   }, TRANSACTION_OPTIONS);
-  if (outcome) return { replayed: false, bankTransfer: toOpsBankTransfer(outcome.transfer), intent: outcome.intent ? toOpsIntent(outcome.intent) : null };
+  if (outcome)
+    return {
+      replayed: false,
+      bankTransfer: toOpsBankTransfer(outcome.transfer),
+      intent: outcome.intent ? toOpsIntent(outcome.intent) : null,
+    };
 
   const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId);
   if (!existing) throw new AppError('service_unavailable', 'The transfer could not be recorded; retry.');
@@ -99,7 +104,11 @@ export async function assignBankTransfer(deps: BankTransferDeps, caller: Operato
     const intent = await deps.review.lockIntent(tx, intentId);
     if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
     const updated = await applyArrival(tx, deps, actorOf(caller), intent, transfer);
-    if (!updated) throw new AppError('conflict', `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`);
+    if (!updated)
+      throw new AppError(
+        'conflict',
+        `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
+      );
     const settled = (await deps.bankTransfers.settle(tx, transfer.id, 'UNMATCHED', { status: 'ASSIGNED', intentId })) as BankTransfer;
     await writeAudit(tx, {
       actor: actorOf(caller),

@@ -5,7 +5,6 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { findIntentByTokenHash } from './deposit-page.repository.js';
 
-
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
  * reaches the ledger or its logs: the gateway sends its SHA-256, which is what the ledger stores.

@@ -4,7 +4,17 @@ import { isoOrNull } from '../shared/clock.js';
 
 type DepositRow = Pick<
   DepositIntent,
-  'id' | 'referenceNo' | 'status' | 'amount' | 'requestedAmount' | 'currency' | 'approvedAt' | 'rejectedAt' | 'rejectedReason' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'referenceNo'
+  | 'status'
+  | 'amount'
+  | 'requestedAmount'
+  | 'currency'
+  | 'approvedAt'
+  | 'rejectedAt'
+  | 'rejectedReason'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /** The deposit intent exactly as the status lookup (and a webhook's `data`) shows it. */

@@ -57,7 +57,12 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
         journalTransactionId: posted.transactionId,
       },
     });
-    const event = await writeOutboxEvent(tx, { siteId: updated.siteId, type: 'intent.approved', entityId: intentId, data: toDepositRecord(updated) });
+    const event = await writeOutboxEvent(tx, {
+      siteId: updated.siteId,
+      type: 'intent.approved',
+      entityId: intentId,
+      data: toDepositRecord(updated),
+    });
     return { result: { ...toOpsIntent(updated), eventId: event.eventId }, eventIds: [event.eventId] };
   });
 }
@@ -69,7 +74,11 @@ export async function rejectIntent(deps: ReviewDeps, caller: OperatorPrincipal, 
     const current = await deps.review.lockIntent(tx, intentId);
     if (!current) throw notFound();
     const to = assertIntentAction('reject', current.status);
-    const updated = await deps.review.updateIntent(tx, intentId, current.status, { status: to, rejectedAt: new Date(), rejectedReason: reason.trim() });
+    const updated = await deps.review.updateIntent(tx, intentId, current.status, {
+      status: to,
+      rejectedAt: new Date(),
+      rejectedReason: reason.trim(),
+    });
     if (!updated) throw new AppError('conflict', 'The intent changed while it was being rejected; nothing was changed.');
     await writeAudit(tx, {
       actor: actorOf(caller),
@@ -79,7 +88,12 @@ export async function rejectIntent(deps: ReviewDeps, caller: OperatorPrincipal, 
       siteId: updated.siteId,
       metadata: { from: current.status, to, reason: updated.rejectedReason },
     });
-    const event = await writeOutboxEvent(tx, { siteId: updated.siteId, type: 'intent.rejected', entityId: intentId, data: toDepositRecord(updated) });
+    const event = await writeOutboxEvent(tx, {
+      siteId: updated.siteId,
+      type: 'intent.rejected',
+      entityId: intentId,
+      data: toDepositRecord(updated),
+    });
     return { result: { ...toOpsIntent(updated), eventId: event.eventId }, eventIds: [event.eventId] };
   });
 }

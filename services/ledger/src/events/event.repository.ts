@@ -25,7 +25,15 @@ const EVENT_FIELDS = {
   createdAt: true,
 } as const;
 
-const ATTEMPT_FIELDS = { attemptNo: true, url: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true } as const;
+const ATTEMPT_FIELDS = {
+  attemptNo: true,
+  url: true,
+  startedAt: true,
+  durationMs: true,
+  statusCode: true,
+  error: true,
+  responseBody: true,
+} as const;
 
 /** Filters of an event list; `siteId` undefined lists every site (ops only). */
 export interface EventFilter {
@@ -96,7 +104,11 @@ export class EventRepository {
   }
 
   /** PENDING events enqueued before `enqueuedBefore`, oldest first, after `after` (a scan position). */
-  pendingEnqueuedBefore(enqueuedBefore: Date, after: CursorPosition | undefined, limit: number): Promise<Array<{ id: string; createdAt: Date }>> {
+  pendingEnqueuedBefore(
+    enqueuedBefore: Date,
+    after: CursorPosition | undefined,
+    limit: number,
+  ): Promise<Array<{ id: string; createdAt: Date }>> {
     return this.db.outboxEvent.findMany({
       where: {
         status: 'PENDING',

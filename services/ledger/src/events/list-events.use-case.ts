@@ -23,7 +23,11 @@ export async function listEvents(
       name: `events${types ? `?type=${types.join(',')}` : ''}`,
       fetch: (_scope, statuses, window) =>
         deps.events.list(
-          { ...(siteId ? { siteId } : {}), ...(statuses ? { statuses: knownStatuses(statuses, EVENT_STATUSES) } : {}), ...(types ? { types } : {}) },
+          {
+            ...(siteId ? { siteId } : {}),
+            ...(statuses ? { statuses: knownStatuses(statuses, EVENT_STATUSES) } : {}),
+            ...(types ? { types } : {}),
+          },
           window,
         ),
       toItem: toEventView,

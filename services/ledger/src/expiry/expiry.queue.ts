@@ -38,7 +38,11 @@ export class ExpiryScheduler {
 
   /** Installs (or updates) the repeatable sweep; idempotent, so every ledger replica may call it. */
   async ensureSweeper(everyMs: number): Promise<void> {
-    await this.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: everyMs }, { name: 'sweep', data: { kind: 'sweep' }, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    await this.queue.upsertJobScheduler(
+      SWEEP_SCHEDULER_ID,
+      { every: everyMs },
+      { name: 'sweep', data: { kind: 'sweep' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
   }
 
   /** Installs the sweep now and again every check interval until {@link stop}. Never throws: failures are logged and retried. */

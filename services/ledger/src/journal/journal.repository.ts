@@ -135,7 +135,9 @@ export class JournalRepository {
    * intent of another site or for none at all. Money is created only by money that arrived, so this holds
    * even if a future route forgets the approval's own check.
    */
-  unbackedCredits(): Promise<Array<{ siteId: string; intentId: string; source: 'journal' | 'record'; credited: bigint; received: bigint }>> {
+  unbackedCredits(): Promise<
+    Array<{ siteId: string; intentId: string; source: 'journal' | 'record'; credited: bigint; received: bigint }>
+  > {
     return this.db.$queryRaw`
       WITH received AS (
         SELECT intent_id, SUM(amount) AS total FROM bank_transfers

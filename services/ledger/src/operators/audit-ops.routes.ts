@@ -32,7 +32,9 @@ export function auditOpsRoutes(deps: LedgerDeps): Router {
       query,
       async (filters, window) => {
         const rows = await deps.auditLog.list(filters, window);
-        emails = await deps.operators.emailsOf([...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId))]);
+        emails = await deps.operators.emailsOf([
+          ...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId)),
+        ]);
         return rows;
       },
       (row) => auditView(row, emails),

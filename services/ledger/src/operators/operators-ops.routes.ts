@@ -85,7 +85,8 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
   router.get('/operators/:operatorId/tokens', async (req, res) => {
     const caller = principalOf(res.locals);
     const operatorId = pathParam(req, 'operatorId');
-    if (!isAdmin(caller) && caller.operatorId !== operatorId) throw new AppError('forbidden', "Only an admin may list another operator's tokens.");
+    if (!isAdmin(caller) && caller.operatorId !== operatorId)
+      throw new AppError('forbidden', "Only an admin may list another operator's tokens.");
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
     res.json({ data: (await deps.operators.listTokens(operatorId)).map(tokenView) });
   });

@@ -48,7 +48,12 @@ export async function createOperator(
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     const operator = await deps.db.$transaction(async (tx) => {
-      const created = await deps.operators.create(tx, { email: normalizeEmail(input.email), name: input.name, role: input.role, passwordHash });
+      const created = await deps.operators.create(tx, {
+        email: normalizeEmail(input.email),
+        name: input.name,
+        role: input.role,
+        passwordHash,
+      });
       await writeAudit(tx, {
         actor: actorOf(caller),
         action: 'OPERATOR.CREATED',
@@ -60,7 +65,8 @@ export async function createOperator(
     });
     return operatorView(operator);
   } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.validation([{ field: 'email', message: 'is already registered' }], 'An operator with this e-mail exists.');
+    if (isUniqueViolation(error))
+      throw AppError.validation([{ field: 'email', message: 'is already registered' }], 'An operator with this e-mail exists.');
     throw error;
   }
 }
@@ -85,7 +91,12 @@ export async function login(deps: OperatorsDeps, input: { email: string; passwor
   const expiresAt = new Date(Date.now() + deps.config.operatorSessionTtlSeconds * 1000);
   const created = await deps.db.$transaction(async (tx) => {
     const row = await deps.operators.createToken(tx, { operatorId: operator.id, tokenHash, label: 'console login', expiresAt });
-    await writeAudit(tx, { actor: { type: 'OPERATOR', id: operator.id }, action: 'OPERATOR.LOGGED_IN', entityType: 'operator_token', entityId: row.id });
+    await writeAudit(tx, {
+      actor: { type: 'OPERATOR', id: operator.id },
+      action: 'OPERATOR.LOGGED_IN',
+      entityType: 'operator_token',
+      entityId: row.id,
+    });
     return row;
   });
   return { token, tokenId: created.id, expiresAt: expiresAt.toISOString(), operator: operatorView(operator) };
@@ -98,7 +109,8 @@ export async function issueOperatorToken(
   operatorId: string,
   input: { label?: string; expiresInSeconds?: number },
 ) {
-  if (!isAdmin(caller) && caller.operatorId !== operatorId) throw new AppError('forbidden', 'Only an admin may issue tokens for another operator.');
+  if (!isAdmin(caller) && caller.operatorId !== operatorId)
+    throw new AppError('forbidden', 'Only an admin may issue tokens for another operator.');
   const operator = await deps.operators.findById(operatorId);
   if (!operator) throw new AppError('not_found', 'No operator with this id.');
   if (operator.disabledAt) throw new AppError('conflict', 'The operator is disabled.');
@@ -122,11 +134,18 @@ export async function issueOperatorToken(
 export async function revokeOperatorToken(deps: OperatorsDeps, caller: OperatorPrincipal, tokenId: string) {
   const token = await deps.operators.findToken(tokenId);
   if (!token) throw new AppError('not_found', 'No operator token with this id.');
-  if (!isAdmin(caller) && token.operatorId !== caller.operatorId) throw new AppError('forbidden', "Only an admin may revoke another operator's token.");
+  if (!isAdmin(caller) && token.operatorId !== caller.operatorId)
+    throw new AppError('forbidden', "Only an admin may revoke another operator's token.");
   const at = new Date();
   await deps.db.$transaction(async (tx) => {
     if (await deps.operators.revokeToken(tx, tokenId, at)) {
-      await writeAudit(tx, { actor: actorOf(caller), action: 'OPERATOR_TOKEN.REVOKED', entityType: 'operator_token', entityId: tokenId, metadata: { operatorId: token.operatorId } });
+      await writeAudit(tx, {
+        actor: actorOf(caller),
+        action: 'OPERATOR_TOKEN.REVOKED',
+        entityType: 'operator_token',
+        entityId: tokenId,
+        metadata: { operatorId: token.operatorId },
+      });
     }
   });
   return tokenView((await deps.operators.findToken(tokenId)) as OperatorToken);

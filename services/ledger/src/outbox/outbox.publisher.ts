@@ -55,8 +55,16 @@ export class OutboxPublisher {
     if (jobs.length === 0) return;
     const options = deliveryJobOptions(this.policy);
     await this.queue.addBulk(
-      jobs.map(({ eventId, cycle }) => ({ name: 'deliver', data: { eventId }, opts: { ...options, jobId: deliveryJobId(eventId, cycle) } })),
+      jobs.map(({ eventId, cycle }) => ({
+        name: 'deliver',
+        data: { eventId },
+        opts: { ...options, jobId: deliveryJobId(eventId, cycle) },
+      })),
     );
-    await markEnqueued(this.db, jobs.map((job) => job.eventId), new Date());
+    await markEnqueued(
+      this.db,
+      jobs.map((job) => job.eventId),
+      new Date(),
+    );
   }
 }

@@ -89,7 +89,11 @@ export class OutboxRelay {
   }
 
   private async requeueLost(): Promise<number> {
-    const rows = await this.events.pendingEnqueuedBefore(new Date(Date.now() - this.options.lostJobAfterMs), this.scanPosition, this.batchSize);
+    const rows = await this.events.pendingEnqueuedBefore(
+      new Date(Date.now() - this.options.lostJobAfterMs),
+      this.scanPosition,
+      this.batchSize,
+    );
     const last = rows[rows.length - 1];
     this.scanPosition = rows.length < this.batchSize || !last ? undefined : { createdAt: last.createdAt, id: last.id };
     if (rows.length === 0) return 0;

@@ -28,9 +28,9 @@ export class CursorCodec {
   }
 
   encode(position: CursorPosition, scope: CursorScope): string {
-    const payload = Buffer.from(
-      JSON.stringify({ t: position.createdAt.toISOString(), i: position.id, s: scopeHash(scope) }),
-    ).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ t: position.createdAt.toISOString(), i: position.id, s: scopeHash(scope) })).toString(
+      'base64url',
+    );
     return `${payload}.${this.sign(payload)}`;
   }
 

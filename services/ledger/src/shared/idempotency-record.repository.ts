@@ -31,7 +31,11 @@ export class IdempotencyRecordRepository {
     return record;
   }
 
-  async store(tx: Prisma.TransactionClient, scope: IdempotencyScope, answer: Omit<StoredAnswer, 'responseBody'> & { responseBody: Prisma.InputJsonValue }): Promise<void> {
+  async store(
+    tx: Prisma.TransactionClient,
+    scope: IdempotencyScope,
+    answer: Omit<StoredAnswer, 'responseBody'> & { responseBody: Prisma.InputJsonValue },
+  ): Promise<void> {
     await tx.idempotencyRecord.create({ data: { ...scope, ...answer } });
   }
 }

@@ -34,7 +34,12 @@ export class ReviewRepository {
    * The conditional write, one `UPDATE ... WHERE id = $1 AND status = $2 RETURNING *`; null when the row is
    * no longer in `from` (never after a lock, but checked rather than assumed).
    */
-  async updateIntent(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositIntentUpdateManyMutationInput): Promise<DepositIntent | null> {
+  async updateIntent(
+    tx: Tx,
+    id: string,
+    from: DepositStatus,
+    data: Prisma.DepositIntentUpdateManyMutationInput,
+  ): Promise<DepositIntent | null> {
     return tx.depositIntent.update({ where: { id, status: from }, data: { ...data, updatedAt: new Date() } }).catch(nullWhenNoRow);
   }
 
@@ -43,7 +48,12 @@ export class ReviewRepository {
     return locked.length === 0 ? null : tx.withdrawal.findUnique({ where: { id } });
   }
 
-  async updateWithdrawal(tx: Tx, id: string, from: WithdrawalStatus, data: Prisma.WithdrawalUpdateManyMutationInput): Promise<Withdrawal | null> {
+  async updateWithdrawal(
+    tx: Tx,
+    id: string,
+    from: WithdrawalStatus,
+    data: Prisma.WithdrawalUpdateManyMutationInput,
+  ): Promise<Withdrawal | null> {
     return tx.withdrawal.update({ where: { id, status: from }, data: { ...data, updatedAt: new Date() } }).catch(nullWhenNoRow);
   }
 

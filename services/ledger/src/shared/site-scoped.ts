@@ -17,14 +17,17 @@ export class ScopedLookup<Raw extends object> {
   private readonly batch: MicroBatch<string, (Raw & { siteId: string }) | null>;
 
   constructor(pool: pg.Pool, table: SiteScopedTable) {
-    this.batch = new MicroBatch<string, (Raw & { siteId: string }) | null>(async (ids) => {
-      const result = await pool.query<Raw & { id: string; siteId: string }>(
-        `SELECT ${table.columns}, site_id::text AS "siteId" FROM ${table.name} WHERE id = ANY($1::uuid[])`,
-        [ids],
-      );
-      const byId = new Map(result.rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
-    }, (id) => id);
+    this.batch = new MicroBatch<string, (Raw & { siteId: string }) | null>(
+      async (ids) => {
+        const result = await pool.query<Raw & { id: string; siteId: string }>(
+          `SELECT ${table.columns}, site_id::text AS "siteId" FROM ${table.name} WHERE id = ANY($1::uuid[])`,
+          [ids],
+        );
+        const byId = new Map(result.rows.map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      (id) => id,
+    );
   }
 
   async find(siteId: string, id: string): Promise<Raw | null> {

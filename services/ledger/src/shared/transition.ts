@@ -19,7 +19,10 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
  * Runs a state change, its audit entry, journal postings and outbox rows in one transaction, then hands
  * the committed events to the publisher. An AppError thrown inside rolls everything back.
  */
-export async function commitTransition<T>(deps: TransitionDeps, work: (tx: Prisma.TransactionClient) => Promise<TransitionOutcome<T>>): Promise<T> {
+export async function commitTransition<T>(
+  deps: TransitionDeps,
+  work: (tx: Prisma.TransactionClient) => Promise<TransitionOutcome<T>>,
+): Promise<T> {
   const outcome = await deps.db.$transaction(work, TRANSACTION_OPTIONS);
   await deps.outbox.publish(outcome.eventIds);
   return outcome.result;

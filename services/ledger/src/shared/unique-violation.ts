@@ -28,7 +28,9 @@ export function isUniqueViolation(error: unknown, target?: string): boolean {
   const violation = uniqueViolationOf(error);
   if (!violation) return false;
   if (target === undefined) return true;
-  return (violation.constraint?.includes(target) ?? false) || violation.fields.some((field) => field === target || toSnake(field) === target);
+  return (
+    (violation.constraint?.includes(target) ?? false) || violation.fields.some((field) => field === target || toSnake(field) === target)
+  );
 }
 
 const toSnake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -12,7 +12,11 @@ export interface ReceivingAccountsDeps {
 }
 
 /** Adds one of the service's bank accounts; the account and its audit entry commit together or not at all. */
-export async function createReceivingAccount(deps: ReceivingAccountsDeps, actor: Actor, input: { bankName: string; holderName: string; iban: string }) {
+export async function createReceivingAccount(
+  deps: ReceivingAccountsDeps,
+  actor: Actor,
+  input: { bankName: string; holderName: string; iban: string },
+) {
   try {
     return await deps.db.$transaction(async (tx) => {
       const account = await deps.accounts.create(tx, { ...input, iban: normalizeIban(input.iban) });

@@ -21,7 +21,10 @@ export class SiteRepository {
   ) {}
 
   /** Inside the caller's transaction, so the audit entry commits with the site. */
-  create(tx: Prisma.TransactionClient, data: NewSite & { id: string; depositTtlSeconds: number; webhookSecretEnc?: string; webhookRotatedAt?: Date }): Promise<Site> {
+  create(
+    tx: Prisma.TransactionClient,
+    data: NewSite & { id: string; depositTtlSeconds: number; webhookSecretEnc?: string; webhookRotatedAt?: Date },
+  ): Promise<Site> {
     this.cache.delete(data.id);
     return tx.site.create({ data });
   }
@@ -37,7 +40,11 @@ export class SiteRepository {
   async updateWebhook(
     tx: Prisma.TransactionClient,
     siteId: string,
-    change: { webhookUrl: string; rotatedAt: Date; secret?: { sealed: string; previousSealed: string | null; previousExpiresAt: Date | null } },
+    change: {
+      webhookUrl: string;
+      rotatedAt: Date;
+      secret?: { sealed: string; previousSealed: string | null; previousExpiresAt: Date | null };
+    },
   ): Promise<void> {
     await tx.site.update({
       where: { id: siteId },

@@ -33,7 +33,11 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
 
   router.get('/sites', async (req, res) => {
     const query = parseRequest('listSites', req.query, LIST_FILTERS_INVALID);
-    const source = { name: 'ops-sites', fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) => deps.sites.list(window), toItem: siteView };
+    const source = {
+      name: 'ops-sites',
+      fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) => deps.sites.list(window),
+      toItem: siteView,
+    };
     res.json(await listPage(source, deps.cursors, 'ops', query));
   });
 

@@ -60,7 +60,12 @@ async function transition(deps: ReviewDeps, caller: OperatorPrincipal, withdrawa
     });
     const eventIds: string[] = [];
     if (step.event) {
-      const event = await writeOutboxEvent(tx, { siteId: updated.siteId, type: step.event, entityId: withdrawalId, data: toWithdrawalRecord(updated) });
+      const event = await writeOutboxEvent(tx, {
+        siteId: updated.siteId,
+        type: step.event,
+        entityId: withdrawalId,
+        data: toWithdrawalRecord(updated),
+      });
       eventIds.push(event.eventId);
     }
     return { result: { ...toOpsWithdrawal(updated), eventId: eventIds[0] ?? null }, eventIds };

@@ -4,7 +4,17 @@ import { isoOrNull } from '../shared/clock.js';
 
 type WithdrawalRow = Pick<
   Withdrawal,
-  'id' | 'referenceNo' | 'status' | 'amount' | 'requestedAmount' | 'currency' | 'sentAt' | 'rejectedAt' | 'rejectedReason' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'referenceNo'
+  | 'status'
+  | 'amount'
+  | 'requestedAmount'
+  | 'currency'
+  | 'sentAt'
+  | 'rejectedAt'
+  | 'rejectedReason'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /** The withdrawal exactly as the status lookup (and a webhook's `data`) shows it. */

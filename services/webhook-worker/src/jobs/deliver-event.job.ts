@@ -81,7 +81,12 @@ export function deliverEventProcessor(deps: DeliverEventDeps): Processor<Deliver
   };
 }
 
-async function attempt(deps: DeliverEventDeps, job: Job<DeliverEventJob>, event: EventToDeliver, nowMs: number): Promise<DeliverEventResult> {
+async function attempt(
+  deps: DeliverEventDeps,
+  job: Job<DeliverEventJob>,
+  event: EventToDeliver,
+  nowMs: number,
+): Promise<DeliverEventResult> {
   const url = event.site.webhookUrl;
   let result: SendResult;
   let secrets: string[] = [];

@@ -55,9 +55,15 @@ export class DeliveryRepository {
   private readonly attempts: MicroBatch<AttemptInput, number>;
 
   constructor(private readonly pool: pg.Pool) {
-    this.loads = new MicroBatch((ids) => this.loadMany(ids), (id) => id);
+    this.loads = new MicroBatch(
+      (ids) => this.loadMany(ids),
+      (id) => id,
+    );
     // Two attempts of one event (a duplicate job) go to separate statements, so each gets its own number.
-    this.attempts = new MicroBatch((inputs) => this.recordMany(inputs), (input) => input.eventId);
+    this.attempts = new MicroBatch(
+      (inputs) => this.recordMany(inputs),
+      (input) => input.eventId,
+    );
   }
 
   /** The event joined with its site's delivery settings. */
