@@ -7,3 +7,4 @@ export { canonicalUuidPath } from './canonical-path.js';
 export { jsonProblem, textProblem, rejectHostileUrl, noStore, verifyUtf8, MAX_JSON_DEPTH } from './hostile-input.js';
 export { createHttpMetrics, operationalRoutes, type HttpMetrics, type ReadinessCheck } from './metrics.js';
 export { listen, close, runProcess, settleWithin, type RunningProcess } from './server.js';
+export { serveHttp, type HttpService } from './server.js';

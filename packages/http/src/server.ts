@@ -74,3 +74,25 @@ export async function settleWithin(step: Promise<unknown>, ms: number): Promise<
     clearTimeout(timer);
   }
 }
+
+/** A started HTTP service, as its process entry and its tests see it. */
+export interface HttpService<Deps> {
+  deps: Deps;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serves `app` on `port` (0 for any free port); `stop` drains HTTP first, then runs `release` for the rest. */
+export async function serveHttp<Deps>(deps: Deps, app: Express, port: number, release: () => Promise<void>): Promise<HttpService<Deps>> {
+  const { server, port: bound } = await listen(app, port);
+  return {
+    deps,
+    port: bound,
+    url: `http://127.0.0.1:${bound}`,
+    async stop() {
+      await close(server);
+      await release();
+    },
+  };
+}

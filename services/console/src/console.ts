@@ -1,14 +1,9 @@
 import type { KasaConfig } from '@kasa/config';
-import { close, listen } from '@kasa/http';
+import { serveHttp, type HttpService } from '@kasa/http';
 import { createApp } from './app.js';
 import { createConsoleDeps, type ConsoleDeps } from './console-deps.js';
 
-export interface ConsoleService {
-  deps: ConsoleDeps;
-  port: number;
-  url: string;
-  stop(): Promise<void>;
-}
+export type ConsoleService = HttpService<ConsoleDeps>;
 
 /** Starts the console on `port` (0 for any free port); `stop` drains HTTP, then closes the ledger pool. */
 export async function startConsole(
@@ -17,14 +12,7 @@ export async function startConsole(
   overrides: Partial<ConsoleDeps> = {},
 ): Promise<ConsoleService> {
   const deps = createConsoleDeps(config, overrides);
-  const { server, port: bound } = await listen(createApp(deps), port);
-  return {
-    deps,
-    port: bound,
-    url: `http://127.0.0.1:${bound}`,
-    async stop() {
-      await close(server);
-      await deps.ledger.close();
-    },
-  };
+  return serveHttp(deps, createApp(deps), port, async () => {
+    await deps.ledger.close();
+  });
 }

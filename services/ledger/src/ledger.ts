@@ -1,19 +1,14 @@
 import type { Server } from 'node:http';
 import type { KasaConfig } from '@kasa/config';
-import { close, listen, settleWithin } from '@kasa/http';
-
-/** The longest one shutdown step may take before it is forced. */
-const STEP_MS = 10_000;
+import { close, listen, settleWithin, type HttpService } from '@kasa/http';
 import { createApp } from './app.js';
 import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
 import { startExpiryWorker } from './expiry/expiry.worker.js';
 
-export interface LedgerService {
-  deps: LedgerDeps;
-  port: number;
-  url: string;
-  stop(): Promise<void>;
-}
+/** The longest one shutdown step may take before it is forced. */
+const STEP_MS = 10_000;
+
+export type LedgerService = HttpService<LedgerDeps>;
 
 /** Starts the ledger on `port` (0 for any free port); `stop` drains HTTP, then closes PostgreSQL and Redis. */
 export async function startLedger(
