@@ -195,6 +195,12 @@ const referenceNo = {
   'x-message': 'must be a reference such as KD7MX4Q2RH',
 } as const;
 
+// The page window every ops list takes: an opaque cursor and a page size of 1 to 100.
+const opsPage = {
+  cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
+  limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+} as const;
+
 function opsListProperties(statuses: readonly string[]) {
   return {
     createdFrom: opsTimestamp,
@@ -204,8 +210,7 @@ function opsListProperties(statuses: readonly string[]) {
       pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
       'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
     },
-    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
-    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+    ...opsPage,
   } as const;
 }
 
@@ -248,8 +253,7 @@ export const listAuditQuerySchema = {
   properties: {
     createdFrom: opsTimestamp,
     createdTo: opsTimestamp,
-    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
-    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
+    ...opsPage,
     siteId: uuid,
     actorId: shortText,
     action: shortText,
@@ -262,8 +266,5 @@ export const listSitesQuerySchema = {
   $id: 'ListSitesQuery',
   type: 'object',
   additionalProperties: false,
-  properties: {
-    cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
-    limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
-  },
+  properties: opsPage,
 } as const;

@@ -1,6 +1,6 @@
 import type { DepositIntentListItem, DepositIntentRecord } from '@kasa/contracts';
 import type { DepositIntent } from '@kasa/db';
-import { isoOrNull } from '../shared/clock.js';
+import { isoOrNull } from '../shared/iso.js';
 
 type DepositRow = Pick<
   DepositIntent,

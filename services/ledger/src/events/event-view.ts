@@ -1,9 +1,8 @@
 import type { AttemptView, EventView } from '@kasa/contracts';
+import { isoOrNull } from '../shared/iso.js';
 import type { EventRow, EventWithAttempts } from './event.repository.js';
 
 export type { AttemptView, EventView };
-
-const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
 /** The webhook body in its documented key order (PostgreSQL's jsonb keeps its own order). */
 export function orderedPayload(payload: unknown): unknown {
@@ -18,9 +17,9 @@ export function toEventView(row: EventRow): EventView {
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     attemptCount: row.attemptCount,
-    lastAttemptAt: iso(row.lastAttemptAt),
-    deliveredAt: iso(row.deliveredAt),
-    deadAt: iso(row.deadAt),
+    lastAttemptAt: isoOrNull(row.lastAttemptAt),
+    deliveredAt: isoOrNull(row.deliveredAt),
+    deadAt: isoOrNull(row.deadAt),
     payload: orderedPayload(row.payload),
   };
 }

@@ -1,9 +1,9 @@
 import express, { type Router } from 'express';
-import { AppError, pathParam } from '@kasa/http';
+import { pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { isUuid } from '../shared/http-guards.js';
 import { balanceView } from './accounts.js';
 import { checkJournal } from './check-journal.use-case.js';
+import { siteOr404 } from '../sites/provisioning.use-case.js';
 
 /** Site balances and the journal invariant check (`/ops/v1/balances`, `/ops/v1/journal/check`). */
 export function journalOpsRoutes(deps: LedgerDeps): Router {
@@ -15,9 +15,7 @@ export function journalOpsRoutes(deps: LedgerDeps): Router {
   });
 
   router.get('/sites/:siteId/balance', async (req, res) => {
-    const siteId = pathParam(req, 'siteId');
-    const site = isUuid(siteId) ? await deps.sites.findById(siteId) : null;
-    if (!site) throw new AppError('not_found', 'No site with this id.');
+    const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
     res.json({ ...balanceView(site.id, await deps.journal.balancesOf(site.id)), slug: site.slug, name: site.name });
   });
 

@@ -79,10 +79,16 @@ export async function createSite(deps: ProvisioningDeps, actor: Actor, input: Ne
   }
 }
 
+/** The site a path names; a malformed or unknown id is 404 `not_found`. */
+export async function siteOr404(sites: SiteRepository, siteId: string): Promise<Site> {
+  const site = isUuid(siteId) ? await sites.findById(siteId) : null;
+  if (!site) throw new AppError('not_found', 'No site with this id.');
+  return site;
+}
+
 /** Issues a key; the raw key is returned here once and never stored. */
 export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: string) {
-  const site = isUuid(siteId) ? await deps.sites.findById(siteId) : null;
-  if (!site) throw new AppError('not_found', 'No site with this id.');
+  const site = await siteOr404(deps.sites, siteId);
   const apiKey = generateApiKey(site.slug);
   const created = await deps.db.$transaction(async (tx) => {
     const key = await deps.apiKeys.create(tx, { siteId, keyHash: sha256Hex(apiKey), keyPrefix: apiKeyPrefix(apiKey) });

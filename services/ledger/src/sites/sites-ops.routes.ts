@@ -1,12 +1,12 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf, requireRole } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
-import { isUuid, opsAuth } from '../shared/http-guards.js';
+import { opsAuth } from '../shared/http-guards.js';
 import { LIST_FILTERS_INVALID, listPage } from '../shared/partner-list.use-case.js';
-import { createSite, issueApiKey, revokeApiKey, siteView } from './provisioning.use-case.js';
+import { createSite, issueApiKey, revokeApiKey, siteOr404, siteView } from './provisioning.use-case.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
@@ -41,18 +41,12 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     res.json(await listPage(source, deps.cursors, 'ops', query));
   });
 
-  const siteOr404 = async (siteId: string) => {
-    const site = isUuid(siteId) ? await deps.sites.findById(siteId) : null;
-    if (!site) throw new AppError('not_found', 'No site with this id.');
-    return site;
-  };
-
   router.get('/sites/:siteId', async (req, res) => {
-    res.json(siteView(await siteOr404(pathParam(req, 'siteId'))));
+    res.json(siteView(await siteOr404(deps.sites, pathParam(req, 'siteId'))));
   });
 
   router.get('/sites/:siteId/api-keys', async (req, res) => {
-    const site = await siteOr404(pathParam(req, 'siteId'));
+    const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
     const keys = await deps.apiKeys.listForSite(site.id);
     res.json({
       data: keys.map((key) => ({

@@ -1,6 +1,6 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
-import { isoOrNull } from '../shared/clock.js';
+import { isoOrNull } from '../shared/iso.js';
 
 type WithdrawalRow = Pick<
   Withdrawal,
