@@ -10,7 +10,7 @@ export * from './auth-cache.js';
 export * from './iban.js';
 export * from './canonical-json.js';
 export { validateRequest, type SchemaName } from './validation.js';
-export { parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
+export { LIST_FILTERS_INVALID, parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
 export { REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { RESPONSE_SCHEMAS } from './schemas/responses.js';

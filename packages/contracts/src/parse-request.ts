@@ -9,6 +9,9 @@ type RequestTypes = { [N in SchemaName]: FromSchema<(typeof SCHEMAS)[N]> };
 /** The TypeScript type of a request that passed the named schema, derived from the schema itself. */
 export type RequestOf<N extends SchemaName> = RequestTypes[N];
 
+/** The problem summary of a list whose filters fail their schema, on every list of every API. */
+export const LIST_FILTERS_INVALID = 'The list filters are not valid.';
+
 /** A request that failed its schema; the HTTP error handler answers it as 400 `validation_failed`. */
 export class RequestValidationError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import express, { type Response, type Router } from 'express';
-import { fingerprintOf, parseRequest } from '@kasa/contracts';
+import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { idempotencyKeyOf, type StoredResponse } from '../middleware/idempotency.js';
@@ -20,7 +20,7 @@ export function eventRoutes(deps: GatewayDeps): Router {
   const site = (res: Response) => encodeURIComponent(res.locals.principal.siteId);
 
   router.get('/events', async (req, res) => {
-    const filters = parseRequest('listEvents', req.query, 'The list filters are not valid.');
+    const filters = parseRequest('listEvents', req.query, LIST_FILTERS_INVALID);
     const query = searchOf(filters);
     send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}/events${query ? `?${query}` : ''}`, req.requestId));
   });

@@ -1,5 +1,5 @@
 import express, { type Response, type Router } from 'express';
-import { fingerprintOf, parseRequest } from '@kasa/contracts';
+import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { authenticate } from '../middleware/authenticate.js';
@@ -67,9 +67,8 @@ export function partnerRoutes(deps: GatewayDeps): Router {
       const query = searchOf(parse(req.query));
       send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}${path}${query ? `?${query}` : ''}`, req.requestId));
     });
-  const LIST_INVALID = 'The list filters are not valid.';
-  list('/intents', (query) => parseRequest('listIntents', query, LIST_INVALID));
-  list('/withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_INVALID));
+  list('/intents', (query) => parseRequest('listIntents', query, LIST_FILTERS_INVALID));
+  list('/withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_FILTERS_INVALID));
 
   router.use(webhookConfigRoutes(deps));
   router.use(eventRoutes(deps));

@@ -1,11 +1,10 @@
 import express, { type Router } from 'express';
-import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
+import { BANK_TRANSFER_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage, statusesOf } from '../shared/ops-list.use-case.js';
-import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
 import { assignBankTransfer, recordBankTransfer } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 

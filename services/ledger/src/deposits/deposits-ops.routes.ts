@@ -1,12 +1,11 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage, reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
-import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
 import { toOpsIntent } from './deposit.views.js';
 import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
 

@@ -1,11 +1,11 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth, lookupId } from '../shared/http-guards.js';
 import type { ListWindow } from '../shared/keyset.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
-import { LIST_FILTERS_INVALID, listPage } from '../shared/partner-list.use-case.js';
+import { listPage } from '../shared/partner-list.use-case.js';
 import { createDeposit } from './create-deposit.use-case.js';
 import { toDepositListItem, toDepositRecord } from './deposit.views.js';
 

@@ -1,9 +1,8 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
+import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
-import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { toEventDetail } from './event-view.js';
 import { principalOf } from '../operators/operator-auth.js';

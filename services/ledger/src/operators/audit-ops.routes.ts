@@ -1,10 +1,9 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
+import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import type { AuditLog } from '@kasa/db';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage } from '../shared/ops-list.use-case.js';
-import { LIST_FILTERS_INVALID } from '../shared/partner-list.use-case.js';
 
 function auditView(row: AuditLog, emails: Map<string, string>) {
   return {

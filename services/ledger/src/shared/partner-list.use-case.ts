@@ -2,9 +2,6 @@ import { DEFAULT_PAGE_SIZE, type ListResponse } from '@kasa/contracts';
 import type { CursorCodec, CursorPosition, CursorScope } from './cursor.js';
 import type { ListWindow } from './keyset.js';
 
-/** The problem summary of a list whose filters fail their schema (routes pass it to parseRequest). */
-export const LIST_FILTERS_INVALID = 'The list filters are not valid.';
-
 /** A partner list's filters, already checked against the list's schema. */
 export interface ListQuery {
   createdFrom?: string;

@@ -1,11 +1,11 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
+import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf, requireRole } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { opsAuth } from '../shared/http-guards.js';
-import { LIST_FILTERS_INVALID, listPage } from '../shared/partner-list.use-case.js';
+import { listPage } from '../shared/partner-list.use-case.js';
 import { createSite, issueApiKey, revokeApiKey, siteOr404, siteView } from './provisioning.use-case.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
 
