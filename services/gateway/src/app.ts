@@ -13,7 +13,7 @@ import {
 import type { GatewayDeps } from './gateway-deps.js';
 import { buildOpenApiDocument } from '@kasa/contracts';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
-import { partnerRoutes } from './routes/partner.routes.js';
+import { partnerRoutes } from './partner-api/partner.routes.js';
 
 /** The public edge: the partner API under /api/v1/external, health and metrics. */
 export function createApp(deps: GatewayDeps): Express {

@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import type { KasaConfig } from '@kasa/config';
 import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
-import { IdempotencyStore } from './middleware/idempotency.js';
-import { InvalidKeyLimiter, RequestCounter } from './middleware/rate-limit.js';
+import { IdempotencyStore } from './idempotency/idempotency.js';
+import { InvalidKeyLimiter, RequestCounter } from './rate-limit/rate-limit.js';
 
 /** Everything the gateway needs, wired once by hand. */
 export interface GatewayDeps {

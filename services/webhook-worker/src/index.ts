@@ -2,4 +2,4 @@
 export { startWorker, type WebhookWorkerService } from './worker.js';
 export { createApp } from './app.js';
 export { createWorkerDeps, type WorkerDeps, type WorkerOverrides } from './worker-deps.js';
-export { signingSecrets, webhookBody } from './jobs/deliver-event.job.js';
+export { signingSecrets, webhookBody } from './deliveries/deliver-event.job.js';

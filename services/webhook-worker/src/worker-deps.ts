@@ -8,9 +8,9 @@ import { createLogger, type Logger } from '@kasa/logger';
 import { WebhookUrlGuard, type Resolver } from '@kasa/net-guard';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
-import { SiteSlots } from './delivery/site-slots.js';
-import { WebhookSender } from './delivery/webhook-sender.js';
-import { DeliveryRepository } from './repositories/delivery.repository.js';
+import { SiteSlots } from './deliveries/site-slots.js';
+import { WebhookSender } from './deliveries/webhook-sender.js';
+import { DeliveryRepository } from './deliveries/delivery.repository.js';
 
 /** Everything the worker needs, wired once by hand. */
 export interface WorkerDeps {

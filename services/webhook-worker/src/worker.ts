@@ -4,7 +4,7 @@ import type { KasaConfig } from '@kasa/config';
 import { close, createHttpMetrics, listen, settleWithin } from '@kasa/http';
 import { queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
 import { createApp } from './app.js';
-import { deliverEventProcessor, type DeliverEventResult } from './jobs/deliver-event.job.js';
+import { deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
 import { createWorkerDeps, type WorkerDeps, type WorkerOverrides } from './worker-deps.js';
 

@@ -2,8 +2,8 @@ import express, { type Response, type Router } from 'express';
 import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { idempotencyKeyOf, type StoredResponse } from '../middleware/idempotency.js';
-import { searchOf } from './search-params.js';
+import { idempotencyKeyOf, type StoredResponse } from '../idempotency/idempotency.js';
+import { searchOf } from '../partner-api/search-params.js';
 
 function send(res: Response, result: StoredResponse): void {
   res.status(result.status);

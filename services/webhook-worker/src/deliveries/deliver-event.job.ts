@@ -3,10 +3,10 @@ import type { Logger } from '@kasa/logger';
 import type { DeliverEventJob } from '@kasa/queue';
 import type { SecretBox } from '@kasa/secret-box';
 import { buildWebhookHeaders } from '@kasa/webhook-signing';
-import type { SiteSlots } from '../delivery/site-slots.js';
-import type { SendResult, WebhookSender } from '../delivery/webhook-sender.js';
+import type { SiteSlots } from './site-slots.js';
+import type { SendResult, WebhookSender } from './webhook-sender.js';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
-import type { AttemptOutcome, DeliveryRepository, EventToDeliver } from '../repositories/delivery.repository.js';
+import type { AttemptOutcome, DeliveryRepository, EventToDeliver } from './delivery.repository.js';
 
 export interface DeliverEventDeps {
   deliveries: DeliveryRepository;

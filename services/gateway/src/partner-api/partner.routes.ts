@@ -2,12 +2,12 @@ import express, { type Response, type Router } from 'express';
 import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { authenticate } from '../middleware/authenticate.js';
-import { idempotencyKeyOf } from '../middleware/idempotency.js';
-import type { StoredResponse } from '../middleware/idempotency.js';
-import { eventRoutes } from './events.routes.js';
+import { authenticate } from '../auth/authenticate.js';
+import { idempotencyKeyOf } from '../idempotency/idempotency.js';
+import type { StoredResponse } from '../idempotency/idempotency.js';
+import { eventRoutes } from '../events/events.routes.js';
 import { searchOf } from './search-params.js';
-import { webhookConfigRoutes } from './webhook-config.routes.js';
+import { webhookConfigRoutes } from '../webhook-config/webhook-config.routes.js';
 
 /** Every partner route, as [method, path]: the OpenAPI document is checked against this list. */
 export const PARTNER_ROUTES = [

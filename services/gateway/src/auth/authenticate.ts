@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { authCacheKey, REVOKED, UNKNOWN, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { LedgerClient } from '../ledger-client.js';
-import { applyBudget, type InvalidKeyLimiter, type RequestCounter } from './rate-limit.js';
+import { applyBudget, type InvalidKeyLimiter, type RequestCounter } from '../rate-limit/rate-limit.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
