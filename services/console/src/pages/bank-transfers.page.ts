@@ -3,9 +3,10 @@ import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { ListPage, OpsBankTransfer } from '@kasa/contracts';
-import { actionForm, emptyRow, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
+import { actionForm, currentTab, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, maskIban, shortId } from '../views/format.js';
-import { html, type SafeHtml } from '../views/html.js';
+import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
+import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
 
 const STATUS_TABS: Array<[string, string]> = [
@@ -32,55 +33,51 @@ function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
   });
 }
 
+function assignCell(ctx: FormContext, t: OpsBankTransfer): HtmlValue {
+  if (t.status === 'UNMATCHED') return assignForm(ctx, t);
+  return t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>` : '—';
+}
+
+/** The description, and why it matched no deposit. */
+function describeUnmatched(t: OpsBankTransfer): SafeHtml {
+  if (!t.unmatchedReason) return html`${t.description}`;
+  return html`${t.description}<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>`;
+}
+
+/** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */
+export function transferColumns(describe: (t: OpsBankTransfer) => HtmlValue): Array<Column<OpsBankTransfer>> {
+  return [
+    { header: 'Received', cell: (t) => formatTime(t.receivedAt) },
+    { header: 'Bank tx id', cell: (t) => html`<code>${t.bankTxId}</code>` },
+    { header: 'Amount', class: 'num', cell: (t) => formatTry(t.amount) },
+    { header: 'Sender', cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },
+    { header: 'Description', cell: describe },
+    { header: 'Status', cell: (t) => statusBadge(t.status) },
+  ];
+}
+
 /** `/bank-transfers`: money that arrived without a usable reference, and assigning it to the right deposit. */
 export function bankTransferRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 
   router.get('/bank-transfers', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const requested = ctx.query('status');
-    const status = STATUS_TABS.some(([value]) => value === requested) ? (requested as string) : 'UNMATCHED';
+    const status = currentTab(STATUS_TABS, ctx.query('status'), 'UNMATCHED');
     const page = await ctx.ops.get<ListPage<OpsBankTransfer>>('/bank-transfers', { status, limit: '50', cursor: ctx.query('cursor') });
     const body = html`${tabs('/bank-transfers', status, STATUS_TABS)}
       <p class="hint">
         A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
         sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review.
       </p>
-      <table class="list">
-        <thead>
-          <tr>
-            <th>Received</th>
-            <th>Bank tx id</th>
-            <th class="num">Amount</th>
-            <th>Sender</th>
-            <th>Description</th>
-            <th>Status</th>
-            <th>${status === 'UNMATCHED' ? 'Assign to deposit' : 'Deposit'}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            page.data.length === 0
-              ? emptyRow(7, 'No transfers in this state.')
-              : page.data.map(
-                  (t) =>
-                    html`<tr data-id="${t.bankTransferId}">
-                      <td>${formatTime(t.receivedAt)}</td>
-                      <td><code>${t.bankTxId}</code></td>
-                      <td class="num">${formatTry(t.amount)}</td>
-                      <td>${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span></td>
-                      <td>
-                        ${t.description}${t.unmatchedReason ? html`<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>` : ''}
-                      </td>
-                      <td>${statusBadge(t.status)}</td>
-                      <td>
-                        ${t.status === 'UNMATCHED' ? assignForm(ctx, t) : t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>` : '—'}
-                      </td>
-                    </tr>`,
-                )
-          }
-        </tbody>
-      </table>
+      ${table({
+        columns: [
+          ...transferColumns(describeUnmatched),
+          { header: status === 'UNMATCHED' ? 'Assign to deposit' : 'Deposit', cell: (t) => assignCell(ctx, t) },
+        ],
+        rows: page.data,
+        rowId: (t) => t.bankTransferId,
+        empty: 'No transfers in this state.',
+      })}
       ${nextPageLink('/bank-transfers', { status }, page.nextCursor)}`;
     ctx.render('Bank transfers', 'transfers', body);
   });

@@ -3,11 +3,12 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { AttemptView, EventView, ListPage, OpsEventDetail } from '@kasa/contracts';
-import { actionForm, emptyRow, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
+import { actionForm, currentTab, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
+import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
-import { siteDirectory, siteLink } from './site-names.js';
+import { getWithSites, siteLink } from './site-names.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['', 'All'],
@@ -29,28 +30,36 @@ function replayForm(ctx: FormContext, event: EventView): SafeHtml | '' {
   });
 }
 
-function attemptRows(attempts: AttemptView[]): SafeHtml {
-  if (attempts.length === 0) return emptyRow(6, 'No delivery attempt yet.');
-  return html`${attempts.map(
-    (a) =>
-      html`<tr class="${a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300 ? '' : 'failed'}">
-        <td>${a.attemptNo}</td>
-        <td>${formatTime(a.startedAt)}</td>
-        <td><code>${a.url}</code></td>
-        <td class="num">${a.durationMs} ms</td>
-        <td>${a.statusCode ?? '—'}</td>
-        <td>
-          ${a.error ?? ''}${
-            a.responseBody
-              ? html`<details>
-                  <summary>Response body</summary>
-                  <pre class="json">${a.responseBody}</pre>
-                </details>`
-              : ''
-          }
-        </td>
-      </tr>`,
-  )}`;
+const ATTEMPT_COLUMNS: Array<Column<AttemptView>> = [
+  { header: '#', cell: (a) => a.attemptNo },
+  { header: 'Started', cell: (a) => formatTime(a.startedAt) },
+  { header: 'URL', cell: (a) => html`<code>${a.url}</code>` },
+  { header: 'Took', class: 'num', cell: (a) => `${a.durationMs} ms` },
+  { header: 'HTTP', cell: (a) => a.statusCode ?? '—' },
+  {
+    header: 'Error',
+    cell: (a) =>
+      html`${a.error ?? ''}${
+        a.responseBody
+          ? html`<details>
+              <summary>Response body</summary>
+              <pre class="json">${a.responseBody}</pre>
+            </details>`
+          : ''
+      }`,
+  },
+];
+
+function eventColumns(ctx: FormContext): Array<Column<EventView>> {
+  return [
+    { header: 'Created', cell: (e) => formatTime(e.createdAt) },
+    { header: 'Event', cell: (e) => html`<a href="/deliveries/${seg(e.eventId)}"><code>${e.eventId}</code></a>` },
+    { header: 'Type', cell: (e) => e.type },
+    { header: 'Status', cell: (e) => statusBadge(e.status) },
+    { header: 'Attempts', class: 'num', cell: (e) => e.attemptCount },
+    { header: 'Last attempt', cell: (e) => formatTime(e.lastAttemptAt) },
+    { header: '', cell: (e) => replayForm(ctx, e) },
+  ];
 }
 
 /** `/deliveries`: the webhook delivery ledger across sites, one event's attempts, and replay. */
@@ -59,7 +68,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
 
   router.get('/deliveries', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const status = STATUS_TABS.some(([value]) => value === ctx.query('status')) ? (ctx.query('status') as string) : '';
+    const status = currentTab(STATUS_TABS, ctx.query('status'), '');
     const type = EVENT_TYPES.includes(ctx.query('type') ?? '') ? ctx.query('type') : undefined;
     const filters = { status, type };
     const page = await ctx.ops.get<ListPage<EventView>>('/events', { ...filters, limit: '50', cursor: ctx.query('cursor') });
@@ -75,49 +84,20 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
         >
         <button type="submit" class="btn plain">Filter</button>
       </form>
-      <table class="list">
-        <thead>
-          <tr>
-            <th>Created</th>
-            <th>Event</th>
-            <th>Type</th>
-            <th>Status</th>
-            <th class="num">Attempts</th>
-            <th>Last attempt</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            page.data.length === 0
-              ? emptyRow(7, 'No events match.')
-              : page.data.map(
-                  (e) =>
-                    html`<tr data-id="${e.eventId}" class="${e.status === 'DEAD' ? 'dead' : ''}">
-                      <td>${formatTime(e.createdAt)}</td>
-                      <td>
-                        <a href="/deliveries/${seg(e.eventId)}"><code>${e.eventId}</code></a>
-                      </td>
-                      <td>${e.type}</td>
-                      <td>${statusBadge(e.status)}</td>
-                      <td class="num">${e.attemptCount}</td>
-                      <td>${formatTime(e.lastAttemptAt)}</td>
-                      <td>${replayForm(ctx, e)}</td>
-                    </tr>`,
-                )
-          }
-        </tbody>
-      </table>
+      ${table({
+        columns: eventColumns(ctx),
+        rows: page.data,
+        rowId: (e) => e.eventId,
+        rowClass: (e) => (e.status === 'DEAD' ? 'dead' : ''),
+        empty: 'No events match.',
+      })}
       ${nextPageLink('/deliveries', filters, page.nextCursor)}`;
     ctx.render('Deliveries', 'deliveries', body);
   });
 
   router.get('/deliveries/:eventId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [event, sites] = await Promise.all([
-      ctx.ops.get<OpsEventDetail>(`/events/${seg(pathParam(req, 'eventId'))}`),
-      siteDirectory(ctx.ops),
-    ]);
+    const [event, sites] = await getWithSites<OpsEventDetail>(ctx.ops, `/events/${seg(pathParam(req, 'eventId'))}`);
     const body = html`<section class="card${event.status === 'DEAD' ? ' dead' : ''}">
         ${facts([
           ['Status', statusBadge(event.status)],
@@ -133,21 +113,12 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
       </section>
       <section>
         <h2>Attempts</h2>
-        <table class="list">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Started</th>
-              <th>URL</th>
-              <th class="num">Took</th>
-              <th>HTTP</th>
-              <th>Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${attemptRows(event.attempts)}
-          </tbody>
-        </table>
+        ${table({
+          columns: ATTEMPT_COLUMNS,
+          rows: event.attempts,
+          rowClass: (a) => (a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300 ? '' : 'failed'),
+          empty: 'No delivery attempt yet.',
+        })}
       </section>
       <section>
         <h2>Payload</h2>

@@ -4,11 +4,14 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsIntentDetail } from '@kasa/contracts';
 import { intentActions } from '../views/actions.view.js';
-import { emptyRow, facts, statusBadge } from '../views/components.js';
-import { formatTime, formatTry, maskIban, readLira } from '../views/format.js';
+import { facts } from '../views/components.js';
+import { formatTime, formatTry, readLira } from '../views/format.js';
 import { html } from '../views/html.js';
+import { table } from '../views/table.js';
+import { transferColumns } from './bank-transfers.page.js';
 import { actionContext, pageContext } from './page-context.js';
-import { siteDirectory, siteLink } from './site-names.js';
+import { recordFacts } from './record-facts.js';
+import { getWithSites } from './site-names.js';
 
 /** `/intents/:intentId`: one deposit with the transfers that paid it, and its review decisions. */
 export function intentRoutes(deps: ConsoleDeps): Router {
@@ -16,17 +19,10 @@ export function intentRoutes(deps: ConsoleDeps): Router {
 
   router.get('/intents/:intentId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [intent, sites] = await Promise.all([
-      ctx.ops.get<OpsIntentDetail>(`/intents/${seg(pathParam(req, 'intentId'))}`),
-      siteDirectory(ctx.ops),
-    ]);
+    const [intent, sites] = await getWithSites<OpsIntentDetail>(ctx.ops, `/intents/${seg(pathParam(req, 'intentId'))}`);
     const body = html`<section class="card">
         ${facts([
-          ['Status', statusBadge(intent.status)],
-          ['Reference', html`<code>${intent.referenceNo}</code>`],
-          ['Intent id', html`<code>${intent.intentId}</code>`],
-          ['Site', siteLink(sites, intent.siteId)],
-          ['User', html`<code>${intent.externalUserId}</code> ${intent.externalUserLabel ?? ''}`],
+          ...recordFacts(sites, intent, 'Intent id', intent.intentId),
           ['Requested', formatTry(intent.requestedAmount)],
           ['Received', formatTry(intent.receivedAmount)],
           ['Approved amount', intent.status === 'APPROVED' ? formatTry(intent.amount) : null],
@@ -40,35 +36,11 @@ export function intentRoutes(deps: ConsoleDeps): Router {
       </section>
       <section>
         <h2>Bank transfers</h2>
-        <table class="list">
-          <thead>
-            <tr>
-              <th>Received</th>
-              <th>Bank tx id</th>
-              <th class="num">Amount</th>
-              <th>Sender</th>
-              <th>Description</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              intent.bankTransfers.length === 0
-                ? emptyRow(6, 'No transfer has been matched to this deposit.')
-                : intent.bankTransfers.map(
-                    (t) =>
-                      html`<tr>
-                        <td>${formatTime(t.receivedAt)}</td>
-                        <td><code>${t.bankTxId}</code></td>
-                        <td class="num">${formatTry(t.amount)}</td>
-                        <td>${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span></td>
-                        <td>${t.description}</td>
-                        <td>${statusBadge(t.status)}</td>
-                      </tr>`,
-                  )
-            }
-          </tbody>
-        </table>
+        ${table({
+          columns: transferColumns((t) => t.description),
+          rows: intent.bankTransfers,
+          empty: 'No transfer has been matched to this deposit.',
+        })}
       </section>`;
     ctx.render(`Deposit ${intent.referenceNo}`, 'review', body);
   });

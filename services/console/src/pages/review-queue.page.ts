@@ -3,9 +3,10 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { ListPage, OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { intentActions, withdrawalActions } from '../views/actions.view.js';
-import { emptyRow, nextPageLink, statusBadge, type FormContext } from '../views/components.js';
+import { nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
+import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
 import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
@@ -16,84 +17,51 @@ function userCell(id: string, label: string | null): SafeHtml {
   return label ? html`<span title="${id}">${label}</span>` : html`<code>${id}</code>`;
 }
 
+/** The columns a deposit's and a withdrawal's rows open with. */
+function partnerColumns<T extends OpsIntent | OpsWithdrawal>(sites: SiteDirectory, link: (row: T) => SafeHtml): Array<Column<T>> {
+  return [
+    { header: 'Created', cell: (r) => formatTime(r.createdAt) },
+    { header: 'Reference', cell: link },
+    { header: 'Site', cellClass: 'nowrap', cell: (r) => siteLink(sites, r.siteId) },
+    { header: 'User', cell: (r) => userCell(r.externalUserId, r.externalUserLabel) },
+  ];
+}
+
+function receivedClass(i: OpsIntent): string {
+  return i.receivedAmount !== null && i.receivedAmount !== i.requestedAmount ? 'num differs' : 'num';
+}
+
 /** Deposits whose money arrived (in time or late) and that wait for an operator's decision. */
 export function intentTable(ctx: FormContext, sites: SiteDirectory, intents: OpsIntent[]): SafeHtml {
-  return html`<table class="list">
-    <thead>
-      <tr>
-        <th>Created</th>
-        <th>Reference</th>
-        <th>Site</th>
-        <th>User</th>
-        <th class="num">Requested</th>
-        <th class="num">Received</th>
-        <th>Status</th>
-        <th>Decision</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${
-        intents.length === 0
-          ? emptyRow(8, 'Nothing waiting for review.')
-          : intents.map(
-              (i) =>
-                html`<tr data-id="${i.intentId}" class="${i.status === 'LATE_ARRIVAL' ? 'late' : ''}">
-                  <td>${formatTime(i.createdAt)}</td>
-                  <td>
-                    <a href="/intents/${seg(i.intentId)}"><code>${i.referenceNo}</code></a>
-                  </td>
-                  <td class="nowrap">${siteLink(sites, i.siteId)}</td>
-                  <td>${userCell(i.externalUserId, i.externalUserLabel)}</td>
-                  <td class="num">${formatTry(i.requestedAmount)}</td>
-                  <td class="num${i.receivedAmount !== null && i.receivedAmount !== i.requestedAmount ? ' differs' : ''}">
-                    ${formatTry(i.receivedAmount)}
-                  </td>
-                  <td>${statusBadge(i.status)}</td>
-                  <td>${intentActions(ctx, i)}</td>
-                </tr>`,
-            )
-      }
-    </tbody>
-  </table>`;
+  return table({
+    columns: [
+      ...partnerColumns<OpsIntent>(sites, (i) => html`<a href="/intents/${seg(i.intentId)}"><code>${i.referenceNo}</code></a>`),
+      { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
+      { header: 'Received', class: 'num', cellClass: receivedClass, cell: (i) => formatTry(i.receivedAmount) },
+      { header: 'Status', cell: (i) => statusBadge(i.status) },
+      { header: 'Decision', cell: (i) => intentActions(ctx, i) },
+    ],
+    rows: intents,
+    rowId: (i) => i.intentId,
+    rowClass: (i) => (i.status === 'LATE_ARRIVAL' ? 'late' : ''),
+    empty: 'Nothing waiting for review.',
+  });
 }
 
 /** Withdrawals with their next action; the IBAN is masked here and shown in full on the detail page. */
 export function withdrawalTable(ctx: FormContext, sites: SiteDirectory, withdrawals: OpsWithdrawal[], empty: string): SafeHtml {
-  return html`<table class="list">
-    <thead>
-      <tr>
-        <th>Created</th>
-        <th>Reference</th>
-        <th>Site</th>
-        <th>User</th>
-        <th class="num">Amount</th>
-        <th>To</th>
-        <th>Status</th>
-        <th>Next step</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${
-        withdrawals.length === 0
-          ? emptyRow(8, empty)
-          : withdrawals.map(
-              (w) =>
-                html`<tr data-id="${w.withdrawalId}">
-                  <td>${formatTime(w.createdAt)}</td>
-                  <td>
-                    <a href="/withdrawals/${seg(w.withdrawalId)}"><code>${w.referenceNo}</code></a>
-                  </td>
-                  <td class="nowrap">${siteLink(sites, w.siteId)}</td>
-                  <td>${userCell(w.externalUserId, w.externalUserLabel)}</td>
-                  <td class="num">${formatTry(w.amount)}</td>
-                  <td>${w.targetHolderName}<br /><span class="muted">${maskIban(w.targetIban)}</span></td>
-                  <td>${statusBadge(w.status)}</td>
-                  <td>${withdrawalActions(ctx, w)}</td>
-                </tr>`,
-            )
-      }
-    </tbody>
-  </table>`;
+  return table({
+    columns: [
+      ...partnerColumns<OpsWithdrawal>(sites, (w) => html`<a href="/withdrawals/${seg(w.withdrawalId)}"><code>${w.referenceNo}</code></a>`),
+      { header: 'Amount', class: 'num', cell: (w) => formatTry(w.amount) },
+      { header: 'To', cell: (w) => html`${w.targetHolderName}<br /><span class="muted">${maskIban(w.targetIban)}</span>` },
+      { header: 'Status', cell: (w) => statusBadge(w.status) },
+      { header: 'Next step', cell: (w) => withdrawalActions(ctx, w) },
+    ],
+    rows: withdrawals,
+    rowId: (w) => w.withdrawalId,
+    empty,
+  });
 }
 
 /** `GET /review`: deposits awaiting review (in time and late) and withdrawals awaiting review, side by side in one queue. */

@@ -3,10 +3,11 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { IssuedApiKey, OpsApiKey, SiteBalance } from '@kasa/contracts';
-import { actionForm, emptyRow, facts, type FormContext } from '../views/components.js';
+import { actionForm, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
-import { actionContext, pageContext } from './page-context.js';
+import { table, type Column } from '../views/table.js';
+import { actionContext, pageContext, type PageContext } from './page-context.js';
 
 function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtml {
   return actionForm(ctx, {
@@ -16,6 +17,18 @@ function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtm
     confirm: `Revoke API key ${apiKeyId}? The partner's requests with it fail from the next one on.`,
     fields: html`<input type="hidden" name="apiKeyId" value="${apiKeyId}" /><input type="hidden" name="siteId" value="${siteId}" />`,
   });
+}
+
+/** The keys of a site; admins get a column to revoke the active ones. */
+function keyColumns(ctx: PageContext, siteId: string): Array<Column<OpsApiKey>> {
+  const columns: Array<Column<OpsApiKey>> = [
+    { header: 'Key id', cell: (k) => html`<code>${k.apiKeyId}</code>` },
+    { header: 'Prefix', cell: (k) => html`<code>${k.keyPrefix}</code>` },
+    { header: 'Issued', cell: (k) => formatTime(k.createdAt) },
+    { header: 'Revoked', cell: (k) => (k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">active</span>`) },
+  ];
+  if (ctx.isAdmin) columns.push({ header: '', cell: (k) => (k.revokedAt ? '' : revokeForm(ctx, k.apiKeyId, siteId)) });
+  return columns;
 }
 
 /** `/sites/:siteId`: balance and keys of one site; admins issue keys (shown once) and revoke them. */
@@ -29,7 +42,6 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
       ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
       ctx.ops.get<{ data: OpsApiKey[] }>(`/sites/${seg(siteId)}/api-keys`),
     ]);
-    const keys = keyList.data;
     const body = html`<section class="card">
         ${facts([
           ['Name', site.name],
@@ -43,33 +55,12 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
       </section>
       <section>
         <h2>API keys</h2>
-        <table class="list">
-          <thead>
-            <tr>
-              <th>Key id</th>
-              <th>Prefix</th>
-              <th>Issued</th>
-              <th>Revoked</th>
-              ${ctx.isAdmin ? html`<th></th>` : ''}
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              keys.length === 0
-                ? emptyRow(ctx.isAdmin ? 5 : 4, 'No key has been issued for this site.')
-                : keys.map(
-                    (k) =>
-                      html`<tr data-id="${k.apiKeyId}">
-                        <td><code>${k.apiKeyId}</code></td>
-                        <td><code>${k.keyPrefix}</code></td>
-                        <td>${formatTime(k.createdAt)}</td>
-                        <td>${k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">active</span>`}</td>
-                        ${ctx.isAdmin ? html`<td>${k.revokedAt ? '' : revokeForm(ctx, k.apiKeyId, siteId)}</td>` : ''}
-                      </tr>`,
-                  )
-            }
-          </tbody>
-        </table>
+        ${table({
+          columns: keyColumns(ctx, siteId),
+          rows: keyList.data,
+          rowId: (k) => k.apiKeyId,
+          empty: 'No key has been issued for this site.',
+        })}
         <p class="muted">
           Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.
         </p>

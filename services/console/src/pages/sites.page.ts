@@ -3,9 +3,10 @@ import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '@kasa/contracts';
-import { emptyRow, facts } from '../views/components.js';
+import { facts } from '../views/components.js';
 import { formatTry, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
+import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 
 function createSiteForm(ctx: PageContext): SafeHtml {
@@ -59,6 +60,17 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
   return out;
 }
 
+/** Each site's settings, with its available balance from `available` (site id -> kuruş). */
+function siteColumns(available: Map<string, string>): Array<Column<OpsSite>> {
+  return [
+    { header: 'Slug', cell: (s) => html`<a href="/sites/${seg(s.siteId)}">${s.slug}</a>` },
+    { header: 'Name', cell: (s) => s.name },
+    { header: 'Webhook URL', cell: (s) => s.webhookUrl ?? html`<span class="muted">not set</span>` },
+    { header: 'Limit / min', class: 'num', cell: (s) => String(s.rateLimitPerMinute) },
+    { header: 'Available', class: 'num', cell: (s) => formatTry(available.get(s.siteId) ?? '0') },
+  ];
+}
+
 /** `/sites`: every site with its settings and available balance; admins also create sites here. */
 export function siteRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
@@ -70,42 +82,16 @@ export function siteRoutes(deps: ConsoleDeps): Router {
       ctx.ops.get<{ data: SiteBalance[] }>('/balances'),
     ]);
     const available = new Map(balances.data.map((b) => [b.siteId, b.available]));
-    const body = html`<table class="list">
-        <thead>
-          <tr>
-            <th>Slug</th>
-            <th>Name</th>
-            <th>Webhook URL</th>
-            <th class="num">Limit / min</th>
-            <th class="num">Available</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            sites.data.length === 0
-              ? emptyRow(5, 'No sites yet.')
-              : sites.data.map(
-                  (s) =>
-                    html`<tr data-id="${s.siteId}">
-                      <td><a href="/sites/${seg(s.siteId)}">${s.slug}</a></td>
-                      <td>${s.name}</td>
-                      <td>${s.webhookUrl ?? html`<span class="muted">not set</span>`}</td>
-                      <td class="num">${String(s.rateLimitPerMinute)}</td>
-                      <td class="num">${formatTry(available.get(s.siteId) ?? '0')}</td>
-                    </tr>`,
-                )
-          }
-        </tbody>
-      </table>
-      ${sites.nextCursor ? html`<p><a href="/sites?cursor=${encodeURIComponent(sites.nextCursor)}">Next page</a></p>` : ''}
-      ${
-        ctx.isAdmin
-          ? html`<section>
-              <h2>New site</h2>
-              ${createSiteForm(ctx)}
-            </section>`
-          : html`<p class="hint">Creating sites and issuing or revoking API keys needs the admin role.</p>`
-      }`;
+    const body = html`${table({ columns: siteColumns(available), rows: sites.data, rowId: (s) => s.siteId, empty: 'No sites yet.' })}
+    ${sites.nextCursor ? html`<p><a href="/sites?cursor=${encodeURIComponent(sites.nextCursor)}">Next page</a></p>` : ''}
+    ${
+      ctx.isAdmin
+        ? html`<section>
+            <h2>New site</h2>
+            ${createSiteForm(ctx)}
+          </section>`
+        : html`<p class="hint">Creating sites and issuing or revoking API keys needs the admin role.</p>`
+    }`;
     ctx.render('Sites & keys', 'sites', body);
   });
 

@@ -4,13 +4,14 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { ListPage, OpsWithdrawal, OpsWithdrawalDetail } from '@kasa/contracts';
 import { withdrawalActions } from '../views/actions.view.js';
-import { facts, nextPageLink, statusBadge, tabs } from '../views/components.js';
+import { currentTab, facts, nextPageLink, tabs } from '../views/components.js';
 import { formatTime, formatTry, groupIban } from '../views/format.js';
 import { html } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { actionContext, pageContext } from './page-context.js';
 import { withdrawalTable } from './review-queue.page.js';
-import { siteDirectory, siteLink } from './site-names.js';
+import { recordFacts } from './record-facts.js';
+import { getWithSites } from './site-names.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['PENDING_REVIEW', 'To review'],
@@ -38,12 +39,9 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   router.get('/withdrawals', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const requested = ctx.query('status');
-    const status = STATUS_TABS.some(([value]) => value === requested) ? (requested as string) : 'APPROVED';
-    const [page, sites] = await Promise.all([
-      ctx.ops.get<ListPage<OpsWithdrawal>>('/withdrawals', { status, limit: '50', cursor: ctx.query('cursor') }),
-      siteDirectory(ctx.ops),
-    ]);
+    const status = currentTab(STATUS_TABS, ctx.query('status'), 'APPROVED');
+    const query = { status, limit: '50', cursor: ctx.query('cursor') };
+    const [page, sites] = await getWithSites<ListPage<OpsWithdrawal>>(ctx.ops, '/withdrawals', query);
     const body = html`${tabs('/withdrawals', status, STATUS_TABS)}
     ${status === 'APPROVED' ? html`<p class="hint">Open a withdrawal to see the full IBAN for the bank transfer, then mark it sent.</p>` : ''}
     ${withdrawalTable(ctx, sites, page.data, 'No withdrawals in this state.')} ${nextPageLink('/withdrawals', { status }, page.nextCursor)}`;
@@ -52,18 +50,11 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [w, sites] = await Promise.all([
-      ctx.ops.get<OpsWithdrawalDetail>(`/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`),
-      siteDirectory(ctx.ops),
-    ]);
+    const [w, sites] = await getWithSites<OpsWithdrawalDetail>(ctx.ops, `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`);
     // The one place the full IBAN is shown: the operator types it into the bank to pay out.
     const body = html`<section class="card">
       ${facts([
-        ['Status', statusBadge(w.status)],
-        ['Reference', html`<code>${w.referenceNo}</code>`],
-        ['Withdrawal id', html`<code>${w.withdrawalId}</code>`],
-        ['Site', siteLink(sites, w.siteId)],
-        ['User', html`<code>${w.externalUserId}</code> ${w.externalUserLabel ?? ''}`],
+        ...recordFacts(sites, w, 'Withdrawal id', w.withdrawalId),
         ['Amount', html`<strong>${formatTry(w.amount)}</strong>`],
         ['Pay to', html`<strong>${w.targetHolderName}</strong>`],
         ['IBAN', html`<code class="iban" data-copy="${w.targetIban}">${groupIban(w.targetIban)}</code>`],

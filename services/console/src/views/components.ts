@@ -64,6 +64,11 @@ export function nextPageLink(path: string, query: Query, nextCursor: string | nu
   </p>`;
 }
 
+/** The tab value `requested` names, or `fallback` when it names none of `options`. */
+export function currentTab(options: Array<[string, string]>, requested: string | undefined, fallback: string): string {
+  return options.find(([value]) => value === requested)?.[0] ?? fallback;
+}
+
 /** Status tabs above a list; each is a plain link, so the list is bookmarkable. */
 export function tabs(path: string, current: string, options: Array<[string, string]>, extra: Query = {}): SafeHtml {
   return html`<nav class="tabs" aria-label="Filter by status">
@@ -76,12 +81,6 @@ export function tabs(path: string, current: string, options: Array<[string, stri
         >`,
     )}
   </nav>`;
-}
-
-export function emptyRow(columns: number, text: string): SafeHtml {
-  return html`<tr>
-    <td colspan="${columns}" class="empty">${text}</td>
-  </tr>`;
 }
 
 /** A definition list of label/value pairs for detail pages. */
