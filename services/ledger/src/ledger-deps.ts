@@ -26,11 +26,14 @@ import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
 import { ReviewRepository } from './shared/review.repository.js';
+import { systemClock, type Clock } from './shared/clock.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
   config: KasaConfig;
   logger: Logger;
+  /** "Now" for every decision by time; a test passes one it controls. */
+  clock: Clock;
   db: PrismaClient;
   /** The pool under `db`, for the partner API's hot statements. */
   pool: pg.Pool;
@@ -80,6 +83,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
   const pool = overrides.pool ?? (database as NonNullable<typeof database>).pool;
   const redis = overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.logLevel });
+  const clock = overrides.clock ?? systemClock;
   const queueConnection = overrides.queueConnection ?? createQueueConnection(config.redisUrl);
   const webhookQueue = overrides.webhookQueue ?? createWebhookQueue(queueConnection, config.redisPrefix);
   const policy = { maxAttempts: config.webhookMaxAttempts, retryDelayMs: config.webhookRetryDelayMs };
@@ -94,6 +98,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
   return {
     config,
     logger,
+    clock,
     db,
     pool,
     redis,
@@ -124,7 +129,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     review: new ReviewRepository(db),
     journal: new JournalRepository(db),
     bankTransfers: new BankTransferRepository(db),
-    expiries: new ExpiryRepository(db),
+    expiries: new ExpiryRepository(db, clock),
     expiryQueue,
     expiryScheduler: new ExpiryScheduler(expiryQueue, logger),
     auditLog: new AuditQueryRepository(db),

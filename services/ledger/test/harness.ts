@@ -4,6 +4,27 @@
  */
 import { createTestEnvironment, type HttpResult, Scenario, type TestEnvironment } from '@kasa/testkit';
 import { startLedger, type LedgerService } from '../src/index.js';
+import { systemClock, type Clock } from '../src/shared/clock.js';
+
+/**
+ * A clock the test moves by hand, for the ledger's decisions by time (expiry, the sweep's cut-off): it stands
+ * still until {@link TestClock.advance}, so a test moves past an expiry instead of sleeping until it passes.
+ */
+export class TestClock implements Clock {
+  private ms: number;
+
+  constructor(start = new Date()) {
+    this.ms = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.ms);
+  }
+
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
 
 export interface TestSite {
   siteId: string;
@@ -20,6 +41,8 @@ export interface TestOperator {
 export interface LedgerHarness {
   env: TestEnvironment;
   ledger: LedgerService;
+  /** The ledger's clock: the system clock unless the test passed its own. */
+  clock: Clock;
   /** Calls the ops API; `token` defaults to the bootstrap admin token. */
   ops(method: string, path: string, body?: unknown, token?: string): Promise<HttpResult>;
   internal(method: string, path: string, body?: unknown): Promise<HttpResult>;
@@ -27,7 +50,7 @@ export interface LedgerHarness {
   createOperator(role: 'REVIEWER' | 'ADMIN'): Promise<TestOperator>;
   createDeposit(site: TestSite, amount: string | number): Promise<{ intentId: string; referenceNo: string; expiresAt: string }>;
   createWithdrawal(site: TestSite, amount: string | number): Promise<{ withdrawalId: string; referenceNo: string }>;
-  /** Records a bank transfer whose description carries `reference` (pass '' for none). */
+  /** Records a bank transfer whose description carries `reference` (pass '' for none), received now by the ledger's clock. */
   transfer(reference: string, amount: string | number, overrides?: Record<string, unknown>): Promise<HttpResult>;
   /** Puts `amount` on the site's available balance: a deposit, its transfer and its approval. */
   fund(site: TestSite, amount: string | number): Promise<void>;
@@ -36,9 +59,18 @@ export interface LedgerHarness {
   stop(): Promise<void>;
 }
 
-export async function startLedgerHarness(envOverrides: Record<string, string> = {}): Promise<LedgerHarness> {
+export interface LedgerHarnessOptions {
+  /** The ledger's clock, kept across restarts; pass a {@link TestClock} to move time instead of sleeping. */
+  clock?: Clock;
+}
+
+export async function startLedgerHarness(
+  envOverrides: Record<string, string> = {},
+  options: LedgerHarnessOptions = {},
+): Promise<LedgerHarness> {
   const env = await createTestEnvironment(envOverrides);
-  let ledger = await startLedger(env.config, 0);
+  const clock = options.clock ?? systemClock;
+  let ledger = await startLedger(env.config, 0, { clock });
   const scenario = new Scenario({
     ledgerUrl: () => ledger.url,
     opsToken: env.config.opsBootstrapToken,
@@ -50,6 +82,7 @@ export async function startLedgerHarness(envOverrides: Record<string, string> = 
     get ledger() {
       return ledger;
     },
+    clock,
     ops: (method, path, body, token) => scenario.ops(method, path, body, token),
     internal: (method, path, body) => scenario.internal(method, path, body),
     createSite: (overrides) => scenario.createSite(overrides),
@@ -59,12 +92,13 @@ export async function startLedgerHarness(envOverrides: Record<string, string> = 
     },
     createDeposit: (site, amount) => scenario.createDeposit(site.siteId, amount),
     createWithdrawal: (site, amount) => scenario.createWithdrawal(site.siteId, amount),
-    transfer: (reference, amount, overrides) => scenario.transfer(reference, amount, overrides),
+    transfer: (reference, amount, overrides) =>
+      scenario.transfer(reference, amount, { receivedAt: clock.now().toISOString(), ...overrides }),
     fund: (site, amount) => scenario.fund(site.siteId, amount),
     async restart(whileDown) {
       await ledger.stop();
       await whileDown?.();
-      ledger = await startLedger(env.config, 0);
+      ledger = await startLedger(env.config, 0, { clock });
     },
     async stop() {
       await ledger.stop();

@@ -1,12 +1,14 @@
 /** Operators colliding on one record: exactly one wins, the rest get 409, and money moves once. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
+import { startLedgerHarness, TestClock, type LedgerHarness, type TestSite } from './harness.js';
 
+// The ledger's clock: the expiry race moves it past a one-second expiry instead of sleeping.
+const clock = new TestClock();
 let h: LedgerHarness;
 let site: TestSite;
 beforeAll(async () => {
   // Late means late here: these tests send money a second after a one-second expiry, so no clock-skew allowance.
-  h = await startLedgerHarness({ ARRIVAL_CLOCK_SKEW_SECONDS: '0' });
+  h = await startLedgerHarness({ ARRIVAL_CLOCK_SKEW_SECONDS: '0' }, { clock });
   site = await h.createSite();
 });
 afterAll(async () => {
@@ -89,7 +91,7 @@ describe('concurrent operators', () => {
       senderName: 'Zeynep Kaya',
       senderIban: 'TR330006100519786457841326',
       description: `odeme ${created.referenceNo}`,
-      receivedAt: new Date().toISOString(),
+      receivedAt: clock.now().toISOString(),
     };
     const answers = await Promise.all(Array.from({ length: N }, () => h.ops('POST', '/bank-transfers', body)));
     expect(statuses(answers)).toEqual([...Array(N - 1).fill(200), 201]);
@@ -106,7 +108,7 @@ describe('concurrent operators', () => {
   it('an expiry racing a late transfer: the intent ends LATE_ARRIVAL with the money, cancelled at most once', async () => {
     const quick = await h.createSite({ depositTtlSeconds: 1 });
     const intents = await Promise.all(Array.from({ length: 10 }, () => h.createDeposit(quick, 10000)));
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    clock.advance(1_300);
     await Promise.all(intents.flatMap((i) => [h.transfer(i.referenceNo, 10000), h.ledger.deps.expiries.cancelIfDue(i.intentId)]));
     const ids = intents.map((i) => i.intentId);
     const rows = await h.ledger.deps.db.depositIntent.findMany({ where: { id: { in: ids } } });

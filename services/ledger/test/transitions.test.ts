@@ -3,14 +3,17 @@
  * action answers 409 and changes nothing (row, audit, events, journal, balance).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
+import { processExpiryJob } from '../src/expiry/expiry.worker.js';
+import { eventually, startLedgerHarness, TestClock, type LedgerHarness, type TestSite } from './harness.js';
 
+// The ledger's clock: tests move it past an intent's one-second expiry instead of sleeping.
+const clock = new TestClock();
 let h: LedgerHarness;
 let site: TestSite;
 let expiringSite: TestSite;
 beforeAll(async () => {
   // Late means late here: money a second after a one-second expiry, so no clock-skew allowance.
-  h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '300', ARRIVAL_CLOCK_SKEW_SECONDS: '0' });
+  h = await startLedgerHarness({ EXPIRY_SWEEP_INTERVAL_MS: '300', ARRIVAL_CLOCK_SKEW_SECONDS: '0' }, { clock });
   site = await h.createSite();
   expiringSite = await h.createSite({ depositTtlSeconds: 1 });
   await h.fund(site, 50_000_000);
@@ -31,6 +34,7 @@ async function intentIn(target: DepositStatus): Promise<string> {
   const id = created.intentId;
   if (target === 'RESERVED') return id;
   if (expiring) {
+    clock.advance(2_000);
     await eventually(async () => (await status(`/intents/${id}`)) === 'AUTO_CANCELLED', 15_000, 'auto-cancel');
     if (target === 'AUTO_CANCELLED') return id;
     expect((await h.transfer(created.referenceNo, 10000)).body.intent.status).toBe('LATE_ARRIVAL');
@@ -133,7 +137,9 @@ describe('deposit intent: illegal transitions answer 409 and change nothing', ()
   it('does not cancel an intent money arrived for, even after its expiry passes', async () => {
     const created = await h.createDeposit(expiringSite, 10000);
     await h.transfer(created.referenceNo, 10000);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    clock.advance(2_000);
+    // A sweep now, past the expiry (the repeatable sweep does the same on its interval).
+    await processExpiryJob(h.ledger.deps, { kind: 'sweep' });
     expect(await status(`/intents/${created.intentId}`)).toBe('PENDING_REVIEW');
   });
 

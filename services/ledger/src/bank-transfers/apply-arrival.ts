@@ -1,5 +1,6 @@
 import type { DepositIntent, Prisma } from '@kasa/db';
 import type { Actor } from '../shared/audit.repository.js';
+import type { Clock } from '../shared/clock.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import type { ReviewRepository } from '../shared/review.repository.js';
 import { arrivalEffect } from './arrival.js';
@@ -12,7 +13,7 @@ import { arrivalEffect } from './arrival.js';
  */
 export async function applyArrival(
   tx: Prisma.TransactionClient,
-  deps: { review: ReviewRepository; config: { arrivalClockSkewMs: number } },
+  deps: { review: ReviewRepository; clock: Clock; config: { arrivalClockSkewMs: number } },
   actor: Actor,
   intent: DepositIntent,
   transfer: { id: string; amount: bigint; receivedAt: Date; bankTxId: string },
@@ -23,7 +24,8 @@ export async function applyArrival(
   const updated = await deps.review.updateIntent(tx, intent.id, intent.status, {
     status: effect.to,
     receivedAmount,
-    ...(effect.cancels ? { cancelledAt: new Date() } : {}),
+    // Cancelled now by the ledger's clock, as the expiry sweep would have done.
+    ...(effect.cancels ? { cancelledAt: deps.clock.now() } : {}),
     ...(effect.reinstates ? { cancelledAt: null } : {}),
   });
   if (!updated) return null;

@@ -1,5 +1,6 @@
 import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
+import { keysetPage, type ListWindow } from '../shared/keyset.js';
+import { lockRow } from '../shared/review.repository.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -39,8 +40,7 @@ export class BankTransferRepository {
   }
 
   async lock(tx: Tx, id: string): Promise<BankTransfer | null> {
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM bank_transfers WHERE id = ${id}::uuid FOR UPDATE`;
-    return locked.length === 0 ? null : tx.bankTransfer.findUnique({ where: { id } });
+    return (await lockRow(tx, 'bank_transfers', id)) ? tx.bankTransfer.findUnique({ where: { id } }) : null;
   }
 
   /** Settles the transfer's queue status; conditional on `from`, like every transition. */
@@ -55,11 +55,7 @@ export class BankTransferRepository {
   }
 
   list(statuses: BankTransferStatus[] | undefined, window: ListWindow): Promise<BankTransfer[]> {
-    return this.db.bankTransfer.findMany({
-      where: { ...(statuses ? { status: { in: statuses } } : {}), ...keysetWhere(window) },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+    return this.db.bankTransfer.findMany(keysetPage(statuses ? { status: { in: statuses } } : {}, window));
   }
 
   /**

@@ -9,12 +9,14 @@ import type { ReviewRepository } from '../shared/review.repository.js';
 import { toOpsIntent } from '../deposits/deposit.views.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 import { isUuid } from '../shared/http-guards.js';
+import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
 import type { UnmatchedReason } from './arrival.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
 
 export interface BankTransferDeps {
   db: PrismaClient;
+  clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
   review: ReviewRepository;
@@ -30,7 +32,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  * nothing and answers the first recording (`replayed: true`); the same id with other details is a 409.
  */
 export async function recordBankTransfer(deps: BankTransferDeps, caller: OperatorPrincipal, input: NewBankTransfer) {
-  if (input.receivedAt.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {
+  if (input.receivedAt.getTime() > deps.clock.now().getTime() + FUTURE_TOLERANCE_MS) {
     throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
   }
   const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };

@@ -1,10 +1,11 @@
 import express, { type Router } from 'express';
-import { BANK_TRANSFER_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
-import { isUuid } from '../shared/http-guards.js';
-import { opsListPage, statusesOf } from '../shared/ops-list.use-case.js';
+import { foundOr404 } from '../shared/http-guards.js';
+import { opsListRoute } from '../shared/ops-list.routes.js';
+import { statusesOf } from '../shared/ops-list.use-case.js';
 import { assignBankTransfer, recordBankTransfer } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 
@@ -29,22 +30,22 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
       .json({ ...result.bankTransfer, intent: result.intent });
   });
 
-  router.get('/bank-transfers', async (req, res) => {
-    const query = parseRequest('opsListBankTransfers', req.query, LIST_FILTERS_INVALID);
-    const page = await opsListPage(
-      deps.cursors,
-      'ops-bank-transfers',
-      query,
-      (filters, window) => deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window),
-      toOpsBankTransfer,
-    );
-    res.json(page);
-  });
+  router.get(
+    '/bank-transfers',
+    opsListRoute(deps.cursors, {
+      schema: 'opsListBankTransfers',
+      cursorList: 'ops-bank-transfers',
+      fetch: (filters, window) => deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window),
+      toItem: toOpsBankTransfer,
+    }),
+  );
 
   router.get('/bank-transfers/:bankTransferId', async (req, res) => {
-    const bankTransferId = pathParam(req, 'bankTransferId');
-    const row = isUuid(bankTransferId) ? await deps.bankTransfers.findById(bankTransferId) : null;
-    if (!row) throw new AppError('not_found', 'No bank transfer with this id.');
+    const row = await foundOr404(
+      pathParam(req, 'bankTransferId'),
+      (id) => deps.bankTransfers.findById(id),
+      'No bank transfer with this id.',
+    );
     res.json(toOpsBankTransfer(row));
   });
 

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateDepositResponse, RequestOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { generateReferenceNo } from '../shared/reference-no.js';
+import { msFromNow, type Clock } from '../shared/clock.js';
 import { depositToken, sha256Hex } from '../shared/secrets.js';
 import type { DepositRepository } from './deposit.repository.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
-import { assertAmountWithinSiteBounds, createOnce, type Idempotent } from '../shared/create-record.js';
+import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
 
-export interface CreateDepositCommand {
-  siteId: string;
-  idempotencyKey: string;
-  fingerprint: string;
-  body: RequestOf<'createDeposit'>;
-}
+export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
 
 export interface CreateDepositDeps {
+  clock: Clock;
   sites: SiteRepository;
   deposits: DepositRepository;
   accounts: ReceivingAccountRepository;
@@ -29,10 +25,7 @@ export interface CreateDepositDeps {
  * when the gateway's Redis copy is gone.
  */
 export async function createDeposit(deps: CreateDepositDeps, command: CreateDepositCommand): Promise<Idempotent<CreateDepositResponse>> {
-  const site = await deps.sites.findById(command.siteId);
-  if (!site) throw new AppError('unauthorized', 'The API key does not belong to an active site.');
-  const amount = BigInt(command.body.amount);
-  assertAmountWithinSiteBounds(site, amount);
+  const { site, amount } = await siteAndAmount(deps.sites, command);
   const account = await deps.accounts.next();
   if (!account) throw new AppError('service_unavailable', 'No receiving bank account is configured; retry later.');
 
@@ -45,23 +38,16 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
     expiresAt: row.expiresAt.toISOString(),
   });
 
-  // Expiry needs nothing here: the ledger's repeatable sweep cancels the intent once it is past expiresAt.
+  // Expiry needs nothing more here: the ledger's repeatable sweep cancels the intent once it is past expiresAt.
   return createOnce({
     insert: () => {
       const id = randomUUID();
       return deps.deposits.insertUnlessKeyExists({
+        ...newSiteRecord('deposit', site, amount, command),
         id,
-        siteId: site.id,
-        referenceNo: generateReferenceNo('deposit'),
-        amount,
-        currency: command.body.currency ?? 'TRY',
-        externalUserId: command.body.externalUserId,
-        externalUserLabel: command.body.externalUserLabel ?? null,
         receivingAccountId: account.id,
         depositTokenHash: sha256Hex(depositToken(deps.depositTokenKey, id)),
-        ttlSeconds: site.depositTtlSeconds,
-        idempotencyKey: command.idempotencyKey,
-        idempotencyFingerprint: command.fingerprint,
+        expiresAt: msFromNow(deps.clock, site.depositTtlSeconds * 1000),
       });
     },
     findExisting: () => deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey),

@@ -17,7 +17,7 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
     if (!/^[0-9a-f]{64}$/.test(tokenHash)) throw new AppError('not_found', 'No deposit page for this link.');
     const intent = await findIntentByTokenHash(deps.db, tokenHash);
     if (!intent) throw new AppError('not_found', 'No deposit page for this link.');
-    const payable = intent.status === 'RESERVED' && intent.expiresAt.getTime() > Date.now();
+    const payable = intent.status === 'RESERVED' && intent.expiresAt.getTime() > deps.clock.now().getTime();
     const view: DepositPageView = {
       referenceNo: intent.referenceNo,
       // An intent past its expiry is cancelled for the end user even if the sweeper has not run yet.

@@ -1,36 +1,12 @@
 import type { DepositIntentListItem, DepositIntentRecord } from '@kasa/contracts';
 import type { DepositIntent } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
-
-type DepositRow = Pick<
-  DepositIntent,
-  | 'id'
-  | 'referenceNo'
-  | 'status'
-  | 'amount'
-  | 'requestedAmount'
-  | 'currency'
-  | 'approvedAt'
-  | 'rejectedAt'
-  | 'rejectedReason'
-  | 'createdAt'
-  | 'updatedAt'
->;
+import { siteRecordFields } from '../shared/site-record.views.js';
+import type { DepositRow } from './deposit.repository.js';
 
 /** The deposit intent exactly as the status lookup (and a webhook's `data`) shows it. */
 export function toDepositRecord(row: DepositRow): DepositIntentRecord {
-  return {
-    intentId: row.id,
-    referenceNo: row.referenceNo,
-    status: row.status,
-    amount: row.amount.toString(),
-    currency: row.currency,
-    approvedAt: isoOrNull(row.approvedAt),
-    rejectedAt: isoOrNull(row.rejectedAt),
-    rejectedReason: row.rejectedReason,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return { intentId: row.id, ...siteRecordFields(row, { approvedAt: isoOrNull(row.approvedAt) }) };
 }
 
 export function toDepositListItem(row: DepositRow): DepositIntentListItem {

@@ -1,11 +1,12 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
-import { isUuid } from '../shared/http-guards.js';
-import { opsListPage, reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
+import { foundOr404 } from '../shared/http-guards.js';
+import { opsListRoute } from '../shared/ops-list.routes.js';
+import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { toOpsIntent } from './deposit.views.js';
 import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
 
@@ -13,22 +14,19 @@ import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
 export function depositOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.get('/intents', async (req, res) => {
-    const query = parseRequest('opsListIntents', req.query, LIST_FILTERS_INVALID);
-    const page = await opsListPage(
-      deps.cursors,
-      'ops-intents',
-      query,
-      (filters, window) => deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
-      toOpsIntent,
-    );
-    res.json(page);
-  });
+  router.get(
+    '/intents',
+    opsListRoute(deps.cursors, {
+      schema: 'opsListIntents',
+      cursorList: 'ops-intents',
+      fetch: (filters, window) => deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+      toItem: toOpsIntent,
+    }),
+  );
 
   router.get('/intents/:intentId', async (req, res) => {
     const intentId = pathParam(req, 'intentId');
-    const row = isUuid(intentId) ? await deps.review.findIntent(intentId) : null;
-    if (!row) throw new AppError('not_found', 'No deposit intent with this id.');
+    const row = await foundOr404(intentId, (id) => deps.review.findIntent(id), 'No deposit intent with this id.');
     const transfers = await deps.bankTransfers.listForIntent(intentId);
     res.json({ ...toOpsIntent(row), bankTransfers: transfers.map(toOpsBankTransfer) });
   });

@@ -1,3 +1,4 @@
+import type { DepositIntent, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
 import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsIntent } from './deposit.views.js';
@@ -8,9 +9,20 @@ import { writeAudit } from '../shared/audit.repository.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { ReviewDeps } from '../shared/review-deps.js';
 import { assertIntentAction } from '../shared/state-machines.js';
-import { commitTransition } from '../shared/transition.js';
+import { commitTransition, type TransitionOutcome } from '../shared/transition.js';
 
 const notFound = () => new AppError('not_found', 'No deposit intent with this id.');
+
+/** The decision's webhook (the partner's record of the intent as `data`) and the answer: the ops view with the event's id. */
+async function announceDecision(
+  tx: Prisma.TransactionClient,
+  intentId: string,
+  decided: DepositIntent,
+  type: 'intent.approved' | 'intent.rejected',
+): Promise<TransitionOutcome<ReturnType<typeof toOpsIntent> & { eventId: string }>> {
+  const event = await writeOutboxEvent(tx, { siteId: decided.siteId, type, entityId: intentId, data: toDepositRecord(decided) });
+  return { result: { ...toOpsIntent(decided), eventId: event.eventId }, eventIds: [event.eventId] };
+}
 
 /**
  * Approves a deposit that money arrived for (PENDING_REVIEW or LATE_ARRIVAL). The credited `amount` is
@@ -57,13 +69,7 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
         journalTransactionId: posted.transactionId,
       },
     });
-    const event = await writeOutboxEvent(tx, {
-      siteId: updated.siteId,
-      type: 'intent.approved',
-      entityId: intentId,
-      data: toDepositRecord(updated),
-    });
-    return { result: { ...toOpsIntent(updated), eventId: event.eventId }, eventIds: [event.eventId] };
+    return announceDecision(tx, intentId, updated, 'intent.approved');
   });
 }
 
@@ -88,12 +94,6 @@ export async function rejectIntent(deps: ReviewDeps, caller: OperatorPrincipal, 
       siteId: updated.siteId,
       metadata: { from: current.status, to, reason: updated.rejectedReason },
     });
-    const event = await writeOutboxEvent(tx, {
-      siteId: updated.siteId,
-      type: 'intent.rejected',
-      entityId: intentId,
-      data: toDepositRecord(updated),
-    });
-    return { result: { ...toOpsIntent(updated), eventId: event.eventId }, eventIds: [event.eventId] };
+    return announceDecision(tx, intentId, updated, 'intent.rejected');
   });
 }

@@ -1,6 +1,6 @@
 import type { DeliveryAttempt, EventStatus, OutboxEvent, Prisma, PrismaClient } from '@kasa/db';
 import type { CursorPosition } from '../shared/cursor.js';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
+import { keysetPage, type ListWindow } from '../shared/keyset.js';
 
 /** The audit action that opens a new delivery cycle; counting them gives an event's current cycle. */
 export const EVENT_REPLAYED = 'EVENT.REPLAYED';
@@ -49,17 +49,12 @@ export class EventRepository {
   constructor(private readonly db: PrismaClient) {}
 
   list(filter: EventFilter, window: ListWindow): Promise<EventRow[]> {
-    return this.db.outboxEvent.findMany({
-      where: {
-        ...(filter.siteId ? { siteId: filter.siteId } : {}),
-        ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
-        ...(filter.types ? { type: { in: filter.types } } : {}),
-        ...keysetWhere(window),
-      },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-      select: EVENT_FIELDS,
-    });
+    const where = {
+      ...(filter.siteId ? { siteId: filter.siteId } : {}),
+      ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
+      ...(filter.types ? { type: { in: filter.types } } : {}),
+    };
+    return this.db.outboxEvent.findMany({ ...keysetPage(where, window), select: EVENT_FIELDS });
   }
 
   /** The event with its attempts, oldest attempt first; `siteId` scopes the read (another site's is null). */

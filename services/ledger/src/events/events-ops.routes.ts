@@ -7,7 +7,7 @@ import { replayEvent } from './replay-event.use-case.js';
 import { toEventDetail } from './event-view.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
-import { isUuid, opsAuth } from '../shared/http-guards.js';
+import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
 
 /**
  * The operators' delivery ledger, mounted at `/ops/v1/events`: every site's events with a `siteId` filter,
@@ -26,9 +26,7 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
   });
 
   router.get('/:eventId', async (req, res) => {
-    const eventId = pathParam(req, 'eventId');
-    const row = isUuid(eventId) ? await deps.events.find(eventId) : null;
-    if (!row) throw new AppError('not_found', 'No event with this id.');
+    const row = await foundOr404(pathParam(req, 'eventId'), (id) => deps.events.find(id), 'No event with this id.');
     res.json({ ...toEventDetail(row), siteId: row.siteId });
   });
 

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
+import { msFromNow, type Clock } from '../shared/clock.js';
 import type { IdempotencyRecordRepository } from '../shared/idempotency-record.repository.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { EVENT_REPLAYED, type EventRepository } from './event.repository.js';
@@ -9,6 +10,7 @@ import { toEventView, type EventView } from './event-view.js';
 
 export interface ReplayDeps {
   db: PrismaClient;
+  clock: Clock;
   events: EventRepository;
   idempotencyRecords: IdempotencyRecordRepository;
   outbox: OutboxPublisher;
@@ -47,7 +49,7 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
   try {
     const outcome = await deps.db.$transaction(async (tx) => {
       if (idempotency && siteId) {
-        const stored = await storedAnswer(deps.idempotencyRecords, siteId, idempotency, tx);
+        const stored = await storedAnswer(deps, siteId, idempotency, tx);
         if (stored) return { replayed: true, body: stored, cycle: null };
       }
       const row = await deps.events.find(eventId, siteId, tx);
@@ -73,7 +75,7 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
             fingerprint: idempotency.fingerprint,
             statusCode: 202,
             responseBody: body as unknown as Prisma.InputJsonValue,
-            expiresAt: new Date(Date.now() + KEEP_MS),
+            expiresAt: msFromNow(deps.clock, KEEP_MS),
           },
         );
       }
@@ -84,7 +86,7 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
   } catch (error) {
     // Two requests with one key raced past the lookup: the loser answers from the winner's record.
     if (idempotency && siteId && isUniqueViolation(error)) {
-      const stored = await storedAnswer(deps.idempotencyRecords, siteId, idempotency);
+      const stored = await storedAnswer(deps, siteId, idempotency);
       if (stored) return { replayed: true, body: stored };
     }
     throw error;
@@ -92,12 +94,12 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
 }
 
 async function storedAnswer(
-  records: IdempotencyRecordRepository,
+  deps: Pick<ReplayDeps, 'idempotencyRecords' | 'clock'>,
   siteId: string,
   idempotency: ReplayIdempotency,
   tx?: Prisma.TransactionClient,
 ): Promise<EventView | null> {
-  const record = await records.find({ siteId, route: ROUTE, key: idempotency.key }, tx);
+  const record = await deps.idempotencyRecords.find({ siteId, route: ROUTE, key: idempotency.key }, deps.clock.now(), tx);
   if (!record) return null;
   if (record.fingerprint !== idempotency.fingerprint) {
     throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
+import type { Clock } from '../shared/clock.js';
 
 export interface CancelledIntent {
   id: string;
@@ -9,18 +10,29 @@ const SYSTEM_ACTOR_ID = 'deposit-expiry';
 
 /**
  * The expiry transition RESERVED -> AUTO_CANCELLED. Both paths are one conditional UPDATE (still RESERVED,
- * past `expiresAt` by the database's clock, no money recorded) with its audit rows in the same statement's
- * transaction, so a job that runs twice, or a job and the sweeper together, cancel an intent once.
+ * past `expiresAt` by the ledger's clock, no money recorded) with its audit rows in the same statement's
+ * transaction, so a job that runs twice, or a job and the sweeper together, cancel an intent once. The
+ * cut-off is the clock's now, passed as a parameter (also written as `cancelled_at`), never the database's
+ * `now()`: the ledger decides by one clock, which a test can move (docs/adr/0016-ledger-clock.md).
  */
 export class ExpiryRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The cut-off as an unambiguous instant (UTC, whatever the session's time zone). */
+  private cutOff(): string {
+    return this.clock.now().toISOString();
+  }
 
   /** Cancels one intent if it is due; null when it is not (paid, decided, not yet expired, or missing). */
   async cancelIfDue(intentId: string): Promise<CancelledIntent | null> {
+    const now = this.cutOff();
     const rows = await this.db.$transaction(async (tx) => {
       const cancelled = await tx.$queryRaw<CancelledIntent[]>`
-        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = now(), updated_at = now()
-        WHERE id = ${intentId}::uuid AND status = 'RESERVED' AND expires_at <= now() AND received_amount IS NULL
+        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = ${now}::timestamptz, updated_at = now()
+        WHERE id = ${intentId}::uuid AND status = 'RESERVED' AND expires_at <= ${now}::timestamptz AND received_amount IS NULL
         RETURNING id::text AS id, site_id::text AS "siteId"`;
       await this.audit(tx, cancelled, 'job');
       return cancelled;
@@ -33,12 +45,13 @@ export class ExpiryRepository {
    * job is handling right now; the next sweep (or that job) takes it if it is still due.
    */
   async cancelDueBatch(batch: number): Promise<CancelledIntent[]> {
+    const now = this.cutOff();
     return this.db.$transaction(async (tx) => {
       const cancelled = await tx.$queryRaw<CancelledIntent[]>`
-        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = now(), updated_at = now()
+        UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = ${now}::timestamptz, updated_at = now()
         WHERE id IN (
           SELECT id FROM deposit_intents
-          WHERE status = 'RESERVED' AND expires_at <= now() AND received_amount IS NULL
+          WHERE status = 'RESERVED' AND expires_at <= ${now}::timestamptz AND received_amount IS NULL
           ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
           AND status = 'RESERVED'
         RETURNING id::text AS id, site_id::text AS "siteId"`;
@@ -64,6 +77,6 @@ export class ExpiryRepository {
 
   /** RESERVED intents with no job behind them after a Redis loss are found by the sweeper; this counts them. */
   countDue(): Promise<number> {
-    return this.db.depositIntent.count({ where: { status: 'RESERVED', expiresAt: { lte: new Date() }, receivedAmount: null } });
+    return this.db.depositIntent.count({ where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null } });
   }
 }

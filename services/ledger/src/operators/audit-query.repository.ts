@@ -1,5 +1,5 @@
 import type { AuditLog, PrismaClient } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
+import { keysetPage, type ListWindow } from '../shared/keyset.js';
 
 export interface AuditFilter {
   siteId?: string;
@@ -14,17 +14,13 @@ export class AuditQueryRepository {
   constructor(private readonly db: PrismaClient) {}
 
   list(filter: AuditFilter, window: ListWindow): Promise<AuditLog[]> {
-    return this.db.auditLog.findMany({
-      where: {
-        ...(filter.siteId ? { siteId: filter.siteId } : {}),
-        ...(filter.actorId ? { actorId: filter.actorId } : {}),
-        ...(filter.action ? { action: filter.action } : {}),
-        ...(filter.entityType ? { entityType: filter.entityType } : {}),
-        ...(filter.entityId ? { entityId: filter.entityId } : {}),
-        ...keysetWhere(window),
-      },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+    const where = {
+      ...(filter.siteId ? { siteId: filter.siteId } : {}),
+      ...(filter.actorId ? { actorId: filter.actorId } : {}),
+      ...(filter.action ? { action: filter.action } : {}),
+      ...(filter.entityType ? { entityType: filter.entityType } : {}),
+      ...(filter.entityId ? { entityId: filter.entityId } : {}),
+    };
+    return this.db.auditLog.findMany(keysetPage(where, window));
   }
 }

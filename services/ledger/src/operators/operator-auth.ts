@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@kasa/http';
+import type { Clock } from '../shared/clock.js';
 import { constantTimeEqual } from '../shared/secrets.js';
 import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from './operator-principal.js';
 import { hashOperatorToken } from './operator-token.js';
@@ -15,7 +16,7 @@ function bearer(header: string | undefined): string | null {
  * other bearer must be an unrevoked, unexpired operator token of an enabled account. Sets
  * `res.locals.operator` and `res.locals.actor`; anything else is 401.
  */
-export function operatorAuth(deps: { config: { opsBootstrapToken: string }; operators: OperatorRepository }): RequestHandler {
+export function operatorAuth(deps: { config: { opsBootstrapToken: string }; operators: OperatorRepository; clock: Clock }): RequestHandler {
   return (req, res, next) => {
     const token = bearer(req.get('authorization'));
     if (!token) {
@@ -29,7 +30,7 @@ export function operatorAuth(deps: { config: { opsBootstrapToken: string }; oper
       next();
       return;
     }
-    deps.operators.findOwner(hashOperatorToken(token), new Date()).then(
+    deps.operators.findOwner(hashOperatorToken(token), deps.clock.now()).then(
       (owner) => {
         if (!owner) {
           next(new AppError('unauthorized', 'The operator token is not valid, expired or revoked.'));

@@ -6,15 +6,8 @@ import { constantTimeEqual } from '../shared/secrets.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isAdmin } from './operator-principal.js';
 import { principalOf, requireRole } from './operator-auth.js';
-import {
-  createOperator,
-  disableOperator,
-  issueOperatorToken,
-  login,
-  operatorView,
-  revokeOperatorToken,
-  tokenView,
-} from './operators.use-case.js';
+import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken } from './operators.use-case.js';
+import { operatorView, tokenView } from './operator.views.js';
 import { isUuid } from '../shared/http-guards.js';
 
 /** Where the console puts the browser's address when it logs an operator in on their behalf. */

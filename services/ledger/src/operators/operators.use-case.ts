@@ -1,40 +1,21 @@
 import type { Operator, OperatorRole, OperatorToken, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import { writeAudit } from '../shared/audit.repository.js';
+import { msFromNow, type Clock } from '../shared/clock.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateOperatorToken } from './operator-token.js';
+import { operatorView, tokenView } from './operator.views.js';
 import { actorOf, isAdmin, type OperatorPrincipal } from './operator-principal.js';
 import type { OperatorRepository } from './operator.repository.js';
 
 export interface OperatorsDeps {
   db: PrismaClient;
+  clock: Clock;
   operators: OperatorRepository;
   loginThrottle: LoginThrottle;
   config: { operatorSessionTtlSeconds: number };
-}
-
-export function operatorView(operator: Operator) {
-  return {
-    operatorId: operator.id,
-    email: operator.email,
-    name: operator.name,
-    role: operator.role,
-    disabledAt: operator.disabledAt?.toISOString() ?? null,
-    createdAt: operator.createdAt.toISOString(),
-  };
-}
-
-export function tokenView(token: OperatorToken) {
-  return {
-    tokenId: token.id,
-    operatorId: token.operatorId,
-    label: token.label,
-    createdAt: token.createdAt.toISOString(),
-    expiresAt: token.expiresAt?.toISOString() ?? null,
-    revokedAt: token.revokedAt?.toISOString() ?? null,
-  };
 }
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -88,7 +69,7 @@ export async function login(deps: OperatorsDeps, input: { email: string; passwor
   if (!usable || !matches) throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
   await deps.loginThrottle.succeeded(attempt);
   const { token, tokenHash } = generateOperatorToken();
-  const expiresAt = new Date(Date.now() + deps.config.operatorSessionTtlSeconds * 1000);
+  const expiresAt = msFromNow(deps.clock, deps.config.operatorSessionTtlSeconds * 1000);
   const created = await deps.db.$transaction(async (tx) => {
     const row = await deps.operators.createToken(tx, { operatorId: operator.id, tokenHash, label: 'console login', expiresAt });
     await writeAudit(tx, {
@@ -115,7 +96,7 @@ export async function issueOperatorToken(
   if (!operator) throw new AppError('not_found', 'No operator with this id.');
   if (operator.disabledAt) throw new AppError('conflict', 'The operator is disabled.');
   const { token, tokenHash } = generateOperatorToken();
-  const expiresAt = input.expiresInSeconds ? new Date(Date.now() + input.expiresInSeconds * 1000) : null;
+  const expiresAt = input.expiresInSeconds ? msFromNow(deps.clock, input.expiresInSeconds * 1000) : null;
   const created = await deps.db.$transaction(async (tx) => {
     const row = await deps.operators.createToken(tx, { operatorId, tokenHash, label: input.label ?? 'api token', expiresAt });
     await writeAudit(tx, {

@@ -1,4 +1,7 @@
+import type { Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
+import type { SiteRepository } from '../sites/site.repository.js';
+import { generateReferenceNo, type ReferenceKind } from './reference-no.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /** A create's answer: `replayed` when the idempotency key had already produced this record. */
@@ -7,7 +10,66 @@ export interface Idempotent<T> {
   body: T;
 }
 
-export function assertAmountWithinSiteBounds(site: { minAmount: bigint; maxAmount: bigint }, amount: bigint): void {
+/** A partner create as its route hands it over: the site from the path, the gateway's idempotency envelope, the checked body. */
+export interface CreateCommand<Body> {
+  siteId: string;
+  idempotencyKey: string;
+  fingerprint: string;
+  body: Body;
+}
+
+/** The fields of a create request every kind of partner record has. */
+interface SiteRecordRequest {
+  amount: string;
+  currency?: string;
+  externalUserId: string;
+  externalUserLabel?: string;
+}
+
+/** The columns every new partner record (deposit intent or withdrawal) takes from its create. */
+export interface NewSiteRecord {
+  siteId: string;
+  referenceNo: string;
+  amount: bigint;
+  currency: string;
+  externalUserId: string;
+  externalUserLabel: string | null;
+  idempotencyKey: string;
+  idempotencyFingerprint: string;
+}
+
+/** The caller's site (401 when the API key's site is gone) and the requested amount, within the site's limits. */
+export async function siteAndAmount(
+  sites: SiteRepository,
+  command: CreateCommand<SiteRecordRequest>,
+): Promise<{ site: Site; amount: bigint }> {
+  const site = await sites.findById(command.siteId);
+  if (!site) throw new AppError('unauthorized', 'The API key does not belong to an active site.');
+  const amount = BigInt(command.body.amount);
+  assertAmountWithinSiteBounds(site, amount);
+  return { site, amount };
+}
+
+/** A new record's shared columns, with a fresh reference number: build them once per insert attempt. */
+export function newSiteRecord(
+  kind: ReferenceKind,
+  site: { id: string },
+  amount: bigint,
+  command: CreateCommand<SiteRecordRequest>,
+): NewSiteRecord {
+  return {
+    siteId: site.id,
+    referenceNo: generateReferenceNo(kind),
+    amount,
+    currency: command.body.currency ?? 'TRY',
+    externalUserId: command.body.externalUserId,
+    externalUserLabel: command.body.externalUserLabel ?? null,
+    idempotencyKey: command.idempotencyKey,
+    idempotencyFingerprint: command.fingerprint,
+  };
+}
+
+function assertAmountWithinSiteBounds(site: { minAmount: bigint; maxAmount: bigint }, amount: bigint): void {
   if (amount < site.minAmount || amount > site.maxAmount) {
     throw AppError.validation(
       [{ field: 'amount', message: `must be between ${site.minAmount} and ${site.maxAmount} (minor units)` }],

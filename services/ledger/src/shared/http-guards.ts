@@ -59,3 +59,10 @@ export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 
 /** A path id as a lookup key: itself when it is a UUID, otherwise {@link NO_SUCH_ID}. */
 export const lookupId = (value: string): string => (isUuid(value) ? value : NO_SUCH_ID);
+
+/** The record a path id names, looked up only when the id is a UUID; a malformed or unknown id is 404 `not_found`. */
+export async function foundOr404<Row>(id: string, find: (id: string) => Promise<Row | null>, notFound: string): Promise<Row> {
+  const row = isUuid(id) ? await find(id) : null;
+  if (!row) throw new AppError('not_found', notFound);
+  return row;
+}

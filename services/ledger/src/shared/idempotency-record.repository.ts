@@ -20,8 +20,8 @@ export interface StoredAnswer {
 export class IdempotencyRecordRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  /** The stored answer, or null when there is none or it has expired (an expired one is deleted). */
-  async find(scope: IdempotencyScope, db: Db = this.db, now = new Date()): Promise<StoredAnswer | null> {
+  /** The stored answer, or null when there is none or it has expired by `now` (an expired one is deleted). */
+  async find(scope: IdempotencyScope, now: Date, db: Db = this.db): Promise<StoredAnswer | null> {
     const record = await db.idempotencyRecord.findUnique({ where: { siteId_route_key: scope } });
     if (!record) return null;
     if (record.expiresAt <= now) {

@@ -30,8 +30,12 @@ export function keysetClause(window: ListWindow, statuses: string[] | undefined,
   };
 }
 
-/** The same page as a Prisma `where` (for lists off the partner hot path, such as the ops API's). */
-export function keysetWhere(window: ListWindow) {
+/** The same page as Prisma `findMany` arguments, for lists off the partner hot path (the ops API's): `where` holds the list's filters. */
+export function keysetPage<Where extends object>(where: Where, window: ListWindow) {
+  return { where: { ...where, ...keysetWhere(window) }, orderBy: NEWEST_FIRST, take: window.limit };
+}
+
+function keysetWhere(window: ListWindow) {
   const createdAt: { gte?: Date; lt?: Date } = {};
   if (window.createdFrom) createdAt.gte = window.createdFrom;
   if (window.createdTo) createdAt.lt = window.createdTo;
@@ -41,4 +45,4 @@ export function keysetWhere(window: ListWindow) {
   return { ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}), ...after };
 }
 
-export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];

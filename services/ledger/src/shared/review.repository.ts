@@ -1,12 +1,34 @@
-import type { DepositIntent, DepositStatus, Prisma, PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from './keyset.js';
+import { Prisma, type DepositIntent, type DepositStatus, type PrismaClient, type Withdrawal, type WithdrawalStatus } from '@kasa/db';
+import { keysetPage, type ListWindow } from './keyset.js';
 
 type Tx = Prisma.TransactionClient;
+
+/** Takes the row lock on one record (`SELECT ... FOR UPDATE`) for the rest of the transaction; false when there is no such row. */
+export async function lockRow(tx: Tx, table: 'deposit_intents' | 'withdrawals' | 'bank_transfers', id: string): Promise<boolean> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>(
+    Prisma.sql`SELECT id::text FROM ${Prisma.raw(table)} WHERE id = ${id}::uuid FOR UPDATE`,
+  );
+  return locked.length > 0;
+}
 
 /** Prisma's "record to update not found" (P2025) means the status condition did not hold. */
 function nullWhenNoRow(error: unknown): null {
   if ((error as { code?: string }).code === 'P2025') return null;
   throw error;
+}
+
+/**
+ * The conditional write, one `UPDATE ... WHERE id = $1 AND status = $2 RETURNING *` through the table's
+ * `update`, with a fresh updatedAt; null when the row is no longer in `from` (never after a lock, but
+ * checked rather than assumed).
+ */
+function updateFrom<Status, Data extends object, Row>(
+  update: (args: { where: { id: string; status: Status }; data: Data & { updatedAt: Date } }) => Promise<Row>,
+  id: string,
+  from: Status,
+  data: Data,
+): Promise<Row | null> {
+  return update({ where: { id, status: from }, data: { ...data, updatedAt: new Date() } }).catch(nullWhenNoRow);
 }
 
 /**
@@ -18,8 +40,7 @@ export class ReviewRepository {
   constructor(private readonly db: PrismaClient) {}
 
   async lockIntent(tx: Tx, id: string): Promise<DepositIntent | null> {
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM deposit_intents WHERE id = ${id}::uuid FOR UPDATE`;
-    return locked.length === 0 ? null : tx.depositIntent.findUnique({ where: { id } });
+    return (await lockRow(tx, 'deposit_intents', id)) ? tx.depositIntent.findUnique({ where: { id } }) : null;
   }
 
   /** Locks the intents whose reference numbers are given (a transfer description may name several). */
@@ -30,31 +51,18 @@ export class ReviewRepository {
     return locked.length === 0 ? [] : tx.depositIntent.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
   }
 
-  /**
-   * The conditional write, one `UPDATE ... WHERE id = $1 AND status = $2 RETURNING *`; null when the row is
-   * no longer in `from` (never after a lock, but checked rather than assumed).
-   */
-  async updateIntent(
-    tx: Tx,
-    id: string,
-    from: DepositStatus,
-    data: Prisma.DepositIntentUpdateManyMutationInput,
-  ): Promise<DepositIntent | null> {
-    return tx.depositIntent.update({ where: { id, status: from }, data: { ...data, updatedAt: new Date() } }).catch(nullWhenNoRow);
+  /** The intent's conditional write (see {@link updateFrom}). */
+  updateIntent(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositIntentUpdateManyMutationInput): Promise<DepositIntent | null> {
+    return updateFrom((args) => tx.depositIntent.update(args), id, from, data);
   }
 
   async lockWithdrawal(tx: Tx, id: string): Promise<Withdrawal | null> {
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM withdrawals WHERE id = ${id}::uuid FOR UPDATE`;
-    return locked.length === 0 ? null : tx.withdrawal.findUnique({ where: { id } });
+    return (await lockRow(tx, 'withdrawals', id)) ? tx.withdrawal.findUnique({ where: { id } }) : null;
   }
 
-  async updateWithdrawal(
-    tx: Tx,
-    id: string,
-    from: WithdrawalStatus,
-    data: Prisma.WithdrawalUpdateManyMutationInput,
-  ): Promise<Withdrawal | null> {
-    return tx.withdrawal.update({ where: { id, status: from }, data: { ...data, updatedAt: new Date() } }).catch(nullWhenNoRow);
+  /** The withdrawal's conditional write (see {@link updateFrom}). */
+  updateWithdrawal(tx: Tx, id: string, from: WithdrawalStatus, data: Prisma.WithdrawalUpdateManyMutationInput): Promise<Withdrawal | null> {
+    return updateFrom((args) => tx.withdrawal.update(args), id, from, data);
   }
 
   findIntent(id: string): Promise<DepositIntent | null> {
@@ -67,19 +75,11 @@ export class ReviewRepository {
 
   /** Review queues across sites (or one), newest first. */
   listIntents(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<DepositIntent[]> {
-    return this.db.depositIntent.findMany({
-      where: { ...reviewWhere(filter), ...keysetWhere(window) },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+    return this.db.depositIntent.findMany(keysetPage(reviewWhere(filter), window));
   }
 
   listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
-    return this.db.withdrawal.findMany({
-      where: { ...reviewWhere(filter), ...keysetWhere(window) },
-      orderBy: NEWEST_FIRST,
-      take: window.limit,
-    });
+    return this.db.withdrawal.findMany(keysetPage(reviewWhere(filter), window));
   }
 }
 

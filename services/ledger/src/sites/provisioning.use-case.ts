@@ -8,12 +8,13 @@ import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { apiKeyPrefix, generateApiKey } from './api-key.js';
 import { sha256Hex } from '../shared/secrets.js';
-import { isUuid } from '../shared/http-guards.js';
+import { foundOr404 } from '../shared/http-guards.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import type { NewSite, SiteRepository } from './site.repository.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
+import { siteView } from './site.views.js';
 
 export interface ProvisioningDeps {
   db: PrismaClient;
@@ -25,20 +26,6 @@ export interface ProvisioningDeps {
   webhookSecrets: SecretBox;
   /** DEPOSIT_INTENT_TTL_SECONDS: the expiry of a new site's intents unless the site says otherwise. */
   config: { depositIntentTtlSeconds: number };
-}
-
-export function siteView(site: Site) {
-  return {
-    siteId: site.id,
-    slug: site.slug,
-    name: site.name,
-    webhookUrl: site.webhookUrl,
-    rateLimitPerMinute: site.rateLimitPerMinute,
-    depositTtlSeconds: site.depositTtlSeconds,
-    minAmount: site.minAmount.toString(),
-    maxAmount: site.maxAmount.toString(),
-    createdAt: site.createdAt.toISOString(),
-  };
 }
 
 /**
@@ -81,9 +68,7 @@ export async function createSite(deps: ProvisioningDeps, actor: Actor, input: Ne
 
 /** The site a path names; a malformed or unknown id is 404 `not_found`. */
 export async function siteOr404(sites: SiteRepository, siteId: string): Promise<Site> {
-  const site = isUuid(siteId) ? await sites.findById(siteId) : null;
-  if (!site) throw new AppError('not_found', 'No site with this id.');
-  return site;
+  return foundOr404(siteId, (id) => sites.findById(id), 'No site with this id.');
 }
 
 /** Issues a key; the raw key is returned here once and never stored. */
@@ -100,8 +85,7 @@ export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: 
 
 /** Revokes a key: the cache is marked first, so the very next request with it is refused. */
 export async function revokeApiKey(deps: ProvisioningDeps, actor: Actor, apiKeyId: string) {
-  const key = isUuid(apiKeyId) ? await deps.apiKeys.findById(apiKeyId) : null;
-  if (!key) throw new AppError('not_found', 'No API key with this id.');
+  const key = await foundOr404(apiKeyId, (id) => deps.apiKeys.findById(id), 'No API key with this id.');
   await deps.redis.set(authCacheKey(deps.redisPrefix, key.keyHash), REVOKED, 'EX', AUTH_CACHE_SECONDS);
   const revokedAt = new Date();
   await deps.db.$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient, Site } from '@kasa/db';
-import { keysetWhere, NEWEST_FIRST, type ListWindow } from '../shared/keyset.js';
+import { keysetPage, type ListWindow } from '../shared/keyset.js';
 
 export interface NewSite {
   slug: string;
@@ -76,6 +76,6 @@ export class SiteRepository {
   }
 
   list(window: ListWindow): Promise<Site[]> {
-    return this.db.site.findMany({ where: keysetWhere(window), orderBy: NEWEST_FIRST, take: window.limit });
+    return this.db.site.findMany(keysetPage({}, window));
   }
 }

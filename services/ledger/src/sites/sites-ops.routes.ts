@@ -6,7 +6,8 @@ import { principalOf, requireRole } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { opsAuth } from '../shared/http-guards.js';
 import { listPage } from '../shared/partner-list.use-case.js';
-import { createSite, issueApiKey, revokeApiKey, siteOr404, siteView } from './provisioning.use-case.js';
+import { createSite, issueApiKey, revokeApiKey, siteOr404 } from './provisioning.use-case.js';
+import { siteView } from './site.views.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */

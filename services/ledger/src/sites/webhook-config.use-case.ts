@@ -5,9 +5,11 @@ import { checkWebhookUrl, type WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit } from '../shared/audit.repository.js';
+import type { Clock } from '../shared/clock.js';
 
 export interface WebhookConfigDeps {
   db: PrismaClient;
+  clock: Clock;
   sites: SiteRepository;
   webhookUrlGuard: WebhookUrlGuard;
   webhookSecrets: SecretBox;
@@ -46,7 +48,8 @@ export async function assertWebhookUrlAllowed(guard: WebhookUrlGuard, webhookUrl
  */
 export async function updateWebhookConfig(deps: WebhookConfigDeps, change: WebhookConfigChange): Promise<WebhookConfigResult> {
   await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
-  const rotatedAt = new Date();
+  // The previous secret's end of overlap is a deadline by the ledger's clock, like an intent's expiry.
+  const rotatedAt = deps.clock.now();
   const secret = change.rotateSecret ? generateWebhookSecret() : null;
   await deps.db.$transaction(async (tx) => {
     // Serialises rotations of one site, so two at once cannot both demote the same secret to "previous".

@@ -1,17 +1,10 @@
 import type { CreateWithdrawalResponse, RequestOf } from '@kasa/contracts';
 import { normalizeIban } from '@kasa/contracts';
-import { AppError } from '@kasa/http';
-import { generateReferenceNo } from '../shared/reference-no.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { WithdrawalRepository } from './withdrawal.repository.js';
-import { assertAmountWithinSiteBounds, createOnce, type Idempotent } from '../shared/create-record.js';
+import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
 
-export interface CreateWithdrawalCommand {
-  siteId: string;
-  idempotencyKey: string;
-  fingerprint: string;
-  body: RequestOf<'createWithdrawal'>;
-}
+export type CreateWithdrawalCommand = CreateCommand<RequestOf<'createWithdrawal'>>;
 
 export interface CreateWithdrawalDeps {
   sites: SiteRepository;
@@ -23,23 +16,13 @@ export async function createWithdrawal(
   deps: CreateWithdrawalDeps,
   command: CreateWithdrawalCommand,
 ): Promise<Idempotent<CreateWithdrawalResponse>> {
-  const site = await deps.sites.findById(command.siteId);
-  if (!site) throw new AppError('unauthorized', 'The API key does not belong to an active site.');
-  const amount = BigInt(command.body.amount);
-  assertAmountWithinSiteBounds(site, amount);
+  const { site, amount } = await siteAndAmount(deps.sites, command);
   return createOnce({
     insert: () =>
       deps.withdrawals.insertUnlessKeyExists({
-        siteId: site.id,
-        referenceNo: generateReferenceNo('withdrawal'),
-        amount,
-        currency: command.body.currency ?? 'TRY',
-        externalUserId: command.body.externalUserId,
-        externalUserLabel: command.body.externalUserLabel ?? null,
+        ...newSiteRecord('withdrawal', site, amount, command),
         targetIban: normalizeIban(command.body.targetIban),
         targetHolderName: command.body.targetHolderName.trim(),
-        idempotencyKey: command.idempotencyKey,
-        idempotencyFingerprint: command.fingerprint,
       }),
     findExisting: () => deps.withdrawals.findByIdempotencyKey(site.id, command.idempotencyKey),
     fingerprint: command.fingerprint,

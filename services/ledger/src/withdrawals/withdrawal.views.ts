@@ -1,36 +1,12 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
-
-type WithdrawalRow = Pick<
-  Withdrawal,
-  | 'id'
-  | 'referenceNo'
-  | 'status'
-  | 'amount'
-  | 'requestedAmount'
-  | 'currency'
-  | 'sentAt'
-  | 'rejectedAt'
-  | 'rejectedReason'
-  | 'createdAt'
-  | 'updatedAt'
->;
+import { siteRecordFields } from '../shared/site-record.views.js';
+import type { WithdrawalRow } from './withdrawal.repository.js';
 
 /** The withdrawal exactly as the status lookup (and a webhook's `data`) shows it. */
 export function toWithdrawalRecord(row: WithdrawalRow): WithdrawalRecord {
-  return {
-    withdrawalId: row.id,
-    referenceNo: row.referenceNo,
-    status: row.status,
-    amount: row.amount.toString(),
-    currency: row.currency,
-    sentAt: isoOrNull(row.sentAt),
-    rejectedAt: isoOrNull(row.rejectedAt),
-    rejectedReason: row.rejectedReason,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return { withdrawalId: row.id, ...siteRecordFields(row, { sentAt: isoOrNull(row.sentAt) }) };
 }
 
 export function toWithdrawalListItem(row: WithdrawalRow): WithdrawalListItem {

@@ -1,11 +1,12 @@
 import express, { type Router } from 'express';
-import { WITHDRAWAL_STATUSES, parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
 import { balanceView } from '../journal/accounts.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf } from '../operators/operator-auth.js';
-import { isUuid } from '../shared/http-guards.js';
-import { opsListPage, reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
+import { foundOr404 } from '../shared/http-guards.js';
+import { opsListRoute } from '../shared/ops-list.routes.js';
+import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
 import { toOpsWithdrawal } from './withdrawal.views.js';
 
@@ -13,22 +14,18 @@ import { toOpsWithdrawal } from './withdrawal.views.js';
 export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.get('/withdrawals', async (req, res) => {
-    const query = parseRequest('opsListWithdrawals', req.query, LIST_FILTERS_INVALID);
-    const page = await opsListPage(
-      deps.cursors,
-      'ops-withdrawals',
-      query,
-      (filters, window) => deps.review.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
-      toOpsWithdrawal,
-    );
-    res.json(page);
-  });
+  router.get(
+    '/withdrawals',
+    opsListRoute(deps.cursors, {
+      schema: 'opsListWithdrawals',
+      cursorList: 'ops-withdrawals',
+      fetch: (filters, window) => deps.review.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
+      toItem: toOpsWithdrawal,
+    }),
+  );
 
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
-    const withdrawalId = pathParam(req, 'withdrawalId');
-    const row = isUuid(withdrawalId) ? await deps.review.findWithdrawal(withdrawalId) : null;
-    if (!row) throw new AppError('not_found', 'No withdrawal with this id.');
+    const row = await foundOr404(pathParam(req, 'withdrawalId'), (id) => deps.review.findWithdrawal(id), 'No withdrawal with this id.');
     // The reviewer decides against the site's balance, so it comes with the record.
     res.json({ ...toOpsWithdrawal(row), siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)) });
   });

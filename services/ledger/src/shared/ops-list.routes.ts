@@ -1,0 +1,35 @@
+import type { RequestHandler } from 'express';
+import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
+import type { CursorCodec } from './cursor.js';
+import type { ListWindow } from './keyset.js';
+import { opsListPage, type OpsFilters, type OpsListQuery } from './ops-list.use-case.js';
+
+// One parser per ops list-filter schema: parseRequest types a query by the schema's literal name, and each is an OpsListQuery.
+const QUERY_PARSERS = {
+  opsListIntents: (query: unknown): OpsListQuery => parseRequest('opsListIntents', query, LIST_FILTERS_INVALID),
+  opsListWithdrawals: (query: unknown): OpsListQuery => parseRequest('opsListWithdrawals', query, LIST_FILTERS_INVALID),
+  opsListBankTransfers: (query: unknown): OpsListQuery => parseRequest('opsListBankTransfers', query, LIST_FILTERS_INVALID),
+};
+
+/** An ops list: the schema its filters must pass, the name its cursors are bound to, its rows and how each is shown. */
+export interface OpsList<Row, Item> {
+  schema: keyof typeof QUERY_PARSERS;
+  cursorList: string;
+  fetch: (filters: OpsFilters, window: ListWindow) => Promise<Row[]>;
+  toItem: (row: Row) => Item;
+}
+
+/**
+ * `GET` of an ops list (review queues, bank transfers): the query checked with the list's filter schema
+ * (400 `validation_failed`, "The list filters are not valid."), then one newest-first page of `fetch`'s
+ * rows through the page window, each shown by `toItem`.
+ */
+export function opsListRoute<Row extends { createdAt: Date; id: string }, Item>(
+  cursors: CursorCodec,
+  list: OpsList<Row, Item>,
+): RequestHandler {
+  return async (req, res) => {
+    const query = QUERY_PARSERS[list.schema](req.query);
+    res.json(await opsListPage(cursors, list.cursorList, query, list.fetch, list.toItem));
+  };
+}

@@ -1,0 +1,16 @@
+import type { Site } from '@kasa/db';
+
+/** A site as the ops API shows it (never its webhook secret). */
+export function siteView(site: Site) {
+  return {
+    siteId: site.id,
+    slug: site.slug,
+    name: site.name,
+    webhookUrl: site.webhookUrl,
+    rateLimitPerMinute: site.rateLimitPerMinute,
+    depositTtlSeconds: site.depositTtlSeconds,
+    minAmount: site.minAmount.toString(),
+    maxAmount: site.maxAmount.toString(),
+    createdAt: site.createdAt.toISOString(),
+  };
+}
