@@ -1,4 +1,5 @@
 export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
+export { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 /**
  * Test harness: every test file gets its own PostgreSQL database and Redis key prefix, so files run in
  * parallel against the real services and leave nothing behind.
@@ -22,7 +23,8 @@ export interface TestEnvironment {
 /** Creates and migrates a fresh database and picks a fresh Redis prefix; `overrides` are extra env vars. */
 export async function createTestEnvironment(overrides: Record<string, string> = {}): Promise<TestEnvironment> {
   const id = randomBytes(6).toString('hex');
-  const databaseUrl = `${TEST_POSTGRES_BASE}/kasa_t_${id}`;
+  // A test with a PostgreSQL server of its own names it in DATABASE_URL; the database is made and migrated there.
+  const databaseUrl = overrides.DATABASE_URL ?? `${TEST_POSTGRES_BASE}/kasa_t_${id}`;
   const redisPrefix = `kasa_t_${id}`;
   await ensureDatabase(databaseUrl);
   await migrate(databaseUrl);
@@ -67,7 +69,9 @@ export async function deleteRedisPrefix(prefix: string, redisUrl = TEST_REDIS_UR
 export { launchChromium, CHROMIUM_PATH } from './browser.js';
 export { httpJson, expectStatus, type HttpResult } from './http-json.js';
 export { makeTrIban } from './iban.js';
+export { eventually } from './eventually.js';
 export {
+  bankTransferBody,
   Scenario,
   type ScenarioApiKey,
   type ScenarioDeposit,

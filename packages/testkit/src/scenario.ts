@@ -142,15 +142,7 @@ export class Scenario {
 
   /** Records a bank transfer whose description carries `reference` (pass '' for none); the answer is not checked. */
   transfer(reference: string, amount: string | number, overrides: Record<string, unknown> = {}): Promise<HttpResult> {
-    return this.ops('POST', '/bank-transfers', {
-      bankTxId: `tx-${this.unique()}`,
-      amount: String(amount),
-      senderName: 'Ayşe Yılmaz',
-      senderIban: makeTrIban(4_200_000 + this.counter),
-      description: reference ? `Havale ${reference} yatirim` : 'Havale',
-      receivedAt: new Date().toISOString(),
-      ...overrides,
-    });
+    return this.ops('POST', '/bank-transfers', bankTransferBody(reference, amount, overrides));
   }
 
   /** Approves a deposit intent that is waiting for review. */
@@ -164,4 +156,20 @@ export class Scenario {
     expectStatus(await this.transfer(intent.referenceNo, amount), 201, 'fund transfer');
     await this.approveIntent(intent.intentId);
   }
+}
+
+/**
+ * The body of `POST /ops/v1/bank-transfers` for a fresh transfer (its own bankTxId, received now) whose
+ * description carries `reference` (pass '' for none); `overrides` replace any field.
+ */
+export function bankTransferBody(reference: string, amount: string | number, overrides: Record<string, unknown> = {}) {
+  return {
+    bankTxId: `tx-${randomUUID()}`,
+    amount: String(amount),
+    senderName: 'Ayşe Yılmaz',
+    senderIban: makeTrIban(Math.floor(Math.random() * 1e9)),
+    description: reference ? `Havale ${reference} yatirim` : 'Havale',
+    receivedAt: new Date().toISOString(),
+    ...overrides,
+  };
 }

@@ -5,19 +5,19 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, type HttpResult, launchChromium, Scenario, type TestEnvironment } from '@kasa/testkit';
+import {
+  createTestEnvironment,
+  type HttpResult,
+  launchChromium,
+  Scenario,
+  type ScenarioOperator,
+  type ScenarioSite,
+  type TestEnvironment,
+} from '@kasa/testkit';
 import { startConsole, type ConsoleService } from '../src/index.js';
 
-export interface TestSite {
-  siteId: string;
-  slug: string;
-}
-
-export interface TestOperator {
-  operatorId: string;
-  email: string;
-  password: string;
-}
+export type TestSite = ScenarioSite;
+export type TestOperator = ScenarioOperator;
 
 export interface ConsoleHarness {
   env: TestEnvironment;
@@ -85,21 +85,6 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
 
   await scenario.createReceivingAccount();
   return h;
-}
-
-/** Polls `probe` until it returns a truthy value, at most `timeoutMs`; every wait in these tests is bounded. */
-export async function eventually<T>(
-  probe: () => Promise<T | null | undefined | false>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 export type { HttpResult };

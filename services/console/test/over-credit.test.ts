@@ -3,33 +3,18 @@
  * received 2,000.00 TRY approved with a larger amount is refused, the site's balance does not move, and the
  * journal check stays ok.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startConsoleHarness, type ConsoleHarness, type TestOperator, type TestSite } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useConsoleBrowser } from './browser-fixture.js';
 
-let h: ConsoleHarness;
-let reviewer: TestOperator;
-let site: TestSite;
-let context: BrowserContext;
-let page: Page;
+const setup = useConsoleBrowser({ loggedInAs: 'reviewer' });
 
-beforeAll(async () => {
-  h = await startConsoleHarness();
-  reviewer = await h.createOperator('REVIEWER');
-  site = await h.createSite();
-  ({ context, page } = await h.login(reviewer));
-});
-afterAll(async () => {
-  await context?.close();
-  await h?.stop();
-});
-
-const balance = async () => (await h.ops('GET', `/sites/${site.siteId}/balance`)).body as { available: string };
+const balance = async () => (await setup.h.ops('GET', `/sites/${setup.site.siteId}/balance`)).body as { available: string };
 
 describe('approving more than arrived in the console', () => {
   it.each(['2000,01', '9999999999', '99999999999999'])(
     'refuses %s for a deposit that received 2.000,00 TRY and changes nothing',
     async (typed) => {
+      const { h, page, site } = setup;
       const intent = await h.createDeposit(site, 200000);
       expect((await h.transfer(intent.referenceNo, 200000)).status).toBe(201);
       const before = await balance();
@@ -49,6 +34,7 @@ describe('approving more than arrived in the console', () => {
   );
 
   it('tells the reviewer the money received is the limit', async () => {
+    const { h, page, site } = setup;
     const intent = await h.createDeposit(site, 200000);
     expect((await h.transfer(intent.referenceNo, 200000)).status).toBe(201);
     await page.goto('/review');

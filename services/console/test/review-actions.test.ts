@@ -1,36 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { BrowserContext, Page } from 'playwright-core';
-import { eventually, startConsoleHarness, type ConsoleHarness, type TestOperator, type TestSite } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { eventually } from '@kasa/testkit';
+import { useConsoleBrowser } from './browser-fixture.js';
 
-let h: ConsoleHarness;
-let admin: TestOperator;
-let site: TestSite;
-let context: BrowserContext;
-let page: Page;
+const setup = useConsoleBrowser({ loggedInAs: 'admin' });
 
-beforeAll(async () => {
-  h = await startConsoleHarness();
-  admin = await h.createOperator('ADMIN');
-  site = await h.createSite();
-  ({ context, page } = await h.login(admin));
-});
-afterAll(async () => {
-  await context?.close();
-  await h?.stop();
-});
-
-const intentOf = async (intentId: string) => (await h.ops('GET', `/intents/${intentId}`)).body;
-const withdrawalOf = async (withdrawalId: string) => (await h.ops('GET', `/withdrawals/${withdrawalId}`)).body;
+const intentOf = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body;
+const withdrawalOf = async (withdrawalId: string) => (await setup.h.ops('GET', `/withdrawals/${withdrawalId}`)).body;
 
 async function pendingDeposit(amount: number, received = amount, extra: Record<string, string> = {}) {
-  const intent = await h.createDeposit(site, amount, extra);
-  expect((await h.transfer(intent.referenceNo, received)).status).toBe(201);
+  const intent = await setup.h.createDeposit(setup.site, amount, extra);
+  expect((await setup.h.transfer(intent.referenceNo, received)).status).toBe(201);
   return intent;
 }
 
 describe('review queue', () => {
   it('shows a deposit a bank transfer moved to PENDING_REVIEW, and approving it in the browser makes it APPROVED', async () => {
+    const { page } = setup;
     const intent = await pendingDeposit(150000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
@@ -44,6 +30,7 @@ describe('review queue', () => {
   });
 
   it('approves an operator-entered amount in lira as kurus', async () => {
+    const { page } = setup;
     const intent = await pendingDeposit(200000, 199000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
@@ -59,6 +46,7 @@ describe('review queue', () => {
   });
 
   it('rejects a deposit with the reason the operator typed', async () => {
+    const { page } = setup;
     const intent = await pendingDeposit(50000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
@@ -69,6 +57,7 @@ describe('review queue', () => {
   });
 
   it('shows "someone else already acted" when the deposit was decided after the page loaded', async () => {
+    const { h, page } = setup;
     const intent = await pendingDeposit(60000);
     await page.goto('/review');
     expect((await h.ops('POST', `/intents/${intent.intentId}/approve`, {})).status).toBe(200);
@@ -80,6 +69,7 @@ describe('review queue', () => {
   });
 
   it('escapes what partners and senders typed instead of running it', async () => {
+    const { page } = setup;
     const label = '<img src=x onerror="document.title=1">';
     const intent = await pendingDeposit(70000, 70000, { externalUserLabel: label });
     await page.goto('/review');
@@ -91,6 +81,7 @@ describe('review queue', () => {
 
 describe('withdrawals', () => {
   it('approves, shows the full IBAN only on the detail page, and marks the withdrawal sent with the bank tx id', async () => {
+    const { h, page, site } = setup;
     await h.fund(site, 500000);
     const created = await h.createWithdrawal(site, 120000);
     const { targetIban } = await withdrawalOf(created.withdrawalId);
@@ -113,6 +104,7 @@ describe('withdrawals', () => {
 
 describe('deliveries', () => {
   it('replays a DEAD event from the Deliveries page and the ledger records the replay', async () => {
+    const { h, page, site, admin } = setup;
     const intent = await h.createDeposit(site, 80000);
     const record = (await h.ops('GET', `/intents/${intent.intentId}`)).body;
     const eventId = randomUUID();
@@ -168,6 +160,7 @@ describe('deliveries', () => {
 
 describe('unmatched transfers', () => {
   it('assigns a transfer without a usable reference to the deposit the operator names', async () => {
+    const { h, page, site } = setup;
     const intent = await h.createDeposit(site, 75000);
     const recorded = await h.transfer('NOREF', 75000);
     expect(recorded.body).toMatchObject({ status: 'UNMATCHED' });
@@ -181,6 +174,7 @@ describe('unmatched transfers', () => {
   });
 
   it('assigns by the reference the operator types (any case, with spaces), and explains an unknown one', async () => {
+    const { h, page, site } = setup;
     const intent = await h.createDeposit(site, 82000);
     const recorded = await h.transfer('NO REFERENCE GIVEN', 82000);
     await page.goto('/bank-transfers');
@@ -200,6 +194,7 @@ describe('unmatched transfers', () => {
 
 describe('navigation', () => {
   it('renders every section without browser errors (nothing blocked by the CSP)', async () => {
+    const { page, site } = setup;
     const errors: string[] = [];
     const onConsole = (message: { type(): string; text(): string }) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -223,6 +218,7 @@ describe('navigation', () => {
   });
 
   it('pages through a long list with the ledger cursor, keeping the filters', async () => {
+    const { h, page, site } = setup;
     const createdAt = Date.now();
     await h.ledger.deps.db.outboxEvent.createMany({
       data: Array.from({ length: 53 }, (_, i) => ({
@@ -246,6 +242,7 @@ describe('navigation', () => {
 
 describe('layout', () => {
   it('renders a usable review queue (full-page screenshot)', async () => {
+    const { h, page, site } = setup;
     await pendingDeposit(250050, 250000, { externalUserLabel: 'Mehmet Demir' });
     await pendingDeposit(99900);
     await h.fund(site, 300000);

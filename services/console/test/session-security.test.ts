@@ -1,31 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startConsoleHarness, type ConsoleHarness, type TestOperator, type TestSite } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useConsoleBrowser } from './browser-fixture.js';
 
-let h: ConsoleHarness;
-let admin: TestOperator;
-let reviewer: TestOperator;
-let site: TestSite;
-
-beforeAll(async () => {
-  h = await startConsoleHarness();
-  admin = await h.createOperator('ADMIN');
-  reviewer = await h.createOperator('REVIEWER');
-  site = await h.createSite();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const setup = useConsoleBrowser();
 
 async function pendingDeposit() {
+  const { h, site } = setup;
   const intent = await h.createDeposit(site, 50000);
   expect((await h.transfer(intent.referenceNo, 50000)).status).toBe(201);
   return intent;
 }
 
-const statusOf = async (intentId: string) => (await h.ops('GET', `/intents/${intentId}`)).body.status;
+/** Logs the admin in and sends the new-site form on /sites: a fresh slug from `slugPrefix`, `name`, and `more` (label → value). */
+async function adminCreatesSite(slugPrefix: string, name: string, more: Record<string, string>) {
+  const { context, page } = await setup.h.login(setup.admin);
+  const slug = `${slugPrefix}-${Date.now()}`;
+  await page.goto('/sites');
+  await page.getByLabel('Slug').fill(slug);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  for (const [label, value] of Object.entries(more)) await page.getByLabel(label).fill(value);
+  await page.getByRole('button', { name: 'Create site' }).click();
+  return { context, page, slug };
+}
+
+/** A deposit awaiting review, and the admin logged in with the page's CSRF token: what a forged or replayed POST starts from. */
+async function adminPageWithPendingDeposit() {
+  const intent = await pendingDeposit();
+  const { context, page } = await setup.h.login(setup.admin);
+  const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+  return { intent, context, page, csrf };
+}
+
+const statusOf = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body.status;
 
 describe('login', () => {
   it('shows an error and stays on the login form after a wrong password', async () => {
+    const { h, admin } = setup;
     const context = await h.browser.newContext({ baseURL: h.console.url });
     const page = await context.newPage();
     await page.goto('/review');
@@ -44,6 +53,7 @@ describe('login', () => {
   });
 
   it('keeps the ops token only inside an HttpOnly, SameSite=Strict cookie that is sealed', async () => {
+    const { h, admin } = setup;
     const { context } = await h.login(admin);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'kasa_console', httpOnly: true, sameSite: 'Strict', path: '/' });
@@ -53,6 +63,7 @@ describe('login', () => {
   });
 
   it('sends a tampered session cookie to the login page', async () => {
+    const { h, admin } = setup;
     const { context, page } = await h.login(admin);
     const [cookie] = await context.cookies();
     const value = cookie!.value;
@@ -67,9 +78,8 @@ describe('login', () => {
 
 describe('CSRF', () => {
   it('refuses a form POST without a valid CSRF token with 403 and changes nothing', async () => {
-    const intent = await pendingDeposit();
-    const { context, page } = await h.login(admin);
-    const valid = await page.locator('input[name=_csrf]').first().inputValue();
+    const { h, admin } = setup;
+    const { intent, context, csrf: valid } = await adminPageWithPendingDeposit();
     const missing = await context.request.post(`/intents/${intent.intentId}/approve`, { form: { _back: '/review' }, maxRedirects: 0 });
     const forged = await context.request.post(`/intents/${intent.intentId}/approve`, {
       form: { _csrf: `${valid.slice(0, -2)}xx`, _back: '/review' },
@@ -92,9 +102,7 @@ describe('CSRF', () => {
 
 describe('logout', () => {
   it('revokes the token: the back button and a replayed old cookie both end at the login form without acting', async () => {
-    const intent = await pendingDeposit();
-    const { context, page } = await h.login(admin);
-    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const { intent, context, page, csrf } = await adminPageWithPendingDeposit();
     const [oldCookie] = await context.cookies();
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login?notice=signed-out');
@@ -118,6 +126,7 @@ describe('logout', () => {
 
 describe('roles', () => {
   it('hides site and key actions from a reviewer and shows the ledger 403 readably when posting anyway', async () => {
+    const { h, site, reviewer } = setup;
     const { context, page } = await h.login(reviewer);
     await page.goto('/sites');
     await expect(page.locator(`tr[data-id="${site.siteId}"]`).count()).resolves.toBe(1);
@@ -144,13 +153,8 @@ describe('roles', () => {
   });
 
   it('lets an admin create a site, issue a key shown once, and revoke it', async () => {
-    const { context, page } = await h.login(admin);
-    const slug = `adm-${Date.now()}`;
-    await page.goto('/sites');
-    await page.getByLabel('Slug').fill(slug);
-    await page.getByLabel('Name', { exact: true }).fill('Örnek Bahis');
-    await page.getByLabel('Minimum amount in lira (TRY)').fill('25');
-    await page.getByRole('button', { name: 'Create site' }).click();
+    const { h, admin } = setup;
+    const { context, page, slug } = await adminCreatesSite('adm', 'Örnek Bahis', { 'Minimum amount in lira (TRY)': '25' });
     await page.waitForURL('**/sites/*?notice=site-created');
     const siteId = new URL(page.url()).pathname.split('/').pop() as string;
     await page.getByRole('button', { name: 'Issue a new API key' }).click();
@@ -167,13 +171,7 @@ describe('roles', () => {
   });
 
   it('shows the webhook signing secret of a site created with a webhook URL once, and lists the site with it', async () => {
-    const { context, page } = await h.login(admin);
-    const slug = `hook-${Date.now()}`;
-    await page.goto('/sites');
-    await page.getByLabel('Slug').fill(slug);
-    await page.getByLabel('Name', { exact: true }).fill('Webhook site');
-    await page.getByLabel('Webhook URL').fill('https://127.0.0.1/kasa/webhooks');
-    await page.getByRole('button', { name: 'Create site' }).click();
+    const { context, page } = await adminCreatesSite('hook', 'Webhook site', { 'Webhook URL': 'https://127.0.0.1/kasa/webhooks' });
     const secret = await page.locator('code.secret').textContent();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await page.getByRole('link', { name: /Done/ }).click();

@@ -3,29 +3,16 @@
  * `kasa intents approve --amount` credits the same kuruş, and that is what the ops API stores when it is
  * sent the documented minor units. Text that could be read two ways is refused by both, changing nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { runCli } from '@kasa/cli';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startConsoleHarness, type ConsoleHarness, type TestSite } from './harness.js';
+import { useConsoleBrowser } from './browser-fixture.js';
 
-let h: ConsoleHarness;
-let site: TestSite;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  h = await startConsoleHarness();
-  site = await h.createSite();
-  ({ context, page } = await h.login(await h.createOperator('REVIEWER')));
-});
-afterAll(async () => {
-  await context?.close();
-  await h?.stop();
-});
+const setup = useConsoleBrowser({ loggedInAs: 'reviewer' });
 
 const RECEIVED = 500000; // 5.000,00 TRY arrived for every deposit below
 
 async function depositWithMoney(): Promise<string> {
+  const { h, site } = setup;
   const intent = await h.createDeposit(site, RECEIVED);
   expect((await h.transfer(intent.referenceNo, RECEIVED)).status).toBe(201);
   return intent.intentId;
@@ -36,12 +23,13 @@ async function kasa(args: string[]): Promise<{ code: number; stderr: string }> {
   const code = await runCli(args, {
     stdout: { write: () => true },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: h.ledger.url, KASA_TOKEN: h.env.config.opsBootstrapToken },
+    env: { KASA_URL: setup.h.ledger.url, KASA_TOKEN: setup.h.env.config.opsBootstrapToken },
   });
   return { code, stderr };
 }
 
 async function approveInConsole(intentId: string, typed: string): Promise<void> {
+  const { page } = setup;
   await page.goto('/review');
   const row = page.locator(`tr[data-id="${intentId}"]`);
   await row.locator('input[name="amount"]').fill(typed);
@@ -49,7 +37,7 @@ async function approveInConsole(intentId: string, typed: string): Promise<void> 
   await page.waitForLoadState('domcontentloaded');
 }
 
-const stored = async (intentId: string) => (await h.ops('GET', `/intents/${intentId}`)).body as { status: string; amount: string };
+const stored = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body as { status: string; amount: string };
 
 describe('a typed amount means the same in the console, the CLI and the ops API', () => {
   it.each([
@@ -64,6 +52,7 @@ describe('a typed amount means the same in the console, the CLI and the ops API'
     ['0,01', '1'],
     ['4.999,99', '499999'],
   ])('%j is %s kuruş everywhere', async (typed, minor) => {
+    const { h, page } = setup;
     const viaConsole = await depositWithMoney();
     await approveInConsole(viaConsole, typed);
     await expect(page.locator('.notice').count()).resolves.toBe(1);
@@ -81,6 +70,7 @@ describe('a typed amount means the same in the console, the CLI and the ops API'
   it.each(['1.500', '1,500', '1500,001', '-5', '0', '1e3', '1.50.000'])(
     '%j is refused by the console, the CLI and the ops API alike',
     async (typed) => {
+      const { h, page } = setup;
       const intentId = await depositWithMoney();
       await approveInConsole(intentId, typed);
       await expect(page.locator('.notice').count()).resolves.toBe(0);

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
+import { bankTransferBody } from '@kasa/testkit';
+import { useHarness } from '@kasa/testkit/jest';
 import { generateReferenceNo } from '../src/shared/reference-no.js';
-import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
+import { startLedgerHarness } from './harness.js';
 
-let h: LedgerHarness;
-let site: TestSite;
-beforeAll(async () => {
-  h = await startLedgerHarness();
-  site = await h.createSite();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const setup = useHarness(startLedgerHarness, async (h) => ({ site: await h.createSite() }));
 
-const events = (entityId: string) => h.ledger.deps.db.outboxEvent.findMany({ where: { entityId }, orderBy: { createdAt: 'asc' } });
-const intent = async (intentId: string) => (await h.ops('GET', `/intents/${intentId}`)).body;
+const events = (entityId: string) => setup.h.ledger.deps.db.outboxEvent.findMany({ where: { entityId }, orderBy: { createdAt: 'asc' } });
+const intent = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body;
 
 describe('deposit flow', () => {
   it('moves an intent to PENDING_REVIEW when its transfer arrives and to APPROVED with intent.approved on approval', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 150000);
     const recorded = await h.transfer(created.referenceNo, 150000);
     expect(recorded.status).toBe(201);
@@ -38,6 +33,7 @@ describe('deposit flow', () => {
   });
 
   it('approves an operator-entered amount: the event carries it as amount and requestedAmount is kept', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 200000);
     await h.transfer(created.referenceNo, 199000);
     const approved = await h.ops('POST', `/intents/${created.intentId}/approve`, { amount: '198500' });
@@ -54,6 +50,7 @@ describe('deposit flow', () => {
   });
 
   it('defaults the approved amount to what arrived, not what was requested', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 100000);
     await h.transfer(created.referenceNo, 90000);
     const approved = await h.ops('POST', `/intents/${created.intentId}/approve`, {});
@@ -61,6 +58,7 @@ describe('deposit flow', () => {
   });
 
   it('rejects with a reason and emits intent.rejected carrying it', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 50000);
     await h.transfer(created.referenceNo, 50000);
     const rejected = await h.ops('POST', `/intents/${created.intentId}/reject`, { reason: 'Sender name does not match the user' });
@@ -79,6 +77,7 @@ describe('deposit flow', () => {
   });
 
   it('requires a reason to reject', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 50000);
     await h.transfer(created.referenceNo, 50000);
     const missing = await h.ops('POST', `/intents/${created.intentId}/reject`, {});
@@ -91,6 +90,7 @@ describe('deposit flow', () => {
 
 describe('bank transfer matching', () => {
   it('finds the reference in lower case with spaces and dashes inside it', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 30000);
     const ref = created.referenceNo.toLowerCase();
     const mangled = `${ref.slice(0, 3)} ${ref.slice(3, 6)}-${ref.slice(6)}`;
@@ -99,6 +99,7 @@ describe('bank transfer matching', () => {
   });
 
   it('puts a transfer without a known reference in the unmatched queue, and an operator assigns it', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 40000);
     const recorded = await h.transfer('', 40000, { description: 'kira odemesi' });
     expect(recorded.body).toMatchObject({ status: 'UNMATCHED', intentId: null, unmatchedReason: 'no_reference' });
@@ -118,11 +119,13 @@ describe('bank transfer matching', () => {
   });
 
   it('marks a well-formed reference that names no intent as unknown_reference', async () => {
+    const { h } = setup;
     const recorded = await h.transfer(generateReferenceNo('deposit'), 40000);
     expect(recorded.body).toMatchObject({ status: 'UNMATCHED', unmatchedReason: 'unknown_reference' });
   });
 
   it('ignores a reference with a wrong check character (a typo), so the transfer waits unmatched', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 40000);
     const last = created.referenceNo.slice(-1);
     const typo = created.referenceNo.slice(0, -1) + (last === 'A' ? 'B' : 'A');
@@ -132,6 +135,7 @@ describe('bank transfer matching', () => {
   });
 
   it('refuses to guess when a description names two open intents', async () => {
+    const { h, site } = setup;
     const one = await h.createDeposit(site, 40000);
     const two = await h.createDeposit(site, 40000);
     const recorded = await h.transfer('', 40000, { description: `${one.referenceNo} ${two.referenceNo}` });
@@ -141,6 +145,7 @@ describe('bank transfer matching', () => {
   });
 
   it('sends money for an already decided intent to the unmatched queue without touching the intent', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 25000);
     await h.transfer(created.referenceNo, 25000);
     await h.ops('POST', `/intents/${created.intentId}/approve`, {});
@@ -152,6 +157,7 @@ describe('bank transfer matching', () => {
   });
 
   it('adds a second transfer to an intent under review', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 60000);
     await h.transfer(created.referenceNo, 30000);
     const second = await h.transfer(created.referenceNo, 30000);
@@ -161,15 +167,12 @@ describe('bank transfer matching', () => {
   });
 
   it('treats a repeated bankTxId as a no-op answering the first recording', async () => {
+    const { h, site } = setup;
     const created = await h.createDeposit(site, 70000);
-    const body = {
+    const body = bankTransferBody(created.referenceNo, 70000, {
       bankTxId: `dup-${created.intentId}`,
-      amount: '70000',
-      senderName: 'Mehmet Demir',
       senderIban: 'TR33 0006 1005 1978 6457 8413 26',
-      description: `yatirim ${created.referenceNo}`,
-      receivedAt: new Date().toISOString(),
-    };
+    });
     const first = await h.ops('POST', '/bank-transfers', body);
     const second = await h.ops('POST', '/bank-transfers', body);
     expect(first.status).toBe(201);
@@ -183,6 +186,7 @@ describe('bank transfer matching', () => {
   });
 
   it('validates a transfer: amount digits, TR IBAN, timestamp not in the future', async () => {
+    const { h } = setup;
     const bad = await h.transfer('', '12.50', { senderIban: 'TR00123', receivedAt: 'yesterday' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'receivedAt', 'senderIban']);

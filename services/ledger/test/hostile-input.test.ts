@@ -3,24 +3,18 @@
  * and the caching of answers that carry secrets. Each answers 4xx (or works), never 5xx, and a refused
  * request changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { expectStatus } from '@kasa/testkit';
-import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
+import { useHarness } from '@kasa/testkit/jest';
+import { startLedgerHarness } from './harness.js';
 
-let h: LedgerHarness;
-let site: TestSite;
-beforeAll(async () => {
-  h = await startLedgerHarness();
-  site = await h.createSite();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const setup = useHarness(startLedgerHarness, async (h) => ({ site: await h.createSite() }));
 
 const LEAP_SECOND = '2026-12-31T23:59:60Z';
 
 describe('timestamps', () => {
   it('refuses a leap-second receivedAt with 400 and records no transfer', async () => {
+    const { h, site } = setup;
     const intent = await h.createDeposit(site, 10000);
     const before = await h.ledger.deps.db.bankTransfer.count();
     const answer = await h.transfer(intent.referenceNo, 10000, { receivedAt: LEAP_SECOND });
@@ -32,6 +26,7 @@ describe('timestamps', () => {
   it.each(['/intents', '/withdrawals', '/bank-transfers', '/audit', '/events'])(
     'refuses a leap second in the %s filters with 400',
     async (path) => {
+      const { h } = setup;
       const answer = await h.ops('GET', `${path}?createdFrom=${encodeURIComponent(LEAP_SECOND)}`);
       expect(answer.status).toBe(400);
       expect(answer.body.error).toBe('validation_failed');
@@ -41,12 +36,14 @@ describe('timestamps', () => {
 
 describe('NUL bytes and unpaired surrogates', () => {
   it('refuses a NUL in the login e-mail with 400, not 500', async () => {
+    const { h } = setup;
     const answer = await h.ops('POST', '/login', { email: 'a\u0000@kasa.test', password: 'whatever-password' }, '');
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([{ field: 'email', message: 'must not contain a NUL character' }]);
   });
 
   it('refuses a NUL in a rejection reason and leaves the intent as it was', async () => {
+    const { h, site } = setup;
     const intent = await h.createDeposit(site, 10000);
     expectStatus(await h.transfer(intent.referenceNo, 10000), 201, 'transfer');
     const answer = await h.ops('POST', `/intents/${intent.intentId}/reject`, { reason: 'bad\u0000reason' });
@@ -55,18 +52,21 @@ describe('NUL bytes and unpaired surrogates', () => {
   });
 
   it('refuses an unpaired surrogate in a transfer description', async () => {
+    const { h } = setup;
     const answer = await h.transfer('', 10000, { description: 'Havale \ud83d' });
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([{ field: 'description', message: 'must be valid Unicode (it has an unpaired surrogate)' }]);
   });
 
   it('refuses a NUL in a query value', async () => {
+    const { h } = setup;
     expect((await h.ops('GET', '/intents?referenceNo=%00')).status).toBe(400);
   });
 });
 
 describe('names', () => {
   it.each(['  ', "-.'-", '...'])('refuses a site named %j', async (name) => {
+    const { h } = setup;
     const before = await h.ledger.deps.db.site.count();
     const answer = await h.ops('POST', '/sites', { slug: `punct-${Date.now()}`, name });
     expect(answer.status).toBe(400);
@@ -75,6 +75,7 @@ describe('names', () => {
   });
 
   it('refuses an operator named only with punctuation', async () => {
+    const { h } = setup;
     const answer = await h.ops('POST', '/operators', {
       email: `p-${Date.now()}@kasa.test`,
       name: '--',
@@ -87,6 +88,7 @@ describe('names', () => {
 
 describe('upper-case UUIDs', () => {
   it('find, approve and audit the same record as the lower-case id', async () => {
+    const { h, site } = setup;
     const intent = await h.createDeposit(site, 10000);
     expectStatus(await h.transfer(intent.referenceNo, 10000), 201, 'transfer');
     const upper = intent.intentId.toUpperCase();
@@ -100,6 +102,7 @@ describe('upper-case UUIDs', () => {
 
 describe('caching', () => {
   it('marks answers that carry secrets no-store: operator login and API key issue', async () => {
+    const { h, site } = setup;
     const operator = await h.createOperator('REVIEWER');
     const login = await h.ops('POST', '/login', { email: operator.email, password: operator.password }, '');
     expect(login.status).toBe(201);

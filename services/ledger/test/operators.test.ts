@@ -1,28 +1,23 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedgerHarness, type LedgerHarness, type TestOperator, type TestSite } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useHarness } from '@kasa/testkit/jest';
+import { startLedgerHarness } from './harness.js';
 
-let h: LedgerHarness;
-let admin: TestOperator;
-let reviewer: TestOperator;
-let site: TestSite;
-beforeAll(async () => {
-  h = await startLedgerHarness();
-  admin = await h.createOperator('ADMIN');
-  reviewer = await h.createOperator('REVIEWER');
-  site = await h.createSite();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+const setup = useHarness(startLedgerHarness, async (h) => ({
+  admin: await h.createOperator('ADMIN'),
+  reviewer: await h.createOperator('REVIEWER'),
+  site: await h.createSite(),
+}));
 
 describe('authentication', () => {
   it('accepts OPS_BOOTSTRAP_TOKEN as an admin acting as "bootstrap"', async () => {
+    const { h } = setup;
     const me = await h.ops('GET', '/me');
     expect(me.body).toEqual({ operatorId: 'bootstrap', role: 'ADMIN', tokenId: null, email: null });
   });
 
   it('refuses a missing, malformed or unknown token with 401', async () => {
+    const { h } = setup;
     expect((await h.ops('GET', '/intents', undefined, '')).status).toBe(401);
     expect((await h.ops('GET', '/intents', undefined, 'kop_not-a-real-token')).status).toBe(401);
     const raw = await fetch(`${h.ledger.url}/ops/v1/balances`);
@@ -30,6 +25,7 @@ describe('authentication', () => {
   });
 
   it('logs in with e-mail and password, returning an expiring token stored only as a hash', async () => {
+    const { h, reviewer } = setup;
     const session = await h.ops('POST', '/login', { email: reviewer.email.toUpperCase(), password: reviewer.password }, '');
     expect(session.status).toBe(201);
     expect(session.body.token).toMatch(/^kop_[A-Za-z0-9_-]{43}$/);
@@ -45,6 +41,7 @@ describe('authentication', () => {
   });
 
   it('answers a wrong password and an unknown e-mail with the same 401', async () => {
+    const { h, admin } = setup;
     const wrong = await h.ops('POST', '/login', { email: admin.email, password: 'not the password' }, '');
     const unknown = await h.ops('POST', '/login', { email: 'nobody@kasa.test', password: 'whatever it is' }, '');
     expect(wrong.status).toBe(401);
@@ -53,6 +50,7 @@ describe('authentication', () => {
   });
 
   it('throttles repeated failed logins for one account with 429', async () => {
+    const { h } = setup;
     const target = await h.createOperator('REVIEWER');
     const allowance = h.env.config.opsLoginAttemptsPerAccountAddress;
     for (let i = 0; i < allowance; i += 1)
@@ -63,6 +61,7 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked token with 401 from the next request on', async () => {
+    const { h, admin, reviewer } = setup;
     const session = await h.ops('POST', '/login', { email: reviewer.email, password: reviewer.password }, '');
     expect((await h.ops('GET', '/intents', undefined, session.body.token)).status).toBe(200);
     const revoked = await h.ops('DELETE', `/operator-tokens/${session.body.tokenId}`, undefined, admin.token);
@@ -72,18 +71,21 @@ describe('authentication', () => {
   });
 
   it('logs out: the token used is revoked', async () => {
+    const { h, reviewer } = setup;
     const session = await h.ops('POST', '/login', { email: reviewer.email, password: reviewer.password }, '');
     expect((await h.ops('POST', '/logout', undefined, session.body.token)).status).toBe(200);
     expect((await h.ops('GET', '/me', undefined, session.body.token)).status).toBe(401);
   });
 
   it('refuses an expired token', async () => {
+    const { h, reviewer } = setup;
     const session = await h.ops('POST', '/login', { email: reviewer.email, password: reviewer.password }, '');
     await h.ledger.deps.db.operatorToken.update({ where: { id: session.body.tokenId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await h.ops('GET', '/me', undefined, session.body.token)).status).toBe(401);
   });
 
   it('disabling an operator kills their tokens and their login', async () => {
+    const { h, admin } = setup;
     const leaving = await h.createOperator('REVIEWER');
     expect((await h.ops('POST', `/operators/${leaving.operatorId}/disable`, undefined, admin.token)).body.disabledAt).not.toBeNull();
     expect((await h.ops('GET', '/me', undefined, leaving.token)).status).toBe(401);
@@ -91,6 +93,7 @@ describe('authentication', () => {
   });
 
   it('issues long-lived tokens for scripts: to oneself, or by an admin for anyone', async () => {
+    const { h, admin, reviewer } = setup;
     const own = await h.ops('POST', `/operators/${reviewer.operatorId}/tokens`, { label: 'kasa cli' }, reviewer.token);
     expect(own.status).toBe(201);
     expect(own.body).toMatchObject({ label: 'kasa cli', expiresAt: null, operatorId: reviewer.operatorId });
@@ -111,6 +114,7 @@ describe('authentication', () => {
 
 describe('roles', () => {
   it('lets a reviewer review but not provision: 403 and nothing created', async () => {
+    const { h, site, reviewer } = setup;
     const sitesBefore = await h.ledger.deps.db.site.count();
     const attempts = await Promise.all([
       h.ops('POST', '/sites', { slug: 'reviewer-made', name: 'No' }, reviewer.token),
@@ -129,6 +133,7 @@ describe('roles', () => {
   });
 
   it('lets a reviewer record transfers, approve and reject, and read queues, balances and the audit log', async () => {
+    const { h, site, reviewer } = setup;
     const deposit = await h.createDeposit(site, 20000);
     expect((await h.transfer(deposit.referenceNo, 20000)).status).toBe(201);
     expect((await h.ops('POST', `/intents/${deposit.intentId}/approve`, {}, reviewer.token)).status).toBe(200);
@@ -150,6 +155,7 @@ describe('roles', () => {
   });
 
   it('lets a non-bootstrap admin provision sites and keys', async () => {
+    const { h, admin } = setup;
     const created = await h.ops('POST', '/sites', { slug: `adm-${Date.now()}`, name: 'Admin made' }, admin.token);
     expect(created.status).toBe(201);
     expect((await h.ops('POST', `/sites/${created.body.siteId}/api-keys`, {}, admin.token)).status).toBe(201);
@@ -158,6 +164,7 @@ describe('roles', () => {
 
 describe('audit log', () => {
   it('records each action with the operator who took it, readable through GET /ops/v1/audit', async () => {
+    const { h, site, admin, reviewer } = setup;
     const deposit = await h.createDeposit(site, 30000);
     await h.transfer(deposit.referenceNo, 30000, {}); // recorded by the bootstrap admin
     await h.ops('POST', `/intents/${deposit.intentId}/reject`, { reason: 'Wrong sender' }, reviewer.token);
@@ -176,6 +183,7 @@ describe('audit log', () => {
   });
 
   it('filters by actor and pages with a cursor bound to the filters', async () => {
+    const { h, admin, reviewer } = setup;
     const byReviewer = await h.ops('GET', `/audit?actorId=${reviewer.operatorId}&limit=2`, undefined, admin.token);
     expect(byReviewer.body.data).toHaveLength(2);
     for (const entry of byReviewer.body.data) expect(entry.actor.id).toBe(reviewer.operatorId);
@@ -192,6 +200,7 @@ describe('audit log', () => {
   });
 
   it('records operator management itself: creation, login, token revocation', async () => {
+    const { h } = setup;
     const fresh = await h.createOperator('REVIEWER');
     const created = await h.ops('GET', `/audit?entityId=${fresh.operatorId}`);
     expect(created.body.data.map((e: { action: string }) => e.action)).toContain('OPERATOR.CREATED');
