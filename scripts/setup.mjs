@@ -1,5 +1,7 @@
 // Brings a fresh clone (or a stale one) to a runnable state: installs the workspace's dependencies with
-// pnpm and generates the Prisma client. Plain Node with no dependencies, so it runs before anything is installed.
+// pnpm, generates the Prisma client and compiles the services (scripts/build.mjs: services/*/dist/main.js and
+// packages/db/dist/migrate.js, what the image runs; the tests start them too). Each step is skipped when what
+// it makes is current. Plain Node with no dependencies, so it runs before anything is installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,3 +41,6 @@ if (!existsSync(generated) || mtime(at('prisma', 'schema.prisma')) > mtime(gener
     PRISMA_HIDE_UPDATE_MESSAGE: '1',
   });
 }
+
+// After the client: the bundles include it. Nothing is rebuilt when no input changed since the last build.
+run(process.execPath, [at('scripts', 'build.mjs'), '--quiet']);

@@ -12,8 +12,14 @@ export async function startGateway(
   overrides: Partial<GatewayDeps> = {},
 ): Promise<GatewayService> {
   const deps = createGatewayDeps(config, overrides);
-  return serveHttp(deps, createApp(deps), port, async () => {
-    await deps.ledger.close();
-    if (!(await settleWithin(deps.redis.quit(), 10_000))) deps.redis.disconnect();
-  });
+  return serveHttp(
+    deps,
+    createApp(deps),
+    port,
+    async () => {
+      await deps.ledger.close();
+      if (!(await settleWithin(deps.redis.quit(), 10_000))) deps.redis.disconnect();
+    },
+    () => deps.redis.disconnect(),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { KasaConfig } from '@kasa/config';
-import { close, listen, settleWithin, type HttpService } from '@kasa/http';
+import { close, forceClose, listen, settleWithin, type HttpService } from '@kasa/http';
 import { createApp } from './app.js';
 import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
 import { startExpiryWorker } from './expiry/expiry.worker.js';
@@ -41,16 +41,27 @@ export async function startLedger(
     url: `http://127.0.0.1:${bound}`,
     async stop() {
       deps.expiryScheduler.stop();
-      await close(server);
-      // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
-      await settleWithin(deps.outboxRelay.stop(), STEP_MS);
-      if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
+      // HTTP drains while the background work (outbox relay, expiry sweep) winds down; requests still in
+      // flight may publish to the webhook queue, so it and the connections close after both.
+      await Promise.all([
+        close(server),
+        (async () => {
+          // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
+          await settleWithin(deps.outboxRelay.stop(), STEP_MS);
+          if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
+        })(),
+      ]);
       await settleWithin(deps.expiryQueue.close(), STEP_MS);
       await settleWithin(deps.webhookQueue.close(), STEP_MS);
       if (!(await settleWithin(deps.queueConnection.quit(), STEP_MS))) deps.queueConnection.disconnect();
       await deps.db.$disconnect();
       await deps.pool.end();
       if (!(await settleWithin(deps.redis.quit(), STEP_MS))) deps.redis.disconnect();
+    },
+    forceStop() {
+      forceClose(server);
+      deps.queueConnection.disconnect();
+      deps.redis.disconnect();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { Worker } from 'bullmq';
 import type { KasaConfig } from '@kasa/config';
-import { close, createHttpMetrics, listen, settleWithin } from '@kasa/http';
+import { close, createHttpMetrics, forceClose, listen, settleWithin } from '@kasa/http';
 import { queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
 import { createApp } from './app.js';
 import { deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
@@ -15,6 +15,8 @@ export interface WebhookWorkerService {
   url: string;
   /** Stops taking jobs, lets in-flight deliveries finish (`worker.close()`), then closes every connection. */
   stop(): Promise<void>;
+  /** After the grace: stops waiting for deliveries (their jobs go back to the queue when their locks expire). */
+  forceStop(): void;
 }
 
 /** Resolves with `fallback` when `promise` takes longer than `ms` (a Redis outage must not hang /metrics). */
@@ -34,7 +36,7 @@ export async function startWorker(
 ): Promise<WebhookWorkerService> {
   const deps = createWorkerDeps(config, overrides);
   const httpMetrics = createHttpMetrics('webhook-worker');
-  const metrics = new WorkerMetrics(httpMetrics.registry, () => within(queueBacklog(deps.queue), 1_000, -1));
+  const metrics = new WorkerMetrics(httpMetrics.registry, () => within(queueBacklog(deps.queue), 1_000, -1), deps.slots);
   const worker = new Worker<DeliverEventJob, DeliverEventResult>(WEBHOOK_QUEUE, deliverEventProcessor({ ...deps, metrics }), {
     connection: deps.queueConnection,
     prefix: queuePrefix(config.redisPrefix),
@@ -69,11 +71,19 @@ export async function startWorker(
     port: bound,
     url: `http://127.0.0.1:${bound}`,
     async stop() {
-      // In-flight deliveries get up to a lock duration to finish; then the worker is closed by force and
-      // their jobs go back to the queue when their locks expire (BullMQ's stalled-job check).
+      // Readiness turns 503 and the health server closes while the worker stops taking jobs. In-flight
+      // deliveries get up to a lock duration (and at most the process's shutdown grace) to finish; then the
+      // worker is closed by force and their jobs go back to the queue when their locks expire (BullMQ's
+      // stalled-job check), so no job is lost.
+      const draining = close(server);
       if (!(await settleWithin(worker.close(), config.webhookLockDurationMs))) await settleWithin(worker.close(true), 10_000);
-      await close(server);
+      await draining;
       await closeConnections(deps);
+    },
+    forceStop() {
+      forceClose(server);
+      void worker.close(true).catch(() => undefined);
+      deps.queueConnection.disconnect();
     },
   };
 }
