@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, PUBLISHED_DEV_SECRETS, loadConfig } from './index.js';
 
 describe('WEBHOOK_ALLOWED_PORTS', () => {
   it('defaults to 443 and the unprivileged ports', () => {
@@ -26,4 +26,121 @@ describe('WEBHOOK_ALLOWED_PORTS', () => {
       expect(() => loadConfig({ WEBHOOK_ALLOWED_PORTS: value })).toThrow(/^WEBHOOK_ALLOWED_PORTS: must be a comma-separated list of ports/);
     },
   );
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('reads a hop count or a list of addresses, CIDRs and names', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.7' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.168.1.7',
+    ]);
+  });
+
+  it.each(['0', '11', 'true', 'ingress', '10.0.0.0/8/1', '10.0.0.0/x', '300.1.1.1', ''.padEnd(3, ',')])(
+    'refuses to start on %j, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow('TRUST_PROXY');
+    },
+  );
+});
+
+describe('DATABASE_READ_URL', () => {
+  it('is optional, and a postgresql URL when given', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeNull();
+    expect(loadConfig({ DATABASE_READ_URL: 'postgresql://kasa@replica:5432/kasa' }).databaseReadUrl).toBe(
+      'postgresql://kasa@replica:5432/kasa',
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'mysql://replica/kasa' })).toThrow('DATABASE_READ_URL');
+  });
+});
+
+describe('published development secrets in production', () => {
+  /** Secrets of one's own: what a production deployment sets. */
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgresql://kasa:own-database-password@db.internal:5432/kasa',
+    REDIS_URL: 'redis://redis.internal:6379',
+    INTERNAL_TOKEN: 'own-internal-token-0123456789',
+    OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
+    CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
+    SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+  };
+
+  it('start with secrets of their own', () => {
+    expect(loadConfig(production).nodeEnv).toBe('production');
+  });
+
+  it('lists the fallbacks, the docker-compose.yml defaults and both development keys', () => {
+    expect(PUBLISHED_DEV_SECRETS).toEqual(
+      expect.arrayContaining([
+        'dev-internal-token-change-me',
+        'dev-ops-bootstrap-token-change-me',
+        'dev-cursor-signing-key-change-me',
+        'kasa-dev-password-change-me',
+        'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE=',
+        Buffer.alloc(32, 7).toString('base64'),
+      ]),
+    );
+    expect(Object.isFrozen(PUBLISHED_DEV_SECRETS)).toBe(true);
+  });
+
+  const tokens = ['INTERNAL_TOKEN', 'OPS_BOOTSTRAP_TOKEN', 'CURSOR_SIGNING_KEY'] as const;
+  const textSecrets = PUBLISHED_DEV_SECRETS.filter((value) => value.length >= 16);
+
+  describe.each(tokens)('%s', (variable) => {
+    it.each(textSecrets)('refuses %j, naming the variable and not the value', (value) => {
+      const run = () => loadConfig({ ...production, [variable]: value });
+      expect(run).toThrow(ConfigError);
+      expect(run).toThrow(new RegExp(`^${variable}: is a published development value`));
+      try {
+        run();
+      } catch (error) {
+        expect((error as ConfigError).variable).toBe(variable);
+        expect((error as Error).message).not.toContain(value);
+      }
+    });
+  });
+
+  it.each([
+    ['the compose key', 'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE='],
+    ['the compose key without padding', 'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE'],
+    ['the built-in development key', Buffer.alloc(32, 7).toString('base64')],
+  ])('SECRET_ENCRYPTION_KEY refuses %s', (_name, value) => {
+    const run = () => loadConfig({ ...production, SECRET_ENCRYPTION_KEY: value });
+    expect(run).toThrow(/^SECRET_ENCRYPTION_KEY: is a published development value/);
+    expect(run).not.toThrow(value);
+  });
+
+  it.each([
+    'postgresql://kasa:kasa-dev-password-change-me@postgres:5432/kasa',
+    'postgres://other:kasa-dev-password-change-me@db.internal/kasa',
+    'postgresql://kasa:kasa%2Ddev%2Dpassword%2Dchange%2Dme@db.internal:5432/kasa',
+  ])('DATABASE_URL refuses the compose password in %s', (value) => {
+    const run = () => loadConfig({ ...production, DATABASE_URL: value });
+    expect(run).toThrow(/^DATABASE_URL: its password is a published development value/);
+    expect(run).not.toThrow(/kasa-dev-password/);
+  });
+
+  it('refuses a published value in any of the secret variables, not only its own', () => {
+    expect(() => loadConfig({ ...production, CURSOR_SIGNING_KEY: 'dev-internal-token-change-me' })).toThrow(/^CURSOR_SIGNING_KEY:/);
+  });
+
+  it('leaves development mode alone: the fallbacks and the compose defaults still work there', () => {
+    const development = {
+      DATABASE_URL: 'postgresql://kasa:kasa-dev-password-change-me@postgres:5432/kasa',
+      INTERNAL_TOKEN: 'dev-internal-token-change-me',
+      SECRET_ENCRYPTION_KEY: 'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE=',
+    };
+    expect(loadConfig(development).internalToken).toBe('dev-internal-token-change-me');
+    expect(loadConfig({}).cursorSigningKey).toBe('dev-cursor-signing-key-change-me');
+    expect(loadConfig({ ...development, NODE_ENV: 'test' }).nodeEnv).toBe('test');
+  });
 });

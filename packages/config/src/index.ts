@@ -3,6 +3,7 @@
  * Nothing else in the project reads `process.env`; a bad value stops the process with a message
  * naming the variable.
  */
+import { isIP } from 'node:net';
 
 export class ConfigError extends Error {
   constructor(
@@ -20,6 +21,17 @@ type Env = Record<string, string | undefined>;
 export interface KasaConfig {
   nodeEnv: string;
   databaseUrl: string;
+  /**
+   * Optional read replica (`DATABASE_READ_URL`) for partner lookups and lists; null sends every query to
+   * `databaseUrl`. Writes, reviews and anything read inside a transaction always use the primary.
+   */
+  databaseReadUrl: string | null;
+  /**
+   * Which proxies in front of the gateway and console are trusted to report the client's address
+   * (`TRUST_PROXY`): false (none, the default), a hop count, or addresses, CIDRs and Express's names
+   * `loopback`, `linklocal`, `uniquelocal`. Per-address limits (invalid API keys, operator logins) use it.
+   */
+  trustProxy: false | number | string[];
   redisUrl: string;
   /** Prefix for every Redis key and BullMQ queue, so several suites can share one Redis. */
   redisPrefix: string;
@@ -45,6 +57,11 @@ export interface KasaConfig {
   webhookPreviousSecretTtlSeconds: number;
   /** Most deliveries one worker process runs at once to a single site, so one slow partner cannot take every slot. */
   webhookSiteConcurrency: number;
+  /**
+   * Of `webhookConcurrency`, the most attempts in flight to failing or unanswering sites (the failing lane,
+   * ADR 0017): `WEBHOOK_FAILING_CONCURRENCY`, by default a quarter.
+   */
+  webhookFailingConcurrency: number;
   /** BullMQ job lock: a worker that dies (kill -9) loses its jobs to another worker after about this long. */
   webhookLockDurationMs: number;
   /** How often BullMQ looks for jobs whose worker died. */
@@ -78,6 +95,8 @@ export interface KasaConfig {
   arrivalClockSkewMs: number;
   /** Lifetime of an operator token issued by console login. */
   operatorSessionTtlSeconds: number;
+  /** On SIGTERM, how long a service finishes in-flight work before it drops what is left and exits (non-zero). */
+  shutdownGraceMs: number;
 }
 
 /** An inclusive range of TCP ports; a single port is a range of one. */
@@ -88,6 +107,43 @@ export interface PortRange {
 
 const DEV_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/kasa';
 const DEV_REDIS_URL = 'redis://127.0.0.1:6379';
+// The development fallbacks of the secrets below (used outside production only).
+const DEV_INTERNAL_TOKEN = 'dev-internal-token-change-me';
+const DEV_OPS_BOOTSTRAP_TOKEN = 'dev-ops-bootstrap-token-change-me';
+const DEV_CURSOR_SIGNING_KEY = 'dev-cursor-signing-key-change-me';
+const DEV_SECRET_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * Every development secret Kasa publishes: the fallbacks above, the defaults of docker-compose.yml (its
+ * tokens, its encryption key, the PostgreSQL password in its DATABASE_URL) and the examples in the docs.
+ * Anyone can read them, so a production process (NODE_ENV=production) refuses to start with any of them
+ * in INTERNAL_TOKEN, OPS_BOOTSTRAP_TOKEN, CURSOR_SIGNING_KEY, SECRET_ENCRYPTION_KEY or the password of
+ * DATABASE_URL. test/deploy checks that every development default in docker-compose.yml is listed here.
+ */
+export const PUBLISHED_DEV_SECRETS: readonly string[] = Object.freeze([
+  DEV_INTERNAL_TOKEN,
+  DEV_OPS_BOOTSTRAP_TOKEN,
+  DEV_CURSOR_SIGNING_KEY,
+  DEV_SECRET_ENCRYPTION_KEY,
+  // docker-compose.yml: base64 of the 32 ASCII bytes "kasa-dev-key-change-me-32-bytes!"
+  'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE=',
+  // docker-compose.yml: POSTGRES_PASSWORD, also the password in its DATABASE_URL
+  'kasa-dev-password-change-me',
+]);
+
+/** The error for a published development secret; it names the variable and never repeats the value. */
+function publishedSecret(name: string, what = 'is'): ConfigError {
+  return new ConfigError(name, `${what} a published development value (docker-compose.yml, docs); production needs a secret of its own`);
+}
+
+/** Whether `key` (decoded bytes) is one of the published base64 development keys, however it is spelt. */
+function isPublishedKey(key: Buffer): boolean {
+  return PUBLISHED_DEV_SECRETS.some((value) => {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+    const published = Buffer.from(value, 'base64');
+    return published.length === key.length && published.equals(key);
+  });
+}
 
 function str(env: Env, name: string, fallback?: string): string {
   const value = env[name];
@@ -152,16 +208,55 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: st
 function secret(env: Env, name: string, production: boolean, devFallback: string): string {
   const value = production ? str(env, name) : str(env, name, devFallback);
   if (value.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
+  if (production && PUBLISHED_DEV_SECRETS.includes(value)) throw publishedSecret(name);
   return value;
 }
 
 function encryptionKey(env: Env, production: boolean): Buffer {
   const name = 'SECRET_ENCRYPTION_KEY';
   // The development key is fixed and public: it only protects local demo data.
-  const raw = production ? str(env, name) : str(env, name, Buffer.alloc(32, 7).toString('base64'));
+  const raw = production ? str(env, name) : str(env, name, DEV_SECRET_ENCRYPTION_KEY);
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError(name, 'must be 32 bytes, base64-encoded');
+  if (production && (PUBLISHED_DEV_SECRETS.includes(raw) || isPublishedKey(key))) throw publishedSecret(name);
   return key;
+}
+
+/** DATABASE_URL; in production its password must not be a published development one. */
+function databaseUrl(env: Env, production: boolean): string {
+  const value = url(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL, ['postgresql:', 'postgres:']);
+  if (production) {
+    let password: string;
+    try {
+      password = decodeURIComponent(new URL(value).password);
+    } catch {
+      password = new URL(value).password;
+    }
+    if (password !== '' && PUBLISHED_DEV_SECRETS.includes(password)) throw publishedSecret('DATABASE_URL', 'its password is');
+  }
+  return value;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: empty or `false` (none), a hop count, or a comma list of addresses, CIDRs and names. */
+function trustProxy(env: Env): false | number | string[] {
+  const raw = str(env, 'TRUST_PROXY', '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new ConfigError('TRUST_PROXY', 'a hop count must be 1 to 10');
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const valid =
+      PROXY_NAMES.has(entry) ||
+      (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= 128)));
+    if (!valid) throw new ConfigError('TRUST_PROXY', 'must be false, a hop count, or addresses, CIDRs, loopback, linklocal, uniquelocal');
+  }
+  return entries;
 }
 
 /** Parses and validates the whole configuration; throws {@link ConfigError} naming the first bad variable. */
@@ -171,9 +266,12 @@ export function loadConfig(env: Env = process.env): KasaConfig {
   const ledgerPort = int(env, 'LEDGER_PORT', 8081, 0, 65535);
   const gatewayPort = int(env, 'GATEWAY_PORT', 8080, 0, 65535);
   const consolePort = int(env, 'CONSOLE_PORT', 8083, 0, 65535);
+  const webhookConcurrency = int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000);
   return {
     nodeEnv,
-    databaseUrl: url(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL, ['postgresql:', 'postgres:']),
+    databaseUrl: databaseUrl(env, production),
+    databaseReadUrl: env.DATABASE_READ_URL ? url(env, 'DATABASE_READ_URL', undefined, ['postgresql:', 'postgres:']) : null,
+    trustProxy: trustProxy(env),
     redisUrl: url(env, 'REDIS_URL', production ? undefined : DEV_REDIS_URL, ['redis:', 'rediss:']),
     redisPrefix: str(env, 'REDIS_PREFIX', 'kasa'),
     gatewayPort,
@@ -182,9 +280,9 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     consolePort,
     consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
-    internalToken: secret(env, 'INTERNAL_TOKEN', production, 'dev-internal-token-change-me'),
+    internalToken: secret(env, 'INTERNAL_TOKEN', production, DEV_INTERNAL_TOKEN),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),
-    opsBootstrapToken: secret(env, 'OPS_BOOTSTRAP_TOKEN', production, 'dev-ops-bootstrap-token-change-me'),
+    opsBootstrapToken: secret(env, 'OPS_BOOTSTRAP_TOKEN', production, DEV_OPS_BOOTSTRAP_TOKEN),
     depositIntentTtlSeconds: int(env, 'DEPOSIT_INTENT_TTL_SECONDS', 1800, 1, 604800),
     webhookRetryDelayMs: int(env, 'WEBHOOK_RETRY_DELAY_MS', 300000, 0, 86400000),
     webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
@@ -195,17 +293,24 @@ export function loadConfig(env: Env = process.env): KasaConfig {
       .filter((host) => host.length > 0),
     webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowedPorts: portRanges(env, 'WEBHOOK_ALLOWED_PORTS', '443,1024-65535'),
-    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
+    webhookConcurrency,
+    webhookFailingConcurrency: int(
+      env,
+      'WEBHOOK_FAILING_CONCURRENCY',
+      Math.max(1, Math.floor(webhookConcurrency / 4)),
+      1,
+      webhookConcurrency,
+    ),
     webhookPreviousSecretTtlSeconds: int(env, 'WEBHOOK_PREVIOUS_SECRET_TTL_SECONDS', 86400, 0, 2592000),
     webhookSiteConcurrency: int(env, 'WEBHOOK_SITE_CONCURRENCY', 10, 1, 1000),
-    webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 30000, 1000, 600000),
-    webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 30000, 500, 600000),
+    webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 20000, 1000, 600000),
+    webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 5000, 500, 600000),
     webhookCaFile: env.WEBHOOK_CA_FILE ? env.WEBHOOK_CA_FILE : null,
     outboxRelayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 3000, 100, 600000),
     outboxRelayGraceMs: int(env, 'OUTBOX_RELAY_GRACE_MS', 5000, 0, 3600000),
     outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
     secretEncryptionKey: encryptionKey(env, production),
-    cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, 'dev-cursor-signing-key-change-me'),
+    cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, DEV_CURSOR_SIGNING_KEY),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
     invalidKeyAttemptsPerMinute: int(env, 'INVALID_KEY_ATTEMPTS_PER_MINUTE', 30, 1, 100000),
@@ -215,5 +320,6 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     opsLoginAttemptsPerAccount: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ACCOUNT', 50, 1, 100000),
     arrivalClockSkewMs: int(env, 'ARRIVAL_CLOCK_SKEW_SECONDS', 60, 0, 900) * 1000,
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25000, 1000, 3600000),
   };
 }

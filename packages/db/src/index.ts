@@ -1,7 +1,7 @@
 /** The ledger's database access: the generated Prisma client, its factory and the migrate step. */
-export { createDatabase, createPrismaClient, type Database, type DbOptions } from './client.js';
+export { createDatabase, createPool, createPrismaClient, type Database, type DbOptions } from './client.js';
 export { ensureDatabase, dropDatabase } from './database.js';
-export { migrate, MIGRATIONS_DIR, type MigrationResult } from './migrate.js';
+export { migrate, pendingMigrations, schemaReadiness, MIGRATIONS_DIR, type MigrationResult, type Queryable } from './migrate.js';
 export { PrismaClient, Prisma } from './generated/prisma/client.js';
 export type {
   Site,

@@ -95,3 +95,44 @@ export async function migrate(databaseUrl: string, dir: string = MIGRATIONS_DIR)
   }
   return result;
 }
+
+/** What {@link pendingMigrations} needs of a connection: a pg Pool or Client. */
+export interface Queryable {
+  query<Row extends pg.QueryResultRow>(sql: string): Promise<pg.QueryResult<Row>>;
+}
+
+/**
+ * The migrations this build ships that the database has not finished (or finished with other contents).
+ * Empty means the schema is current: readiness waits for it, so pods of a new release take no traffic
+ * before the migrate Job is done. Migrations the database has beyond these do not count, so an older build
+ * stays ready after a newer one migrated (a rollback of the code, not of the schema).
+ */
+export async function pendingMigrations(db: Queryable, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  const shipped = await readMigrations(dir);
+  let rows: { migration_name: string; checksum: string }[];
+  try {
+    ({ rows } = await db.query<{ migration_name: string; checksum: string }>(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    ));
+  } catch (error) {
+    // 42P01 undefined_table: nothing was ever migrated.
+    if ((error as { code?: string }).code === '42P01') return shipped.map((migration) => migration.name);
+    throw error;
+  }
+  const applied = new Map(rows.map((row) => [row.migration_name, row.checksum]));
+  return shipped.filter((migration) => applied.get(migration.name) !== migration.checksum).map((migration) => migration.name);
+}
+
+/**
+ * A readiness check that fails while this build's migrations are not all applied; once they are, it stays
+ * passed without querying again (the schema does not go backwards under a running process).
+ */
+export function schemaReadiness(db: Queryable, dir: string = MIGRATIONS_DIR): () => Promise<void> {
+  let current = false;
+  return async () => {
+    if (current) return;
+    const pending = await pendingMigrations(db, dir);
+    if (pending.length > 0) throw new Error(`${pending.length} migration(s) not applied yet: ${pending.join(', ')}`);
+    current = true;
+  };
+}

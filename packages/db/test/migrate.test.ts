@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import pg from 'pg';
 import { dropDatabase, ensureDatabase } from '../src/database.js';
-import { MIGRATIONS_DIR, migrate } from '../src/migrate.js';
+import { MIGRATIONS_DIR, migrate, pendingMigrations, schemaReadiness } from '../src/migrate.js';
 
 const prefix = `kasa_t_${randomBytes(6).toString('hex')}`;
 const created: string[] = [];
@@ -182,5 +182,32 @@ describe('ensureDatabase', () => {
 
   it('rejects a database name that is not letters, digits and _', async () => {
     await expect(ensureDatabase('postgresql://postgres@127.0.0.1:5432/kasa-t";DROP')).rejects.toThrow('must be letters, digits and _');
+  });
+
+  it('tells readiness which shipped migrations are missing, and ignores ones a newer build applied', async () => {
+    const url = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      // Nothing migrated yet: every shipped migration is pending, and readiness fails naming them.
+      expect(await pendingMigrations(pool)).toEqual(migrationNames);
+      const ready = schemaReadiness(pool);
+      await expect(ready()).rejects.toThrow(`${migrationNames.length} migration(s) not applied yet`);
+
+      // An older schema: all but the last migration.
+      const older = await copyOfMigrations();
+      const last = migrationNames.at(-1)!;
+      await rm(join(older, last), { recursive: true });
+      await migrate(url, older);
+      expect(await pendingMigrations(pool)).toEqual([last]);
+      await expect(ready()).rejects.toThrow(last);
+
+      // The migrate step ran: ready, and a build that ships fewer migrations is ready too.
+      await migrate(url);
+      expect(await pendingMigrations(pool)).toEqual([]);
+      await expect(ready()).resolves.toBeUndefined();
+      expect(await pendingMigrations(pool, older)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -3,6 +3,8 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@kasa/logger';
 import { RequestValidationError, type ErrorCode, type FieldError } from '@kasa/contracts';
 import { AppError, problemOf } from './app-error.js';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './dependency-errors.js';
+import { routeOf } from './route-template.js';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -25,6 +27,9 @@ export const requestId: RequestHandler = (req, res, next) => {
 
 export function sendProblem(res: Response, code: ErrorCode, detail: string, errors?: FieldError[]): void {
   const body = problemOf(code, detail, res.req.requestId, errors);
+  // Every 503 tells the client when to come back (docs/api.md, Errors).
+  if (code === 'service_unavailable' && !res.hasHeader('Retry-After'))
+    res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
@@ -75,7 +80,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendProblem(res, 'validation_failed', 'The request could not be read.');
       return;
     }
-    logger.error('unhandled error', { requestId: req.requestId, method: req.method, path: req.path, error });
+    if (isDependencyUnavailable(error)) {
+      // PostgreSQL or Redis is unreachable: the request may be retried as is, and nothing was changed
+      // (a transaction that lost its connection is rolled back by the server).
+      logger.warn('dependency unavailable', { requestId: req.requestId, method: req.method, route: routeOf(req), error });
+      sendProblem(res, 'service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');
+      return;
+    }
+    logger.error('unhandled error', { requestId: req.requestId, method: req.method, route: routeOf(req), error });
     sendProblem(res, 'internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
   };
 }

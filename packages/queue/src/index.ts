@@ -34,9 +34,13 @@ export function createQueueConnection(redisUrl: string, options: RedisOptions = 
   return new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
 }
 
-/** BullMQ keys live under `<REDIS_PREFIX>:bull`, so test suites and deployments sharing a Redis stay apart. */
+/**
+ * BullMQ keys live under `<REDIS_PREFIX>:{bull}`, so test suites and deployments sharing a Redis stay apart,
+ * and on a Redis Cluster every key of a queue hashes to one slot (the `{bull}` hash tag), as BullMQ's
+ * multi-key scripts require (docs/scaling.md).
+ */
 export function queuePrefix(redisPrefix: string): string {
-  return `${redisPrefix}:bull`;
+  return `${redisPrefix}:{bull}`;
 }
 
 /**

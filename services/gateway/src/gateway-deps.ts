@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createCommandRedis } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
 import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
@@ -19,11 +20,15 @@ export interface GatewayDeps {
 }
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  const logger = overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel });
   const redis =
-    overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
+    overrides.redis ??
+    createCommandRedis(config.redisUrl, (error) => logger.warn('redis connection error', { error: error.message }), {
+      enableAutoPipelining: true,
+    });
   return {
     config,
-    logger: overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel }),
+    logger,
     redis,
     redisPrefix: config.redisPrefix,
     ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken),

@@ -277,4 +277,32 @@ describe('invalid API keys', () => {
     const real = await attempt(`Bearer ${good.apiKey}`);
     expect(real.status).toBe(200);
   });
+
+  it('count a spoofed X-Forwarded-For as the socket address when no proxy is trusted', async () => {
+    const other = await limited.createSite();
+    const guess = (forwardedFor: string) =>
+      request(`${limited.gateway.url}/api/v1/external/intents`, {
+        headers: { authorization: `Bearer sk_live_${other.slug}_${randomUUID().replace(/-/g, '')}`, 'x-forwarded-for': forwardedFor },
+      }).then((r) => r.statusCode);
+    // The address is already blocked by the test above; a header naming a new address changes nothing.
+    expect(await guess('203.0.113.9')).toBe(429);
+  });
+
+  it('count each client behind a trusted proxy by the address the proxy reports (TRUST_PROXY)', async () => {
+    const proxied = await startHarness({ INVALID_KEY_ATTEMPTS_PER_MINUTE: '3', TRUST_PROXY: 'loopback' });
+    try {
+      const site = await proxied.createSite();
+      const guess = (client: string) =>
+        request(`${proxied.gateway.url}/api/v1/external/intents`, {
+          headers: { authorization: `Bearer sk_live_${site.slug}_${randomUUID().replace(/-/g, '')}`, 'x-forwarded-for': client },
+        }).then((r) => r.statusCode);
+      const first = [];
+      for (let i = 0; i < 4; i += 1) first.push(await guess('198.51.100.1'));
+      expect(first).toEqual([401, 401, 401, 429]);
+      // Another client behind the same proxy keeps its own allowance.
+      expect(await guess('198.51.100.2')).toBe(401);
+    } finally {
+      await proxied.stop();
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
+import { schemaReadiness } from '@kasa/db';
 import { operationalRoutes } from '@kasa/http';
 import type { WorkerDeps } from './worker-deps.js';
 
-/** The worker's small HTTP face: GET /healthz, /readyz (PostgreSQL, Redis, consumer running), /metrics. */
+/** The worker's small HTTP face: GET /healthz, /readyz (PostgreSQL, Redis, schema current, consumer running), /metrics. */
 export function createApp(deps: WorkerDeps, registry: Registry, isConsuming: () => boolean): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -15,6 +16,8 @@ export function createApp(deps: WorkerDeps, registry: Registry, isConsuming: () 
       redis: async () => {
         await deps.queueConnection.ping();
       },
+      // Not ready until the migrate step has applied every migration this build ships.
+      schema: schemaReadiness(deps.pool),
       consumer: () => (isConsuming() ? Promise.resolve() : Promise.reject(new Error('the queue consumer is not running'))),
     }),
   );

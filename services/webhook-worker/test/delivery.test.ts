@@ -238,7 +238,7 @@ describe('worker operations', () => {
     expect((await request(worker.url).get('/healthz')).status).toBe(200);
     const ready = await request(worker.url).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok', consumer: 'ok' });
+    expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok', schema: 'ok', consumer: 'ok' });
     const metrics = await request(worker.url).get('/metrics');
     expect(metrics.text).toMatch(/^kasa_webhook_queue_waiting\{service="webhook-worker"\} \d+$/m);
     expect(metrics.text).toMatch(/^kasa_webhook_delivery_attempts_total\{[^}]*outcome="delivered"[^}]*\} [1-9]\d*$/m);

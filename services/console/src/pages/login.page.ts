@@ -90,8 +90,8 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     let result: LoginResult;
     try {
       // The ledger counts attempts per client address: the browser's, vouched for with the internal token.
-      // The console does not trust proxy headers, so the browser is whoever opened the socket.
-      const address = req.socket.remoteAddress;
+      // Proxy headers count only from the proxies TRUST_PROXY names; by default the browser is whoever opened the socket.
+      const address = req.ip;
       const client = address ? { address, internalToken: deps.config.internalToken } : undefined;
       result = await deps.ledger.with({ requestId: req.requestId }).login({ email, password }, client);
     } catch (error) {

@@ -34,7 +34,7 @@ export function authenticate(deps: {
   invalidKeys: InvalidKeyLimiter;
 }): RequestHandler {
   return async (req, res, next) => {
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = req.ip ?? 'unknown';
     const refuse = async (message: string): Promise<never> => {
       await deps.invalidKeys.recordFailure(address);
       throw new AppError('unauthorized', message);

@@ -3,9 +3,14 @@ import type { Redis } from 'ioredis';
 import { AppError } from '@kasa/http';
 
 /** How long a finished request's answer is replayed from Redis; the ledger keeps the record itself forever. */
-export const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
-/** How long an in-flight claim lives if its gateway dies mid-request. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+/** How long an in-flight claim lives at most (a gateway that died mid-request leaves one behind). */
 const IN_FLIGHT_TTL_MS = 60_000;
+/**
+ * A claim older than this is no longer trusted to finish: the retry goes to the ledger, whose record of the
+ * key decides (it replays, refuses another body, or creates). A crashed gateway delays a retry by seconds.
+ */
+export const STALE_CLAIM_MS = 3_000;
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredResponse {
@@ -14,11 +19,27 @@ export interface StoredResponse {
   replayed: boolean;
 }
 
-interface Entry {
-  state: 'in_flight' | 'done';
-  fingerprint: string;
-  status?: number;
-  body?: string;
+/**
+ * What Redis holds for a key, as one compact string (about 40 bytes plus the answer's JSON):
+ * `i|<claimed at, ms>|<fingerprint>` while in flight, `d|<status>|<fingerprint>|<body>` when done.
+ */
+type Entry =
+  { state: 'in_flight'; fingerprint: string; claimedAt: number } | { state: 'done'; fingerprint: string; status: number; body: string };
+
+/** The first 128 bits of the SHA-256 fingerprint: enough to tell two bodies apart, half the bytes. */
+const shortFingerprint = (fingerprint: string) => fingerprint.slice(0, 32);
+
+function encode(entry: Entry): string {
+  return entry.state === 'in_flight' ? `i|${entry.claimedAt}|${entry.fingerprint}` : `d|${entry.status}|${entry.fingerprint}|${entry.body}`;
+}
+
+function decode(raw: string): Entry | null {
+  const [state, number, fingerprint, ...rest] = raw.split('|');
+  if (number === undefined || fingerprint === undefined) return null;
+  if (state === 'i') return { state: 'in_flight', claimedAt: Number(number), fingerprint };
+  // The body is JSON and may itself hold '|'.
+  if (state === 'd') return { state: 'done', status: Number(number), fingerprint, body: rest.join('|') };
+  return null;
 }
 
 /** Reads and checks the Idempotency-Key header (1 to 255 visible characters). */
@@ -48,41 +69,51 @@ export class IdempotencyStore {
     scope: { siteId: string; route: string; key: string; fingerprint: string },
     execute: () => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
-    const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('hex')}`;
-    const claim: Entry = { state: 'in_flight', fingerprint: scope.fingerprint };
+    const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('base64url').slice(0, 22)}`;
+    const fingerprint = shortFingerprint(scope.fingerprint);
     let claimed: string | null;
-    let existingRaw: string | null = null;
+    let existing: Entry | null = null;
     try {
-      claimed = await this.redis.set(redisKey, JSON.stringify(claim), 'PX', IN_FLIGHT_TTL_MS, 'NX');
-      if (!claimed) existingRaw = await this.redis.get(redisKey);
+      claimed = await this.redis.set(
+        redisKey,
+        encode({ state: 'in_flight', fingerprint, claimedAt: Date.now() }),
+        'PX',
+        IN_FLIGHT_TTL_MS,
+        'NX',
+      );
+      if (!claimed) {
+        const raw = await this.redis.get(redisKey);
+        existing = raw === null ? null : decode(raw);
+      }
     } catch {
       throw new AppError('service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');
     }
     if (!claimed) {
-      if (existingRaw === null) {
+      if (existing === null) {
         // The other request finished with an error and released the key a moment ago.
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key was just in progress; retry.');
       }
-      const existing = JSON.parse(existingRaw) as Entry;
-      if (existing.fingerprint !== scope.fingerprint) {
+      if (existing.fingerprint !== fingerprint) {
         throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
       }
-      if (existing.state === 'in_flight') {
+      if (existing.state === 'done') return { status: existing.status, body: existing.body, replayed: true };
+      if (Date.now() - existing.claimedAt < STALE_CLAIM_MS) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       }
-      return { status: existing.status ?? 200, body: existing.body ?? '{}', replayed: true };
+      // A stale claim: its gateway may have died. The ledger's record of the key answers.
     }
     let result: StoredResponse;
     try {
       result = await execute();
     } catch (error) {
-      await this.redis.del(redisKey).catch(() => undefined);
+      if (claimed) await this.redis.del(redisKey).catch(() => undefined);
       throw error;
     }
-    const done: Entry = { state: 'done', fingerprint: scope.fingerprint, status: result.status, body: result.body };
     // Not awaited: the answer does not wait for this write. A retry that arrives before it lands sees the
     // claim (409, retry) and losing it only costs a trip to the ledger, which answers from its own record.
-    this.redis.set(redisKey, JSON.stringify(done), 'EX', IDEMPOTENCY_TTL_SECONDS).catch(() => undefined);
+    this.redis
+      .set(redisKey, encode({ state: 'done', fingerprint, status: result.status, body: result.body }), 'EX', IDEMPOTENCY_TTL_SECONDS)
+      .catch(() => undefined);
     return result;
   }
 }

@@ -30,8 +30,9 @@ export class DepositRepository extends SiteScopedRepository<DepositRow, DepositS
   constructor(
     private readonly db: PrismaClient,
     pool: pg.Pool,
+    readPool: pg.Pool | null = null,
   ) {
-    super(pool, { name: 'deposit_intents', ownColumn: 'approved_at AS "approvedAt"' });
+    super(pool, { name: 'deposit_intents', ownColumn: 'approved_at AS "approvedAt"' }, readPool);
   }
 
   /** Inserts the intent RESERVED unless the site already has one under this idempotency key; returns null then. */

@@ -72,13 +72,20 @@ class ScopedLookup<Raw extends object> {
 export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, Status extends string> {
   private readonly columns: string;
   private readonly lookup: ScopedLookup<RawRow<Row>>;
+  /** With a read replica: the primary's lookup, asked when the replica has not seen a record yet. */
+  private readonly primaryLookup: ScopedLookup<RawRow<Row>> | null;
+  private readonly readPool: pg.Pool;
 
+  /** `readPool` is a read replica's pool (DATABASE_READ_URL) for lookups and lists; writes use `pool`. */
   protected constructor(
     protected readonly pool: pg.Pool,
     private readonly table: SiteScopedTable,
+    readPool: pg.Pool | null = null,
   ) {
     this.columns = `${SHARED_COLUMNS}, ${table.ownColumn}`;
-    this.lookup = new ScopedLookup<RawRow<Row>>(pool, table.name, this.columns);
+    this.readPool = readPool ?? pool;
+    this.lookup = new ScopedLookup<RawRow<Row>>(this.readPool, table.name, this.columns);
+    this.primaryLookup = readPool ? new ScopedLookup<RawRow<Row>>(pool, table.name, this.columns) : null;
   }
 
   /**
@@ -116,14 +123,16 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
 
   /** Scoped lookup: another site's record answers exactly like a missing one (see ScopedLookup). */
   async findInSite(siteId: string, id: string): Promise<Row | null> {
-    const raw = await this.lookup.find(siteId, id);
+    // A replica may lag behind by a moment: a record it does not have yet is looked up on the primary, so
+    // a partner that creates and then looks up never sees a 404 for its own record.
+    const raw = (await this.lookup.find(siteId, id)) ?? (await this.primaryLookup?.find(siteId, id)) ?? null;
     return raw ? toRow(raw) : null;
   }
 
-  /** One newest-first keyset page of a site's records. */
+  /** One newest-first keyset page of a site's records (from the replica when there is one: it may lag). */
   async list(siteId: string, statuses: Status[] | undefined, window: ListWindow): Promise<Row[]> {
     const page = keysetClause(window, statuses, 2);
-    const result = await this.pool.query<RawRow<Row>>(
+    const result = await this.readPool.query<RawRow<Row>>(
       `SELECT ${this.columns} FROM ${this.table.name} WHERE site_id = $1${page.where}${page.tail}`,
       [siteId, ...page.params],
     );

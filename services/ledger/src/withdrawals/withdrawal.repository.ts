@@ -19,8 +19,9 @@ export class WithdrawalRepository extends SiteScopedRepository<WithdrawalRow, Wi
   constructor(
     private readonly db: PrismaClient,
     pool: pg.Pool,
+    readPool: pg.Pool | null = null,
   ) {
-    super(pool, { name: 'withdrawals', ownColumn: 'sent_at AS "sentAt"' });
+    super(pool, { name: 'withdrawals', ownColumn: 'sent_at AS "sentAt"' }, readPool);
   }
 
   /** Inserts the withdrawal PENDING_REVIEW unless the site already has one under this idempotency key (then null). */
