@@ -4,10 +4,12 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { KasaConfig } from '@kasa/config';
 import pg from 'pg';
+import { createPool } from '@kasa/db';
 import { createLogger, type Logger } from '@kasa/logger';
 import { WebhookUrlGuard, type Resolver } from '@kasa/net-guard';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
+import { RedisSiteHealthStore } from './deliveries/site-health.js';
 import { SiteSlots } from './deliveries/site-slots.js';
 import { WebhookSender } from './deliveries/webhook-sender.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
@@ -37,6 +39,11 @@ export interface WorkerOverrides extends Partial<WorkerDeps> {
   resolve?: Resolver;
 }
 
+/** Redis keys of the shared site health: `<REDIS_PREFIX>:webhook-worker:site-health:<siteId>`. */
+export function siteHealthKeyPrefix(config: KasaConfig): string {
+  return `${config.redisPrefix}:webhook-worker:site-health`;
+}
+
 function trustedAuthorities(config: KasaConfig, overrides: WorkerOverrides): string | string[] | undefined {
   if (overrides.ca) return overrides.ca;
   if (config.webhookCaFile) return [...rootCertificates, readFileSync(config.webhookCaFile, 'utf8')];
@@ -45,7 +52,7 @@ function trustedAuthorities(config: KasaConfig, overrides: WorkerOverrides): str
 
 export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides = {}): WorkerDeps {
   const { ca: _ca, resolve, ...injected } = overrides;
-  const pool = injected.pool ?? new pg.Pool({ connectionString: config.databaseUrl, max: Math.min(20, config.webhookConcurrency + 2) });
+  const pool = injected.pool ?? createPool({ connectionString: config.databaseUrl, max: Math.min(20, config.webhookConcurrency + 2) });
   // An idle client's error (the server went away) must not crash the worker; the pool replaces it.
   pool.on('error', () => undefined);
   const queueConnection = injected.queueConnection ?? createQueueConnection(config.redisUrl);
@@ -69,7 +76,16 @@ export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides 
       injected.sender ??
       new WebhookSender({ timeoutMs: config.webhookTimeoutMs, guard, ...(ca ? { ca } : {}), maxSocketsPerHost: config.webhookConcurrency }),
     secrets: injected.secrets ?? webhookSecretBox(config.secretEncryptionKey),
-    slots: injected.slots ?? new SiteSlots(config.webhookSiteConcurrency),
+    slots:
+      injected.slots ??
+      new SiteSlots({
+        perSite: config.webhookSiteConcurrency,
+        failingLane: config.webhookFailingConcurrency,
+        timeoutMs: config.webhookTimeoutMs,
+        // A paused site is tried again at least as often as the retry schedule would have tried it.
+        maxCooldownMs: config.webhookRetryDelayMs,
+        store: new RedisSiteHealthStore(queueConnection, siteHealthKeyPrefix(config)),
+      }),
     guard,
   };
 }

@@ -1,9 +1,10 @@
 import { DelayedError, UnrecoverableError, type Job, type Processor } from 'bullmq';
+import { isDependencyUnavailable } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import type { DeliverEventJob } from '@kasa/queue';
 import type { SecretBox } from '@kasa/secret-box';
 import { buildWebhookHeaders } from '@kasa/webhook-signing';
-import type { SiteSlots } from './site-slots.js';
+import type { DeferReason, SiteSlots, SlotOutcome } from './site-slots.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { AttemptOutcome, DeliveryRepository, EventToDeliver } from './delivery.repository.js';
@@ -41,51 +42,88 @@ export function webhookBody(payload: unknown): string {
   return JSON.stringify({ eventId: value.eventId, type: value.type, createdAt: value.createdAt, data: value.data });
 }
 
+/** How long a job waits (plus up to as much again, spread) when PostgreSQL cannot be reached. */
+const DATABASE_RETRY_MS = 2_000;
+
 /**
  * Delivers one event: loads it with its site's current URL and secrets, signs afresh, POSTs, records the
  * attempt, and marks the event DELIVERED on 2xx or DEAD when the last attempt fails. A failure throws so
  * BullMQ retries with its fixed backoff. An event that is no longer PENDING (a duplicate job after a crash)
  * is skipped; a missing event cannot be fixed by retrying.
+ *
+ * Before sending, the job needs a slot of its site ({@link SiteSlots}: a share that shrinks to one for a
+ * failing site, a breaker for a site that stopped answering). Without one the job is deferred: moved to
+ * BullMQ's delayed set with `skipAttempt`, so the deferral is not one of the event's attempts, and the same
+ * job (same id, same attempt count) comes back later; nothing is sent, recorded or lost.
  */
 export function deliverEventProcessor(deps: DeliverEventDeps): Processor<DeliverEventJob, DeliverEventResult> {
   const now = deps.now ?? Date.now;
-  // Remembers each job's site, so a job bounced by the per-site limit is bounced again without a query.
+  // Remembers each deferred job's site, so a job bounced again is bounced without a query.
   const siteOfEvent = new Map<string, string>();
 
-  const defer = async (job: Job<DeliverEventJob>, siteId: string, token: string | undefined): Promise<never> => {
+  const defer = async (
+    job: Job<DeliverEventJob>,
+    siteId: string,
+    reason: DeferReason,
+    retryAt: number,
+    token: string | undefined,
+  ): Promise<never> => {
     if (siteOfEvent.size > 10_000) siteOfEvent.clear();
     siteOfEvent.set(job.data.eventId, siteId);
-    deps.metrics.deferred.inc();
-    await job.moveToDelayed(now() + 200 + Math.floor(Math.random() * 800), token);
+    deps.metrics.deferred.inc({ reason });
+    await job.moveToDelayed(retryAt, token);
     throw new DelayedError();
+  };
+
+  /**
+   * Loads the event. While PostgreSQL is unreachable the job waits in the delayed set without using one of
+   * its attempts (as a deferral does): an outage of our own database is not the partner's failed attempt,
+   * and a job that ran out of attempts that way would leave its event PENDING with no job to deliver it.
+   */
+  const load = async (job: Job<DeliverEventJob>, token: string | undefined): Promise<EventToDeliver> => {
+    let event: EventToDeliver | null;
+    try {
+      event = await deps.deliveries.loadEvent(job.data.eventId);
+    } catch (error) {
+      if (!isDependencyUnavailable(error)) throw error;
+      await job.moveToDelayed(now() + DATABASE_RETRY_MS + Math.floor(Math.random() * DATABASE_RETRY_MS), token);
+      throw new DelayedError();
+    }
+    if (!event) throw new UnrecoverableError(`event ${job.data.eventId} does not exist`);
+    return event;
   };
 
   return async (job, token) => {
     const { eventId } = job.data;
-    const knownSite = siteOfEvent.get(eventId);
-    if (knownSite !== undefined && !deps.slots.tryAcquire(knownSite)) return defer(job, knownSite, token);
-    let held = knownSite;
-    try {
-      const event = await deps.deliveries.loadEvent(eventId);
-      if (!event) throw new UnrecoverableError(`event ${eventId} does not exist`);
+    let siteId = siteOfEvent.get(eventId);
+    let event: EventToDeliver | undefined;
+    if (siteId === undefined) {
+      event = await load(job, token);
       if (event.status !== 'PENDING') return { skipped: event.status };
-      if (held === undefined) {
-        if (!deps.slots.tryAcquire(event.siteId)) return await defer(job, event.siteId, token);
-        held = event.siteId;
-      }
-      siteOfEvent.delete(eventId);
-      return await attempt(deps, job, event, now());
+      siteId = event.siteId;
+    }
+    const admission = await deps.slots.acquire(siteId);
+    if (!admission.ok) return defer(job, siteId, admission.reason, admission.retryAt, token);
+    siteOfEvent.delete(eventId);
+    const { ticket } = admission;
+    try {
+      // A job bounced before was let in on its remembered site; its event is read now.
+      event ??= await load(job, token);
+      if (event.status !== 'PENDING') return { skipped: event.status };
+      return await attempt(deps, job, event, now(), (outcome) => deps.slots.release(ticket, outcome));
     } finally {
-      if (held !== undefined) deps.slots.release(held);
+      deps.slots.release(ticket, 'none');
     }
   };
 }
 
+/** One attempt; `sent` hands the site's slot back as soon as the receiver has answered or not. */
 async function attempt(
   deps: DeliverEventDeps,
   job: Job<DeliverEventJob>,
   event: EventToDeliver,
   nowMs: number,
+  sent: (outcome: SlotOutcome) => void,
 ): Promise<DeliverEventResult> {
   const url = event.site.webhookUrl;
   let result: SendResult;
@@ -109,14 +147,31 @@ async function attempt(
     result = await deps.sender.send(url, headers, body);
   }
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  // Nothing left the worker without a URL or a secret: that says nothing about the partner's endpoint.
+  sent(setupError ? 'none' : delivered ? 'delivered' : 'failed');
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const outcome: AttemptOutcome = delivered ? 'DELIVERED' : lastAttempt ? 'DEAD' : 'RETRY';
   const attemptNo = await deps.deliveries.recordAttempt(event.id, { ...result, url: url ?? NO_URL }, outcome);
   const label = outcome.toLowerCase();
   deps.metrics.attempts.inc({ outcome: label });
   deps.metrics.duration.observe({ outcome: label }, result.durationMs / 1000);
-  if (delivered) return { attemptNo, statusCode: result.statusCode };
+  // One line per attempt, carrying the id of the request that caused the event (never the URL: its query
+  // string may hold a partner's secret).
+  const fields = {
+    requestId: event.requestId,
+    eventId: event.id,
+    siteId: event.siteId,
+    attemptNo,
+    outcome,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+  };
+  if (delivered) {
+    deps.logger.info('webhook delivered', fields);
+    return { attemptNo, statusCode: result.statusCode };
+  }
   const reason = result.error ?? `HTTP ${result.statusCode}`;
-  if (outcome === 'DEAD') deps.logger.warn('webhook event is DEAD', { eventId: event.id, siteId: event.siteId, attemptNo, reason });
+  if (outcome === 'DEAD') deps.logger.warn('webhook event is DEAD', { ...fields, reason });
+  else deps.logger.info('webhook attempt failed', { ...fields, reason });
   throw new Error(`delivery attempt ${attemptNo} failed: ${reason}`);
 }

@@ -8,6 +8,8 @@ export interface EventToDeliver {
   siteId: string;
   status: EventStatus;
   payload: unknown;
+  /** The request that caused the event (the partner's or operator's X-Request-Id), for the attempt's log lines. */
+  requestId: string | null;
   site: {
     webhookUrl: string | null;
     webhookSecretEnc: string | null;
@@ -34,6 +36,7 @@ interface EventRow {
   site_id: string;
   status: EventStatus;
   payload: unknown;
+  request_id: string | null;
   webhook_url: string | null;
   webhook_secret_enc: string | null;
   previous_webhook_secret_enc: string | null;
@@ -82,7 +85,7 @@ export class DeliveryRepository {
 
   private async loadMany(ids: string[]): Promise<Array<EventToDeliver | null>> {
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT e.id::text AS id, e.site_id::text AS site_id, e.status::text AS status, e.payload, s.webhook_url,
+      `SELECT e.id::text AS id, e.site_id::text AS site_id, e.status::text AS status, e.payload, e.request_id, s.webhook_url,
               s.webhook_secret_enc, s.previous_webhook_secret_enc, s.previous_secret_expires_at
        FROM outbox_events e JOIN sites s ON s.id = e.site_id
        WHERE e.id = ANY($1::uuid[])`,
@@ -97,6 +100,7 @@ export class DeliveryRepository {
         siteId: row.site_id,
         status: row.status,
         payload: row.payload,
+        requestId: row.request_id,
         site: {
           webhookUrl: row.webhook_url,
           webhookSecretEnc: row.webhook_secret_enc,

@@ -4,9 +4,10 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export class WorkerMetrics {
   readonly attempts: Counter<'outcome'>;
   readonly duration: Histogram<'outcome'>;
-  readonly deferred: Counter;
+  readonly deferred: Counter<'reason'>;
 
-  constructor(registry: Registry, backlog: () => Promise<number>) {
+  /** `sites` reads the partner-isolation state of this process for its gauges. */
+  constructor(registry: Registry, backlog: () => Promise<number>, sites?: { failingSites(): number; failingLaneInFlight(): number }) {
     this.attempts = new Counter({
       name: 'kasa_webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered (2xx), retry (failed, will be retried), dead (last attempt failed)',
@@ -22,9 +23,30 @@ export class WorkerMetrics {
     });
     this.deferred = new Counter({
       name: 'kasa_webhook_deferred_total',
-      help: 'Jobs put back for a moment because their site already had its share of in-flight deliveries',
+      help:
+        'Jobs put back without using an attempt, by reason: busy (the site had its share of in-flight deliveries), ' +
+        'failing (the site is paused after unanswered attempts), lane (the slots for failing sites were all taken)',
+      labelNames: ['reason'],
       registers: [registry],
     });
+    if (sites) {
+      new Gauge({
+        name: 'kasa_webhook_failing_sites',
+        help: 'Sites whose last delivery attempt failed, as this worker process knows them (they get one slot at a time)',
+        registers: [registry],
+        collect() {
+          this.set(sites.failingSites());
+        },
+      });
+      new Gauge({
+        name: 'kasa_webhook_failing_lane_in_flight',
+        help: 'Attempts in flight to failing or unanswering sites in this worker process (bounded by its failing lane)',
+        registers: [registry],
+        collect() {
+          this.set(sites.failingLaneInFlight());
+        },
+      });
+    }
     new Gauge({
       name: 'kasa_webhook_queue_waiting',
       help: 'Webhook jobs waiting in the queue, including retries waiting out their backoff (scale workers on this)',
