@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import express from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { routeOf, trackRoute } from './route-template.js';
 
 export interface HttpMetrics {
   registry: Registry;
@@ -21,54 +22,34 @@ export function createHttpMetrics(service: string): HttpMetrics {
   });
   const middleware: RequestHandler = (req, res, next) => {
     const end = duration.startTimer();
-    let route: string | undefined;
-    // Express sets `req.route` just before a route's handlers run, while `req.baseUrl` still holds the mount
-    // path; by the time the response finishes the mount is unwound. Capture the template at that moment.
-    let current: unknown;
-    Object.defineProperty(req, 'route', {
-      configurable: true,
-      enumerable: true,
-      get: () => current,
-      set: (value: { path?: unknown } | undefined) => {
-        current = value;
-        if (value && typeof value.path === 'string') route = routeTemplate(req.baseUrl, value.path, req.params);
-      },
-    });
-    res.on('finish', () => {
-      end({ method: req.method, route: route ?? 'unmatched', status: String(res.statusCode) });
+    trackRoute(req);
+    res.once('finish', () => {
+      end({ method: req.method, route: routeOf(req), status: String(res.statusCode) });
     });
     next();
   };
   return { registry, middleware };
 }
 
-const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * A route's label, never a raw path: the mount path with its parameter values put back as `:name` (and any
- * UUID as `:id`), then the route's own template. Requests that match no route are all `unmatched`, so
- * no request can add a label value of its own.
+ * A value read at scrape time for gauges computed in `collect()`: every gauge of one scrape shares one
+ * read (a read still in flight is joined, never repeated, so a slow dependency is not asked again by each
+ * scrape), and a read that fails or takes longer than `timeoutMs` gives null, so /metrics answers on time
+ * whatever PostgreSQL or Redis are doing. Gauges report NaN (unknown) for null.
  */
-export function routeTemplate(baseUrl: string, routePath: string, params: Record<string, string | string[] | undefined>): string {
-  const names = new Map<string, string>();
-  for (const [name, value] of Object.entries(params)) if (typeof value === 'string') names.set(value, name);
-  const mount = baseUrl
-    .split('/')
-    .map((segment) => {
-      const name = names.get(segment) ?? names.get(safeDecode(segment));
-      if (name !== undefined && segment !== '') return `:${name}`;
-      return UUID_SEGMENT.test(segment) ? ':id' : segment;
-    })
-    .join('/');
-  return `${mount}${routePath === '/' && mount !== '' ? '' : routePath}`;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+export function scrapeSample<T>(load: () => Promise<T>, timeoutMs = 1_000): () => Promise<T | null> {
+  let inFlight: Promise<T> | null = null;
+  return () => {
+    if (!inFlight) {
+      const started = Promise.resolve().then(load);
+      inFlight = started;
+      const clear = () => {
+        if (inFlight === started) inFlight = null;
+      };
+      started.then(clear, clear);
+    }
+    return withTimeout(inFlight, timeoutMs).catch(() => null);
+  };
 }
 
 export type ReadinessCheck = () => Promise<void>;

@@ -10,6 +10,11 @@ export interface LoggerOptions {
   level?: string;
   /** Extra transports, e.g. a stream a test reads to prove nothing secret is logged. */
   transports?: winston.transport[];
+  /**
+   * Writes the JSON lines to this stream instead of the console: a test captures a service's log with it
+   * (`startLedger(config, 0, { logger: createLogger({ service: 'ledger', stream }) })`). Ignored with `transports`.
+   */
+  stream?: NodeJS.WritableStream;
   silent?: boolean;
 }
 
@@ -27,6 +32,8 @@ export function createLogger(options: LoggerOptions): Logger {
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
     format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
-    transports: options.transports ?? [new winston.transports.Console()],
+    transports: options.transports ?? [
+      options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console(),
+    ],
   });
 }

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { createHttpMetrics, operationalRoutes, requestId } from '@kasa/http';
+import { accessLog, createHttpMetrics, operationalRoutes, requestId } from '@kasa/http';
 import { assetRoutes } from './assets.routes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { consoleErrorHandler, notFoundPage } from './errors.js';
@@ -23,6 +23,8 @@ export function createApp(deps: ConsoleDeps): Express {
   app.disable('etag');
   // Repeated parameters stay arrays, and the pages read only single strings, so they are simply ignored.
   app.set('query parser', 'simple');
+  // The browser's address (login throttling) comes from trusted proxies only: TRUST_PROXY, none by default.
+  app.set('trust proxy', deps.config.trustProxy);
   const metrics = createHttpMetrics('console');
   const https = deps.config.consolePublicUrl.startsWith('https:');
   app.use(
@@ -40,6 +42,7 @@ export function createApp(deps: ConsoleDeps): Express {
     }),
   );
   app.use(requestId);
+  app.use(accessLog(deps.logger));
   app.use(metrics.middleware);
   app.use(
     operationalRoutes(metrics.registry, {

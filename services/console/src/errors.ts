@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { FieldError } from '@kasa/contracts';
-import { AppError } from '@kasa/http';
+import { AppError, routeOf } from '@kasa/http';
 import { OpsApiError } from '@kasa/ops-client';
 import type { ConsoleDeps } from './console-deps.js';
 import { param } from './pages/page-context.js';
@@ -98,7 +98,7 @@ export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
     }
     const readable = readableError(error);
     if (readable.status >= 500)
-      deps.logger.error('console request failed', { requestId: req.requestId, method: req.method, path: req.path, error });
+      deps.logger.error('console request failed', { requestId: req.requestId, method: req.method, route: routeOf(req), error });
     const session = res.locals.consoleSession;
     const operator = session?.operator ?? null;
     const back = safeLocalPath(param(req.body, '_back'), '');

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import {
+  accessLog,
   canonicalUuidPath,
   createHttpMetrics,
   errorHandler,
@@ -11,7 +12,8 @@ import {
   requestId,
 } from '@kasa/http';
 import type { GatewayDeps } from './gateway-deps.js';
-import { buildOpenApiDocument } from '@kasa/contracts';
+import { gatewayMetrics } from './gateway-metrics.js';
+import { buildOpenApiDocument, type Principal } from '@kasa/contracts';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
 import { partnerRoutes } from './partner-api/partner.routes.js';
 
@@ -20,7 +22,8 @@ export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', false);
+  // Client addresses (per-address limits, access log) come from trusted proxies only: TRUST_PROXY, none by default.
+  app.set('trust proxy', deps.config.trustProxy);
   // Repeated query parameters stay arrays and fail validation instead of being silently merged.
   app.set('query parser', 'simple');
   const metrics = createHttpMetrics('gateway');
@@ -46,8 +49,11 @@ export function createApp(deps: GatewayDeps): Express {
     }),
   );
   app.use(requestId);
+  // The site is the API key's, once authentication has set the principal; never the key itself.
+  app.use(accessLog(deps.logger, { siteOf: ({ res }) => (res.locals.principal as Principal | undefined)?.siteId }));
   app.use(noStore);
   app.use(metrics.middleware);
+  app.use(gatewayMetrics(metrics.registry));
   app.use(rejectHostileUrl);
   app.use(
     operationalRoutes(metrics.registry, {

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import {
+  accessLog,
   canonicalUuidPath,
   createHttpMetrics,
   errorHandler,
@@ -10,7 +11,10 @@ import {
   rejectHostileUrl,
   requestId,
 } from '@kasa/http';
+import { schemaReadiness } from '@kasa/db';
 import type { LedgerDeps } from './ledger-deps.js';
+import { registerLedgerMetrics } from './ledger-metrics.js';
+import { internalSiteOf } from './shared/http-guards.js';
 import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
 import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
@@ -35,9 +39,11 @@ export function createApp(deps: LedgerDeps): Express {
   // No ETag: nothing caches these answers, and hashing every list page costs CPU on the hot path.
   app.disable('etag');
   const metrics = createHttpMetrics('ledger');
+  registerLedgerMetrics(metrics.registry, deps);
   // Only the ops API may ever be opened from a browser; the gateway-facing internal API needs no browser headers.
   app.use('/ops', helmet());
   app.use(requestId);
+  app.use(accessLog(deps.logger, { siteOf: internalSiteOf }));
   app.use(noStore);
   app.use(metrics.middleware);
   app.use(rejectHostileUrl);
@@ -50,6 +56,8 @@ export function createApp(deps: LedgerDeps): Express {
       redis: async () => {
         await deps.redis.ping();
       },
+      // Not ready until the migrate step has applied every migration this build ships (docs/operations.md).
+      schema: schemaReadiness(deps.pool),
     }),
   );
   app.use('/internal/v1/sites/:siteId/events', eventRoutes(deps));

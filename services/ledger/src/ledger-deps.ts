@@ -1,7 +1,8 @@
 import { hkdfSync } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createCommandRedis } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
-import { createDatabase, type PrismaClient } from '@kasa/db';
+import { createDatabase, createPool, type PrismaClient } from '@kasa/db';
 import type pg from 'pg';
 import { createLogger, type Logger } from '@kasa/logger';
 import type { Queue } from 'bullmq';
@@ -37,6 +38,8 @@ export interface LedgerDeps {
   db: PrismaClient;
   /** The pool under `db`, for the partner API's hot statements. */
   pool: pg.Pool;
+  /** A read replica's pool (DATABASE_READ_URL) for partner lookups and lists; null without one. */
+  readPool: pg.Pool | null;
   redis: Redis;
   redisPrefix: string;
   sites: SiteRepository;
@@ -81,10 +84,20 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
   const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: 20 });
   const db = overrides.db ?? (database as NonNullable<typeof database>).prisma;
   const pool = overrides.pool ?? (database as NonNullable<typeof database>).pool;
-  const redis = overrides.redis ?? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const readPool =
+    overrides.readPool !== undefined
+      ? overrides.readPool
+      : config.databaseReadUrl
+        ? createPool({ connectionString: config.databaseReadUrl, max: 20 })
+        : null;
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.logLevel });
+  const redis =
+    overrides.redis ?? createCommandRedis(config.redisUrl, (error) => logger.warn('redis connection error', { error: error.message }));
   const clock = overrides.clock ?? systemClock;
   const queueConnection = overrides.queueConnection ?? createQueueConnection(config.redisUrl);
+  // Logged as JSON (ioredis prints raw lines without a listener); the command client above warns once per error already.
+  if (!overrides.queueConnection)
+    queueConnection.on('error', (error: Error) => logger.debug('queue connection error', { error: error.message }));
   const webhookQueue = overrides.webhookQueue ?? createWebhookQueue(queueConnection, config.redisPrefix);
   const policy = { maxAttempts: config.webhookMaxAttempts, retryDelayMs: config.webhookRetryDelayMs };
   const outbox = overrides.outbox ?? new OutboxPublisher(db, webhookQueue, policy, logger);
@@ -105,8 +118,9 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     redisPrefix: config.redisPrefix,
     sites: new SiteRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    deposits: new DepositRepository(db, pool),
-    withdrawals: new WithdrawalRepository(db, pool),
+    deposits: new DepositRepository(db, pool, readPool),
+    withdrawals: new WithdrawalRepository(db, pool, readPool),
+    readPool,
     accounts: new ReceivingAccountRepository(db),
     cursors: new CursorCodec(config.cursorSigningKey),
     // A key of its own for deposit tokens, derived so one configured secret serves both purposes safely.

@@ -30,13 +30,25 @@ export async function emitEvents(ledger: LedgerService, requests: EmitRequest[],
             : toWithdrawalRecord(await tx.withdrawal.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }));
           records.set(request.entityId, data);
         }
-        written.push(await writeOutboxEvent(tx, { siteId: request.siteId, type: request.type, entityId: request.entityId, data }));
+        // No HTTP request writes these; the row keeps request_id NULL, as for events written outside one.
+        const event = await writeOutboxEvent(tx, {
+          siteId: request.siteId,
+          type: request.type,
+          entityId: request.entityId,
+          data,
+          requestId: null,
+        });
+        written.push({ eventId: event.eventId, type: event.type, createdAt: event.createdAt, data: event.data });
       }
       return written;
     },
     { timeout: 60_000 },
   );
-  if (publish) await deps.outbox.publish(payloads.map((payload) => payload.eventId));
+  if (publish)
+    await deps.outbox.publish(
+      payloads.map((payload) => payload.eventId),
+      null,
+    );
   return payloads;
 }
 

@@ -1,9 +1,10 @@
 import type { BankTransfer, DepositIntent, PrismaClient } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { maskIban } from '@kasa/logger';
+import { maskIban, type Logger } from '@kasa/logger';
 import { findReferenceNos } from '../shared/reference-no.js';
-import { actorOf, type OperatorPrincipal } from '../operators/operator-principal.js';
+import { actorOf } from '../operators/operator-principal.js';
+import type { OperatorRequest } from '../shared/request-context.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import type { ReviewRepository } from '../shared/review.repository.js';
 import { toOpsIntent } from '../deposits/deposit.views.js';
@@ -16,6 +17,7 @@ import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.re
 
 export interface BankTransferDeps {
   db: PrismaClient;
+  logger: Logger;
   clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
@@ -31,7 +33,8 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
  * spaces, dots and dashes tolerated; the check character must be right). A repeated `bankTxId` changes
  * nothing and answers the first recording (`replayed: true`); the same id with other details is a 409.
  */
-export async function recordBankTransfer(deps: BankTransferDeps, caller: OperatorPrincipal, input: NewBankTransfer) {
+export async function recordBankTransfer(deps: BankTransferDeps, request: OperatorRequest, input: NewBankTransfer) {
+  const { caller } = request;
   if (input.receivedAt.getTime() > deps.clock.now().getTime() + FUTURE_TOLERANCE_MS) {
     throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
   }
@@ -72,12 +75,26 @@ export async function recordBankTransfer(deps: BankTransferDeps, caller: Operato
     });
     return { transfer: settled, intent: matched };
   }, TRANSACTION_OPTIONS);
-  if (outcome)
+  if (outcome) {
+    // One line for the step, matched or not; the sender's name and IBAN stay out of the log.
+    deps.logger.info('bank transfer recorded', {
+      requestId: request.requestId,
+      bankTransferId: outcome.transfer.id,
+      bankTxId: outcome.transfer.bankTxId,
+      amount: outcome.transfer.amount.toString(),
+      status: outcome.transfer.status,
+      unmatchedReason: outcome.transfer.unmatchedReason,
+      intentId: outcome.intent?.id ?? null,
+      intentStatus: outcome.intent?.status ?? null,
+      siteId: outcome.intent?.siteId ?? null,
+      operatorId: caller.operatorId,
+    });
     return {
       replayed: false,
       bankTransfer: toOpsBankTransfer(outcome.transfer),
       intent: outcome.intent ? toOpsIntent(outcome.intent) : null,
     };
+  }
 
   const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId);
   if (!existing) throw new AppError('service_unavailable', 'The transfer could not be recorded; retry.');
@@ -88,6 +105,13 @@ export async function recordBankTransfer(deps: BankTransferDeps, caller: Operato
     existing.description === transfer.description;
   if (!same) throw new AppError('conflict', 'This bankTxId was already recorded with different details; nothing was changed.');
   const intent = existing.intentId ? await deps.review.findIntent(existing.intentId) : null;
+  deps.logger.info('bank transfer record replayed', {
+    requestId: request.requestId,
+    bankTransferId: existing.id,
+    bankTxId: existing.bankTxId,
+    status: existing.status,
+    operatorId: caller.operatorId,
+  });
   return { replayed: true, bankTransfer: toOpsBankTransfer(existing), intent: intent ? toOpsIntent(intent) : null };
 }
 
@@ -95,9 +119,10 @@ export async function recordBankTransfer(deps: BankTransferDeps, caller: Operato
  * Assigns an unmatched transfer to the intent an operator identified; the intent moves exactly as if the
  * transfer had carried its reference. Only UNMATCHED transfers, and only intents not yet decided.
  */
-export async function assignBankTransfer(deps: BankTransferDeps, caller: OperatorPrincipal, bankTransferId: string, intentId: string) {
+export async function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, intentId: string) {
   if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
-  return deps.db.$transaction(async (tx) => {
+  const { caller } = request;
+  const assigned = await deps.db.$transaction(async (tx) => {
     const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
     if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
     if (transfer.status !== 'UNMATCHED') {
@@ -122,4 +147,14 @@ export async function assignBankTransfer(deps: BankTransferDeps, caller: Operato
     });
     return { bankTransfer: toOpsBankTransfer(settled), intent: toOpsIntent(updated) };
   }, TRANSACTION_OPTIONS);
+  deps.logger.info('bank transfer assigned', {
+    requestId: request.requestId,
+    bankTransferId,
+    amount: assigned.bankTransfer.amount,
+    intentId,
+    intentStatus: assigned.intent.status,
+    siteId: assigned.intent.siteId,
+    operatorId: caller.operatorId,
+  });
+  return assigned;
 }

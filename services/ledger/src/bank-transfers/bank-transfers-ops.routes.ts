@@ -2,9 +2,9 @@ import express, { type Router } from 'express';
 import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { principalOf } from '../operators/operator-auth.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
+import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
 import { assignBankTransfer, recordBankTransfer } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
@@ -15,7 +15,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
 
   router.post('/bank-transfers', jsonBody, async (req, res) => {
     const body = parseRequest('recordBankTransfer', req.body);
-    const result = await recordBankTransfer(deps, principalOf(res.locals), {
+    const result = await recordBankTransfer(deps, operatorRequestOf(req, res), {
       bankTxId: body.bankTxId,
       amount: BigInt(body.amount),
       currency: body.currency ?? 'TRY',
@@ -51,7 +51,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
 
   router.post('/bank-transfers/:bankTransferId/assign', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
-    const result = await assignBankTransfer(deps, principalOf(res.locals), pathParam(req, 'bankTransferId'), body.intentId);
+    const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.intent });
   });
 

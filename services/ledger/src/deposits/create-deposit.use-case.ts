@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateDepositResponse, RequestOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
+import type { Logger } from '@kasa/logger';
 import { msFromNow, type Clock } from '../shared/clock.js';
 import { depositToken, sha256Hex } from '../shared/secrets.js';
 import type { DepositRepository } from './deposit.repository.js';
@@ -12,6 +13,7 @@ export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
 
 export interface CreateDepositDeps {
   clock: Clock;
+  logger: Logger;
   sites: SiteRepository;
   deposits: DepositRepository;
   accounts: ReceivingAccountRepository;
@@ -39,7 +41,7 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
   });
 
   // Expiry needs nothing more here: the ledger's repeatable sweep cancels the intent once it is past expiresAt.
-  return createOnce({
+  const created = await createOnce({
     insert: () => {
       const id = randomUUID();
       return deps.deposits.insertUnlessKeyExists({
@@ -54,4 +56,9 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
     fingerprint: command.fingerprint,
     toBody: response,
   });
+  const { requestId } = command;
+  const { intentId, referenceNo, expiresAt } = created.body;
+  if (created.replayed) deps.logger.info('deposit create replayed', { requestId, siteId: site.id, intentId });
+  else deps.logger.info('deposit created', { requestId, siteId: site.id, intentId, referenceNo, amount: created.body.amount, expiresAt });
+  return created;
 }

@@ -3,9 +3,9 @@ import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { principalOf } from '../operators/operator-auth.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
+import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { toOpsIntent } from './deposit.views.js';
 import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
@@ -33,12 +33,13 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
 
   router.post('/intents/:intentId/approve', jsonBody, async (req, res) => {
     const { amount } = parseRequest('approveIntent', req.body);
-    res.json(await approveIntent(deps, principalOf(res.locals), pathParam(req, 'intentId'), amount ? { amount: BigInt(amount) } : {}));
+    const intentId = pathParam(req, 'intentId');
+    res.json(await approveIntent(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
   });
 
   router.post('/intents/:intentId/reject', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
-    res.json(await rejectIntent(deps, principalOf(res.locals), pathParam(req, 'intentId'), reason));
+    res.json(await rejectIntent(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), reason));
   });
 
   return router;

@@ -3,25 +3,47 @@ import { formatTry } from '@kasa/money';
 import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsIntent } from './deposit.views.js';
 import { Postings } from '../journal/accounts.js';
-import { actorOf, type OperatorPrincipal } from '../operators/operator-principal.js';
+import { actorOf } from '../operators/operator-principal.js';
 import { writeOutboxEvent } from '../outbox/outbox.repository.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import { isUuid } from '../shared/http-guards.js';
+import type { OperatorRequest } from '../shared/request-context.js';
 import type { ReviewDeps } from '../shared/review-deps.js';
 import { assertIntentAction } from '../shared/state-machines.js';
 import { commitTransition, type TransitionOutcome } from '../shared/transition.js';
 
 const notFound = () => new AppError('not_found', 'No deposit intent with this id.');
 
-/** The decision's webhook (the partner's record of the intent as `data`) and the answer: the ops view with the event's id. */
+/**
+ * The decision's webhook (the partner's record of the intent as `data`, with the deciding request's id),
+ * the step to log (`deposit approved` / `deposit rejected`) and the answer: the ops view with the event's id.
+ */
 async function announceDecision(
   tx: Prisma.TransactionClient,
+  request: OperatorRequest,
   intentId: string,
   decided: DepositIntent,
   type: 'intent.approved' | 'intent.rejected',
 ): Promise<TransitionOutcome<ReturnType<typeof toOpsIntent> & { eventId: string }>> {
-  const event = await writeOutboxEvent(tx, { siteId: decided.siteId, type, entityId: intentId, data: toDepositRecord(decided) });
-  return { result: { ...toOpsIntent(decided), eventId: event.eventId }, eventIds: [event.eventId] };
+  const event = await writeOutboxEvent(tx, {
+    siteId: decided.siteId,
+    type,
+    entityId: intentId,
+    data: toDepositRecord(decided),
+    requestId: request.requestId,
+  });
+  const step = {
+    message: type === 'intent.approved' ? 'deposit approved' : 'deposit rejected',
+    fields: {
+      intentId,
+      siteId: decided.siteId,
+      status: decided.status,
+      amount: decided.amount.toString(),
+      operatorId: request.caller.operatorId,
+      eventId: event.eventId,
+    },
+  };
+  return { result: { ...toOpsIntent(decided), eventId: event.eventId }, step, events: [event] };
 }
 
 /**
@@ -31,9 +53,9 @@ async function announceDecision(
  * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
  * balance and emits `intent.approved`.
  */
-export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal, intentId: string, input: { amount?: bigint }) {
+export async function approveIntent(deps: ReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
   if (!isUuid(intentId)) throw notFound();
-  return commitTransition(deps, async (tx) => {
+  return commitTransition(deps, request, async (tx) => {
     const current = await deps.review.lockIntent(tx, intentId);
     if (!current) throw notFound();
     const to = assertIntentAction('approve', current.status);
@@ -54,7 +76,7 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
     const posted = await deps.journal.post(tx, Postings.depositApproved(updated.siteId, updated.id, amount));
     if (!posted.ok) throw new Error('a deposit credit cannot be refused');
     await writeAudit(tx, {
-      actor: actorOf(caller),
+      actor: actorOf(request.caller),
       action: 'INTENT.APPROVED',
       entityType: 'deposit_intent',
       entityId: intentId,
@@ -69,14 +91,14 @@ export async function approveIntent(deps: ReviewDeps, caller: OperatorPrincipal,
         journalTransactionId: posted.transactionId,
       },
     });
-    return announceDecision(tx, intentId, updated, 'intent.approved');
+    return announceDecision(tx, request, intentId, updated, 'intent.approved');
   });
 }
 
 /** Rejects a deposit under review with a reason the partner receives in `intent.rejected`. No money moves. */
-export async function rejectIntent(deps: ReviewDeps, caller: OperatorPrincipal, intentId: string, reason: string) {
+export async function rejectIntent(deps: ReviewDeps, request: OperatorRequest, intentId: string, reason: string) {
   if (!isUuid(intentId)) throw notFound();
-  return commitTransition(deps, async (tx) => {
+  return commitTransition(deps, request, async (tx) => {
     const current = await deps.review.lockIntent(tx, intentId);
     if (!current) throw notFound();
     const to = assertIntentAction('reject', current.status);
@@ -87,13 +109,13 @@ export async function rejectIntent(deps: ReviewDeps, caller: OperatorPrincipal, 
     });
     if (!updated) throw new AppError('conflict', 'The intent changed while it was being rejected; nothing was changed.');
     await writeAudit(tx, {
-      actor: actorOf(caller),
+      actor: actorOf(request.caller),
       action: 'INTENT.REJECTED',
       entityType: 'deposit_intent',
       entityId: intentId,
       siteId: updated.siteId,
       metadata: { from: current.status, to, reason: updated.rejectedReason },
     });
-    return announceDecision(tx, intentId, updated, 'intent.rejected');
+    return announceDecision(tx, request, intentId, updated, 'intent.rejected');
   });
 }

@@ -65,7 +65,6 @@ export class EventRepository {
     });
   }
 
-  /** The current delivery cycle of each event: how many times it has been replayed. */
   /** Puts a DELIVERED or DEAD event back to PENDING for a new delivery cycle; false when it is still being delivered. */
   async reopen(tx: Prisma.TransactionClient, eventId: string): Promise<boolean> {
     const updated = await tx.outboxEvent.updateMany({
@@ -75,6 +74,7 @@ export class EventRepository {
     return updated.count === 1;
   }
 
+  /** The current delivery cycle of each event: how many times it has been replayed. */
   async cycles(eventIds: string[], db: Db = this.db): Promise<Map<string, number>> {
     const cycles = new Map(eventIds.map((id) => [id, 0]));
     if (eventIds.length === 0) return cycles;
@@ -87,15 +87,14 @@ export class EventRepository {
     return cycles;
   }
 
-  /** PENDING events nobody enqueued (a crash or a Redis outage after commit), oldest first. */
-  async unenqueued(changedBefore: Date, limit: number): Promise<string[]> {
-    const rows = await this.db.outboxEvent.findMany({
+  /** PENDING events nobody enqueued (a crash or a Redis outage after commit), oldest first, with the request that wrote them. */
+  unenqueued(changedBefore: Date, limit: number): Promise<Array<{ id: string; requestId: string | null }>> {
+    return this.db.outboxEvent.findMany({
       where: { status: 'PENDING', enqueuedAt: null, updatedAt: { lt: changedBefore } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: limit,
-      select: { id: true },
+      select: { id: true, requestId: true },
     });
-    return rows.map((row) => row.id);
   }
 
   /** PENDING events enqueued before `enqueuedBefore`, oldest first, after `after` (a scan position). */
@@ -103,7 +102,7 @@ export class EventRepository {
     enqueuedBefore: Date,
     after: CursorPosition | undefined,
     limit: number,
-  ): Promise<Array<{ id: string; createdAt: Date }>> {
+  ): Promise<Array<{ id: string; createdAt: Date; requestId: string | null }>> {
     return this.db.outboxEvent.findMany({
       where: {
         status: 'PENDING',
@@ -112,8 +111,27 @@ export class EventRepository {
       },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: limit,
-      select: { id: true, createdAt: true },
+      select: { id: true, createdAt: true, requestId: true },
     });
+  }
+
+  /**
+   * The outbox backlog for the metrics: PENDING events not handed to the queue yet, and since when the
+   * oldest of them has waited (`updated_at`: written, or reopened by a replay). Served by the
+   * `(enqueued_at, created_at)` index: only the NULL end of it is read.
+   */
+  async outboxBacklog(): Promise<{ count: number; oldestSince: Date | null }> {
+    const result = await this.db.outboxEvent.aggregate({
+      where: { status: 'PENDING', enqueuedAt: null },
+      _count: { _all: true },
+      _min: { updatedAt: true },
+    });
+    return { count: result._count._all, oldestSince: result._min.updatedAt };
+  }
+
+  /** How many events are DEAD (every attempt failed, not replayed since); the `(status, created_at)` index counts them. */
+  deadCount(): Promise<number> {
+    return this.db.outboxEvent.count({ where: { status: 'DEAD' } });
   }
 
   /** Which of `eventIds` are still PENDING right now. */

@@ -33,7 +33,7 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
   router.post('/:eventId/replay', jsonBody, async (req, res) => {
     const eventId = pathParam(req, 'eventId');
     if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
-    const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)) });
+    const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });
     res.status(202).json(result.body);
   });
 

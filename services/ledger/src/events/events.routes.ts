@@ -32,6 +32,7 @@ export function eventRoutes(deps: LedgerDeps): Router {
       siteId: pathParam(req, 'siteId'),
       actor: { type: 'API_KEY', id: apiKeyId },
       idempotency: { key: idempotencyKey, fingerprint },
+      requestId: req.requestId,
     });
     res.status(202).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
   });

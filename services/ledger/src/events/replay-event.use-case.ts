@@ -1,15 +1,18 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
+import type { Logger } from '@kasa/logger';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import { msFromNow, type Clock } from '../shared/clock.js';
 import type { IdempotencyRecordRepository } from '../shared/idempotency-record.repository.js';
+import type { RequestContext } from '../shared/request-context.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { EVENT_REPLAYED, type EventRepository } from './event.repository.js';
 import { toEventView, type EventView } from './event-view.js';
 
 export interface ReplayDeps {
   db: PrismaClient;
+  logger: Logger;
   clock: Clock;
   events: EventRepository;
   idempotencyRecords: IdempotencyRecordRepository;
@@ -22,7 +25,7 @@ export interface ReplayIdempotency {
   fingerprint: string;
 }
 
-export interface ReplayRequest {
+export interface ReplayRequest extends RequestContext {
   eventId: string;
   actor: Actor;
   /** The partner's site; absent for an operator, who may replay any site's event. */
@@ -50,7 +53,7 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
     const outcome = await deps.db.$transaction(async (tx) => {
       if (idempotency && siteId) {
         const stored = await storedAnswer(deps, siteId, idempotency, tx);
-        if (stored) return { replayed: true, body: stored, cycle: null };
+        if (stored) return { replayed: true, body: stored, cycle: null, previousStatus: null, siteId: null };
       }
       const row = await deps.events.find(eventId, siteId, tx);
       if (!row) throw new AppError('not_found', 'No event with this id.');
@@ -79,9 +82,20 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
           },
         );
       }
-      return { replayed: false, body, cycle };
+      return { replayed: false, body, cycle, previousStatus: row.status, siteId: row.siteId };
     });
-    if (outcome.cycle !== null) await deps.outbox.enqueue([{ eventId, cycle: outcome.cycle }]);
+    if (outcome.cycle !== null) {
+      // The event keeps the request id that wrote it; this cycle's lines carry the replaying request's.
+      deps.logger.info('event replayed', {
+        requestId: request.requestId,
+        eventId,
+        siteId: outcome.siteId,
+        cycle: outcome.cycle,
+        previousStatus: outcome.previousStatus,
+        actorType: request.actor.type,
+      });
+      await deps.outbox.enqueue([{ eventId, cycle: outcome.cycle, requestId: request.requestId }]);
+    }
     return { replayed: outcome.replayed, body: outcome.body };
   } catch (error) {
     // Two requests with one key raced past the lookup: the loser answers from the winner's record.

@@ -34,7 +34,10 @@ export class ExpiryScheduler {
   constructor(
     private readonly queue: Queue<ExpiryJob>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Without a listener BullMQ prints a connection error raw (console.error); the scheduler retries anyway.
+    queue.on('error', (error) => this.logger.debug('expiry queue connection error', { error }));
+  }
 
   /** Installs (or updates) the repeatable sweep; idempotent, so every ledger replica may call it. */
   async ensureSweeper(everyMs: number): Promise<void> {

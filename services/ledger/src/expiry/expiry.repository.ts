@@ -75,6 +75,19 @@ export class ExpiryRepository {
     });
   }
 
+  /**
+   * The `expiresAt` of the longest-overdue intent the sweep has not cancelled yet (RESERVED, past its expiry
+   * by the ledger's clock, no money recorded), or null when none is due: the sweep's lag is now minus this.
+   * One read of the `(status, expires_at)` index.
+   */
+  async oldestDue(): Promise<Date | null> {
+    const result = await this.db.depositIntent.aggregate({
+      where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null },
+      _min: { expiresAt: true },
+    });
+    return result._min.expiresAt;
+  }
+
   /** RESERVED intents with no job behind them after a Redis loss are found by the sweeper; this counts them. */
   countDue(): Promise<number> {
     return this.db.depositIntent.count({ where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null } });

@@ -17,15 +17,17 @@ export interface ExpiryWorkerDeps {
 export async function processExpiryJob(deps: ExpiryWorkerDeps, data: ExpiryJob): Promise<{ cancelled: number }> {
   if (data.kind === 'expire') {
     const cancelled = await deps.expiries.cancelIfDue(data.intentId);
+    if (cancelled) deps.logger.info('intents expired', { via: 'job', cancelled: 1, intentId: cancelled.id, siteId: cancelled.siteId });
     return { cancelled: cancelled ? 1 : 0 };
   }
   let total = 0;
-  for (;;) {
+  for (let batchNo = 1; ; batchNo += 1) {
     const batch = await deps.expiries.cancelDueBatch(SWEEP_BATCH);
     total += batch.length;
+    // One line per batch that cancelled anything (never one per intent): the audit log has each intent.
+    if (batch.length > 0) deps.logger.info('intents expired', { via: 'sweep', batch: batchNo, cancelled: batch.length });
     if (batch.length < SWEEP_BATCH) break;
   }
-  if (total > 0) deps.logger.info('expiry sweep cancelled intents', { cancelled: total });
   return { cancelled: total };
 }
 

@@ -8,6 +8,8 @@ import { deliveryJobId, deliveryJobOptions, type DeliverEventJob, type RetryPoli
 export interface CycleJob {
   eventId: string;
   cycle: number;
+  /** The request that caused this enqueue (the event's own for the relay); logged with it. */
+  requestId: string | null;
 }
 
 /** How long a caller waits for Redis before leaving the event to the relay. */
@@ -30,16 +32,21 @@ export class OutboxPublisher {
     queue.on('error', (error) => this.logger.debug('webhook queue connection error', { error }));
   }
 
-  /** Enqueues the first delivery cycle of freshly committed events. */
-  async publish(eventIds: string[]): Promise<void> {
-    await this.enqueue(eventIds.map((eventId) => ({ eventId, cycle: 0 })));
+  /** Enqueues the first delivery cycle of freshly committed events, written by the request `requestId`. */
+  async publish(eventIds: string[], requestId: string | null): Promise<void> {
+    await this.enqueue(eventIds.map((eventId) => ({ eventId, cycle: 0, requestId })));
   }
 
   /** Enqueues the given cycles; resolves once they are queued, or after a bounded wait if Redis is away. */
   async enqueue(jobs: CycleJob[]): Promise<void> {
     if (jobs.length === 0) return;
-    const work = this.enqueueNow(jobs).catch((error: unknown) => {
-      this.logger.warn('outbox enqueue failed; the relay will retry', { eventIds: jobs.map((job) => job.eventId), error });
+    const work = this.enqueueNow(jobs, 'publisher').catch((error: unknown) => {
+      const requestIds = [...new Set(jobs.map((job) => job.requestId))];
+      this.logger.warn('outbox enqueue failed; the relay will retry', {
+        eventIds: jobs.map((job) => job.eventId),
+        ...(requestIds.length === 1 ? { requestId: requestIds[0] } : { requestIds }),
+        error,
+      });
     });
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
@@ -50,8 +57,11 @@ export class OutboxPublisher {
     clearTimeout(timer);
   }
 
-  /** Enqueues and stamps, throwing on failure; the relay uses this to know what it achieved. */
-  async enqueueNow(jobs: CycleJob[]): Promise<void> {
+  /**
+   * Enqueues and stamps, throwing on failure; the relay uses this to know what it achieved. Logs one
+   * `outbox event enqueued` line per event, with the request id of its job and who enqueued it (`by`).
+   */
+  async enqueueNow(jobs: CycleJob[], by: 'publisher' | 'relay'): Promise<void> {
     if (jobs.length === 0) return;
     const options = deliveryJobOptions(this.policy);
     await this.queue.addBulk(
@@ -66,5 +76,6 @@ export class OutboxPublisher {
       jobs.map((job) => job.eventId),
       new Date(),
     );
+    for (const { eventId, cycle, requestId } of jobs) this.logger.info('outbox event enqueued', { requestId, eventId, cycle, by });
   }
 }

@@ -81,11 +81,14 @@ export class OutboxRelay {
   }
 
   private async enqueueForgotten(): Promise<number> {
-    const ids = await this.events.unenqueued(new Date(Date.now() - this.options.graceMs), this.batchSize);
-    if (ids.length === 0) return 0;
-    const cycles = await this.events.cycles(ids);
-    await this.publisher.enqueueNow(ids.map((eventId) => ({ eventId, cycle: cycles.get(eventId) ?? 0 })));
-    return ids.length;
+    const rows = await this.events.unenqueued(new Date(Date.now() - this.options.graceMs), this.batchSize);
+    if (rows.length === 0) return 0;
+    const cycles = await this.events.cycles(rows.map((row) => row.id));
+    await this.publisher.enqueueNow(
+      rows.map(({ id, requestId }) => ({ eventId: id, cycle: cycles.get(id) ?? 0, requestId })),
+      'relay',
+    );
+    return rows.length;
   }
 
   private async requeueLost(): Promise<number> {
@@ -113,7 +116,11 @@ export class OutboxRelay {
     );
     // Read again after looking at the queue: a job that just finished has already updated its row.
     const stillPending = await this.events.stillPending(lost);
-    await this.publisher.enqueueNow(stillPending.map((eventId) => ({ eventId, cycle: cycles.get(eventId) ?? 0 })));
+    const requestIds = new Map(rows.map((row) => [row.id, row.requestId]));
+    await this.publisher.enqueueNow(
+      stillPending.map((eventId) => ({ eventId, cycle: cycles.get(eventId) ?? 0, requestId: requestIds.get(eventId) ?? null })),
+      'relay',
+    );
     return stillPending.length;
   }
 }

@@ -9,6 +9,8 @@ export interface NewOutboxEvent {
   entityId: string;
   /** The record exactly as the status lookup returns it, after the change. */
   data: DepositIntentRecord | WithdrawalRecord;
+  /** The X-Request-Id of the request whose transaction writes the event; null when no request does. */
+  requestId: string | null;
 }
 
 /** The webhook payload a partner receives (docs/webhooks.md, What arrives). */
@@ -19,12 +21,19 @@ export interface WebhookPayload {
   data: DepositIntentRecord | WithdrawalRecord;
 }
 
+/** An event as written: its webhook payload, and the site and record it reports on. */
+export interface WrittenOutboxEvent extends WebhookPayload {
+  siteId: string;
+  entityId: string;
+}
+
 /**
  * Writes an event row inside the caller's transaction, so the event exists exactly when the state change
- * it reports commits. After commit, the caller hands the returned id to the publisher for enqueueing;
- * the relay enqueues any row a crash or a Redis outage left behind.
+ * it reports commits; the request id that caused it is stored with it, for the worker's delivery logs.
+ * After commit, the caller hands the returned id to the publisher for enqueueing; the relay enqueues any
+ * row a crash or a Redis outage left behind.
  */
-export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WebhookPayload> {
+export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent> {
   const eventId = randomUUID();
   const createdAt = new Date();
   const payload: WebhookPayload = { eventId, type: event.type, createdAt: createdAt.toISOString(), data: event.data };
@@ -35,10 +44,11 @@ export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewO
       type: event.type,
       entityId: event.entityId,
       payload: payload as unknown as Prisma.InputJsonValue,
+      requestId: event.requestId,
       createdAt,
     },
   });
-  return payload;
+  return { ...payload, siteId: event.siteId, entityId: event.entityId };
 }
 
 /** Stamps events as handed to the queue, so the relay leaves them alone until they look lost. */

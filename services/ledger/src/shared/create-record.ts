@@ -2,6 +2,7 @@ import type { Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { SiteRepository } from '../sites/site.repository.js';
 import { generateReferenceNo, type ReferenceKind } from './reference-no.js';
+import type { RequestContext } from './request-context.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /** A create's answer: `replayed` when the idempotency key had already produced this record. */
@@ -10,8 +11,11 @@ export interface Idempotent<T> {
   body: T;
 }
 
-/** A partner create as its route hands it over: the site from the path, the gateway's idempotency envelope, the checked body. */
-export interface CreateCommand<Body> {
+/**
+ * A partner create as its route hands it over: the site from the path, the gateway's idempotency envelope,
+ * the checked body, and the request it came in (its id, the gateway's X-Request-Id, goes on the log line).
+ */
+export interface CreateCommand<Body> extends RequestContext {
   siteId: string;
   idempotencyKey: string;
   fingerprint: string;

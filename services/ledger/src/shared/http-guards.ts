@@ -66,3 +66,12 @@ export async function foundOr404<Row>(id: string, find: (id: string) => Promise<
   if (!row) throw new AppError('not_found', notFound);
   return row;
 }
+
+/**
+ * The site a request acts for, for the access log: the `:siteId` of the internal API's path (the gateway
+ * has authenticated the partner as that site), when it is a UUID; none for the ops API and the probes.
+ */
+export function internalSiteOf(request: { route: string; params: Record<string, string> }): string | undefined {
+  const siteId = request.params.siteId;
+  return request.route.startsWith('/internal/') && siteId !== undefined && isUuid(siteId) ? siteId : undefined;
+}

@@ -21,7 +21,7 @@ export function createRecordRoute<Body>(
   return async (req, res) => {
     const { idempotencyKey, fingerprint, request } = parseRequest('createEnvelope', req.body);
     const body = parse(request);
-    const result = await create({ siteId: pathParam(req, 'siteId'), idempotencyKey, fingerprint, body });
+    const result = await create({ siteId: pathParam(req, 'siteId'), idempotencyKey, fingerprint, body, requestId: req.requestId });
     res.status(201).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
   };
 }

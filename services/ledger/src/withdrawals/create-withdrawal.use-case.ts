@@ -1,5 +1,6 @@
 import type { CreateWithdrawalResponse, RequestOf } from '@kasa/contracts';
 import { normalizeIban } from '@kasa/contracts';
+import type { Logger } from '@kasa/logger';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { WithdrawalRepository } from './withdrawal.repository.js';
 import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
@@ -7,6 +8,7 @@ import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idem
 export type CreateWithdrawalCommand = CreateCommand<RequestOf<'createWithdrawal'>>;
 
 export interface CreateWithdrawalDeps {
+  logger: Logger;
   sites: SiteRepository;
   withdrawals: WithdrawalRepository;
 }
@@ -17,7 +19,7 @@ export async function createWithdrawal(
   command: CreateWithdrawalCommand,
 ): Promise<Idempotent<CreateWithdrawalResponse>> {
   const { site, amount } = await siteAndAmount(deps.sites, command);
-  return createOnce({
+  const created = await createOnce({
     insert: () =>
       deps.withdrawals.insertUnlessKeyExists({
         ...newSiteRecord('withdrawal', site, amount, command),
@@ -28,4 +30,16 @@ export async function createWithdrawal(
     fingerprint: command.fingerprint,
     toBody: (row) => ({ withdrawalId: row.id, referenceNo: row.referenceNo }),
   });
+  // The target IBAN and holder name stay out of the log.
+  const { withdrawalId, referenceNo } = created.body;
+  if (created.replayed) deps.logger.info('withdrawal create replayed', { requestId: command.requestId, siteId: site.id, withdrawalId });
+  else
+    deps.logger.info('withdrawal created', {
+      requestId: command.requestId,
+      siteId: site.id,
+      withdrawalId,
+      referenceNo,
+      amount: amount.toString(),
+    });
+  return created;
 }

@@ -3,9 +3,9 @@ import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { balanceView } from '../journal/accounts.js';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { principalOf } from '../operators/operator-auth.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
+import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
 import { toOpsWithdrawal } from './withdrawal.views.js';
@@ -32,22 +32,22 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
 
   router.post('/withdrawals/:withdrawalId/approve', jsonBody, async (req, res) => {
     parseRequest('approveWithdrawal', req.body);
-    res.json(await approveWithdrawal(deps, principalOf(res.locals), pathParam(req, 'withdrawalId')));
+    res.json(await approveWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId')));
   });
 
   router.post('/withdrawals/:withdrawalId/reject', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
-    res.json(await rejectWithdrawal(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), reason));
+    res.json(await rejectWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
   });
 
   router.post('/withdrawals/:withdrawalId/mark-sent', jsonBody, async (req, res) => {
     const { bankTxId } = parseRequest('markSent', req.body);
-    res.json(await markWithdrawalSent(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), bankTxId));
+    res.json(await markWithdrawalSent(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), bankTxId));
   });
 
   router.post('/withdrawals/:withdrawalId/mark-returned', jsonBody, async (req, res) => {
     const { reason } = parseRequest('markReturned', req.body);
-    res.json(await markWithdrawalReturned(deps, principalOf(res.locals), pathParam(req, 'withdrawalId'), reason));
+    res.json(await markWithdrawalReturned(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
   });
 
   return router;
