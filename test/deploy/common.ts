@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../packages/config/src/index.js';
+import { PUBLISHED_DEV_SECRETS, loadConfig } from '../../packages/config/src/index.js';
+
+export { PUBLISHED_DEV_SECRETS };
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,11 +34,30 @@ export const PORT_VARIABLES: Record<AppService, string> = {
   console: 'CONSOLE_PORT',
 };
 
+/**
+ * What a container runs: compiled JavaScript under the image's ENTRYPOINT (`/usr/bin/tini --`). Compose
+ * sets it as `command` (which replaces CMD only); Kubernetes as `args` (its `command` would replace tini).
+ */
 export function serviceCommand(service: AppService): string[] {
-  return ['npx', 'tsx', `services/${service}/src/main.ts`];
+  return ['node', `services/${service}/dist/main.js`];
 }
 
-export const MIGRATE_COMMAND = ['npx', 'tsx', 'packages/db/src/cli/migrate.cli.ts'];
+export const MIGRATE_COMMAND = ['node', 'packages/db/dist/migrate.js'];
+
+/** The image's ENTRYPOINT: tini as PID 1, forwarding SIGTERM to node and reaping zombies. */
+export const IMAGE_ENTRYPOINT = ['/usr/bin/tini', '--'];
+
+/** What a service gives in-flight work after SIGTERM when SHUTDOWN_GRACE_MS is not set. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
+
+/** A stop must wait this much longer than the service's own grace before it kills (Compose, kubelet). */
+export const STOP_MARGIN_SECONDS = 5;
+
+/** The shutdown grace a process with environment `env` takes, in seconds. */
+export function shutdownGraceSeconds(env: Record<string, string | undefined>): number {
+  const raw = env.SHUTDOWN_GRACE_MS;
+  return (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : DEFAULT_SHUTDOWN_GRACE_MS) / 1000;
+}
 
 /**
  * Every variable a deployed Kasa process is given (docs/configuration.md and packages/config). All of them
@@ -55,6 +76,7 @@ export const DEPLOYED_VARIABLES = [
   'LEDGER_URL',
   'INTERNAL_TOKEN',
   'PUBLIC_BASE_URL',
+  'CONSOLE_PUBLIC_URL',
   'OPS_BOOTSTRAP_TOKEN',
   'DEPOSIT_INTENT_TTL_SECONDS',
   'WEBHOOK_RETRY_DELAY_MS',
@@ -94,6 +116,16 @@ export function configProblems(env: Record<string, string>, where: string): stri
   } catch (error) {
     return [`${where}: the service would refuse to start: ${(error as Error).message}`];
   }
+}
+
+/**
+ * Whether `text` contains a published development secret (packages/config PUBLISHED_DEV_SECRETS), as
+ * itself or base64-encoded (a Secret's `data`), or, for a base64 key, the same bytes.
+ */
+export function containsPublishedDevSecret(text: string): boolean {
+  return PUBLISHED_DEV_SECRETS.some(
+    (secret) => text.includes(secret) || text.includes(Buffer.from(secret).toString('base64').replace(/=+$/, '')),
+  );
 }
 
 /** Names that say "this value is a credential". */

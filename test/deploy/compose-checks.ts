@@ -10,15 +10,25 @@ import {
   DEPLOYED_VARIABLES,
   MIGRATE_COMMAND,
   PORT_VARIABLES,
+  PUBLISHED_DEV_SECRETS,
   SERVICE_PORTS,
+  STOP_MARGIN_SECONDS,
   configProblems,
   configVariableNames,
   isMarkedDevValue,
+  isSecretName,
   looksLikeToken,
   sameList,
   secretValueProblems,
   serviceCommand,
+  shutdownGraceSeconds,
+  urlPassword,
+  type AppService,
 } from './common.js';
+
+/** The only services published to the host, each on 127.0.0.1 only: what a developer opens in a browser. */
+export const PUBLISHED_SERVICES: readonly AppService[] = ['gateway', 'console'];
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', '::1']);
 
 type Service = NonNullable<Compose['services']>[string];
 
@@ -200,24 +210,41 @@ function durationSeconds(duration: string | undefined): number {
   return total;
 }
 
-/** Host port -> container port pairs of a service. */
-function publishedPorts(service: Service): Array<{ host: number; container: number }> {
-  const pairs: Array<{ host: number; container: number }> = [];
+/** Host address, host port -> container port of each published port of a service ("" = every interface). */
+export function publishedPorts(service: Service): Array<{ hostIp: string; host: number; container: number }> {
+  const pairs: Array<{ hostIp: string; host: number; container: number }> = [];
   for (const port of service.ports ?? []) {
     if (typeof port === 'object') {
-      if (port.published !== undefined && port.target !== undefined) {
-        pairs.push({ host: Number(port.published), container: Number(port.target) });
-      }
+      pairs.push({ hostIp: port.host_ip ?? '', host: Number(port.published ?? Number.NaN), container: Number(port.target) });
       continue;
     }
-    const parts = String(port)
-      .replace(/\/(tcp|udp|sctp)$/, '')
-      .split(':');
-    const container = Number(parts[parts.length - 1]);
-    const host = parts.length >= 2 ? Number(parts[parts.length - 2]) : Number.NaN;
-    pairs.push({ host, container });
+    const spec = String(port).replace(/\/(tcp|udp|sctp)$/, '');
+    // [ip:]host:container, where ip may be an IPv6 literal in brackets.
+    const match = /^(?:(\[[^\]]+\]|\d{1,3}(?:\.\d{1,3}){3}):)?(?:(\d+(?:-\d+)?):)?(\d+(?:-\d+)?)$/.exec(spec);
+    if (!match) {
+      pairs.push({ hostIp: '', host: Number.NaN, container: Number.NaN });
+      continue;
+    }
+    pairs.push({ hostIp: match[1] ?? '', host: match[2] === undefined ? Number.NaN : Number(match[2]), container: Number(match[3]) });
   }
   return pairs;
+}
+
+/** Every `${VAR:-default}` / `${VAR-default}` of the raw (un-interpolated) document, with where it is. */
+export function interpolationDefaults(doc: unknown): Array<{ variable: string; value: string; where: string }> {
+  const found: Array<{ variable: string; value: string; where: string }> = [];
+  const walk = (node: unknown, path: string): void => {
+    if (typeof node === 'string') {
+      for (const match of node.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}]*)\}/g)) {
+        found.push({ variable: match[1]!, value: match[2]!, where: path });
+      }
+    } else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}[${index}]`));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`);
+    }
+  };
+  walk(doc, '$');
+  return found;
 }
 
 function dependsOn(service: Service): Record<string, string> {
@@ -256,6 +283,7 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
  */
 export function composeProblems(doc: unknown): string[] {
   const interpolated = interpolate(doc, {});
+  const rawDefaults = interpolationDefaults(doc);
   const schemaProblems = composeSchemaProblems(interpolated.value);
   if (schemaProblems.length > 0) return [...interpolated.problems, ...schemaProblems];
   const problems = [...interpolated.problems];
@@ -316,13 +344,34 @@ export function composeProblems(doc: unknown): string[] {
     const env = environmentOf(svc);
     const port = SERVICE_PORTS[name];
     if (env[PORT_VARIABLES[name]] !== String(port)) problems.push(`${name}: ${PORT_VARIABLES[name]} is not ${port}`);
-    if (!publishedPorts(svc).some((pair) => pair.host === port && pair.container === port)) {
-      problems.push(`${name}: port ${port} is not published as ${port}:${port}`);
+    if (PUBLISHED_SERVICES.includes(name)) {
+      if (!publishedPorts(svc).some((pair) => pair.hostIp === '127.0.0.1' && pair.host === port && pair.container === port)) {
+        problems.push(`${name}: port ${port} is not published as 127.0.0.1:${port}:${port}`);
+      }
+    }
+
+    // SIGTERM gives the service its shutdown grace; Compose must wait longer than that before it kills.
+    const grace = shutdownGraceSeconds(env);
+    if (durationSeconds(svc.stop_grace_period) < grace + STOP_MARGIN_SECONDS) {
+      problems.push(
+        `${name}: stop_grace_period ${svc.stop_grace_period ?? '10s (default)'} is shorter than the shutdown grace ${grace}s + ${STOP_MARGIN_SECONDS}s`,
+      );
     }
 
     const test = healthcheckTest(svc).join(' ');
     if (!/\bnode\b/.test(test) || !test.includes('fetch(') || !test.includes(`:${port}/healthz`)) {
       problems.push(`${name}: healthcheck does not fetch :${port}/healthz with node`);
+    }
+  }
+
+  // Nothing but the gateway and the console is published, and nothing on every interface.
+  for (const [name, svc] of Object.entries(services)) {
+    for (const pair of publishedPorts(svc)) {
+      if (!PUBLISHED_SERVICES.includes(name as AppService)) {
+        problems.push(`${name}: publishes port ${pair.container} to the host; only ${PUBLISHED_SERVICES.join(' and ')} may be published`);
+      } else if (!LOOPBACK.has(pair.hostIp)) {
+        problems.push(`${name}: publishes port ${pair.container} on ${pair.hostIp || 'every interface'}, not on 127.0.0.1 only`);
+      }
     }
   }
 
@@ -353,8 +402,9 @@ export function composeProblems(doc: unknown): string[] {
   };
   for (const name of Object.keys(services)) visit(name, []);
 
-  // Configuration: every Kasa process gets every variable, only names packages/config reads, and the
-  // real config loader accepts the result in production mode.
+  // Configuration: every Kasa process gets every variable, only names packages/config reads, the real
+  // config loader accepts the result as it stands (development mode by default), and refuses it in
+  // production mode, because the development secrets are published.
   const known = configVariableNames();
   for (const name of kasaServices) {
     const svc = service(name);
@@ -366,7 +416,11 @@ export function composeProblems(doc: unknown): string[] {
     for (const variable of Object.keys(env)) {
       if (!known.has(variable)) problems.push(`${name}: ${variable} is not a variable packages/config reads`);
     }
-    problems.push(...configProblems({ ...env, NODE_ENV: 'production' }, name));
+    if (env.NODE_ENV !== 'development') problems.push(`${name}: NODE_ENV defaults to ${env.NODE_ENV}, not development`);
+    problems.push(...configProblems(env, name));
+    if (configProblems({ ...env, NODE_ENV: 'production' }, name).length === 0) {
+      problems.push(`${name}: would start with NODE_ENV=production and the published development secrets`);
+    }
 
     const ledgerUrl = hostAndPort(env.LEDGER_URL ?? '');
     if (!ledgerUrl || ledgerUrl.host !== 'ledger' || ledgerUrl.port !== Number(env.LEDGER_PORT)) {
@@ -388,6 +442,28 @@ export function composeProblems(doc: unknown): string[] {
       }
       if (url.pathname.slice(1) !== (pgEnv.POSTGRES_DB ?? pgEnv.POSTGRES_USER ?? 'postgres')) {
         problems.push(`${name}: DATABASE_URL database differs from POSTGRES_DB`);
+      }
+    }
+  }
+
+  // Every development secret default is one packages/config knows as published (and so refuses in
+  // production): the defaults of secret-named variables, and passwords inside URLs.
+  const published = new Set(PUBLISHED_DEV_SECRETS);
+  for (const { variable, value, where } of rawDefaults) {
+    const secretValues = [isSecretName(variable) ? value : '', urlPassword(value) ?? ''].filter((v) => v !== '' && !v.includes('$'));
+    for (const secretValue of secretValues) {
+      if (!published.has(secretValue)) {
+        problems.push(`${where}: the default of ${variable} is a development secret missing from PUBLISHED_DEV_SECRETS (packages/config)`);
+      }
+    }
+  }
+  for (const [name, svc] of Object.entries(services)) {
+    for (const [variable, value] of Object.entries(environmentOf(svc))) {
+      const secretValues = [isSecretName(variable) ? value : '', urlPassword(value) ?? ''].filter((v) => v !== '');
+      for (const secretValue of secretValues) {
+        if (!published.has(secretValue)) {
+          problems.push(`${name}.environment: ${variable} holds a development secret missing from PUBLISHED_DEV_SECRETS (packages/config)`);
+        }
       }
     }
   }

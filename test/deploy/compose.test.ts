@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { APP_SERVICES, DEPLOYED_VARIABLES, readRepoFile } from './common.js';
-import { composeProblems, composeSchemaProblems, interpolate, parseCompose } from './compose-checks.js';
+import { ConfigError, loadConfig } from '../../packages/config/src/index.js';
+import { APP_SERVICES, DEPLOYED_VARIABLES, PUBLISHED_DEV_SECRETS, isSecretName, readRepoFile, serviceCommand } from './common.js';
+import {
+  PUBLISHED_SERVICES,
+  composeProblems,
+  composeSchemaProblems,
+  interpolate,
+  interpolationDefaults,
+  parseCompose,
+  publishedPorts,
+} from './compose-checks.js';
 
 type Doc = { services: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -44,12 +53,74 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(env(value as Doc, service))).toEqual(expect.arrayContaining([...DEPLOYED_VARIABLES]));
   });
 
-  it('publishes ports 8080-8083', () => {
+  it('publishes only the gateway and the console, on 127.0.0.1 only', () => {
     const services = (original as Doc).services;
-    expect(services.gateway!.ports).toContain('8080:8080');
-    expect(services.ledger!.ports).toContain('8081:8081');
-    expect(services['webhook-worker']!.ports).toContain('8082:8082');
-    expect(services.console!.ports).toContain('8083:8083');
+    expect(services.gateway!.ports).toEqual(['127.0.0.1:8080:8080']);
+    expect(services.console!.ports).toEqual(['127.0.0.1:8083:8083']);
+    for (const name of ['postgres', 'redis', 'migrate', 'ledger', 'webhook-worker']) {
+      expect([name, services[name]!.ports]).toEqual([name, undefined]);
+    }
+    expect(PUBLISHED_SERVICES).toEqual(['gateway', 'console']);
+  });
+
+  it.each(APP_SERVICES)('%s runs compiled JavaScript as `command`, under the image ENTRYPOINT', (service) => {
+    const svc = (original as Doc).services[service]!;
+    expect(svc.command).toEqual(serviceCommand(service));
+    expect(svc.entrypoint).toBeUndefined();
+  });
+
+  it('runs in development mode unless NODE_ENV says otherwise', () => {
+    const { value } = interpolate(original);
+    for (const service of ['migrate', ...APP_SERVICES]) expect(env(value as Doc, service).NODE_ENV).toBe('development');
+    expect(env(interpolate(original, { NODE_ENV: 'production' }).value as Doc, 'ledger').NODE_ENV).toBe('production');
+  });
+
+  it('lists every development secret default in PUBLISHED_DEV_SECRETS (packages/config)', () => {
+    const secretDefaults = interpolationDefaults(original).filter(({ variable }) => isSecretName(variable));
+    expect(secretDefaults.map(({ variable }) => variable)).toEqual(
+      expect.arrayContaining(['POSTGRES_PASSWORD', 'INTERNAL_TOKEN', 'OPS_BOOTSTRAP_TOKEN', 'CURSOR_SIGNING_KEY', 'SECRET_ENCRYPTION_KEY']),
+    );
+    for (const { variable, value } of secretDefaults) expect([variable, PUBLISHED_DEV_SECRETS.includes(value)]).toEqual([variable, true]);
+  });
+
+  it('cannot be run in production with its defaults: the services refuse, naming the variable, never the value', () => {
+    const { value } = interpolate(original);
+    for (const service of ['migrate', ...APP_SERVICES]) {
+      const production = { ...env(value as Doc, service), NODE_ENV: 'production' };
+      let error: unknown;
+      try {
+        loadConfig(production);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/^[A-Z_]+: .*published development value/);
+      for (const secret of PUBLISHED_DEV_SECRETS) expect((error as Error).message).not.toContain(secret);
+    }
+  });
+
+  it('starts in production once every published secret is replaced from the environment', () => {
+    const own = {
+      NODE_ENV: 'production',
+      POSTGRES_PASSWORD: 'own-postgres-password-0123',
+      INTERNAL_TOKEN: 'own-internal-token-0123456789',
+      OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
+      CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
+      SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    };
+    const { value } = interpolate(original, own);
+    for (const service of ['migrate', ...APP_SERVICES]) expect(loadConfig(env(value as Doc, service)).nodeEnv).toBe('production');
+  });
+});
+
+describe('compose port parsing', () => {
+  it('reads the host address, the host port and the container port', () => {
+    expect(publishedPorts({ ports: ['127.0.0.1:8080:8080', '8081:8081', '8082', '[::1]:8083:8083/tcp'] } as never)).toEqual([
+      { hostIp: '127.0.0.1', host: 8080, container: 8080 },
+      { hostIp: '', host: 8081, container: 8081 },
+      { hostIp: '', host: Number.NaN, container: 8082 },
+      { hostIp: '[::1]', host: 8083, container: 8083 },
+    ]);
   });
 });
 
@@ -83,7 +154,41 @@ describe('the compose checks reject broken copies', () => {
       'console: does not wait for postgres',
     ],
     ['a missing service', (doc) => delete doc.services['webhook-worker'], 'webhook-worker: missing'],
-    ['a wrong host port', (doc) => (doc.services.console!.ports = ['8084:8083']), 'console: port 8083 is not published'],
+    ['a wrong host port', (doc) => (doc.services.console!.ports = ['127.0.0.1:8084:8083']), 'console: port 8083 is not published'],
+    [
+      'the gateway on every interface',
+      (doc) => (doc.services.gateway!.ports = ['8080:8080']),
+      'gateway: publishes port 8080 on every interface, not on 127.0.0.1 only',
+    ],
+    ['the ledger published', (doc) => (doc.services.ledger!.ports = ['127.0.0.1:8081:8081']), 'ledger: publishes port 8081 to the host'],
+    ['postgres published', (doc) => (doc.services.postgres!.ports = ['5432:5432']), 'postgres: publishes port 5432 to the host'],
+    ['redis published', (doc) => (doc.services.redis!.ports = [{ target: 6379, published: 6379 }]), 'redis: publishes port 6379'],
+    [
+      'production by default',
+      (doc) => (env(doc, 'gateway').NODE_ENV = '${NODE_ENV:-production}'),
+      'gateway: NODE_ENV defaults to production, not development',
+    ],
+    [
+      'a development secret packages/config does not know',
+      (doc) => (env(doc, 'ledger').CURSOR_SIGNING_KEY = '${CURSOR_SIGNING_KEY:-dev-other-cursor-key-change-me}'),
+      'the default of CURSOR_SIGNING_KEY is a development secret missing from PUBLISHED_DEV_SECRETS',
+    ],
+    [
+      'a compose password packages/config does not know',
+      (doc) => {
+        env(doc, 'postgres').POSTGRES_PASSWORD = '${POSTGRES_PASSWORD:-kasa-dev-other-password-change-me}';
+        for (const service of ['migrate', ...APP_SERVICES]) {
+          env(doc, service).DATABASE_URL = 'postgresql://kasa:${POSTGRES_PASSWORD:-kasa-dev-other-password-change-me}@postgres:5432/kasa';
+        }
+      },
+      'ledger.environment: DATABASE_URL holds a development secret missing from PUBLISHED_DEV_SECRETS',
+    ],
+    ['a short stop grace period', (doc) => delete doc.services.console!.stop_grace_period, 'console: stop_grace_period'],
+    [
+      'a stop grace period shorter than a longer SHUTDOWN_GRACE_MS',
+      (doc) => (env(doc, 'ledger').SHUTDOWN_GRACE_MS = '40000'),
+      'ledger: stop_grace_period 30s is shorter than the shutdown grace 40s + 5s',
+    ],
     ['a missing configuration variable', (doc) => delete env(doc, 'ledger').CURSOR_SIGNING_KEY, 'ledger: CURSOR_SIGNING_KEY is not set'],
     ['a misspelt variable', (doc) => (env(doc, 'webhook-worker').WEBHOOK_MAX_ATTEMPT = '8'), 'not a variable packages/config reads'],
     [
@@ -122,11 +227,13 @@ describe('the compose checks reject broken copies', () => {
       'gateway: healthcheck',
     ],
     ['a second image', (doc) => (doc.services.console!.image = 'kasa-console:local'), 'images'],
+    ['a wrong service command', (doc) => (doc.services.ledger!.command = ['node', 'services/gateway/dist/main.js']), 'ledger: command'],
     [
-      'a wrong service command',
-      (doc) => (doc.services.ledger!.command = ['npx', 'tsx', 'services/gateway/src/main.ts']),
-      'ledger: command',
+      'the service run through tsx',
+      (doc) => (doc.services.console!.command = ['npx', 'tsx', 'services/console/src/main.ts']),
+      'console: command is not node services/console/dist/main.js',
     ],
+    ['a wrong migrate command', (doc) => (doc.services.migrate!.command = ['npx', 'prisma', 'migrate', 'deploy']), 'migrate: command'],
     ['a depends_on cycle', (doc) => (doc.services.postgres!.depends_on = { gateway: { condition: 'service_started' } }), 'cycle'],
     ['a LEDGER_URL that misses the ledger', (doc) => (env(doc, 'gateway').LEDGER_URL = 'http://localhost:8081'), 'LEDGER_URL'],
   ];

@@ -1,86 +1,220 @@
-import { describe, expect, it } from '@jest/globals';
-import { readRepoFile } from './common.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { APP_SERVICES, MIGRATE_COMMAND, PUBLISHED_DEV_SECRETS, readRepoFile, serviceCommand } from './common.js';
 import {
-  PLACEHOLDER,
-  QUEUE_METRIC,
+  EXTERNAL_SECRETS,
+  createdSecretKeys,
+  isPinnedImage,
   k8sProblems,
-  loadManifestSet,
+  loadRender,
   manifestSchemaProblems,
-  readmeProblems,
-  type ManifestSet,
+  migrateJobName,
+  operationsDocProblems,
+  tlsSecretNames,
+  webhookWaitListKey,
+  type Render,
 } from './k8s-checks.js';
+import { applyJsonPatch, formatImage, parseImage, renderKustomization, selectorMatches, type KObject } from './k8s-kustomize.js';
+import { cidrContains, connectionAllowed, isolated, labelSelectorMatches, type PodPeer } from './k8s-netpol.js';
 
-// Loose access for editing copies of the manifests.
+// Loose access for reading and editing rendered objects.
 type Node = Record<string, any>;
 
-const original = loadManifestSet();
+const renders = { base: loadRender('base'), production: loadRender('production') };
+const production = renders.production;
 
-function copy(): ManifestSet {
-  return JSON.parse(JSON.stringify(original)) as ManifestSet;
+function copy(render: Render): Render {
+  return JSON.parse(JSON.stringify(render)) as Render;
 }
 
-/** The first document of `kind` named `name` in a copy. */
-function find(set: ManifestSet, kind: string, name: string): Node {
-  for (const file of set.files) {
-    for (const doc of file.docs as Node[]) {
-      if (doc.kind === kind && doc.metadata?.name === name) return doc;
-    }
-  }
-  throw new Error(`no ${kind}/${name}`);
+/** The object of `kind` named `name` (or whose name starts with `name` followed by "-", for the versioned Job). */
+function find(render: Render, kind: string, name: string): Node {
+  const found = render.docs.find(
+    (doc) => doc.kind === kind && (doc.metadata.name === name || String(doc.metadata.name).startsWith(`${name}-`)),
+  );
+  if (!found) throw new Error(`no ${kind}/${name}`);
+  return found;
 }
 
-const container = (set: ManifestSet, deployment: string): Node => find(set, 'Deployment', deployment).spec.template.spec.containers[0];
+const container = (render: Render, deployment: string): Node => find(render, 'Deployment', deployment).spec.template.spec.containers[0];
+const configData = (render: Render): Record<string, string> => find(render, 'ConfigMap', 'kasa-config').data;
+const policy = (render: Render, name: string): Node => find(render, 'NetworkPolicy', name);
 
-describe('k8s manifests', () => {
-  const documents = original.files.flatMap(({ file, docs }) =>
-    docs.map((doc, index) => [`${file}#${index + 1} ${(doc as Node).kind}/${(doc as Node).metadata?.name}`, doc] as const),
+describe.each(Object.entries(renders))('kustomize build k8s/%s', (_name, render) => {
+  it('renders every part', () => {
+    const kinds = render.docs.map((doc) => `${doc.kind}/${doc.metadata.name}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'Namespace/kasa',
+        'ConfigMap/kasa-config',
+        ...APP_SERVICES.flatMap((service) => [`Deployment/kasa-${service}`, `Service/kasa-${service}`]),
+        'Job/kasa-migrate-0-1-0',
+        'Ingress/kasa-gateway',
+        'Ingress/kasa-console',
+        'NetworkPolicy/kasa-default-deny',
+        'HorizontalPodAutoscaler/kasa-gateway',
+        'HorizontalPodAutoscaler/kasa-ledger',
+        'ScaledObject/kasa-webhook-worker',
+        'TriggerAuthentication/kasa-redis',
+        'PodDisruptionBudget/kasa-ledger',
+      ]),
+    );
+  });
+
+  it.each(render.docs.map((doc) => [`${doc.kind}/${doc.metadata.name}`, doc] as const))(
+    '%s is valid against its API schema',
+    (where, doc) => {
+      expect(manifestSchemaProblems(doc, where)).toEqual([]);
+    },
   );
 
-  it('exist', () => {
-    expect(documents.length).toBeGreaterThanOrEqual(16);
+  it('fits together: args, ports, probes, configuration, images, migrate Job, Ingress, NetworkPolicies, autoscaling, PDBs', () => {
+    expect(k8sProblems(render)).toEqual([]);
   });
 
-  it.each(documents)('%s is valid against the Kubernetes API schema', (where, doc) => {
-    expect(manifestSchemaProblems(doc, where)).toEqual([]);
+  it.each(APP_SERVICES)('runs %s as `args` under the image ENTRYPOINT, never `command`', (service) => {
+    const c = container(render, `kasa-${service}`);
+    expect(c.args).toEqual(serviceCommand(service));
+    expect(c.command).toBeUndefined();
   });
 
-  it('fit together: kustomization, selectors, ports, probes, security, env references, HPAs, PDBs', () => {
-    expect(k8sProblems(original)).toEqual([]);
+  it('runs the migrate Job as `args` too', () => {
+    const c = find(render, 'Job', 'kasa-migrate').spec.template.spec.containers[0];
+    expect(c.args).toEqual(MIGRATE_COMMAND);
+    expect(c.command).toBeUndefined();
   });
 
-  it('scale the webhook-worker on the external queue-depth metric', () => {
-    const hpa = find(original, 'HorizontalPodAutoscaler', 'kasa-webhook-worker');
-    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'kasa-webhook-worker' });
-    expect(hpa.spec.metrics).toEqual([
-      expect.objectContaining({ type: 'External', external: expect.objectContaining({ metric: { name: QUEUE_METRIC } }) }),
+  it('holds no Secret and no published development secret', () => {
+    expect(render.docs.filter((doc) => doc.kind === 'Secret')).toEqual([]);
+    const text = JSON.stringify(render.docs);
+    for (const secret of PUBLISHED_DEV_SECRETS) expect(text).not.toContain(secret);
+  });
+
+  it('scales the webhook-worker with KEDA on the BullMQ wait list, and nothing else on it', () => {
+    const scaled = find(render, 'ScaledObject', 'kasa-webhook-worker');
+    expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'kasa-webhook-worker' });
+    expect(scaled.spec.triggers).toEqual([
+      expect.objectContaining({
+        type: 'redis',
+        metadata: expect.objectContaining({ listName: 'kasa:{bull}:webhook-deliveries:wait' }),
+        authenticationRef: { name: 'kasa-redis' },
+      }),
+    ]);
+    expect(
+      render.docs
+        .filter((doc) => doc.kind === 'HorizontalPodAutoscaler')
+        .map((hpa) => hpa.spec.scaleTargetRef.name)
+        .sort(),
+    ).toEqual(['kasa-gateway', 'kasa-ledger']);
+    expect(find(render, 'Deployment', 'kasa-webhook-worker').spec.replicas).toBeUndefined();
+  });
+});
+
+describe('the production overlay', () => {
+  it('pins the image to a version tag of its registry, for every container', () => {
+    const images = new Set(
+      production.docs.flatMap((doc) => ((doc.spec?.template?.spec?.containers ?? []) as Node[]).map((c) => c.image as string)),
+    );
+    expect([...images]).toEqual(['registry.example.com/kasa:0.1.0']);
+    expect(production.kustomization.images).toEqual([{ name: 'kasa', newName: 'registry.example.com/kasa', newTag: '0.1.0' }]);
+  });
+
+  it('names the migrate Job after the release it migrates to', () => {
+    expect(find(production, 'Job', 'kasa-migrate').metadata.name).toBe('kasa-migrate-0-1-0');
+  });
+
+  it('serves the gateway and the console on their own https hosts, matching their public URLs', () => {
+    expect(configData(production).PUBLIC_BASE_URL).toBe('https://pay.kasa.example.com');
+    expect(configData(production).CONSOLE_PUBLIC_URL).toBe('https://console.kasa.example.com');
+    expect(find(production, 'Ingress', 'kasa-gateway').spec.rules[0].host).toBe('pay.kasa.example.com');
+    expect(find(production, 'Ingress', 'kasa-console').spec.tls).toEqual([
+      { hosts: ['console.kasa.example.com'], secretName: 'kasa-console-tls' },
     ]);
   });
 
-  it('give the worker 60 s to finish in-flight deliveries', () => {
-    expect(find(original, 'Deployment', 'kasa-webhook-worker').spec.template.spec.terminationGracePeriodSeconds).toBe(60);
+  it('labels what it deploys as the production instance, leaving selectors alone', () => {
+    const gateway = find(production, 'Deployment', 'kasa-gateway');
+    expect(gateway.metadata.labels['app.kubernetes.io/instance']).toBe('kasa-production');
+    expect(gateway.spec.selector.matchLabels['app.kubernetes.io/instance']).toBeUndefined();
+  });
+});
+
+describe('image pinning and the migrate Job name', () => {
+  it.each([
+    ['kasa:0.1.0', true],
+    ['registry.example.com:5000/kasa:v1.2.3-rc.1', true],
+    [`kasa@sha256:${'a'.repeat(64)}`, true],
+    ['kasa:latest', false],
+    ['kasa', false],
+    ['kasa:main', false],
+    ['kasa@sha256:abc', false],
+  ])('%s pinned: %s', (image, pinned) => {
+    expect(isPinnedImage(image)).toBe(pinned);
   });
 
-  it('keep only placeholders in the Secret', () => {
-    const secret = find(original, 'Secret', 'kasa-secrets');
-    for (const value of Object.values(secret.data as Record<string, string>)) {
-      expect(Buffer.from(value, 'base64').toString()).toBe(PLACEHOLDER);
-    }
+  it('follows the tag, or the digest', () => {
+    expect(migrateJobName('registry.example.com/kasa:1.4.2')).toBe('kasa-migrate-1-4-2');
+    expect(migrateJobName('kasa:v2.0.0-rc.1')).toBe('kasa-migrate-v2-0-0-rc-1');
+    expect(migrateJobName(`kasa@sha256:0123456789abcdef${'0'.repeat(48)}`)).toBe('kasa-migrate-sha256-0123456789ab');
   });
 
-  it('document where the queue metric comes from, with a prometheus-adapter rule', () => {
-    expect(readmeProblems(readRepoFile('k8s/README.md'))).toEqual([]);
+  it('parses and formats image references with registries, ports, tags and digests', () => {
+    expect(parseImage('registry:5000/team/kasa:1.0.0')).toEqual({ name: 'registry:5000/team/kasa', tag: '1.0.0', digest: undefined });
+    expect(parseImage('registry:5000/kasa')).toEqual({ name: 'registry:5000/kasa', tag: undefined, digest: undefined });
+    expect(formatImage(parseImage('kasa:1@sha256:ab'))).toBe('kasa:1@sha256:ab');
+  });
+});
+
+describe('the worker backlog key', () => {
+  it("is BullMQ's wait list of the webhook queue under <REDIS_PREFIX>:bull", () => {
+    expect(webhookWaitListKey('kasa')).toBe('kasa:{bull}:webhook-deliveries:wait');
+    expect(webhookWaitListKey('staging')).toBe('staging:{bull}:webhook-deliveries:wait');
   });
 });
 
 describe('the k8s checks reject broken copies', () => {
-  const cases: Array<[string, (set: ManifestSet) => void, string]> = [
+  const ledgerPolicy = (set: Render): Node => policy(set, 'kasa-ledger');
+  const cases: Array<[string, (set: Render) => void, string]> = [
+    // Schemas.
     ['a containerPort that is not a number', (set) => (container(set, 'kasa-ledger').ports[0].containerPort = 'http'), 'is invalid'],
     ['replicas as a word', (set) => (find(set, 'Deployment', 'kasa-console').spec.replicas = 'one'), 'is invalid'],
-    ['a Deployment without a selector', (set) => delete find(set, 'Deployment', 'kasa-console').spec.selector, 'is invalid'],
     [
       'an old apiVersion',
       (set) => (find(set, 'Deployment', 'kasa-ledger').apiVersion = 'extensions/v1beta1'),
       'unexpected apiVersion/kind',
+    ],
+    [
+      'a ScaledObject count as a word',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.maxReplicaCount = 'ten'),
+      'is invalid',
+    ],
+    [
+      'a ScaledObject trigger without a type',
+      (set) => delete find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].type,
+      'is invalid',
+    ],
+    [
+      'a TriggerAuthentication without a key',
+      (set) => delete find(set, 'TriggerAuthentication', 'kasa-redis').spec.secretTargetRef[0].key,
+      'is invalid',
+    ],
+    ['a NetworkPolicy without podSelector', (set) => delete policy(set, 'kasa-console').spec.podSelector, 'is invalid'],
+    [
+      'an Ingress path without pathType',
+      (set) => delete find(set, 'Ingress', 'kasa-console').spec.rules[0].http.paths[0].pathType,
+      'is invalid',
+    ],
+    ['a name that is not a DNS label', (set) => (find(set, 'Job', 'kasa-migrate').metadata.name = 'kasa-migrate-1.2.3'), 'not a DNS label'],
+    // Commands, probes, ports.
+    ['a command replacing tini', (set) => (container(set, 'kasa-gateway').command = ['node']), 'sets command'],
+    ['the wrong args', (set) => (container(set, 'kasa-ledger').args = ['node', 'services/gateway/dist/main.js']), 'no container runs args'],
+    [
+      'tsx in production',
+      (set) => (container(set, 'kasa-console').args = ['npx', 'tsx', 'services/console/src/main.ts']),
+      'no container runs args',
     ],
     [
       'a readiness probe on /healthz',
@@ -93,11 +227,7 @@ describe('the k8s checks reject broken copies', () => {
       (set) => (container(set, 'kasa-ledger').readinessProbe.httpGet.port = 9999),
       'readiness probe port',
     ],
-    [
-      'a selector that misses the pod labels',
-      (set) => (find(set, 'Deployment', 'kasa-gateway').spec.template.metadata.labels['app.kubernetes.io/component'] = 'edge'),
-      'selector does not match the pod template labels',
-    ],
+    ['a port variable out of step', (set) => (configData(set).WORKER_PORT = '9090'), 'WORKER_PORT is 9090, the container port is 8082'],
     [
       'a Service targeting a port nobody has',
       (set) => (find(set, 'Service', 'kasa-console').spec.ports[0].targetPort = 'metrics'),
@@ -109,78 +239,222 @@ describe('the k8s checks reject broken copies', () => {
       'selector matches no pod template',
     ],
     [
-      'envFrom a missing Secret',
+      'a selector that misses the pod labels',
+      (set) => (find(set, 'Deployment', 'kasa-gateway').spec.template.metadata.labels['app.kubernetes.io/component'] = 'edge'),
+      'selector does not match the pod template labels',
+    ],
+    ['a LEDGER_URL on the wrong port', (set) => (configData(set).LEDGER_URL = 'http://kasa-ledger'), 'LEDGER_URL'],
+    // Shutdown.
+    [
+      'a grace period that does not cover preStop and the shutdown grace',
+      (set) => (find(set, 'Deployment', 'kasa-gateway').spec.template.spec.terminationGracePeriodSeconds = 30),
+      'terminationGracePeriodSeconds 30 < preStop 5s + shutdown grace 25s + 5s',
+    ],
+    [
+      'a short worker grace period',
+      (set) => (find(set, 'Deployment', 'kasa-webhook-worker').spec.template.spec.terminationGracePeriodSeconds = 40),
+      'under 60',
+    ],
+    // Images and the migrate Job.
+    ['a latest image', (set) => (container(set, 'kasa-console').image = 'registry.example.com/kasa:latest'), 'is not pinned'],
+    ['an untagged image', (set) => (container(set, 'kasa-console').image = 'registry.example.com/kasa'), 'is not pinned'],
+    ['an overlay on latest', (set) => (set.kustomization.images[0].newTag = 'latest'), 'kustomization: image kasa is not pinned'],
+    [
+      'a release whose migrate Job kept the old name',
+      (set) => {
+        for (const doc of set.docs)
+          for (const c of (doc.spec?.template?.spec?.containers ?? []) as Node[]) c.image = 'registry.example.com/kasa:0.2.0';
+      },
+      'named kasa-migrate-0-1-0, expected kasa-migrate-0-2-0',
+    ],
+    [
+      'a migrate Job on another image',
+      (set) => (find(set, 'Job', 'kasa-migrate').spec.template.spec.containers[0].image = 'registry.example.com/kasa:0.0.9'),
+      "image differs from the migrate Job's",
+    ],
+    ['no migrate Job', (set) => (set.docs = set.docs.filter((doc) => doc.kind !== 'Job')), '0 Jobs run args'],
+    [
+      'a migrate Job without a deadline',
+      (set) => delete find(set, 'Job', 'kasa-migrate').spec.activeDeadlineSeconds,
+      'no activeDeadlineSeconds',
+    ],
+    [
+      'a ledger rollout that drops old pods first',
+      (set) => (find(set, 'Deployment', 'kasa-ledger').spec.strategy.rollingUpdate.maxUnavailable = 1),
+      'maxUnavailable is not 0',
+    ],
+    // Secrets and configuration.
+    [
+      'a Secret in the output',
+      (set) =>
+        set.docs.push({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'kasa-secrets', namespace: 'kasa' },
+          stringData: { INTERNAL_TOKEN: 'x' },
+        }),
+      'a Secret in the kustomize output',
+    ],
+    [
+      'a published development secret',
+      (set) => (find(set, 'Deployment', 'kasa-ledger').metadata.annotations = { note: 'token dev-internal-token-change-me' }),
+      'contains a published development secret',
+    ],
+    ['a secret in the ConfigMap', (set) => (configData(set).OPS_BOOTSTRAP_TOKEN = 'x'), 'belongs in a Secret'],
+    [
+      'envFrom a Secret nobody creates',
       (set) => (container(set, 'kasa-ledger').envFrom[1].secretRef.name = 'kasa-secret'),
-      'envFrom missing Secret kasa-secret',
+      'kasa-secret is not one of the Secrets',
+    ],
+    ['a missing configuration variable', (set) => delete configData(set).CONSOLE_PUBLIC_URL, 'CONSOLE_PUBLIC_URL is not set'],
+    ['a value the config rejects', (set) => (configData(set).WEBHOOK_ALLOW_HTTP = 'no'), 'refuse to start: WEBHOOK_ALLOW_HTTP'],
+    ['a misspelt variable', (set) => (configData(set).WEBHOOK_ALLOWED_HOST = ''), 'WEBHOOK_ALLOWED_HOST is not a variable'],
+    ['development mode', (set) => (configData(set).NODE_ENV = 'development'), 'NODE_ENV is development, not production'],
+    // Ingress.
+    [
+      'a console without https',
+      (set) => (configData(set).CONSOLE_PUBLIC_URL = 'http://console.kasa.example.com'),
+      'the public URL of console is not https',
     ],
     [
-      'a secretKeyRef to a missing key',
+      'an Ingress host out of step',
+      (set) => (find(set, 'Ingress', 'kasa-gateway').spec.rules[0].host = 'pay.example.com'),
+      "differs from gateway's public URL host",
+    ],
+    ['no TLS', (set) => delete find(set, 'Ingress', 'kasa-console').spec.tls, 'no TLS secret covers'],
+    ['no ingress class', (set) => delete find(set, 'Ingress', 'kasa-gateway').spec.ingressClassName, 'no ingressClassName'],
+    [
+      'the gateway published whole',
+      (set) => (find(set, 'Ingress', 'kasa-gateway').spec.rules[0].http.paths[0].path = '/'),
+      "publishes the gateway's /metrics",
+    ],
+    [
+      'the ledger published',
+      (set) => (find(set, 'Ingress', 'kasa-console').spec.rules[0].http.paths[0].backend.service.name = 'kasa-ledger'),
+      'exposes kasa-ledger',
+    ],
+    // NetworkPolicies.
+    [
+      'no ledger policy',
+      (set) => (set.docs = set.docs.filter((doc) => !(doc.kind === 'NetworkPolicy' && doc.metadata.name === 'kasa-ledger'))),
+      'kasa-gateway cannot reach kasa-ledger on TCP 8081',
+    ],
+    [
+      'no default deny and no migrate policy',
       (set) =>
-        (container(set, 'kasa-gateway').env = [
-          { name: 'INTERNAL_TOKEN', valueFrom: { secretKeyRef: { name: 'kasa-secrets', key: 'INTERNAL_TOKN' } } },
-        ]),
-      'missing Secret key kasa-secrets/INTERNAL_TOKN',
+        (set.docs = set.docs.filter(
+          (doc) => !(doc.kind === 'NetworkPolicy' && ['kasa-default-deny', 'kasa-migrate'].includes(doc.metadata.name)),
+        )),
+      'kasa-migrate-0-1-0 is not isolated for Ingress',
     ],
     [
-      'a configMapKeyRef to a missing key',
-      (set) =>
-        (container(set, 'kasa-gateway').env = [
-          { name: 'LOG_LEVEL', valueFrom: { configMapKeyRef: { name: 'kasa-config', key: 'LOGLEVEL' } } },
-        ]),
-      'missing ConfigMap key kasa-config/LOGLEVEL',
+      'the worker let into the ledger',
+      (set) => {
+        const worker = { podSelector: { matchLabels: { 'app.kubernetes.io/component': 'webhook-worker' } } };
+        ledgerPolicy(set).spec.ingress[0].from.push(worker);
+        policy(set, 'kasa-webhook-worker').spec.egress.push({ to: [{ podSelector: {} }], ports: [{ port: 8081 }] });
+      },
+      'kasa-webhook-worker can reach kasa-ledger on TCP 8081',
     ],
     [
-      'a real secret in git',
-      (set) => (find(set, 'Secret', 'kasa-secrets').data.INTERNAL_TOKEN = Buffer.from('9f86d081884c7d659a2feaa0').toString('base64')),
-      'not the placeholder',
-    ],
-    ['a secret in the ConfigMap', (set) => (find(set, 'ConfigMap', 'kasa-config').data.OPS_BOOTSTRAP_TOKEN = 'x'), 'belongs in the Secret'],
-    [
-      'a missing configuration variable',
-      (set) => delete find(set, 'ConfigMap', 'kasa-config').data.WEBHOOK_TIMEOUT_MS,
-      'WEBHOOK_TIMEOUT_MS is not set',
+      'the ledger open to everyone',
+      (set) => delete ledgerPolicy(set).spec.ingress[0].from,
+      'a pod in another namespace can reach kasa-ledger',
     ],
     [
-      'a value the config rejects',
-      (set) => (find(set, 'ConfigMap', 'kasa-config').data.WEBHOOK_ALLOW_HTTP = 'no'),
-      'refuse to start: WEBHOOK_ALLOW_HTTP',
+      'the worker out to every address',
+      (set) => (policy(set, 'kasa-webhook-worker').spec.egress[2].to = [{ ipBlock: { cidr: '0.0.0.0/0' } }]),
+      'kasa-webhook-worker can reach the cloud metadata endpoint on TCP 443',
     ],
     [
-      'a misspelt variable',
-      (set) => (find(set, 'ConfigMap', 'kasa-config').data.WEBHOOK_ALLOWED_HOST = ''),
-      'WEBHOOK_ALLOWED_HOST is not a variable',
+      'the gateway out to the internet',
+      (set) => policy(set, 'kasa-gateway').spec.egress.push({ ports: [{ port: 443 }] }),
+      'kasa-gateway can reach a partner on the internet on TCP 443',
     ],
     [
-      'an HPA aimed at nothing',
-      (set) => (find(set, 'HorizontalPodAutoscaler', 'kasa-webhook-worker').spec.scaleTargetRef.name = 'worker'),
+      'the console to Redis',
+      (set) => policy(set, 'kasa-console').spec.egress.push({ ports: [{ port: 6379 }] }),
+      'kasa-console can reach Redis',
+    ],
+    ['the gateway cut off from Redis', (set) => policy(set, 'kasa-gateway').spec.egress.pop(), 'kasa-gateway cannot reach Redis'],
+    [
+      'no DNS',
+      (set) => (set.docs = set.docs.filter((doc) => doc.metadata.name !== 'kasa-allow-dns')),
+      'cannot reach cluster DNS on UDP 53',
+    ],
+    [
+      'another ingress controller',
+      (set) => (policy(set, 'kasa-gateway').spec.ingress[0].from[0].podSelector.matchLabels = { app: 'traefik' }),
+      'the ingress controller cannot reach kasa-gateway on TCP 8080',
+    ],
+    ['webhook ports the policy blocks', (set) => delete configData(set).WEBHOOK_ALLOWED_PORTS, 'WEBHOOK_ALLOWED_PORTS allows port 1024'],
+    // Autoscaling and disruption.
+    [
+      'a listName without the BullMQ prefix',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].metadata.listName = 'kasa:webhook-deliveries:wait'),
+      "is not the webhook queue's wait list kasa:{bull}:webhook-deliveries:wait",
+    ],
+    [
+      'a REDIS_PREFIX the ScaledObject does not follow',
+      (set) => (configData(set).REDIS_PREFIX = 'prod'),
+      'wait list prod:{bull}:webhook-deliveries:wait',
+    ],
+    [
+      'a ScaledObject aimed at nothing',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.scaleTargetRef.name = 'worker'),
       'scaleTargetRef',
     ],
     [
-      'the worker HPA on another metric',
-      (set) => (find(set, 'HorizontalPodAutoscaler', 'kasa-webhook-worker').spec.metrics[0].external.metric.name = 'queue_depth'),
-      `External metric ${QUEUE_METRIC}`,
+      'a Redis password nobody creates',
+      (set) => (find(set, 'TriggerAuthentication', 'kasa-redis').spec.secretTargetRef[1].key = 'REDIS_PASSWORD'),
+      'reads kasa-keda-redis/REDIS_PASSWORD, which the docs do not create',
     ],
     [
-      'a gateway HPA without CPU',
+      'the Redis address in the trigger',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].metadata.address = 'redis:6379'),
+      'belongs in the TriggerAuthentication',
+    ],
+    [
+      'a worker that may scale to zero',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.minReplicaCount = 0),
+      'lets the worker scale to zero',
+    ],
+    [
+      'an HPA fighting KEDA',
+      (set) => {
+        const hpa = JSON.parse(JSON.stringify(find(set, 'HorizontalPodAutoscaler', 'kasa-gateway'))) as Node;
+        hpa.metadata.name = 'kasa-webhook-worker';
+        hpa.spec.scaleTargetRef.name = 'kasa-webhook-worker';
+        set.docs.push(hpa);
+      },
+      '2 autoscalers target it',
+    ],
+    [
+      'a replicas field fighting KEDA',
+      (set) => (find(set, 'Deployment', 'kasa-webhook-worker').spec.replicas = 3),
+      'sets replicas although an autoscaler owns them',
+    ],
+    [
+      'no ledger HPA',
+      (set) => (set.docs = set.docs.filter((doc) => !(doc.kind === 'HorizontalPodAutoscaler' && doc.metadata.name === 'kasa-ledger'))),
+      'kasa-ledger: no autoscaling/v2 HPA scales it on CPU',
+    ],
+    [
+      'a gateway HPA on memory',
       (set) => (find(set, 'HorizontalPodAutoscaler', 'kasa-gateway').spec.metrics[0].resource.name = 'memory'),
-      'kasa-gateway on CPU',
+      'on CPU utilization',
     ],
     [
-      'a replicas field fighting the HPA',
-      (set) => (find(set, 'Deployment', 'kasa-gateway').spec.replicas = 3),
-      'sets replicas although an HPA owns them',
-    ],
-    ['one ledger replica', (set) => (find(set, 'Deployment', 'kasa-ledger').spec.replicas = 1), 'expected 2'],
-    [
-      'a kustomization missing a file',
-      (set) => ((set.kustomization as Node).resources = (set.kustomization as Node).resources.filter((r: string) => r !== 'pdb.yaml')),
-      'does not list pdb.yaml',
+      'a PDB that blocks drains',
+      (set) => (find(set, 'PodDisruptionBudget', 'kasa-ledger').spec.minAvailable = 2),
+      'blocks every node drain',
     ],
     [
-      'a kustomization listing a missing file',
-      (set) => (set.kustomization as Node).resources.push('ingress.yaml'),
-      'lists missing ingress.yaml',
+      'a PDB selecting nothing',
+      (set) => (find(set, 'PodDisruptionBudget', 'kasa-gateway').spec.selector.matchLabels = { app: 'x' }),
+      'selects the pods of 0 Deployments',
     ],
+    // Pod security and resources.
     ['root', (set) => (find(set, 'Deployment', 'kasa-ledger').spec.template.spec.securityContext.runAsUser = 0), 'runAsUser'],
     [
       'a writable root filesystem',
@@ -200,45 +474,256 @@ describe('the k8s checks reject broken copies', () => {
       'memory request exceeds its limit',
     ],
     [
-      'a short worker grace period',
-      (set) => (find(set, 'Deployment', 'kasa-webhook-worker').spec.template.spec.terminationGracePeriodSeconds = 30),
-      'terminationGracePeriodSeconds',
-    ],
-    [
-      'a PDB that blocks drains',
-      (set) => (find(set, 'PodDisruptionBudget', 'kasa-ledger').spec.minAvailable = 2),
-      'blocks every node drain',
-    ],
-    [
-      'a PDB selecting nothing',
-      (set) => (find(set, 'PodDisruptionBudget', 'kasa-gateway').spec.selector.matchLabels = { app: 'x' }),
-      'selects the pods of 0 Deployments',
-    ],
-    [
-      'a manifest outside the namespace',
+      'an object outside the namespace',
       (set) => delete find(set, 'Service', 'kasa-gateway').metadata.namespace,
       'is not in namespace kasa',
     ],
     [
-      'a LEDGER_URL on the wrong port',
-      (set) => (find(set, 'ConfigMap', 'kasa-config').data.LEDGER_URL = 'http://kasa-ledger'),
-      'LEDGER_URL',
-    ],
-    ['another image', (set) => (container(set, 'kasa-console').image = 'nginx:latest'), 'is not the Kasa image'],
-    [
-      'a wrong migrate command',
-      (set) => (find(set, 'Job', 'kasa-migrate').spec.template.spec.containers[0].command = ['npx', 'prisma', 'migrate', 'deploy']),
-      'no Job runs',
+      'a namespace without Pod Security',
+      (set) => delete find(set, 'Namespace', 'kasa').metadata.labels['pod-security.kubernetes.io/enforce'],
+      'restricted Pod Security',
     ],
   ];
 
   it.each(cases)('%s', (_name, mutate, expected) => {
-    const set = copy();
+    const set = copy(production);
     mutate(set);
     expect(k8sProblems(set)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
   });
+});
 
-  it('a README without the adapter rule', () => {
-    expect(readmeProblems('# Kasa\nScaled on kasa_webhook_queue_waiting.')).not.toEqual([]);
+describe('the kustomize renderer', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kasa-kustomize-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let counter = 0;
+
+  /** Writes files (path -> text) into a fresh directory and returns it. */
+  function tree(files: Record<string, string>): string {
+    const dir = join(root, String((counter += 1)));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  }
+
+  const head = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n';
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app
+  labels: { app.kubernetes.io/component: app }
+spec:
+  selector: { matchLabels: { app: a } }
+  template:
+    metadata: { labels: { app: a } }
+    spec:
+      initContainers: [{ name: init, image: 'kasa' }]
+      containers: [{ name: app, image: 'kasa:old' }, { name: sidecar, image: 'other:1' }]
+---
+apiVersion: v1
+kind: Namespace
+metadata: { name: prod }
+`;
+
+  it('loads bases, then patches, sets the namespace, labels and images, overlay after base', () => {
+    const dir = tree({
+      'base/kustomization.yaml': `${head}resources: [app.yaml]\nimages: [{ name: kasa, newTag: 1.0.0 }]\n`,
+      'base/app.yaml': deployment,
+      'overlay/kustomization.yaml': `${head}namespace: prod
+resources: [../base]
+labels: [{ pairs: { tier: backend }, includeTemplates: true }]
+images: [{ name: kasa, newName: reg.example/kasa, digest: 'sha256:${'b'.repeat(64)}' }]
+patches:
+  - target: { group: apps, version: v1, kind: Deployment, labelSelector: 'app.kubernetes.io/component=app' }
+    patch: |-
+      - op: add
+        path: /metadata/annotations
+        value: { a~b/c: d }
+      - op: replace
+        path: /spec/template/metadata/labels/app
+        value: b
+      - op: add
+        path: /metadata/labels/app.kubernetes.io~1tier
+        value: x
+      - op: test
+        path: /spec/template/spec/containers/1/image
+        value: other:1
+      - op: remove
+        path: /spec/template/spec/containers/1
+`,
+    });
+    const [app, namespace] = renderKustomization(join(dir, 'overlay')) as [KObject, KObject];
+    expect(app.metadata.namespace).toBe('prod');
+    expect(namespace.metadata).toEqual({ name: 'prod', labels: { tier: 'backend' } });
+    expect(app.metadata.labels).toEqual({ 'app.kubernetes.io/component': 'app', 'app.kubernetes.io/tier': 'x', tier: 'backend' });
+    expect(app.metadata.annotations).toEqual({ 'a~b/c': 'd' });
+    expect(app.spec.selector.matchLabels).toEqual({ app: 'a' });
+    expect(app.spec.template.metadata.labels).toEqual({ app: 'b', tier: 'backend' });
+    expect(app.spec.template.spec.containers).toEqual([{ name: 'app', image: `reg.example/kasa@sha256:${'b'.repeat(64)}` }]);
+    expect(app.spec.template.spec.initContainers[0].image).toBe(`reg.example/kasa@sha256:${'b'.repeat(64)}`);
+  });
+
+  it.each([
+    ['a field it does not implement', `${head}resources: [app.yaml]\ncommonLabels: { a: b }\n`, 'field "commonLabels" is not implemented'],
+    [
+      'a strategic-merge patch',
+      `${head}resources: [app.yaml]\npatches: [{ target: { kind: Deployment }, patch: 'metadata: { labels: { a: b } }' }]\n`,
+      'strategic-merge',
+    ],
+    [
+      'a patch that matches nothing',
+      `${head}resources: [app.yaml]\npatches: [{ target: { kind: Job }, patch: '[{op: remove, path: /spec}]' }]\n`,
+      'matches nothing',
+    ],
+    [
+      'a rename without allowNameChange',
+      `${head}resources: [app.yaml]\npatches: [{ target: { kind: Deployment, name: ap. }, patch: '[{op: replace, path: /metadata/name, value: b}]' }]\n`,
+      'without options.allowNameChange',
+    ],
+    [
+      'a failed test op',
+      `${head}resources: [app.yaml]\npatches: [{ target: { kind: Deployment }, patch: '[{op: test, path: /kind, value: Job}]' }]\n`,
+      'test failed',
+    ],
+    [
+      'a replace of nothing',
+      `${head}resources: [app.yaml]\npatches: [{ target: { kind: Deployment }, patch: '[{op: replace, path: /nope, value: 1}]' }]\n`,
+      'nothing there',
+    ],
+    ['an image nobody uses', `${head}resources: [app.yaml]\nimages: [{ name: nginx, newTag: '1' }]\n`, 'used by no container'],
+    [
+      'includeSelectors',
+      `${head}resources: [app.yaml]\nlabels: [{ pairs: { a: b }, includeSelectors: true }]\n`,
+      'includeSelectors is not implemented',
+    ],
+    ['a remote resource', `${head}resources: ['https://example.com/x.yaml']\n`, 'not a local file'],
+    ['the same object twice', `${head}resources: [app.yaml, copy.yaml]\n`, 'defined twice'],
+    ['a Namespace object kustomize would rename', `${head}namespace: other\nresources: [app.yaml]\n`, 'kustomize renames it'],
+  ])('refuses %s', (_name, kustomization, message) => {
+    const dir = tree({ 'kustomization.yaml': kustomization, 'app.yaml': deployment, 'copy.yaml': deployment });
+    expect(() => renderKustomization(dir)).toThrow(message);
+  });
+
+  it('renames with allowNameChange, selecting by an anchored name pattern', () => {
+    const dir = tree({
+      'kustomization.yaml': `${head}resources: [app.yaml]\npatches: [{ target: { kind: Deployment, name: ap. }, options: { allowNameChange: true }, patch: '[{op: replace, path: /metadata/name, value: app-2}]' }]\n`,
+      'app.yaml': deployment,
+    });
+    expect(renderKustomization(dir)[0]!.metadata.name).toBe('app-2');
+  });
+
+  it('applies JSON patch array operations like RFC 6902', () => {
+    const doc = { list: [1, 2, 3] };
+    expect(applyJsonPatch(doc, [{ op: 'add', path: '/list/1', value: 9 }])).toEqual({ list: [1, 9, 2, 3] });
+    expect(applyJsonPatch(doc, [{ op: 'add', path: '/list/-', value: 4 }])).toEqual({ list: [1, 2, 3, 4] });
+    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/list/2', value: 0 }])).toEqual({ list: [1, 2, 0] });
+    expect(() => applyJsonPatch(doc, [{ op: 'remove', path: '/list/3' }])).toThrow('out of range');
+    expect(() => applyJsonPatch(doc, [{ op: 'move', path: '/a', from: '/list' }])).toThrow('not implemented');
+    expect(doc).toEqual({ list: [1, 2, 3] });
+  });
+
+  it('matches label selectors as kustomize does', () => {
+    expect(selectorMatches('a=b,c!=d', { a: 'b', c: 'x' })).toBe(true);
+    expect(selectorMatches('a==b', { a: 'c' })).toBe(false);
+    expect(selectorMatches('a,!e', { a: '' })).toBe(true);
+  });
+});
+
+describe('the NetworkPolicy evaluator', () => {
+  const pod = (name: string, labels: Record<string, string>, namespace = 'ns'): PodPeer => ({
+    kind: 'pod',
+    name,
+    namespace,
+    namespaceLabels: { 'kubernetes.io/metadata.name': namespace },
+    labels,
+    ports: [{ name: 'http', containerPort: 8080 }],
+  });
+  const web = pod('web', { app: 'web' });
+  const db = pod('db', { app: 'db' });
+  const stranger = pod('stranger', { app: 'web' }, 'other');
+  const deny: INetworkPolicy = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'deny', namespace: 'ns' },
+    spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+  };
+  const allow: INetworkPolicy = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'allow', namespace: 'ns' },
+    spec: {
+      podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['db'] }] },
+      ingress: [{ from: [{ podSelector: { matchLabels: { app: 'web' } } }], ports: [{ port: 'http' }] }],
+    },
+  };
+  const out: INetworkPolicy = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'out', namespace: 'ns' },
+    spec: {
+      podSelector: { matchLabels: { app: 'web' } },
+      policyTypes: ['Egress'],
+      egress: [
+        { to: [{ podSelector: {} }] },
+        { to: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ port: 8000, endPort: 8100 }] },
+      ],
+    },
+  };
+
+  it('allows everything until a policy isolates a pod', () => {
+    expect(connectionAllowed([], stranger, db, 1)).toBe(true);
+    expect(isolated([allow], web, 'Ingress')).toBe(false);
+    expect(isolated([allow], db, 'Ingress')).toBe(true);
+    expect(isolated([allow], db, 'Egress')).toBe(false);
+  });
+
+  it('needs the egress of the sender and the ingress of the receiver', () => {
+    const policies = [deny, allow, out];
+    expect(connectionAllowed(policies, web, db, 8080)).toBe(true);
+    expect(connectionAllowed(policies, web, db, 8081)).toBe(false);
+    expect(connectionAllowed([deny, allow], web, db, 8080)).toBe(false);
+    expect(connectionAllowed(policies, stranger, db, 8080)).toBe(false);
+    expect(connectionAllowed(policies, web, { kind: 'address', name: 'x', ip: '10.2.3.4' }, 8050)).toBe(true);
+    expect(connectionAllowed(policies, web, { kind: 'address', name: 'x', ip: '10.1.3.4' }, 8050)).toBe(false);
+    expect(connectionAllowed(policies, web, { kind: 'address', name: 'x', ip: '10.2.3.4' }, 8101)).toBe(false);
+  });
+
+  it('reads CIDRs of both families and label expressions', () => {
+    expect(cidrContains('0.0.0.0/0', '203.0.113.1')).toBe(true);
+    expect(cidrContains('169.254.0.0/16', '169.254.169.254')).toBe(true);
+    expect(cidrContains('::/0', '203.0.113.1')).toBe(false);
+    expect(cidrContains('fc00::/7', 'fd12::1')).toBe(true);
+    expect(cidrContains('fc00::/7', '2001:db8::1')).toBe(false);
+    expect(labelSelectorMatches({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist' }] }, { b: '1' })).toBe(true);
+    expect(labelSelectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, { a: '1' })).toBe(false);
+  });
+});
+
+describe('docs/operations.md, Deploying', () => {
+  const text = readRepoFile('docs/operations.md');
+
+  it('takes an operator from an empty cluster to running: namespace, Secrets, KEDA, apply, migrate, readiness', () => {
+    expect(operationsDocProblems(text, tlsSecretNames(production))).toEqual([]);
+  });
+
+  it('creates exactly the Secret keys the manifests read', () => {
+    for (const [name, keys] of Object.entries(EXTERNAL_SECRETS)) expect(createdSecretKeys(text, name)?.sort()).toEqual([...keys].sort());
+  });
+
+  it('is checked: a command that forgets a key is caught', () => {
+    const broken = text.replace(/--from-literal=CURSOR_SIGNING_KEY=/, '--from-literal=CURSOR_KEY=');
+    expect(operationsDocProblems(broken, tlsSecretNames(production))).toEqual(
+      expect.arrayContaining([expect.stringContaining('kasa-secrets is created without CURSOR_SIGNING_KEY')]),
+    );
+  });
+});
+
+describe('k8s/README.md', () => {
+  it('points at the overlay and the operations guide, and names the backlog key', () => {
+    const readme = readRepoFile('k8s/README.md');
+    expect(readme).toContain('k8s/overlays/production');
+    expect(readme).toContain('docs/operations.md');
+    expect(readme).toContain('kasa:{bull}:webhook-deliveries:wait');
   });
 });
