@@ -15,13 +15,11 @@
  * after one warm-up run per mode), BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { dropDatabase } from '../packages/db/src/index.js';
-import { deleteRedisPrefix, TEST_POSTGRES_BASE, TEST_REDIS_URL } from '../packages/testkit/src/index.js';
+import { productionEnvironment } from '../packages/testkit/src/index.js';
 import { gitState } from './lib/machine.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -171,27 +169,9 @@ async function main(): Promise<void> {
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
 
-  const id = randomBytes(6).toString('hex');
-  const databaseUrl = `${TEST_POSTGRES_BASE}/kasa_bench_startup_${id}`;
-  const redisPrefix = `kasa_bench_startup_${id}`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    INTERNAL_TOKEN: randomBytes(24).toString('hex'),
-    OPS_BOOTSTRAP_TOKEN: randomBytes(24).toString('hex'),
-    CURSOR_SIGNING_KEY: randomBytes(24).toString('hex'),
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    GATEWAY_PORT: '0',
-    LEDGER_PORT: '0',
-    WORKER_PORT: '0',
-    CONSOLE_PORT: '0',
-    NPM_CONFIG_UPDATE_NOTIFIER: 'false',
-  };
+  // HOME and the notifier switch for the `npx tsx` runs; the rest is what a container gets.
+  const production = productionEnvironment({ HOME: process.env.HOME ?? '/tmp', NPM_CONFIG_UPDATE_NOTIFIER: 'false' }, 'kasa_bench_startup');
+  const { env } = production;
   const migrate = spawnSync(process.execPath, ['packages/db/dist/migrate.js'], { cwd: ROOT, env, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr}`);
 
@@ -217,8 +197,7 @@ async function main(): Promise<void> {
     }
   } finally {
     if (ledger) await stopProcess(ledger.child);
-    await deleteRedisPrefix(redisPrefix);
-    await dropDatabase(databaseUrl);
+    await production.cleanup();
   }
 
   const rows = SERVICES.flatMap((service) =>

@@ -6,15 +6,12 @@
  * happened to every request, for the shutdown tests.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@jest/globals';
-import { dropDatabase } from '@kasa/db';
-import { deleteRedisPrefix, TEST_POSTGRES_BASE, TEST_REDIS_URL } from '@kasa/testkit';
 
 // The command of each container (docker-compose.yml `command:`, k8s `args:`, after the image's tini) and of
 // the migrate Job, as the deployment-file tests hold them.
@@ -30,46 +27,7 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
 }
 
-export interface ProductionEnvironment {
-  /** What a container is given; `PATH` only besides Kasa's own variables. */
-  env: Record<string, string>;
-  databaseUrl: string;
-  redisPrefix: string;
-  cleanup(): Promise<void>;
-}
-
-/** A production environment over a fresh database name and Redis prefix; fresh secrets (none published). */
-export function productionEnvironment(extra: Record<string, string> = {}): ProductionEnvironment {
-  const id = randomBytes(6).toString('hex');
-  const databaseUrl = `${TEST_POSTGRES_BASE}/kasa_rt_${id}`;
-  const redisPrefix = `kasa_rt_${id}`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    INTERNAL_TOKEN: randomBytes(24).toString('hex'),
-    OPS_BOOTSTRAP_TOKEN: randomBytes(24).toString('hex'),
-    CURSOR_SIGNING_KEY: randomBytes(24).toString('hex'),
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    GATEWAY_PORT: '0',
-    LEDGER_PORT: '0',
-    WORKER_PORT: '0',
-    CONSOLE_PORT: '0',
-    ...extra,
-  };
-  return {
-    env,
-    databaseUrl,
-    redisPrefix,
-    async cleanup() {
-      await deleteRedisPrefix(redisPrefix);
-      await dropDatabase(databaseUrl);
-    },
-  };
-}
+export { productionEnvironment, type ProductionEnvironment } from '@kasa/testkit';
 
 /** The migrate Job: creates the database when missing and applies prisma/migrations; returns its JSON line. */
 export async function migrate(env: Record<string, string>): Promise<{ databaseCreated: boolean; applied: string[] }> {

@@ -80,3 +80,4 @@ export {
   type ScenarioSite,
   type ScenarioWithdrawal,
 } from './scenario.js';
+export { productionEnvironment, type ProductionEnvironment } from './production-env.js';
