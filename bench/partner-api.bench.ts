@@ -7,7 +7,7 @@
  * Environment (all optional): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 8: the servers need
  * about 3,000 requests before V8 has optimised the create path), BENCH_CONNECTIONS (default 50),
  * BENCH_STEADY_DURATION and BENCH_STEADY_WARMUP (s, default 10 and 1, each steady-load point),
- * BENCH_LIST_ROWS (default 1000000), BENCH_MODE (child-process | in-process, default child-process),
+ * BENCH_LIST_ROWS (default 1000000), BENCH_MODE (compiled | child-process | in-process; default compiled: the services' dist/main.js run with plain node),
  * BENCH_CPU_PROF_DIR (write --cpu-prof profiles of the server children there), BENCH_NO_DOCS=1 (do not
  * touch docs/benchmarks.md), BENCH_STRICT=1 (exit 3 when a target is missed; by default a missed target is
  * reported, not an error).
@@ -46,7 +46,8 @@ const DURATION = num('BENCH_DURATION', 10, 1, 60);
 const WARMUP = num('BENCH_WARMUP', 8, 0, 30);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50, 1, 500);
 const LIST_ROWS = num('BENCH_LIST_ROWS', 1_000_000, 1_000, 5_000_000);
-const MODE: Mode = process.env.BENCH_MODE === 'in-process' ? 'in-process' : 'child-process';
+const MODE: Mode =
+  process.env.BENCH_MODE === 'in-process' ? 'in-process' : process.env.BENCH_MODE === 'child-process' ? 'child-process' : 'compiled';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
 const WANTED_RATE_LIMIT = 10_000_000;
 const PAGE = 100;
@@ -60,7 +61,8 @@ const STEADY_WARMUP = num('BENCH_STEADY_WARMUP', 1, 0, 30);
 /** The steady point the p99 target is judged at: half of the saturated throughput. */
 const STEADY_TARGET_FRACTION = 0.5;
 
-const TARGETS = { createRatio: 0.35, lookupRatio: 0.5, p99Ms: 50, deepPageFactor: 1.5 } as const;
+/** Issue targets: throughput ratios against the bare baseline, steady p99 against the baseline's at the same rate. */
+const TARGETS = { createRatio: 0.5, lookupRatio: 0.7, steadyP99Factor: 2, deepPageFactor: 1.5 } as const;
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -525,33 +527,20 @@ function buildSummary(input: {
       value: round(lookup.ratio, 3),
       pass: lookup.ratio >= TARGETS.lookupRatio,
     },
-    // The issue's p99 target as autocannon measures it: 50 connections, saturated.
-    ...Object.fromEntries(
-      input.pairs.map((p) => [
-        `p99:${p.scenario}`,
-        {
-          target: `Kasa p99 < ${TARGETS.p99Ms} ms at ${CONNECTIONS} connections, saturated (autocannon, closed loop)`,
-          value: p.kasa.latencyMs.p99,
-          detail: {
-            baselineP99: p.baseline.latencyMs.p99,
-            kasaFloorMs: round((1000 * CONNECTIONS) / Math.max(1, p.kasa.requestsPerSecond), 1),
-          },
-          pass: p.kasa.latencyMs.p99 < TARGETS.p99Ms,
-        },
-      ]),
-    ),
-    // The same bound under a steady load the machine can carry: half of the saturated throughput.
+    // Latency under a steady load the machine can carry (half of Kasa's saturated throughput): Kasa's p99 at
+    // most twice the baseline's p99 at the same rate.
     ...Object.fromEntries(
       input.pairs.map((p) => {
         const point = judged(p.scenario);
         const p99 = point ? point.kasa.latencyMs.p99 : Number.NaN;
+        const baselineP99 = point?.baseline.latencyMs.p99 ?? Number.NaN;
         return [
           `p99steady:${p.scenario}`,
           {
-            target: `Kasa p99 < ${TARGETS.p99Ms} ms over ${CONNECTIONS} connections at a steady ${STEADY_TARGET_FRACTION * 100}% of its saturated throughput (open loop)`,
+            target: `Kasa p99 <= ${TARGETS.steadyP99Factor}x the baseline's p99 over ${CONNECTIONS} connections at a steady ${STEADY_TARGET_FRACTION * 100}% of Kasa's saturated throughput (open loop)`,
             value: p99,
-            detail: { ratePerSecond: point?.ratePerSecond ?? 0, baselineP99: point?.baseline.latencyMs.p99 ?? Number.NaN },
-            pass: p99 < TARGETS.p99Ms,
+            detail: { ratePerSecond: point?.ratePerSecond ?? 0, baselineP99 },
+            pass: p99 <= TARGETS.steadyP99Factor * baselineP99,
           },
         ];
       }),
@@ -627,8 +616,14 @@ function renderMarkdown(s: Summary): string {
   );
   lines.push('');
   lines.push(
-    `**Method:** real ledger and gateway started as ${s.method.mode === 'child-process' ? 'separate child processes (the load generator does not share their event loop)' : "in the bench process (sharing the load generator's event loop)"}, ` +
-      `over a fresh database from \`createTestEnvironment\`; the baseline is a ${s.method.baseline}, also ${s.method.mode === 'child-process' ? 'a child process' : 'in-process'}. ` +
+    `**Method:** real ledger and gateway started as ${
+      s.method.mode === 'compiled'
+        ? 'the compiled services production runs (`node services/<name>/dist/main.js`, configured by environment variables, separate processes)'
+        : s.method.mode === 'child-process'
+          ? 'separate child processes from source through tsx (the load generator does not share their event loop)'
+          : "in the bench process (sharing the load generator's event loop)"
+    }, ` +
+      `over a fresh database from \`createTestEnvironment\`; the baseline is a ${s.method.baseline}, ${s.method.mode === 'in-process' ? 'in-process' : 'a child process'}. ` +
       `autocannon 8, ${s.method.connections} connections, ${s.method.warmupSeconds} s warm-up then ${s.method.durationSeconds} s measured per run; ` +
       `Kasa and baseline back to back per scenario, order alternating. All on 127.0.0.1. ${s.method.rateLimitNote}. ` +
       `create-deposit sends a fresh Idempotency-Key per request; lookup rotates over ${fmt(s.method.lookupIds)} existing intent ids of the hot site (created by the create-deposit runs); ` +
@@ -675,23 +670,19 @@ function renderMarkdown(s: Summary): string {
   const t = s.targets;
   const row = (label: string, measured: string, pass: boolean) => lines.push(`| ${label} | ${measured} | ${passFail(pass)} |`);
   row(
-    'create-deposit throughput >= 35% of baseline',
+    `create-deposit throughput >= ${TARGETS.createRatio * 100}% of baseline`,
     `${fmt((t.createThroughput?.value as number) * 100, 0)}%`,
     Boolean(t.createThroughput?.pass),
   );
-  row('lookup throughput >= 50% of baseline', `${fmt((t.lookupThroughput?.value as number) * 100, 0)}%`, Boolean(t.lookupThroughput?.pass));
-  for (const p of s.scenarios) {
-    const target = t[`p99:${p.scenario}`] as TargetResult;
-    row(
-      `${p.scenario}: Kasa p99 < 50 ms at ${s.method.connections} connections, saturated (autocannon)`,
-      `${fmt(target.value as number, 0)} ms (its floor, ${s.method.connections} / throughput: ${fmt(target.detail?.kasaFloorMs ?? Number.NaN, 0)} ms; baseline p99 ${fmt(target.detail?.baselineP99 ?? Number.NaN, 0)} ms)`,
-      target.pass,
-    );
-  }
+  row(
+    `lookup throughput >= ${TARGETS.lookupRatio * 100}% of baseline`,
+    `${fmt((t.lookupThroughput?.value as number) * 100, 0)}%`,
+    Boolean(t.lookupThroughput?.pass),
+  );
   for (const p of s.scenarios) {
     const target = t[`p99steady:${p.scenario}`] as TargetResult;
     row(
-      `${p.scenario}: Kasa p99 < 50 ms, ${s.method.connections} connections, steady ${fmt(s.method.steady.targetFraction * 100, 0)}% of saturated throughput`,
+      `${p.scenario}: Kasa p99 <= ${TARGETS.steadyP99Factor}x baseline p99, ${s.method.connections} connections, steady ${fmt(s.method.steady.targetFraction * 100, 0)}% of Kasa's saturated throughput`,
       `${fmt(target.value as number, 1)} ms at ${fmt(target.detail?.ratePerSecond ?? 0)} req/s (baseline ${fmt(target.detail?.baselineP99 ?? Number.NaN, 1)} ms)`,
       target.pass,
     );
@@ -706,9 +697,8 @@ function renderMarkdown(s: Summary): string {
   row('no errors / non-2xx in any run', String(t.noErrors?.value), Boolean(t.noErrors?.pass));
   lines.push('');
   lines.push(
-    `Saturated, every connection is always busy, so mean latency equals ${s.method.connections} connections / throughput (the floor above): p99 < 50 ms there needs ` +
-      `more than ${fmt(s.method.connections * 20)} req/s with a tight tail, on the same two cores that also run the load generator, PostgreSQL and Redis. ` +
-      `The steady rows show latency under a load the machine carries.`,
+    `Saturated, every connection is always busy, so mean latency equals ${s.method.connections} connections / throughput; latency is judged at the steady rate instead, ` +
+      `against the baseline at the same rate, on the same two cores that also run the load generator, PostgreSQL and Redis.`,
   );
   lines.push('');
   lines.push('CPU per request (ms) during the measured window, by process (from /proc; machine busy share in the last column):');

@@ -1,16 +1,19 @@
 /**
- * Runs the benchmark's servers either as child processes (default: the load generator keeps its own event
- * loop and each server gets a core's worth of scheduling, as in production) or in this process
- * (BENCH_MODE=in-process, for comparison). Children are stopped by pid, never by name.
+ * Runs the benchmark's servers as the compiled services production runs (default: `node
+ * services/<role>/dist/main.js` with the configuration as environment variables), as child processes from
+ * source through tsx (BENCH_MODE=child-process), or in this process (BENCH_MODE=in-process). Either way the
+ * load generator keeps its own event loop. Children are stopped by pid, never by name.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { KasaConfig } from '../../packages/config/src/index.js';
+import { loadConfig } from '../../packages/config/src/index.js';
 import { encodeConfig } from './config-codec.js';
 import type { Role } from './servers.js';
 
-export type Mode = 'child-process' | 'in-process';
+export type Mode = 'compiled' | 'child-process' | 'in-process';
 
 export interface ServiceHandle {
   role: Role;
@@ -35,6 +38,7 @@ export async function startService(role: Role, config: KasaConfig, mode: Mode, c
     const server = await startServer(role, config);
     return { role, port: server.port, url: `http://127.0.0.1:${server.port}`, pid: null, stop: () => server.stop() };
   }
+  if (mode === 'compiled' && role !== 'baseline') return startCompiled(role, config, cpuProfDir);
   const execArgv = ['--import', 'tsx'];
   // One directory per role; the default file names carry pid and thread id (the tsx loader thread writes its own).
   if (cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`);
@@ -86,3 +90,71 @@ export async function stopAllChildren(): Promise<void> {
 
 export { REPO_ROOT };
 export const repoPath = (...parts: string[]) => join(REPO_ROOT, ...parts);
+
+/** A free loopback port for a compiled service (its port comes from the environment, as in a container). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The environment that makes `loadConfig` give back `config` (checked field by field): what a container of
+ * this service would be given.
+ */
+function environmentOf(role: 'ledger' | 'gateway', config: KasaConfig, port: number): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    NODE_ENV: config.nodeEnv,
+    LOG_LEVEL: config.logLevel,
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    REDIS_PREFIX: config.redisPrefix,
+    INTERNAL_TOKEN: config.internalToken,
+    OPS_BOOTSTRAP_TOKEN: config.opsBootstrapToken,
+    CURSOR_SIGNING_KEY: config.cursorSigningKey,
+    SECRET_ENCRYPTION_KEY: config.secretEncryptionKey.toString('base64'),
+    LEDGER_URL: config.ledgerUrl,
+    PUBLIC_BASE_URL: config.publicBaseUrl,
+    [role === 'ledger' ? 'LEDGER_PORT' : 'GATEWAY_PORT']: String(port),
+  };
+  const loaded = loadConfig(env);
+  const ignored = new Set(['ledgerPort', 'gatewayPort', 'consolePublicUrl']);
+  for (const [key, value] of Object.entries(config)) {
+    if (ignored.has(key)) continue;
+    if (JSON.stringify((loaded as unknown as Record<string, unknown>)[key]) !== JSON.stringify(value)) {
+      throw new Error(`bench: the ${role}'s environment does not reproduce config.${key}`);
+    }
+  }
+  return env;
+}
+
+async function startCompiled(role: 'ledger' | 'gateway', config: KasaConfig, cpuProfDir?: string): Promise<ServiceHandle> {
+  const port = await freePort();
+  const args = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`] : [];
+  const child = spawn(process.execPath, [...args, join('services', role, 'dist', 'main.js')], {
+    cwd: REPO_ROOT,
+    env: environmentOf(role, config, port),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${role} exited with ${child.exitCode} before it was ready`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > until) {
+      await stopChild(child);
+      throw new Error(`${role}: not ready after ${READY_TIMEOUT_MS} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { role, port, url, pid: child.pid ?? null, stop: () => stopChild(child) };
+}
