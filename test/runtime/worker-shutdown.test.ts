@@ -139,8 +139,8 @@ async function statuses(siteId: string): Promise<Record<string, number>> {
 }
 
 function stopLines(worker: RunningService): { stopping: LogLine; stopped: LogLine } {
-  const stopping = worker.logs.find((line) => line.message === 'webhook worker stopping');
-  const stopped = worker.logs.find((line) => line.message === 'webhook worker stopped');
+  const stopping = worker.logs.find((line) => line.message === 'webhook-worker stopping');
+  const stopped = worker.logs.find((line) => line.message === 'webhook-worker stopped');
   if (!stopping || !stopped) throw new Error(`no stopping/stopped log lines: ${JSON.stringify(worker.logs)}`);
   return { stopping, stopped };
 }

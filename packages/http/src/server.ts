@@ -122,14 +122,22 @@ export interface RunningProcess {
  * A service's process entry: starts it, and on SIGTERM/SIGINT (the first one) stops it within its grace.
  * Logs one line when stopping and one when stopped (with the duration); exits 0 after a clean stop, or 1
  * when the grace ran out (then `forceStop` drops what was left) or the stop failed. A start-up failure (a
- * bad configuration variable, a port in use) is one line on stderr and exit code 1.
+ * bad configuration variable, a port in use) is one JSON line on stderr and exit code 1.
  */
 export async function runProcess(name: string, start: () => Promise<RunningProcess>): Promise<void> {
   let running: RunningProcess;
   try {
     running = await start();
   } catch (error) {
-    process.stderr.write(`${name} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    // One JSON line like every other log line (the logger may not exist yet: the configuration is what failed).
+    const line = {
+      level: 'error',
+      service: name,
+      message: `${name} could not start`,
+      error: error instanceof Error ? error.message : String(error),
+      timestamp: new Date().toISOString(),
+    };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
     process.exit(1);
   }
   let stopping = false;

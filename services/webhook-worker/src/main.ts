@@ -3,7 +3,7 @@ import { loadConfig } from '@kasa/config';
 import { runProcess } from '@kasa/http';
 import { startWorker } from './worker.js';
 
-await runProcess('webhook worker', async () => {
+await runProcess('webhook-worker', async () => {
   const config = loadConfig();
   const service = await startWorker(config);
   service.deps.logger.info('webhook worker running', { port: service.port, concurrency: config.webhookConcurrency });
