@@ -9,6 +9,15 @@ const amountBound = {
   'x-message': 'must be a string of digits in minor units with no leading zero',
 } as const;
 
+/** A site's or an operator's name: printable, with at least one letter. */
+const displayName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 140,
+  pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$',
+  'x-message': 'must be 1 to 140 printable characters with at least one letter',
+} as const;
+
 export const createSiteRequestSchema = {
   $id: 'CreateSiteRequest',
   type: 'object',
@@ -22,13 +31,7 @@ export const createSiteRequestSchema = {
       pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
       'x-message': 'must be 2 to 32 lower-case letters, digits and single hyphens (it becomes part of API keys)',
     },
-    name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 140,
-      pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$',
-      'x-message': 'must be 1 to 140 printable characters with at least one letter',
-    },
+    name: displayName,
     webhookUrl: webhookUrlProperty,
     rateLimitPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
     depositTtlSeconds: { type: 'integer', minimum: 1, maximum: 604800 },
@@ -96,13 +99,7 @@ export const createOperatorRequestSchema = {
   required: ['email', 'name', 'role'],
   properties: {
     email: { type: 'string', maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'x-message': 'must be an e-mail address' },
-    name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 140,
-      pattern: '^(?=[^\\p{L}]*\\p{L})[^\\u0000-\\u001f\\u007f]+$',
-      'x-message': 'must be 1 to 140 printable characters with at least one letter',
-    },
+    name: displayName,
     role: { type: 'string', enum: ['REVIEWER', 'ADMIN'], 'x-message': 'must be REVIEWER or ADMIN' },
     password: { type: 'string', minLength: 12, maxLength: 1024, 'x-message': 'must be at least 12 characters' },
   },

@@ -1,15 +1,10 @@
-import express, { type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { idempotencyKeyOf, type StoredResponse } from '../idempotency/idempotency.js';
+import { idempotencyKeyOf } from '../idempotency/idempotency.js';
+import { sendStored, sitePathOf } from '../partner-api/respond.js';
 import { searchOf } from '../partner-api/search-params.js';
-
-function send(res: Response, result: StoredResponse): void {
-  res.status(result.status);
-  if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.type('application/json').send(result.body);
-}
 
 /**
  * The events surface (docs/api.md, Events): the site's delivery ledger and replay. Mounted inside the partner
@@ -17,17 +12,19 @@ function send(res: Response, result: StoredResponse): void {
  */
 export function eventRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
-  const site = (res: Response) => encodeURIComponent(res.locals.principal.siteId);
 
   router.get('/events', async (req, res) => {
     const filters = parseRequest('listEvents', req.query, LIST_FILTERS_INVALID);
     const query = searchOf(filters);
-    send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}/events${query ? `?${query}` : ''}`, req.requestId));
+    sendStored(
+      res,
+      await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events${query ? `?${query}` : ''}`, req.requestId),
+    );
   });
 
   router.get('/events/:eventId', async (req, res) => {
     const id = encodeURIComponent(pathParam(req, 'eventId'));
-    send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}/events/${id}`, req.requestId));
+    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events/${id}`, req.requestId));
   });
 
   router.post('/events/:eventId/replay', jsonBody, async (req, res) => {
@@ -45,13 +42,13 @@ export function eventRoutes(deps: GatewayDeps): Router {
     const fingerprint = fingerprintOf({ eventId });
     const { siteId, apiKeyId } = res.locals.principal;
     const result = await deps.idempotency.run({ siteId, route: 'events.replay', key, fingerprint }, () =>
-      deps.ledger.request('POST', `/internal/v1/sites/${site(res)}/events/${encodeURIComponent(eventId)}/replay`, req.requestId, {
+      deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/events/${encodeURIComponent(eventId)}/replay`, req.requestId, {
         idempotencyKey: key,
         fingerprint,
         apiKeyId,
       }),
     );
-    send(res, result);
+    sendStored(res, result);
   });
 
   return router;

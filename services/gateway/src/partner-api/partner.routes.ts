@@ -1,11 +1,11 @@
-import express, { type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { authenticate } from '../auth/authenticate.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency.js';
-import type { StoredResponse } from '../idempotency/idempotency.js';
 import { eventRoutes } from '../events/events.routes.js';
+import { sendStored, sitePathOf } from './respond.js';
 import { searchOf } from './search-params.js';
 import { webhookConfigRoutes } from '../webhook-config/webhook-config.routes.js';
 
@@ -23,17 +23,10 @@ export const PARTNER_ROUTES = [
   ['post', '/api/v1/external/events/{eventId}/replay'],
 ] as const;
 
-function send(res: Response, result: StoredResponse): void {
-  res.status(result.status);
-  if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.type('application/json').send(result.body);
-}
-
 /** Endpoints 1 to 6 of docs/api.md (Endpoints): authenticate, rate-limit, validate, then hand over to the ledger. */
 export function partnerRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
-  const site = (res: Response) => encodeURIComponent(res.locals.principal.siteId);
 
   const create = (route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
     router.post(`/${route}`, jsonBody, async (req, res) => {
@@ -42,13 +35,13 @@ export function partnerRoutes(deps: GatewayDeps): Router {
       const fingerprint = fingerprintOf(body);
       const scope = { siteId: res.locals.principal.siteId, route, key, fingerprint };
       const result = await deps.idempotency.run(scope, () =>
-        deps.ledger.request('POST', `/internal/v1/sites/${site(res)}/${route}`, req.requestId, {
+        deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
           idempotencyKey: key,
           fingerprint,
           request: body,
         }),
       );
-      send(res, result);
+      sendStored(res, result);
     });
   const CREATE_INVALID = 'The request body is not valid; nothing was created.';
   create('deposits', (body) => parseRequest('createDeposit', body, CREATE_INVALID));
@@ -57,7 +50,7 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   const lookup = (path: string, param: string, ledgerPath: string) =>
     router.get(path, async (req, res) => {
       const id = encodeURIComponent(pathParam(req, param));
-      send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}/${ledgerPath}/${id}`, req.requestId));
+      sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/${ledgerPath}/${id}`, req.requestId));
     });
   lookup('/intents/:intentId', 'intentId', 'intents');
   lookup('/withdrawals/:withdrawalId', 'withdrawalId', 'withdrawals');
@@ -65,7 +58,10 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   const list = (path: string, parse: (query: unknown) => Record<string, string | undefined>) =>
     router.get(path, async (req, res) => {
       const query = searchOf(parse(req.query));
-      send(res, await deps.ledger.request('GET', `/internal/v1/sites/${site(res)}${path}${query ? `?${query}` : ''}`, req.requestId));
+      sendStored(
+        res,
+        await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}${path}${query ? `?${query}` : ''}`, req.requestId),
+      );
     });
   list('/intents', (query) => parseRequest('listIntents', query, LIST_FILTERS_INVALID));
   list('/withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_FILTERS_INVALID));
