@@ -22,6 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.stop();
+  // Stopping the ledger closes the replica's pool too.
+  expect(h.ledger.deps.readPool?.ended).toBe(true);
   await dropDatabase(replicaUrl);
 });
 

@@ -28,6 +28,7 @@ export async function startLedger(
     deps.queueConnection.disconnect();
     await deps.db.$disconnect();
     await deps.pool.end();
+    await deps.readPool?.end();
     deps.redis.disconnect();
     throw error;
   }
@@ -56,6 +57,7 @@ export async function startLedger(
       if (!(await settleWithin(deps.queueConnection.quit(), STEP_MS))) deps.queueConnection.disconnect();
       await deps.db.$disconnect();
       await deps.pool.end();
+      await deps.readPool?.end();
       if (!(await settleWithin(deps.redis.quit(), STEP_MS))) deps.redis.disconnect();
     },
     forceStop() {
