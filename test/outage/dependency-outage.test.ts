@@ -107,6 +107,16 @@ async function allDelivered(what: string, events: { eventId: string }[]): Promis
   );
 }
 
+/** Runs `work` while a dependency is down: `stop` first, `start` again afterwards whatever `work` did. */
+async function whileDown<T>(stop: () => Promise<void>, start: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  await stop();
+  try {
+    return await work();
+  } finally {
+    await start();
+  }
+}
+
 async function readiness(url: string): Promise<number> {
   return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) })).status;
 }
@@ -116,15 +126,10 @@ describe('dependency outages under traffic', () => {
     const intentId = await createIntent(stack.h, site);
     const before = await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.approved', entityId: intentId }, 5);
 
-    await postgres.stop();
-    let during: Answer[];
-    let ready: number;
-    try {
-      during = await traffic(OUTAGE_MS, intentId);
-      ready = await readiness(stack.h.ledger.url);
-    } finally {
-      await postgres.start();
-    }
+    const { during, ready } = await whileDown(postgres.stop, postgres.start, async () => ({
+      during: await traffic(OUTAGE_MS, intentId),
+      ready: await readiness(stack.h.ledger.url),
+    }));
     expect(ready).toBe(503);
 
     const unavailable = expectOnlySuccessOrFast503(during);
@@ -145,18 +150,12 @@ describe('dependency outages under traffic', () => {
   it('Redis stopped: only fast 503s with Retry-After, then recovery without a restart and every event delivered', async () => {
     const intentId = await createIntent(stack.h, site);
 
-    await redis.kill();
-    let during: Answer[];
-    let written: Awaited<ReturnType<typeof emitMany>>;
-    let ready: number;
-    try {
-      during = await traffic(OUTAGE_MS, intentId);
+    const { during, written, ready } = await whileDown(redis.kill, redis.restart, async () => ({
+      during: await traffic(OUTAGE_MS, intentId),
       // Events written while Redis is down wait in the outbox; the relay hands them over when it is back.
-      written = await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.rejected', entityId: intentId }, 5);
-      ready = await readiness(stack.h.gateway.url);
-    } finally {
-      await redis.restart();
-    }
+      written: await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.rejected', entityId: intentId }, 5),
+      ready: await readiness(stack.h.gateway.url),
+    }));
     expect(ready).toBe(503);
 
     const unavailable = expectOnlySuccessOrFast503(during);
