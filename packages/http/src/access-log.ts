@@ -38,12 +38,14 @@ export function accessLog(logger: Logger, options: AccessLogOptions = {}): Reque
       if (logged) return;
       logged = true;
       const route = routeOf(req);
+      const level = quiet.has(route) ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100;
       const fields: Record<string, unknown> = { requestId: req.requestId, method: req.method, route, status: res.statusCode, durationMs };
       if (aborted) fields.aborted = true;
       const siteId = options.siteOf?.({ req, res, route, params: templateParams(route, req.originalUrl.split('?')[0] ?? '') });
       if (siteId !== undefined) fields.siteId = siteId;
-      logger.log(quiet.has(route) ? 'debug' : 'info', 'http request', fields);
+      logger.log(level, 'http request', fields);
     };
     res.once('finish', () => log(false));
     // The client closed the connection before the answer was complete: still one line, marked aborted.

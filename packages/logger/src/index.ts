@@ -27,13 +27,17 @@ const redactFormat = winston.format((info) => {
 
 /** JSON logs, one line per entry, with secrets and IBANs redacted before any transport sees them. */
 export function createLogger(options: LoggerOptions): Logger {
-  return winston.createLogger({
+  // winston formats an entry before its transports compare levels, so an entry below the logger's level
+  // would still be redacted, stamped and serialised: it is dropped first (the level may change at run time).
+  const enabled = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false));
+  const logger: Logger = winston.createLogger({
     level: options.level ?? 'info',
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
-    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
+    format: winston.format.combine(enabled(), redactFormat(), winston.format.timestamp(), winston.format.json()),
     transports: options.transports ?? [
       options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console(),
     ],
   });
+  return logger;
 }
