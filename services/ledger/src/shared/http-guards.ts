@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@kasa/http';
-import { constantTimeEqual } from './secrets.js';
+import { constantTimeEqual, secretMatcher } from './secrets.js';
 import type { Actor } from './audit.repository.js';
 import type { OperatorPrincipal } from '../operators/operator-principal.js';
 
@@ -22,9 +22,10 @@ function bearer(header: string | undefined): string | null {
 
 /** The gateway's calls carry the shared INTERNAL_TOKEN. */
 export function internalAuth(token: string): RequestHandler {
+  const matches = secretMatcher(token);
   return (req, _res, next) => {
     const given = req.get('x-internal-token');
-    next(given && constantTimeEqual(given, token) ? undefined : new AppError('unauthorized', 'Internal token missing or wrong.'));
+    next(given && matches(given) ? undefined : new AppError('unauthorized', 'Internal token missing or wrong.'));
   };
 }
 

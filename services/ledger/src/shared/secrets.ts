@@ -9,9 +9,16 @@ export function randomToken(bytes = 32): string {
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(sha256Hex(a), 'hex');
-  const right = Buffer.from(sha256Hex(b), 'hex');
-  return timingSafeEqual(left, right);
+  return secretMatcher(b)(a);
+}
+
+/**
+ * A constant-time check against one known secret, whose digest is computed once: the internal token is
+ * compared on every gateway call, so only the presented value is hashed per request.
+ */
+export function secretMatcher(secret: string): (given: string) => boolean {
+  const expected = createHash('sha256').update(secret).digest();
+  return (given) => timingSafeEqual(createHash('sha256').update(given).digest(), expected);
 }
 
 /**
