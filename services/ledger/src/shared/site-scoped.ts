@@ -33,6 +33,17 @@ const SHARED_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::t
 /** A row as node-postgres returns it: BIGINT money as strings. */
 type RawRow<Row> = Omit<Row, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 
+/** Prepared-statement names by text: one name never stands for two different statements. */
+const statementNames = new Map<string, string>();
+function statementName(prefix: string, text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `${prefix}-${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Scoped lookups by primary key, batched: the lookups arriving in one turn of the event loop are read with
  * one `id = ANY(...)` statement. Another site's record is indistinguishable from a missing one, and the
@@ -42,12 +53,12 @@ class ScopedLookup<Raw extends object> {
   private readonly batch: MicroBatch<string, (Raw & { siteId: string }) | null>;
 
   constructor(pool: pg.Pool, table: string, columns: string) {
+    const lookupText = `SELECT ${columns}, site_id::text AS "siteId" FROM ${table} WHERE id = ANY($1::uuid[])`;
+    const lookupName = statementName(`${table}-lookup`, lookupText);
     this.batch = new MicroBatch<string, (Raw & { siteId: string }) | null>(
       async (ids) => {
-        const result = await pool.query<Raw & { id: string; siteId: string }>(
-          `SELECT ${columns}, site_id::text AS "siteId" FROM ${table} WHERE id = ANY($1::uuid[])`,
-          [ids],
-        );
+        // Named, so each connection parses and plans it once (it runs on every partner lookup).
+        const result = await pool.query<Raw & { id: string; siteId: string }>({ name: lookupName, text: lookupText, values: [ids] });
         const byId = new Map(result.rows.map((row) => [row.id, row]));
         return ids.map((id) => byId.get(id) ?? null);
       },
@@ -98,13 +109,16 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
     returning: string,
   ): Promise<Returned | null> {
     const ownColumns = Object.keys(own);
-    const result = await this.pool.query<Returned>(
-      `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
+    const text = `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
          external_user_id, external_user_label, idempotency_key, idempotency_fingerprint, ${ownColumns.join(', ')}, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${ownColumns.map((_, i) => `$${i + 11}`).join(', ')}, now(), now())
        ON CONFLICT (site_id, idempotency_key) DO NOTHING
-       RETURNING ${returning}`,
-      [
+       RETURNING ${returning}`;
+    // Named, so each connection parses and plans it once; the name follows the text.
+    const result = await this.pool.query<Returned>({
+      name: statementName(`${this.table.name}-insert`, text),
+      text,
+      values: [
         record.id,
         record.siteId,
         record.referenceNo,
@@ -117,7 +131,7 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
         record.idempotencyFingerprint,
         ...Object.values(own),
       ],
-    );
+    });
     return result.rows[0] ?? null;
   }
 
