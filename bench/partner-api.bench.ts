@@ -75,6 +75,14 @@ interface SteadyPoint {
   baseline: SteadyResult;
 }
 
+/** The same baseline requests through the bare relay: what one more HTTP hop costs (bench/lib/relay-app.ts). */
+interface Floor {
+  scenario: string;
+  relay: LoadResult;
+  /** Relay requests/s divided by the baseline's in the scenario's pair. */
+  ratio: number;
+}
+
 interface Pair {
   scenario: string;
   order: string[];
@@ -124,8 +132,10 @@ async function main(): Promise<void> {
     // The baseline reads the receiving account once at start, so it starts after provisioning.
     const baseline = await startService('baseline', env.config, MODE, CPU_PROF_DIR);
     services.push(baseline);
+    const relay = await startService('relay', { ...env.config, ledgerUrl: baseline.url }, MODE, CPU_PROF_DIR);
+    services.push(relay);
     const cpuTargets: CpuTargets = {
-      children: { gateway: gateway.pid, ledger: ledger.pid, baseline: baseline.pid },
+      children: { gateway: gateway.pid, ledger: ledger.pid, baseline: baseline.pid, relay: relay.pid },
       databaseName,
     };
     const hot = await ops.createSite(`bench-hot-${process.pid}`, WANTED_RATE_LIMIT);
@@ -191,6 +201,18 @@ async function main(): Promise<void> {
       pairs.push({ scenario, order, kasa: k, baseline: b, ratio: b.requestsPerSecond > 0 ? k.requestsPerSecond / b.requestsPerSecond : 0 });
     };
 
+    // The two-hop floor, after a scenario's pair: the baseline's requests through the bare relay.
+    const floors: Floor[] = [];
+    const floor = async (scenario: string, baseSpec: () => Promise<LoadSpec>) => {
+      log(`${scenario}: two-hop floor, relay -> baseline (${WARMUP} s warm-up + ${DURATION} s, ${CONNECTIONS} connections)`);
+      const r = await runLoad({ ...(await baseSpec()), name: `relay ${scenario}`, url: relay.url }, cpuTargets);
+      const b = (pairs.find((p) => p.scenario === scenario) as Pair).baseline;
+      floors.push({ scenario, relay: r, ratio: b.requestsPerSecond > 0 ? r.requestsPerSecond / b.requestsPerSecond : 0 });
+      log(
+        `  ${fmt(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+      );
+    };
+
     // Steady load, run right after each scenario's saturated pair: the same requests, open loop at fixed
     // rates over the same number of connections (bench/lib/steady-load.ts).
     const steady: SteadyPoint[] = [];
@@ -233,6 +255,16 @@ async function main(): Promise<void> {
       sequence += 1;
       return { ...request, headers: { ...request.headers, 'idempotency-key': `${prefix}-${sequence}` } };
     };
+    const baselineCreate = async () =>
+      spec('baseline create-deposit', baseline.url, [
+        {
+          method: 'POST',
+          path: `/sites/${hot.siteId}/deposits`,
+          headers: { 'content-type': 'application/json' },
+          body: depositBody,
+          setupRequest: withKey(`b-${randomUUID()}`),
+        },
+      ]);
     await pair(
       'create-deposit',
       async () => {
@@ -247,17 +279,9 @@ async function main(): Promise<void> {
           },
         ]);
       },
-      async () =>
-        spec('baseline create-deposit', baseline.url, [
-          {
-            method: 'POST',
-            path: `/sites/${hot.siteId}/deposits`,
-            headers: { 'content-type': 'application/json' },
-            body: depositBody,
-            setupRequest: withKey(`b-${randomUUID()}`),
-          },
-        ]),
+      baselineCreate,
     );
+    await floor('create-deposit', baselineCreate);
 
     await steadyScenario(
       'create-deposit',
@@ -304,6 +328,8 @@ async function main(): Promise<void> {
       cursorIndex = (cursorIndex + 1) % ids.length;
       return { ...request, path: `${prefix}${ids[cursorIndex]}` };
     };
+    const baselineLookup = async () =>
+      spec('baseline lookup', baseline.url, [{ method: 'GET', path: '/x', setupRequest: rotate(`/sites/${hot.siteId}/intents/`) }]);
     await pair(
       'lookup',
       async () => {
@@ -317,9 +343,9 @@ async function main(): Promise<void> {
           },
         ]);
       },
-      async () =>
-        spec('baseline lookup', baseline.url, [{ method: 'GET', path: '/x', setupRequest: rotate(`/sites/${hot.siteId}/intents/`) }]),
+      baselineLookup,
     );
+    await floor('lookup', baselineLookup);
 
     let steadyLookup = 0;
     const nextId = () => ids[(steadyLookup = (steadyLookup + 1) % ids.length)] as string;
@@ -391,6 +417,7 @@ async function main(): Promise<void> {
 
     const summary = buildSummary({
       pairs,
+      floors,
       steady,
       seed,
       serial,
@@ -491,6 +518,7 @@ interface TargetResult {
 
 function buildSummary(input: {
   pairs: Pair[];
+  floors: Floor[];
   steady: SteadyPoint[];
   seed: SeedResult;
   serial: Record<string, { p50: number; min: number; count: number }>;
@@ -588,6 +616,7 @@ function buildSummary(input: {
     pages: input.pageCheck,
     serialLatencyMs: input.serial,
     scenarios: input.pairs,
+    floors: input.floors,
     steady: input.steady,
     targets,
     allPass: Object.values(targets).every((t) => t.pass),
@@ -647,6 +676,27 @@ function renderMarkdown(s: Summary): string {
     }
   }
   lines.push('');
+  if (s.floors.length > 0) {
+    lines.push(
+      '**Two-hop floor.** Kasa answers through two HTTP services (gateway, then ledger); the baseline through one. The same baseline requests were also sent ' +
+        'through a bare Express 5 relay (bench/lib/relay-app.ts: `express.json()`, an undici Pool to the baseline as the gateway has to the ledger, the answer passed back; no auth, Redis, validation, logs or metrics), ' +
+        "so the table shows how much of the gap one extra hop makes on this machine, and how much is Kasa's own work.",
+    );
+    lines.push('');
+    lines.push(
+      '| Scenario | relay req/s | relay/baseline | Kasa/baseline | Kasa/relay | CPU ms per request: relay + baseline | CPU ms per request: gateway + ledger |',
+    );
+    lines.push('|---|---:|---:|---:|---:|---:|---:|');
+    for (const f of s.floors) {
+      const p = s.scenarios.find((pair) => pair.scenario === f.scenario);
+      if (!p) continue;
+      const cpu = (r: LoadResult, a: string, b: string) => (r.cpuMsPerRequest[a] ?? 0) + (r.cpuMsPerRequest[b] ?? 0);
+      lines.push(
+        `| ${f.scenario} | ${fmt(f.relay.requestsPerSecond)} | ${fmt(f.ratio * 100, 0)}% | ${fmt(p.ratio * 100, 0)}% | ${fmt((p.kasa.requestsPerSecond / Math.max(1, f.relay.requestsPerSecond)) * 100, 0)}% | ${fmt(cpu(f.relay, 'relay', 'baseline'), 3)} | ${fmt(cpu(p.kasa, 'gateway', 'ledger'), 3)} |`,
+      );
+    }
+    lines.push('');
+  }
   lines.push(
     `**Steady (open loop).** The same requests at fixed rates, ${s.method.steady.fractions.map((f) => `${f * 100}%`).join(', ')} of Kasa's saturated throughput in the same scenario, both sides at the same rate, ` +
       `over an undici Pool of ${s.method.connections} keep-alive connections (bench/lib/steady-load.ts): evenly spaced send instants, ${s.method.steady.warmupSeconds} s warm-up then ${s.method.steady.durationSeconds} s measured, ` +
@@ -703,16 +753,19 @@ function renderMarkdown(s: Summary): string {
   lines.push('');
   lines.push('CPU per request (ms) during the measured window, by process (from /proc; machine busy share in the last column):');
   lines.push('');
-  lines.push('| Run | load generator | gateway | ledger | baseline | PostgreSQL | Redis | machine busy | bench share |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| Run | load generator | gateway | ledger | relay | baseline | PostgreSQL | Redis | machine busy | bench share |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const cpuRow = (label: string, r: LoadResult) => {
+    const c = r.cpuMsPerRequest;
+    const v = (k: string) => (c[k] === undefined ? '-' : fmt(c[k] as number, 3));
+    lines.push(
+      `| ${label} | ${v('loadgen')} | ${v('gateway')} | ${v('ledger')} | ${v('relay')} | ${v('baseline')} | ${v('postgres')} | ${v('redis')} | ${fmt(r.cpu.machineBusy * 100, 0)}% | ${fmt(r.cpu.benchShare * 100, 0)}% |`,
+    );
+  };
   for (const p of s.scenarios) {
-    for (const side of ['kasa', 'baseline'] as const) {
-      const c = p[side].cpuMsPerRequest;
-      const v = (k: string) => (c[k] === undefined ? '-' : fmt(c[k] as number, 3));
-      lines.push(
-        `| ${p.scenario} ${side} | ${v('loadgen')} | ${v('gateway')} | ${v('ledger')} | ${v('baseline')} | ${v('postgres')} | ${v('redis')} | ${fmt(p[side].cpu.machineBusy * 100, 0)}% | ${fmt(p[side].cpu.benchShare * 100, 0)}% |`,
-      );
-    }
+    for (const side of ['kasa', 'baseline'] as const) cpuRow(`${p.scenario} ${side}`, p[side]);
+    const f = s.floors.find((floorRun) => floorRun.scenario === p.scenario);
+    if (f) cpuRow(`${p.scenario} relay`, f.relay);
   }
   lines.push('');
   lines.push(

@@ -38,7 +38,7 @@ export async function startService(role: Role, config: KasaConfig, mode: Mode, c
     const server = await startServer(role, config);
     return { role, port: server.port, url: `http://127.0.0.1:${server.port}`, pid: null, stop: () => server.stop() };
   }
-  if (mode === 'compiled' && role !== 'baseline') return startCompiled(role, config, cpuProfDir);
+  if (mode === 'compiled' && (role === 'ledger' || role === 'gateway')) return startCompiled(role, config, cpuProfDir);
   const execArgv = ['--import', 'tsx'];
   // One directory per role; the default file names carry pid and thread id (the tsx loader thread writes its own).
   if (cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`);

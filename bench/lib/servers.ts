@@ -3,8 +3,10 @@ import type { KasaConfig } from '../../packages/config/src/index.js';
 import { startGateway } from '../../services/gateway/src/index.js';
 import { startLedger } from '../../services/ledger/src/index.js';
 import { startBaseline } from './baseline-app.js';
+import { startRelay } from './relay-app.js';
 
-export type Role = 'ledger' | 'gateway' | 'baseline';
+/** `relay` passes every request on to `config.ledgerUrl` (the baseline's URL): the two-hop floor. */
+export type Role = 'ledger' | 'gateway' | 'baseline' | 'relay';
 
 export interface RunningServer {
   port: number;
@@ -19,6 +21,8 @@ export async function startServer(role: Role, config: KasaConfig): Promise<Runni
       return startGateway(config, 0);
     case 'baseline':
       return startBaseline(config.databaseUrl, 0);
+    case 'relay':
+      return startRelay(config.ledgerUrl, 0);
     default:
       throw new Error(`unknown role ${String(role)}`);
   }
