@@ -38,4 +38,13 @@ export {
   type SignPayloadInput,
   type WebhookHeaders,
 } from './sign.js';
+export {
+  buildStandardWebhookHeaders,
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  toStandardWebhooksSecret,
+  verifyStandardWebhook,
+  type StandardWebhookHeaders,
+} from './standard.js';
 export { isValidWebhook, verifyWebhook, type NowInput, type VerifyWebhookInput } from './verify.js';

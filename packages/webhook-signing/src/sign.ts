@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { EVENT_ID_HEADER, MAX_SIGNATURES, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './constants.js';
 import { assertValidEventId, assertValidTimestamp, toBodyBytes, type RawBody } from './inputs.js';
 import { assertUsableSecret } from './secret.js';
+import { buildStandardWebhookHeaders, type StandardWebhookHeaders } from './standard.js';
 
 /** Input to {@link signPayload}. */
 export interface SignPayloadInput {
@@ -31,8 +32,8 @@ export interface BuildSignatureHeaderInput {
   rawBody: RawBody;
 }
 
-/** Headers to attach to an outgoing webhook request. */
-export type WebhookHeaders = Record<typeof SIGNATURE_HEADER | typeof EVENT_ID_HEADER, string>;
+/** Headers to attach to an outgoing webhook request: Kasa's two and the three Standard Webhooks ones. */
+export type WebhookHeaders = Record<typeof SIGNATURE_HEADER | typeof EVENT_ID_HEADER, string> & StandardWebhookHeaders;
 
 /**
  * Computes one `v1` signature:
@@ -84,13 +85,15 @@ export function buildSignatureHeader(input: BuildSignatureHeaderInput): string {
 }
 
 /**
- * Convenience for senders: both headers to attach to the outgoing request,
- * `Service-Signature` (see {@link buildSignatureHeader}) and `Service-Event-Id`.
+ * For senders: every header to attach to the outgoing request, `Service-Signature` (see
+ * {@link buildSignatureHeader}) and `Service-Event-Id`, and the Standard Webhooks `webhook-id`,
+ * `webhook-timestamp` and `webhook-signature` over the same content with the same keys.
  */
 export function buildWebhookHeaders(input: BuildSignatureHeaderInput): WebhookHeaders {
   return {
     [SIGNATURE_HEADER]: buildSignatureHeader(input),
     [EVENT_ID_HEADER]: input.eventId,
+    ...buildStandardWebhookHeaders(input),
   };
 }
 

@@ -31,9 +31,13 @@ describe('published test vectors', () => {
     const expected = `t=${timestamp},v1=${referenceHex(SECRET_B, eventId, timestamp, rawBody)},v1=${referenceHex(SECRET_A, eventId, timestamp, rawBody)}`;
     expect(expected).toBe(VECTOR_2.header);
     expect(buildSignatureHeader({ secrets, eventId, timestamp, rawBody })).toBe(VECTOR_2.header);
+    const base64 = (secret: string) => Buffer.from(referenceHex(secret, eventId, timestamp, rawBody), 'hex').toString('base64');
     expect(buildWebhookHeaders({ secrets, eventId, timestamp, rawBody })).toEqual({
       [SIGNATURE_HEADER]: VECTOR_2.header,
       [EVENT_ID_HEADER]: eventId,
+      'webhook-id': eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,${base64(SECRET_B)} v1,${base64(SECRET_A)}`,
     });
   });
 

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import request from 'supertest';
-import { isValidWebhook, verifyWebhook } from '@kasa/webhook-signing';
+import { isValidWebhook, toStandardWebhooksSecret, verifyStandardWebhook, verifyWebhook } from '@kasa/webhook-signing';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents } from '../../ledger/test/emit-event.js';
 import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
@@ -193,6 +195,36 @@ describe('webhook delivery', () => {
       expect(isValidWebhook({ header: delivery!.signature, eventId: laterId, rawBody: delivery!.rawBody, secrets: only })).toBe(true);
     }
     expect(rejected).toEqual([]);
+  });
+
+  it('carries Standard Webhooks headers that the standardwebhooks and svix libraries verify, before and after a rotation', async () => {
+    const { site, secret } = await siteWithWebhook('/standard');
+    const verifyWithEveryLibrary = (delivery: ReceivedDelivery, held: string) => {
+      const body = delivery.rawBody.toString('utf8');
+      const viaStandard = new StandardWebhook(toStandardWebhooksSecret(held)).verify(body, delivery.headers) as { eventId: string };
+      // svix 2 returns nothing and throws when no signature verifies.
+      expect(() => new SvixWebhook(toStandardWebhooksSecret(held)).verify(body, delivery.headers)).not.toThrow();
+      expect(() => verifyStandardWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: held })).not.toThrow();
+      return viaStandard.eventId;
+    };
+    const first = (await emitFor(site)).payloads[0]!.eventId;
+    await eventStatus(site, first, 'DELIVERED');
+    const [delivery] = deliveriesOf(first);
+    expect(delivery!.headers['webhook-id']).toBe(first);
+    expect(delivery!.headers['webhook-timestamp']).toBe(/^t=(\d+),/.exec(delivery!.signature ?? '')?.[1]);
+    expect(verifyWithEveryLibrary(delivery!, secret)).toBe(first);
+    // A changed body or another site's secret is refused by the libraries too.
+    const tampered = delivery!.rawBody.toString('utf8').replace('"intent.approved"', '"intent.rejected"');
+    expect(() => new StandardWebhook(toStandardWebhooksSecret(secret)).verify(tampered, delivery!.headers)).toThrow();
+    expect(() => new SvixWebhook(toStandardWebhooksSecret(secret)).verify(tampered, delivery!.headers)).toThrow();
+
+    const rotated = (await configureWebhook(stack.h, site, stack.receiver.url.replace('/webhooks/kasa', '/standard')))
+      .webhookSecret as string;
+    const second = (await emitFor(site)).payloads[0]!.eventId;
+    await eventStatus(site, second, 'DELIVERED');
+    const [afterRotation] = deliveriesOf(second);
+    expect(afterRotation!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const held of [rotated, secret]) expect(verifyWithEveryLibrary(afterRotation!, held)).toBe(second);
   });
 
   it('keeps delivering to other sites while one partner is slow', async () => {

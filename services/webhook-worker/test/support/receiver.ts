@@ -77,6 +77,8 @@ export interface ReceivedDelivery {
   eventId: string | undefined;
   signature: string | undefined;
   contentType: string | undefined;
+  /** Every header as it arrived (lower-case names), for verifiers that read them themselves. */
+  headers: Record<string, string>;
   rawBody: Buffer;
   receivedAt: number;
 }
@@ -109,6 +111,7 @@ export async function startReceiver(tls: TestTls, respond: Respond = () => 200):
         eventId: header('service-event-id'),
         signature: header('service-signature'),
         contentType: header('content-type'),
+        headers: Object.fromEntries(Object.keys(req.headers).map((name) => [name, header(name) ?? ''])),
         rawBody: Buffer.concat(chunks),
         receivedAt: Date.now(),
       };
