@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'packages/db/src/generated/**', 'coverage/**', '.kasa/**', '**/dist/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'packages/db/src/generated/**',
+      'test/contract/client/generated/**',
+      'coverage/**',
+      '.kasa/**',
+      '**/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,6 +4,7 @@
  */
 import { REQUEST_SCHEMAS } from './schemas/requests.js';
 import { RESPONSE_SCHEMAS } from './schemas/responses.js';
+import { EVENT_TYPES } from './statuses.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,6 +16,22 @@ function toComponent(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema as Json)) {
     if (key === '$id') continue;
     out[key] = key === '$ref' && typeof value === 'string' && !value.startsWith('#') ? `#/components/schemas/${value}` : toComponent(value);
+  }
+  return out;
+}
+
+/**
+ * A request schema's `default`s said in words instead: generators such as openapi-typescript turn a property
+ * with a `default` into a required one, and a client would then have to send what the server fills in itself.
+ */
+function defaultsInDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(defaultsInDescriptions);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema as Json)) if (key !== 'default') out[key] = defaultsInDescriptions(value);
+  if ('default' in (schema as Json)) {
+    const said = `Default: ${JSON.stringify((schema as Json).default)}.`;
+    out.description = typeof out.description === 'string' ? `${out.description} ${said}` : said;
   }
   return out;
 }
@@ -56,13 +73,16 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
+const LIMIT_PARAMETER = { type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100; default 50.' };
+
 function queryParameters(schemaName: 'listIntents' | 'listWithdrawals' | 'listEvents') {
   const schema = REQUEST_SCHEMAS[schemaName] as unknown as { properties: Record<string, Json> };
   return Object.entries(schema.properties).map(([name, property]) => ({
     name,
     in: 'query',
     required: false,
-    schema: toComponent(property),
+    // The gateway checks the query's text; on the wire a page size is a whole number, and typed clients say so.
+    schema: name === 'limit' ? LIMIT_PARAMETER : toComponent(property),
   }));
 }
 
@@ -74,11 +94,125 @@ const replayed = {
   },
 };
 
+/** The headers on every webhook delivery: Kasa's own (SPEC section 6) and the Standard Webhooks trio. */
+const WEBHOOK_HEADERS = [
+  {
+    name: 'Service-Signature',
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.',
+    example: 't=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c',
+  },
+  {
+    name: 'Service-Event-Id',
+    description: 'The event id, the same as `eventId` in the body; deduplicate on it.',
+    example: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11',
+  },
+  {
+    name: 'webhook-id',
+    description: 'Standard Webhooks: the event id (the same as `Service-Event-Id`).',
+    example: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11',
+  },
+  { name: 'webhook-timestamp', description: 'Standard Webhooks: unix seconds of this attempt (the same as `t`).', example: '1767182400' },
+  {
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
+
+/** One `webhooks` entry per event type: what Kasa POSTs to the site's webhook URL, and what it expects back. */
+function webhookOperations(): Json {
+  const entries = EVENT_TYPES.map((type): [string, Json] => {
+    const schema = type.startsWith('intent.') ? 'IntentWebhookEvent' : 'WithdrawalWebhookEvent';
+    return [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          tags: ['Webhooks'],
+          summary: `The \`${type}\` event`,
+          description:
+            "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.",
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+          responses: {
+            '200': { description: 'Stored (or a duplicate): any 2xx ends the delivery.' },
+            '401': { description: 'Signature missing or wrong: counted as a failed attempt and retried.' },
+          },
+        },
+      },
+    ];
+  });
+  return Object.fromEntries(entries);
+}
+
+/** The webhook bodies as components: `data` is the record exactly as its status lookup returns it. */
+function webhookSchemas(): Json {
+  const body = (types: readonly string[], record: string, description: string) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['eventId', 'type', 'createdAt', 'data'],
+    description,
+    properties: {
+      eventId: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: types },
+      createdAt: { type: 'string', format: 'date-time' },
+      data: ref(record),
+    },
+  });
+  return {
+    IntentWebhookEvent: body(
+      EVENT_TYPES.filter((type) => type.startsWith('intent.')),
+      'DepositIntent',
+      'A deposit decision; `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change.',
+    ),
+    WithdrawalWebhookEvent: body(
+      EVENT_TYPES.filter((type) => type.startsWith('withdrawal.')),
+      'Withdrawal',
+      'A withdrawal outcome; `data` is the withdrawal as GET /api/v1/external/withdrawals/{withdrawalId} returns it after the change.',
+    ),
+  };
+}
+
 /** Builds the document; `serverUrl` is the `{base_url}` a partner was given (without `/api/v1`). */
 export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
+  return withoutUnusedSchemas(fullDocument(serverUrl));
+}
+
+/**
+ * Keeps only the component schemas the document's operations and webhooks reach: the contracts package also
+ * holds the ops API's and the query strings' schemas, which this document does not describe as components.
+ */
+function withoutUnusedSchemas<Doc extends { components: { schemas: Json } }>(doc: Doc): Doc {
+  const schemas = doc.components.schemas;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Json)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        const name = value.slice('#/components/schemas/'.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(value);
+    }
+  };
+  visit({ ...doc, components: { ...doc.components, schemas: {} } });
+  return {
+    ...doc,
+    components: { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
+  };
+}
+
+function fullDocument(serverUrl: string) {
   const schemas: Json = {};
-  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS)) schemas[(schema as { $id: string }).$id ?? name] = toComponent(schema);
+  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS))
+    schemas[(schema as { $id: string }).$id ?? name] = defaultsInDescriptions(toComponent(schema));
   for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) schemas[name] = toComponent(schema);
+  Object.assign(schemas, webhookSchemas());
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -88,7 +222,17 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       description:
         'Deposit intents and withdrawal requests for partner backends (TRY, bank transfers). Amounts are strings of minor units. ' +
         'Errors are RFC 9457 problem details with the code in `error`. Every POST needs an Idempotency-Key.',
+      contact: { name: 'Kasa partner support', url: 'https://kasa.example/support', email: 'partners@kasa.example' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Kasa-Partner-Terms' },
     },
+    tags: [
+      { name: 'Deposits', description: 'Deposit intents: create, look up, list.' },
+      { name: 'Withdrawals', description: 'Withdrawal requests: create, look up, list.' },
+      { name: 'Events', description: 'The delivery ledger of webhook events, and replay.' },
+      { name: 'Site', description: "The site's webhook configuration." },
+      { name: 'Webhooks', description: 'What Kasa sends to the webhook URL.' },
+    ],
+    webhooks: webhookOperations(),
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
     components: {
@@ -99,6 +243,9 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/deposits': {
         post: {
           operationId: 'createDeposit',
+          tags: ['Deposits'],
+          description:
+            'Creates a deposit intent for one end user and returns the hosted deposit page URL. A retry with the same Idempotency-Key and body returns the same intent.',
           summary: 'Create a deposit intent',
           parameters: [idempotencyKey],
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateDepositRequest') } } },
@@ -108,6 +255,9 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/withdrawals': {
         post: {
           operationId: 'createWithdrawal',
+          tags: ['Withdrawals'],
+          description:
+            'Records a payout request to a TR IBAN; operators review and send it. A retry with the same Idempotency-Key and body returns the same withdrawal.',
           summary: 'Request a withdrawal (payout)',
           parameters: [idempotencyKey],
           requestBody: { required: true, content: { 'application/json': { schema: ref('CreateWithdrawalRequest') } } },
@@ -115,6 +265,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
         },
         get: {
           operationId: 'listWithdrawals',
+          tags: ['Withdrawals'],
+          description: "The site's withdrawals, newest first, in pages joined by an opaque `nextCursor`.",
           summary: 'List withdrawals, newest first',
           parameters: queryParameters('listWithdrawals'),
           responses: { '200': json('A page', 'WithdrawalList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
@@ -123,6 +275,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/intents/{intentId}': {
         get: {
           operationId: 'getIntent',
+          tags: ['Deposits'],
+          description: "The intent as it stands now; another site's intent answers 404 like a missing one.",
           summary: 'Look up a deposit intent',
           parameters: [pathId('intentId')],
           responses: {
@@ -135,6 +289,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/withdrawals/{withdrawalId}': {
         get: {
           operationId: 'getWithdrawal',
+          tags: ['Withdrawals'],
+          description: "The withdrawal as it stands now; another site's withdrawal answers 404 like a missing one.",
           summary: 'Look up a withdrawal',
           parameters: [pathId('withdrawalId')],
           responses: {
@@ -147,6 +303,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/intents': {
         get: {
           operationId: 'listIntents',
+          tags: ['Deposits'],
+          description: "The site's deposit intents, newest first, in pages joined by an opaque `nextCursor`.",
           summary: 'List deposit intents, newest first',
           parameters: queryParameters('listIntents'),
           responses: { '200': json('A page', 'DepositIntentList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
@@ -155,8 +313,11 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/site/webhook-config': {
         put: {
           operationId: 'putWebhookConfig',
+          tags: ['Site'],
+          description:
+            'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.',
           summary: 'Change the webhook URL and (by default) rotate the signing secret',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookConfigRequest') } } },
+          requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateWebhookConfigRequest') } } },
           responses: {
             '200': json('Recorded', 'WebhookConfigResponse'),
             '400': problem('validation_failed'),
@@ -169,6 +330,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/events': {
         get: {
           operationId: 'listEvents',
+          tags: ['Events'],
+          description: "The site's webhook events with their delivery status, newest first.",
           summary: 'List webhook events, newest first',
           parameters: queryParameters('listEvents'),
           responses: { '200': json('A page', 'EventList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
@@ -177,6 +340,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/events/{eventId}': {
         get: {
           operationId: 'getEvent',
+          tags: ['Events'],
+          description: 'One event with every delivery attempt.',
           summary: 'Read an event with its delivery attempts',
           parameters: [pathId('eventId')],
           responses: { '200': json('The event', 'EventWithAttempts'), '404': problem('not_found'), ...COMMON_ERRORS },
@@ -185,6 +350,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
       '/api/v1/external/events/{eventId}/replay': {
         post: {
           operationId: 'replayEvent',
+          tags: ['Events'],
+          description: 'Starts a new delivery cycle of a DELIVERED or DEAD event with the same eventId and a fresh signature.',
           summary: 'Deliver an event again (typically a DEAD one): a new delivery cycle with the same eventId',
           parameters: [pathId('eventId'), idempotencyKey],
           responses: { '202': json('Accepted', 'Event', replayed), '404': problem('not_found'), ...WRITE_ERRORS, ...COMMON_ERRORS },

@@ -77,9 +77,12 @@ describe('the OpenAPI document', () => {
 
   it('uses the very request schemas the gateway validates with', () => {
     const schemas = doc.components.schemas as Record<string, unknown>;
-    const strip = (schema: object) => JSON.parse(JSON.stringify(schema, (key, value) => (key === '$id' ? undefined : value)));
-    expect(schemas.CreateDepositRequest).toEqual(strip(REQUEST_SCHEMAS.createDeposit));
-    expect(schemas.CreateWithdrawalRequest).toEqual(strip(REQUEST_SCHEMAS.createWithdrawal));
+    // The document says a request property's default in its description (generators make a property with a
+    // `default` required), so defaults and descriptions are set aside; every rule that validates is compared.
+    const strip = (schema: object) =>
+      JSON.parse(JSON.stringify(schema, (key, value) => (key === '$id' || key === 'default' || key === 'description' ? undefined : value)));
+    expect(strip(schemas.CreateDepositRequest as object)).toEqual(strip(REQUEST_SCHEMAS.createDeposit));
+    expect(strip(schemas.CreateWithdrawalRequest as object)).toEqual(strip(REQUEST_SCHEMAS.createWithdrawal));
   });
 });
 
