@@ -58,7 +58,10 @@ export interface ListResponse<T> {
 export interface DepositPageView {
   referenceNo: string;
   status: string;
+  /** The amount the end user was asked to send (kuruş). */
   amount: string;
+  /** Once approved: the amount credited (an operator may approve less than was asked); null before. */
+  creditedAmount: string | null;
   currency: string;
   expiresAt: string;
   siteName: string;

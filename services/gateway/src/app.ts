@@ -46,6 +46,11 @@ export function createApp(deps: GatewayDeps): Express {
           ...(deps.config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
         },
       },
+      // The SPEC's popup pattern: the partner's page opens the deposit page in a popup and keeps its handle to
+      // see it load and to close it. `same-origin` would sever that handle; framing stays refused by
+      // frame-ancestors 'none' and X-Frame-Options DENY.
+      crossOriginOpenerPolicy: { policy: 'unsafe-none' },
+      xFrameOptions: { action: 'deny' },
     }),
   );
   app.use(requestId);

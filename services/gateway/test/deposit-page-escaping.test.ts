@@ -37,7 +37,7 @@ describe('hosted deposit page with hostile names', () => {
     expect(res.text).not.toContain('<script>alert');
     expect(res.text).not.toContain('" onmouseover=');
     expect(res.text).not.toContain('<img');
-    expect(res.text).toContain('<span id="bank">&lt;script&gt;alert(1)&lt;/script&gt; Bankası</span>');
+    expect(res.text).toContain('<span id="bank" class="value">&lt;script&gt;alert(1)&lt;/script&gt; Bankası</span>');
     expect(res.text).toContain('data-copy="Kasa&quot; onmouseover=&quot;alert(2)&quot; data-x=&quot;"');
     expect(res.text).toContain('<title>Para yatırma · &lt;img src=x onerror=alert(3)&gt;&#39;Bahis</title>');
   });

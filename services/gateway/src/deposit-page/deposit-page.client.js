@@ -24,7 +24,7 @@
       var left = Math.max(0, Math.floor((until - Date.now()) / 1000));
       var m = Math.floor(left / 60);
       var s = left % 60;
-      countdown.textContent = '(' + m + ':' + (s < 10 ? '0' : '') + s + ' kaldı)';
+      countdown.textContent = m + ':' + (s < 10 ? '0' : '') + s + ' kaldı';
       if (left === 0) location.reload();
     };
     tick();

@@ -5,7 +5,7 @@ import { AppError } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { DepositPageView } from '@kasa/contracts';
 import { localUrl, safeUrl } from '@kasa/html';
-import { renderDepositPage } from './render.js';
+import { renderDepositPage, renderLinkNotFoundPage } from './render.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 // Read once at start: the page's script and stylesheet never change while the gateway runs.
@@ -14,9 +14,7 @@ const STYLESHEET = readFileSync(new URL('./deposit-page.css', import.meta.url), 
 const SCRIPT_URL = safeUrl('/deposit/assets/deposit-page.js');
 const STYLESHEET_URL = safeUrl('/deposit/assets/deposit-page.css');
 
-const NOT_FOUND_PAGE = `<!doctype html><html lang="tr"><head><meta charset="utf-8"><meta name="robots" content="noindex">
-<title>Bağlantı geçersiz</title></head><body><main><h1>Bağlantı geçersiz</h1>
-<p>Bu yatırım bağlantısı bulunamadı. Lütfen sitenize dönüp yeni bir talep oluşturun.</p></main></body></html>`;
+const NOT_FOUND_PAGE = renderLinkNotFoundPage(STYLESHEET_URL);
 
 /**
  * The hosted deposit page `/deposit/:token`, rendered on the server so the first byte already shows the

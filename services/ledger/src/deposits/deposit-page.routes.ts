@@ -23,6 +23,7 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
       // An intent past its expiry is cancelled for the end user even if the sweeper has not run yet.
       status: intent.status === 'RESERVED' && !payable ? 'AUTO_CANCELLED' : intent.status,
       amount: intent.requestedAmount.toString(),
+      creditedAmount: intent.status === 'APPROVED' ? intent.amount.toString() : null,
       currency: intent.currency,
       expiresAt: intent.expiresAt.toISOString(),
       siteName: intent.site.name,
