@@ -222,6 +222,28 @@ describe('kasa', () => {
     expect(again.json).toEqual({ total: 0, replayed: 0, failed: [] });
   });
 
+  it('refuses an empty or short --password instead of creating a password-less operator', async () => {
+    for (const password of ['', 'short']) {
+      const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
+      const refused = await kasa([
+        'operators',
+        'create',
+        '--email',
+        email,
+        '--name',
+        'Empty',
+        '--role',
+        'reviewer',
+        '--password',
+        password,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('at least 12 characters');
+      const listed = await kasa(['--json', 'operators', 'list']);
+      expect(listed.json.map((o: { email: string }) => o.email)).not.toContain(email);
+    }
+  });
+
   it('logs an operator in with KASA_PASSWORD; a revoked token then gets 401', async () => {
     const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
     const created = await kasa([

@@ -42,7 +42,9 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
         email: options.email,
         name: options.name,
         role: options.role.toUpperCase(),
-        ...(options.password ? { password: options.password } : {}),
+        // An empty --password (an unset variable in `--password "$PW"`) is sent as is and refused (at least
+        // 12 characters), never taken for "no password": only leaving the option out makes a token-only account.
+        ...(options.password !== undefined ? { password: options.password } : {}),
       });
       ctx.emit(created, () => printRecord(ctx.io.stdout, { ...created }));
     });
