@@ -36,7 +36,7 @@ const ops = (path: string, body: unknown) => h.ops('POST', `/ops/v1${path}`, bod
 
 /** Serious and critical axe-core findings on the page as it is now (axe runs in a CSP-bypassing context). */
 async function axeFindings(url: string, viewport = PHONE): Promise<string[]> {
-  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const context = await browser.newContext({ viewport, bypassCSP: true, locale: 'tr-TR' });
   const page = await context.newPage();
   await page.goto(url);
   await page.evaluate(AXE_SOURCE);
@@ -71,7 +71,7 @@ async function receiveTransfer(intentId: string, referenceNo: string, amount: st
 describe('hosted deposit page on a phone', () => {
   it('fits 375 px with no sideways scroll, IBAN groups of four never split, and 44 px copy buttons', async () => {
     const created = await partner(h.gateway.url, site).createDeposit({ amount: '80000' });
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await browser.newContext({ viewport: PHONE, locale: 'tr-TR' });
     const page = await context.newPage();
     await page.goto(pageUrl(created.body.depositUrl));
     const layout = await phoneLayout(page);
@@ -98,7 +98,7 @@ describe('hosted deposit page on a phone', () => {
     expect(res.text).toContain('Yatırım tamamlandı');
     expect(res.text).toMatch(/id="credited">750,00 ₺</);
     expect(res.text).toContain('talep edilen 800,00 ₺');
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await browser.newContext({ viewport: PHONE, locale: 'tr-TR' });
     const page = await context.newPage();
     await page.goto(pageUrl(created.body.depositUrl));
     await expect(page.locator('#credited').textContent()).resolves.toBe('750,00 ₺');
@@ -113,12 +113,48 @@ describe('hosted deposit page on a phone', () => {
     expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1" />');
     expect(res.text).toContain('<link rel="stylesheet" href="/deposit/assets/deposit-page.css" />');
     expect(res.text).not.toContain('Örnek Bahis');
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await browser.newContext({ viewport: PHONE, locale: 'tr-TR' });
     const page = await context.newPage();
     await page.goto(`${h.gateway.url}/deposit/${'B'.repeat(43)}`);
     await expect(page.evaluate("getComputedStyle(document.querySelector('main')).borderRadius")).resolves.toBe('12px');
     await context.close();
     expect(await axeFindings(`${h.gateway.url}/deposit/${'B'.repeat(43)}`)).toEqual([]);
+  });
+
+  it('speaks Turkish by default, English by Accept-Language, and switches with its language link', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit({ amount: '80000' });
+    const path = new URL(created.body.depositUrl).pathname;
+    const turkish = await request(h.gateway.url).get(path);
+    expect(turkish.text).toContain('<html lang="tr">');
+    expect(turkish.text).toContain('Kopyala');
+    expect(turkish.headers.vary).toContain('Accept-Language');
+    const english = await request(h.gateway.url).get(path).set('accept-language', 'en-GB,en;q=0.9,tr;q=0.5');
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('Send exactly');
+    expect(english.text).not.toContain('Kopyala');
+    expect((await request(h.gateway.url).get(path).set('accept-language', 'de-DE,tr;q=0.8')).text).toContain('<html lang="tr">');
+    expect((await request(h.gateway.url).get(`${path}?lang=en`).set('accept-language', 'tr')).text).toContain('<html lang="en">');
+
+    const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(pageUrl(created.body.depositUrl));
+    await expect(page.locator('h1').textContent()).resolves.toBe('Deposit');
+    await page.waitForFunction("/left$/.test(document.getElementById('countdown')?.textContent ?? '')", null, { timeout: 5000 });
+    await page.screenshot({ path: '/tmp/kasa-hosted-phone-waiting-en.png', fullPage: true });
+    await page.click('nav.lang a');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Para yatırma');
+    await expect(page.locator('button.copy').first().textContent()).resolves.toBe('Kopyala');
+    const layout = await phoneLayout(page);
+    expect(layout.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    await context.close();
+    expect(await axeFindings(`${pageUrl(created.body.depositUrl)}?lang=en`)).toEqual([]);
+
+    // An outcome in English, with the credited amount.
+    await receiveTransfer(created.body.intentId, created.body.referenceNo, '80000');
+    expect((await ops(`/intents/${created.body.intentId}/approve`, {})).status).toBe(200);
+    const approved = await request(h.gateway.url).get(`${path}?lang=en`);
+    expect(approved.text).toContain('Deposit complete');
+    expect(approved.text).toMatch(/Added to your balance: <strong id="credited">800,00 ₺<\/strong>/);
   });
 
   it('keeps the popup pattern: a partner page on another origin keeps its handle, sees the page load and closes it', async () => {

@@ -44,7 +44,7 @@ describe('hosted deposit page with hostile names', () => {
 
   it('shows the names as typed in Chromium, runs no injected script and reports no CSP violation', async () => {
     const created = await partner(h.gateway.url, site).createDeposit();
-    const context = await browser.newContext();
+    const context = await browser.newContext({ locale: 'tr-TR' });
     const page = await context.newPage();
     const dialogs: string[] = [];
     const violations: string[] = [];

@@ -61,7 +61,7 @@ describe('hosted deposit page', () => {
 
   it('renders in Chromium with a working countdown and copy buttons', async () => {
     const created = await partner(h.gateway.url, site).createDeposit({ amount: '250050' });
-    const context = await browser.newContext();
+    const context = await browser.newContext({ locale: 'tr-TR' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.gateway.url });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -120,7 +120,7 @@ describe('hosted deposit page', () => {
   it('shows every state styled and without CSP violations, following the payment live', async () => {
     const ops = (path: string, body: unknown) => h.ops('POST', `/ops/v1${path}`, body);
     const created = await partner(h.gateway.url, site).createDeposit({ amount: '75000' });
-    const context = await browser.newContext({ viewport: { width: 800, height: 640 } });
+    const context = await browser.newContext({ viewport: { width: 800, height: 640 }, locale: 'tr-TR' });
     const page = await context.newPage();
     const violations = cspViolations(page);
     const url = `${h.gateway.url}${pagePath(created.body.depositUrl)}`;

@@ -3,13 +3,17 @@
 (function () {
   var main = document.querySelector('main');
   if (!main) return;
+  // The words come from the page (deposit-page/i18n.ts), in the page's language.
+  var say = function (name) {
+    return main.getAttribute('data-' + name) || '';
+  };
   document.querySelectorAll('button.copy').forEach(function (button) {
     button.addEventListener('click', function () {
       var value = button.getAttribute('data-copy') || '';
       var done = function () {
-        button.textContent = 'Kopyalandı';
+        button.textContent = say('copied');
         setTimeout(function () {
-          button.textContent = 'Kopyala';
+          button.textContent = say('copy-label');
         }, 1500);
       };
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, done);
@@ -24,7 +28,7 @@
       var left = Math.max(0, Math.floor((until - Date.now()) / 1000));
       var m = Math.floor(left / 60);
       var s = left % 60;
-      countdown.textContent = m + ':' + (s < 10 ? '0' : '') + s + ' kaldı';
+      countdown.textContent = m + ':' + (s < 10 ? '0' : '') + s + ' ' + say('left');
       if (left === 0) location.reload();
     };
     tick();
@@ -40,7 +44,7 @@
       })
       .then(function (body) {
         if (!body || body.status === initial) return;
-        if (live) live.textContent = body.status === 'APPROVED' ? 'Yatırım onaylandı.' : 'Durum güncellendi.';
+        if (live) live.textContent = body.status === 'APPROVED' ? say('live-approved') : say('live-changed');
         setTimeout(function () {
           location.reload();
         }, 800);

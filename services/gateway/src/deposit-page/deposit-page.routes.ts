@@ -6,6 +6,7 @@ import type { GatewayDeps } from '../gateway-deps.js';
 import type { DepositPageView } from '@kasa/contracts';
 import { localUrl, safeUrl } from '@kasa/html';
 import { renderDepositPage, renderLinkNotFoundPage } from './render.js';
+import { LANGUAGES, pickLanguage } from './i18n.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 // Read once at start: the page's script and stylesheet never change while the gateway runs.
@@ -14,7 +15,7 @@ const STYLESHEET = readFileSync(new URL('./deposit-page.css', import.meta.url), 
 const SCRIPT_URL = safeUrl('/deposit/assets/deposit-page.js');
 const STYLESHEET_URL = safeUrl('/deposit/assets/deposit-page.css');
 
-const NOT_FOUND_PAGE = renderLinkNotFoundPage(STYLESHEET_URL);
+const NOT_FOUND_PAGES = Object.fromEntries(LANGUAGES.map((lang) => [lang, renderLinkNotFoundPage(STYLESHEET_URL, lang)]));
 
 /**
  * The hosted deposit page `/deposit/:token`, rendered on the server so the first byte already shows the
@@ -46,16 +47,25 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
 
   router.get('/:token', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
+    // The answer depends on the browser's language unless ?lang= chooses.
+    res.setHeader('Vary', 'Accept-Language');
+    const lang = pickLanguage(req.query.lang, req.get('accept-language'));
     const view = await load(String(req.params.token), req.requestId);
     if (!view) {
-      res.status(404).type('html').send(NOT_FOUND_PAGE);
+      res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
       return;
     }
-    const urls = { status: localUrl`/deposit/${String(req.params.token)}/status`, script: SCRIPT_URL, stylesheet: STYLESHEET_URL };
+    const token = String(req.params.token);
+    const urls = {
+      status: localUrl`/deposit/${token}/status`,
+      script: SCRIPT_URL,
+      stylesheet: STYLESHEET_URL,
+      otherLanguage: localUrl`/deposit/${token}?lang=${lang === 'tr' ? 'en' : 'tr'}`,
+    };
     res
       .status(view.status === 'AUTO_CANCELLED' ? 410 : 200)
       .type('html')
-      .send(renderDepositPage(view, urls));
+      .send(renderDepositPage(view, urls, lang));
   });
 
   router.get('/:token/status', async (req, res) => {

@@ -2,28 +2,19 @@
 import type { DepositPageView } from '@kasa/contracts';
 import { html, type SafeHtml, type SafeUrl } from '@kasa/html';
 import { formatTry, liraInputValue } from '@kasa/money';
+import { MESSAGES, type Language, type Messages } from './i18n.js';
 
-/** Where the page's script polls, and its script and stylesheet (all on the gateway's origin). */
+/** Where the page's script polls, its script and stylesheet, and the page itself in the other language. */
 export interface DepositPageUrls {
   status: SafeUrl;
   script: SafeUrl;
   stylesheet: SafeUrl;
+  otherLanguage: SafeUrl;
 }
 
 export function groupIban(iban: string): string {
   return iban.replace(/(.{4})/g, '$1 ').trim();
 }
-
-const STATUS_TEXT: Record<string, { title: string; body: string }> = {
-  PENDING_REVIEW: { title: 'Ödemeniz alındı', body: 'Havaleniz bize ulaştı ve kontrol ediliyor. Onaylandığında bakiyenize eklenecek.' },
-  LATE_ARRIVAL: { title: 'Ödemeniz alındı', body: 'Havaleniz süre dolduktan sonra ulaştı; ekibimiz kontrol ediyor.' },
-  APPROVED: { title: 'Yatırım tamamlandı', body: 'Ödemeniz onaylandı. Bu sayfayı kapatabilirsiniz.' },
-  REJECTED: { title: 'Yatırım onaylanmadı', body: 'Bu yatırım talebi reddedildi. Lütfen destek ekibiyle iletişime geçin.' },
-  AUTO_CANCELLED: {
-    title: 'Süre doldu',
-    body: 'Bu yatırım talebinin süresi doldu; bu hesaba ödeme yapmayın, sitenizden yeni bir talep oluşturun. Süre dolduktan sonra havale yaptıysanız paranız kaybolmaz: ekibimiz inceler, destek ekibine referans kodunu iletin.',
-  },
-};
 
 /** The IBAN in groups of four, each group a unit that never breaks across lines. */
 function ibanGroups(iban: string): SafeHtml {
@@ -31,64 +22,81 @@ function ibanGroups(iban: string): SafeHtml {
   return html`${groups.map((group) => html`<span class="group">${group}</span> `)}`;
 }
 
-function copyRow(label: string, value: SafeHtml | string, copyValue: string, id: string, extraClass = ''): SafeHtml {
+function copyRow(t: Messages, label: string, value: SafeHtml | string, copyValue: string, id: string, extraClass = ''): SafeHtml {
   return html`<div class="row ${extraClass}">
     <dt>${label}</dt>
     <dd>
       <span id="${id}" class="value">${value}</span>
-      <button type="button" class="copy" data-copy="${copyValue}" aria-label="${label} kopyala">Kopyala</button>
+      <button type="button" class="copy" data-copy="${copyValue}" aria-label="${t.copyLabel(label)}">${t.copy}</button>
     </dd>
   </div>`;
 }
 
-function paymentDetails(view: DepositPageView, bank: NonNullable<DepositPageView['bankAccount']>, amount: string): SafeHtml {
-  const deadline = new Date(view.expiresAt).toLocaleString('tr-TR', { timeZone: 'Europe/Istanbul' });
-  return html`<p class="lead">Aşağıdaki hesaba tam <strong>${amount}</strong> havale/EFT yapın ve açıklamaya referans kodunu yazın.</p>
+function paymentDetails(t: Messages, lang: Language, view: DepositPageView, bank: NonNullable<DepositPageView['bankAccount']>): SafeHtml {
+  const amount = formatTry(view.amount);
+  const deadline = new Date(view.expiresAt).toLocaleString(lang === 'en' ? 'en-GB' : 'tr-TR', { timeZone: 'Europe/Istanbul' });
+  const lead = t.lead(amount);
+  return html`<p class="lead">${lead.before} <strong>${amount}</strong> ${lead.after}</p>
     <dl>
-      ${copyRow('Tutar', amount, liraInputValue(view.amount), 'amount', 'key')}
-      ${copyRow('Açıklama (referans)', view.referenceNo, view.referenceNo, 'reference', 'key')}
-      ${copyRow('IBAN', ibanGroups(bank.iban), bank.iban, 'iban')} ${copyRow('Alıcı', bank.holderName, bank.holderName, 'holder')}
-      ${copyRow('Banka', bank.bankName, bank.bankName, 'bank')}
+      ${copyRow(t, t.amount, amount, liraInputValue(view.amount), 'amount', 'key')}
+      ${copyRow(t, t.reference, view.referenceNo, view.referenceNo, 'reference', 'key')}
+      ${copyRow(t, t.iban, ibanGroups(bank.iban), bank.iban, 'iban')} ${copyRow(t, t.holder, bank.holderName, bank.holderName, 'holder')}
+      ${copyRow(t, t.bank, bank.bankName, bank.bankName, 'bank')}
     </dl>
-    <p class="warn">Referans kodunu açıklamaya yazmazsanız ödemeniz gecikebilir.</p>
+    <p class="warn">${t.warn}</p>
     <p class="deadline">
-      Son ödeme zamanı:
+      ${t.deadline}
       <time id="expires" datetime="${view.expiresAt}">${deadline}</time>
       <strong id="countdown" aria-live="off"></strong>
     </p>`;
 }
 
-function stateDetails(view: DepositPageView): SafeHtml {
-  const info = STATUS_TEXT[view.status];
+function stateDetails(t: Messages, view: DepositPageView): SafeHtml {
+  const info = t.states[view.status];
   const credited =
     view.status === 'APPROVED' && view.creditedAmount !== null
       ? html`<p class="credited">
-          Bakiyenize eklenen: <strong id="credited">${formatTry(view.creditedAmount)}</strong>
-          ${view.creditedAmount === view.amount ? '' : html`<span class="requested">(talep edilen ${formatTry(view.amount)})</span>`}
+          ${t.credited} <strong id="credited">${formatTry(view.creditedAmount)}</strong>
+          ${view.creditedAmount === view.amount ? '' : html`<span class="requested">${t.requested(formatTry(view.amount))}</span>`}
         </p>`
       : '';
   return html`<h2 id="state-title">${info?.title ?? view.status}</h2>
     ${credited}
     <p id="state-body">${info?.body ?? ''}</p>
-    <p class="reference">Referans kodu: <strong id="reference">${view.referenceNo}</strong></p>`;
+    <p class="reference">${t.referenceOnOutcome} <strong id="reference">${view.referenceNo}</strong></p>`;
 }
 
-export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls): string {
-  const amount = formatTry(view.amount);
-  const body = view.bankAccount ? paymentDetails(view, view.bankAccount, amount) : stateDetails(view);
+function languageSwitch(t: Messages, href: SafeUrl): SafeHtml {
+  return html`<nav class="lang" aria-label="Language / Dil">
+    <a href="${href}" lang="${t.switchTo.lang}" hreflang="${t.switchTo.lang}">${t.switchTo.label}</a>
+  </nav>`;
+}
+
+export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls, lang: Language = 'tr'): string {
+  const t = MESSAGES[lang];
+  const body = view.bankAccount ? paymentDetails(t, lang, view, view.bankAccount) : stateDetails(t, view);
   return html`<!doctype html>
-    <html lang="tr">
+    <html lang="${lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>Para yatırma · ${view.siteName}</title>
+        <title>${t.htmlTitle} · ${view.siteName}</title>
         <link rel="stylesheet" href="${urls.stylesheet}" />
       </head>
       <body>
-        <main data-status="${view.status}" data-status-url="${urls.status}">
+        <main
+          data-status="${view.status}"
+          data-status-url="${urls.status}"
+          data-copy-label="${t.copy}"
+          data-copied="${t.copied}"
+          data-left="${t.left}"
+          data-live-changed="${t.liveChanged}"
+          data-live-approved="${t.liveApproved}"
+        >
+          ${languageSwitch(t, urls.otherLanguage)}
           <p class="site">${view.siteName}</p>
-          <h1>Para yatırma</h1>
+          <h1>${t.heading}</h1>
           ${body}
           <p id="live" role="status"></p>
         </main>
@@ -98,20 +106,21 @@ export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls):
 }
 
 /** The page for an unknown, malformed or dead link: the same for all, styled, and it names nothing. */
-export function renderLinkNotFoundPage(stylesheet: SafeUrl): string {
+export function renderLinkNotFoundPage(stylesheet: SafeUrl, lang: Language = 'tr'): string {
+  const t = MESSAGES[lang];
   return html`<!doctype html>
-    <html lang="tr">
+    <html lang="${lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>Bağlantı geçersiz</title>
+        <title>${t.notFoundTitle}</title>
         <link rel="stylesheet" href="${stylesheet}" />
       </head>
       <body>
         <main>
-          <h1>Bağlantı geçersiz</h1>
-          <p>Bu yatırım bağlantısı bulunamadı ya da artık kullanılamıyor. Lütfen sitenize dönüp yeni bir yatırım talebi oluşturun.</p>
+          <h1>${t.notFoundTitle}</h1>
+          <p>${t.notFoundBody}</p>
         </main>
       </body>
     </html>`.value;
