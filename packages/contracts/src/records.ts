@@ -66,6 +66,10 @@ export interface DepositPageView {
   expiresAt: string;
   siteName: string;
   bankAccount: { bankName: string; holderName: string; iban: string } | null;
+  /** The partner's link back, if it gave one on create. */
+  returnUrl: string | null;
+  /** When the end user said "I have sent the transfer" on the page; null until then. */
+  userConfirmedAt: string | null;
 }
 
 /** A webhook event as the events surface shows it (partner and ops alike). */

@@ -40,7 +40,8 @@ export function createApp(deps: GatewayDeps): Express {
           imgSrc: ["'self'"],
           connectSrc: ["'self'"],
           baseUri: ["'none'"],
-          formAction: ["'none'"],
+          // The page's one form ("I have sent the transfer") posts to its own origin.
+          formAction: ["'self'"],
           frameAncestors: ["'none'"],
           // Upgrading sub-requests to https only makes sense when the page itself is served over https.
           ...(deps.config.publicBaseUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),

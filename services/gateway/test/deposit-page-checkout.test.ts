@@ -157,6 +157,75 @@ describe('hosted deposit page on a phone', () => {
     expect(approved.text).toMatch(/Added to your balance: <strong id="credited">800,00 ₺<\/strong>/);
   });
 
+  it('records "I have sent the transfer" once, says what happens next, and refuses a post from another site', async () => {
+    const created = await partner(h.gateway.url, site).createDeposit({
+      amount: '80000',
+      returnUrl: 'https://orneks-bahis.example/kasa/done',
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.body.depositUrl).pathname;
+    const stored = () =>
+      h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.body.intentId }, select: { userConfirmedAt: true, status: true } });
+
+    // Another site making the browser post is refused and records nothing.
+    const crossSite = await request(h.gateway.url).post(`${path}/confirm`).set('sec-fetch-site', 'cross-site');
+    expect(crossSite.status).toBe(403);
+    const foreignOrigin = await request(h.gateway.url).post(`${path}/confirm`).set('origin', 'https://evil.example');
+    expect(foreignOrigin.status).toBe(403);
+    expect((await stored())?.userConfirmedAt).toBeNull();
+
+    const context = await browser.newContext({ viewport: PHONE, locale: 'tr-TR' });
+    const page = await context.newPage();
+    await page.goto(pageUrl(created.body.depositUrl));
+    await expect(page.locator('#back').getAttribute('href')).resolves.toBe('https://orneks-bahis.example/kasa/done');
+    const confirmHeight = (await page.locator('#confirm').boundingBox())?.height ?? 0;
+    expect(confirmHeight).toBeGreaterThanOrEqual(44);
+    await page.click('#confirm');
+    await page.locator('#confirmed').waitFor();
+    expect(new URL(page.url()).pathname).toBe(path);
+    await expect(page.locator('#confirm').count()).resolves.toBe(0);
+    const first = (await stored())?.userConfirmedAt;
+    expect(first).toBeInstanceOf(Date);
+    await page.screenshot({ path: '/tmp/kasa-hosted-phone-confirmed.png', fullPage: true });
+
+    // After a reload it still says so; a second post (a double click, a resent form) changes nothing.
+    await page.reload();
+    await page.locator('#confirmed').waitFor();
+    const again = await request(h.gateway.url).post(`${path}/confirm`).set('sec-fetch-site', 'same-origin');
+    expect(again.status).toBe(303);
+    expect((await stored())?.userConfirmedAt?.getTime()).toBe(first?.getTime());
+    expect((await stored())?.status).toBe('RESERVED');
+    await context.close();
+    expect(await axeFindings(pageUrl(created.body.depositUrl))).toEqual([]);
+
+    // Without JavaScript it is a plain form post answered with a redirect back to the page.
+    const fresh = new URL((await partner(h.gateway.url, site).createDeposit({ amount: '80000' })).body.depositUrl).pathname;
+    expect((await request(h.gateway.url).get(fresh)).text).toContain(`<form method="post" action="${fresh}/confirm?lang=tr"`);
+    expect((await request(h.gateway.url).get(path)).text).not.toContain('<form');
+    expect((await request(h.gateway.url).post(`/deposit/${'C'.repeat(43)}/confirm`)).status).toBe(404);
+  });
+
+  it('refuses a returnUrl that is not https (or loopback http), carries credentials, or is not a URL', async () => {
+    for (const returnUrl of [
+      'http://orneks-bahis.example/',
+      'javascript:alert(1)',
+      'https://user:pw@orneks-bahis.example/',
+      'ftp://x.example/',
+      'x'.repeat(10),
+    ]) {
+      const refused = await partner(h.gateway.url, site).createDeposit({ returnUrl });
+      expect({ returnUrl, status: refused.status, field: refused.body.errors?.[0]?.field }).toEqual({
+        returnUrl,
+        status: 400,
+        field: 'returnUrl',
+      });
+    }
+    const local = await partner(h.gateway.url, site).createDeposit({ returnUrl: 'http://127.0.0.1:8084/done' });
+    expect(local.status).toBe(201);
+    const page = await request(h.gateway.url).get(new URL(local.body.depositUrl).pathname);
+    expect(page.text).toContain('href="http://127.0.0.1:8084/done"');
+  });
+
   it('keeps the popup pattern: a partner page on another origin keeps its handle, sees the page load and closes it', async () => {
     const created = await partner(h.gateway.url, site).createDeposit({ amount: '90000' });
     const res = await request(h.gateway.url).get(new URL(created.body.depositUrl).pathname);

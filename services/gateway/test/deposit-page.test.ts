@@ -97,7 +97,7 @@ describe('hosted deposit page', () => {
       "style-src 'self'",
       "connect-src 'self'",
       "base-uri 'none'",
-      "form-action 'none'",
+      "form-action 'self'",
       "frame-ancestors 'none'",
     ]) {
       expect(csp).toContain(directive);

@@ -60,12 +60,21 @@ const currency = {
   description: 'ISO 4217 code; only TRY.',
 } as const;
 
+/** Where the hosted page links back to: https, or http only to the user's own machine (local development). */
+const returnUrl = {
+  type: 'string',
+  maxLength: 2048,
+  pattern: '^(https://[^\\s/?#@]+(/[^\\s]*)?|http://(localhost|127\\.0\\.0\\.1)(:[0-9]{1,5})?(/[^\\s]*)?)$',
+  'x-message': 'must be an https URL without credentials (http only for localhost or 127.0.0.1), at most 2048 characters',
+  description: "Optional: the hosted deposit page's link back to your site. https, no user:password@; at most 2048 characters.",
+} as const;
+
 export const createDepositRequestSchema = {
   $id: 'CreateDepositRequest',
   type: 'object',
   additionalProperties: false,
   required: ['externalUserId', 'amount'],
-  properties: { externalUserId, externalUserLabel, amount, currency },
+  properties: { externalUserId, externalUserLabel, amount, currency, returnUrl },
 } as const;
 
 export const createWithdrawalRequestSchema = {

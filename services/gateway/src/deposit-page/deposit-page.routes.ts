@@ -5,7 +5,7 @@ import { AppError } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { DepositPageView } from '@kasa/contracts';
 import { localUrl, safeUrl } from '@kasa/html';
-import { renderDepositPage, renderLinkNotFoundPage } from './render.js';
+import { renderCrossSitePage, renderDepositPage, renderLinkNotFoundPage } from './render.js';
 import { LANGUAGES, pickLanguage } from './i18n.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -16,6 +16,21 @@ const SCRIPT_URL = safeUrl('/deposit/assets/deposit-page.js');
 const STYLESHEET_URL = safeUrl('/deposit/assets/deposit-page.css');
 
 const NOT_FOUND_PAGES = Object.fromEntries(LANGUAGES.map((lang) => [lang, renderLinkNotFoundPage(STYLESHEET_URL, lang)]));
+
+/**
+ * A browser says where a request comes from in Sec-Fetch-Site; only the page itself (same-origin) may post.
+ * Older browsers send no Sec-Fetch-Site: an Origin naming another host is refused there. (The page's
+ * no-referrer policy makes a browser send `Origin: null` for its own form posts, so null is not a verdict.)
+ */
+function postedFromElsewhere(fetchSite: string | undefined, origin: string | undefined, host: string | undefined): boolean {
+  if (fetchSite !== undefined) return fetchSite !== 'same-origin';
+  if (origin === undefined || origin === 'null') return false;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
 
 /**
  * The hosted deposit page `/deposit/:token`, rendered on the server so the first byte already shows the
@@ -61,11 +76,40 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
       script: SCRIPT_URL,
       stylesheet: STYLESHEET_URL,
       otherLanguage: localUrl`/deposit/${token}?lang=${lang === 'tr' ? 'en' : 'tr'}`,
+      confirm: localUrl`/deposit/${token}/confirm?lang=${lang}`,
     };
     res
       .status(view.status === 'AUTO_CANCELLED' ? 410 : 200)
       .type('html')
       .send(renderDepositPage(view, urls, lang));
+  });
+
+  // "I have sent the transfer": a form POST from the page itself, recorded once by the ledger, then back to
+  // the page (303), which now says what happens next. The token is the capability; a post another site makes
+  // a browser send (Sec-Fetch-Site, or an Origin that is not this host) is refused.
+  router.post('/:token/confirm', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const lang = pickLanguage(req.query.lang, req.get('accept-language'));
+    if (postedFromElsewhere(req.get('sec-fetch-site'), req.get('origin'), req.get('host'))) {
+      res.status(403).type('html').send(renderCrossSitePage(STYLESHEET_URL, lang));
+      return;
+    }
+    const token = String(req.params.token);
+    if (!TOKEN.test(token)) {
+      res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
+      return;
+    }
+    const hash = createHash('sha256').update(token).digest('hex');
+    try {
+      await deps.ledger.request('POST', `/internal/v1/deposit-pages/${hash}/confirmation`, req.requestId, {});
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') {
+        res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
+        return;
+      }
+      throw error;
+    }
+    res.redirect(303, localUrl`/deposit/${token}?lang=${lang}`.value);
   });
 
   router.get('/:token/status', async (req, res) => {

@@ -32,6 +32,12 @@ export interface Messages {
   states: Record<string, StateText>;
   liveChanged: string;
   liveApproved: string;
+  confirmButton: string;
+  confirmHint: string;
+  confirmed: string;
+  backTo: (site: string) => string;
+  crossSiteTitle: string;
+  crossSiteBody: string;
   notFoundTitle: string;
   notFoundBody: string;
   switchTo: { lang: Language; label: string };
@@ -67,6 +73,13 @@ const tr: Messages = {
   },
   liveChanged: 'Durum güncellendi.',
   liveApproved: 'Yatırım onaylandı.',
+  confirmButton: 'Havaleyi yaptım',
+  confirmHint: 'Havaleyi yaptıktan sonra basın; paranız hesabımıza ulaştığında kontrol edip bakiyenize ekleriz.',
+  confirmed:
+    'Bildiriminizi aldık. Havaleniz hesabımıza ulaşınca kontrol edip bakiyenize ekleyeceğiz; bu sayfa kendiliğinden güncellenir, kapatabilirsiniz.',
+  backTo: (site) => `${site} sitesine dön`,
+  crossSiteTitle: 'İstek reddedildi',
+  crossSiteBody: 'Bu işlem yalnızca yatırım sayfasının kendisinden yapılabilir. Sayfaya dönüp yeniden deneyin.',
   notFoundTitle: 'Bağlantı geçersiz',
   notFoundBody: 'Bu yatırım bağlantısı bulunamadı ya da artık kullanılamıyor. Lütfen sitenize dönüp yeni bir yatırım talebi oluşturun.',
   switchTo: { lang: 'en', label: 'English' },
@@ -108,6 +121,13 @@ const en: Messages = {
   },
   liveChanged: 'Status updated.',
   liveApproved: 'Deposit approved.',
+  confirmButton: 'I have sent the transfer',
+  confirmHint: 'Press this once you have made the transfer; when the money reaches us we check it and add it to your balance.',
+  confirmed:
+    'Thank you, noted. When your transfer reaches our account we check it and add it to your balance; this page updates by itself, you can close it.',
+  backTo: (site) => `Back to ${site}`,
+  crossSiteTitle: 'Request refused',
+  crossSiteBody: 'This can only be done from the deposit page itself. Go back to the page and try again.',
   notFoundTitle: 'Invalid link',
   notFoundBody: 'This deposit link was not found or can no longer be used. Please go back to the site and create a new deposit request.',
   switchTo: { lang: 'tr', label: 'Türkçe' },

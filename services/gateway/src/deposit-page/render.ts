@@ -1,15 +1,16 @@
 /** Server-side HTML of the hosted deposit page: complete without JavaScript; the script only enhances. */
 import type { DepositPageView } from '@kasa/contracts';
-import { html, type SafeHtml, type SafeUrl } from '@kasa/html';
+import { html, trySafeUrl, type SafeHtml, type SafeUrl } from '@kasa/html';
 import { formatTry, liraInputValue } from '@kasa/money';
 import { MESSAGES, type Language, type Messages } from './i18n.js';
 
-/** Where the page's script polls, its script and stylesheet, and the page itself in the other language. */
+/** Where the page's script polls, its script and stylesheet, the page in the other language, the confirmation. */
 export interface DepositPageUrls {
   status: SafeUrl;
   script: SafeUrl;
   stylesheet: SafeUrl;
   otherLanguage: SafeUrl;
+  confirm: SafeUrl;
 }
 
 export function groupIban(iban: string): string {
@@ -32,7 +33,13 @@ function copyRow(t: Messages, label: string, value: SafeHtml | string, copyValue
   </div>`;
 }
 
-function paymentDetails(t: Messages, lang: Language, view: DepositPageView, bank: NonNullable<DepositPageView['bankAccount']>): SafeHtml {
+function paymentDetails(
+  t: Messages,
+  lang: Language,
+  view: DepositPageView,
+  bank: NonNullable<DepositPageView['bankAccount']>,
+  confirmUrl: SafeUrl,
+): SafeHtml {
   const amount = formatTry(view.amount);
   const deadline = new Date(view.expiresAt).toLocaleString(lang === 'en' ? 'en-GB' : 'tr-TR', { timeZone: 'Europe/Istanbul' });
   const lead = t.lead(amount);
@@ -48,7 +55,23 @@ function paymentDetails(t: Messages, lang: Language, view: DepositPageView, bank
       ${t.deadline}
       <time id="expires" datetime="${view.expiresAt}">${deadline}</time>
       <strong id="countdown" aria-live="off"></strong>
-    </p>`;
+    </p>
+    ${confirmation(t, view, confirmUrl)}`;
+}
+
+/** "I have sent the transfer": a plain form (works without JavaScript), or what happens next once pressed. */
+function confirmation(t: Messages, view: DepositPageView, confirmUrl: SafeUrl): SafeHtml {
+  if (view.userConfirmedAt) return html`<p id="confirmed" class="confirmed" role="status">${t.confirmed}</p>`;
+  return html`<form method="post" action="${confirmUrl}" class="confirm">
+    <button type="submit" id="confirm">${t.confirmButton}</button>
+    <p class="hint">${t.confirmHint}</p>
+  </form>`;
+}
+
+/** The link back to the partner's site, when the partner gave one (already checked on create). */
+function backLink(t: Messages, view: DepositPageView): SafeHtml | string {
+  const href = view.returnUrl ? trySafeUrl(view.returnUrl) : null;
+  return href ? html`<p class="back"><a id="back" href="${href}" rel="noreferrer">${t.backTo(view.siteName)}</a></p>` : '';
 }
 
 function stateDetails(t: Messages, view: DepositPageView): SafeHtml {
@@ -74,7 +97,7 @@ function languageSwitch(t: Messages, href: SafeUrl): SafeHtml {
 
 export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls, lang: Language = 'tr'): string {
   const t = MESSAGES[lang];
-  const body = view.bankAccount ? paymentDetails(t, lang, view, view.bankAccount) : stateDetails(t, view);
+  const body = view.bankAccount ? paymentDetails(t, lang, view, view.bankAccount, urls.confirm) : stateDetails(t, view);
   return html`<!doctype html>
     <html lang="${lang}">
       <head>
@@ -99,8 +122,30 @@ export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls, 
           <h1>${t.heading}</h1>
           ${body}
           <p id="live" role="status"></p>
+          ${backLink(t, view)}
         </main>
         <script src="${urls.script}" defer></script>
+      </body>
+    </html>`.value;
+}
+
+/** The answer to a confirmation posted from another site: refused, and it says so without naming anything. */
+export function renderCrossSitePage(stylesheet: SafeUrl, lang: Language = 'tr'): string {
+  const t = MESSAGES[lang];
+  return html`<!doctype html>
+    <html lang="${lang}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>${t.crossSiteTitle}</title>
+        <link rel="stylesheet" href="${stylesheet}" />
+      </head>
+      <body>
+        <main>
+          <h1>${t.crossSiteTitle}</h1>
+          <p>${t.crossSiteBody}</p>
+        </main>
       </body>
     </html>`.value;
 }

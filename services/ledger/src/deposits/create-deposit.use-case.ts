@@ -50,6 +50,7 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
         receivingAccountId: account.id,
         depositTokenHash: sha256Hex(depositToken(deps.depositTokenKey, id)),
         expiresAt: msFromNow(deps.clock, site.depositTtlSeconds * 1000),
+        returnUrl: command.body.returnUrl ?? null,
       });
     },
     findExisting: () => deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey),

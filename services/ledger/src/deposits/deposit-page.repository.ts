@@ -7,3 +7,16 @@ export function findIntentByTokenHash(db: PrismaClient, tokenHash: string) {
     include: { receivingAccount: true, site: { select: { name: true } } },
   });
 }
+
+/**
+ * Records the end user's "I have sent the transfer" once: the first press sets the time, later ones change
+ * nothing. Only while the intent waits for money; it moves no money and no status. True when it is recorded.
+ */
+export async function recordUserConfirmation(db: PrismaClient, tokenHash: string, now: Date): Promise<boolean> {
+  await db.depositIntent.updateMany({
+    where: { depositTokenHash: tokenHash, status: 'RESERVED', userConfirmedAt: null, expiresAt: { gt: now } },
+    data: { userConfirmedAt: now },
+  });
+  const intent = await db.depositIntent.findUnique({ where: { depositTokenHash: tokenHash }, select: { userConfirmedAt: true } });
+  return intent?.userConfirmedAt != null;
+}

@@ -3,7 +3,7 @@ import type { DepositPageView } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
-import { findIntentByTokenHash } from './deposit-page.repository.js';
+import { findIntentByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
@@ -12,9 +12,22 @@ import { findIntentByTokenHash } from './deposit-page.repository.js';
 export function depositPageRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  router.get('/:tokenHash', async (req, res) => {
+  const tokenHashOf = (req: express.Request): string => {
     const tokenHash = String(pathParam(req, 'tokenHash'));
     if (!/^[0-9a-f]{64}$/.test(tokenHash)) throw new AppError('not_found', 'No deposit page for this link.');
+    return tokenHash;
+  };
+  // The end user's "I have sent the transfer": recorded once, while the intent waits for money.
+  router.post('/:tokenHash/confirmation', async (req, res) => {
+    const tokenHash = tokenHashOf(req);
+    if (!(await findIntentByTokenHash(deps.db, tokenHash))) throw new AppError('not_found', 'No deposit page for this link.');
+    const recorded = await recordUserConfirmation(deps.db, tokenHash, deps.clock.now());
+    if (recorded) deps.logger.info('deposit page confirmation', { requestId: req.requestId });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ recorded });
+  });
+  router.get('/:tokenHash', async (req, res) => {
+    const tokenHash = tokenHashOf(req);
     const intent = await findIntentByTokenHash(deps.db, tokenHash);
     if (!intent) throw new AppError('not_found', 'No deposit page for this link.');
     const payable = intent.status === 'RESERVED' && intent.expiresAt.getTime() > deps.clock.now().getTime();
@@ -30,6 +43,8 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
       bankAccount: payable
         ? { bankName: intent.receivingAccount.bankName, holderName: intent.receivingAccount.holderName, iban: intent.receivingAccount.iban }
         : null,
+      returnUrl: intent.returnUrl,
+      userConfirmedAt: intent.userConfirmedAt?.toISOString() ?? null,
     };
     res.setHeader('Cache-Control', 'no-store');
     res.json(view);

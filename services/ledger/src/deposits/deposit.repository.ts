@@ -10,6 +10,8 @@ export interface NewDeposit extends NewSiteRecord {
   depositTokenHash: string;
   /** Decided by the ledger's clock when the intent is created (the site's TTL after now). */
   expiresAt: Date;
+  /** The hosted page's link back to the partner's site, when the partner gave one. */
+  returnUrl: string | null;
 }
 
 export interface InsertedDeposit {
@@ -39,7 +41,12 @@ export class DepositRepository extends SiteScopedRepository<DepositRow, DepositS
   async insertUnlessKeyExists(input: NewDeposit): Promise<InsertedDeposit | null> {
     const row = await this.insertRecord<Omit<InsertedDeposit, 'amount'> & { amount: string }>(
       { ...input, id: input.id ?? randomUUID(), status: 'RESERVED' },
-      { receiving_account_id: input.receivingAccountId, deposit_token_hash: input.depositTokenHash, expires_at: input.expiresAt },
+      {
+        receiving_account_id: input.receivingAccountId,
+        deposit_token_hash: input.depositTokenHash,
+        expires_at: input.expiresAt,
+        return_url: input.returnUrl,
+      },
       'id::text AS id, reference_no AS "referenceNo", amount, currency, expires_at AS "expiresAt"',
     );
     return row ? { ...row, amount: BigInt(row.amount) } : null;
