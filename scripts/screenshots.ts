@@ -1,0 +1,160 @@
+/**
+ * `npm run screenshots`: every hosted-page state (phone and desktop, Turkish and English) and every console
+ * page, as PNGs in docs/screenshots/ with an index (docs/screenshots/README.md). It starts its own ledger,
+ * gateway and console on free ports over a fresh database and Redis prefix, and drives each state through
+ * the real APIs only (partner creates, ops transfers and decisions), never through page internals.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { startLedger } from '@kasa/ledger';
+import { createTestEnvironment, launchChromium, Scenario } from '@kasa/testkit';
+import { startConsole } from '../services/console/src/index.js';
+import { startGateway } from '../services/gateway/src/index.js';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const VIEWPORTS = { phone: { width: 375, height: 812 }, desktop: { width: 1280, height: 800 } } as const;
+const LANGUAGES = { tr: 'tr-TR', en: 'en-US' } as const;
+
+interface Shot {
+  file: string;
+  what: string;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const env = await createTestEnvironment({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  const ledger = await startLedger(env.config, 0);
+  const gateway = await startGateway({ ...env.config, ledgerUrl: ledger.url }, 0);
+  const consoleService = await startConsole({ ...env.config, ledgerUrl: ledger.url }, 0);
+  const browser = await launchChromium();
+  const shots: Shot[] = [];
+  try {
+    const scenario = new Scenario({
+      ledgerUrl: ledger.url,
+      opsToken: env.config.opsBootstrapToken,
+      internalToken: env.config.internalToken,
+      slugPrefix: 'shot',
+    });
+    await scenario.createReceivingAccount({ bankName: 'Örnek Bankası', holderName: 'Kasa Ödeme Hizmetleri A.Ş.' });
+    const site = await scenario.createSite({ name: 'Örnek Bahis' });
+    const shortLived = await scenario.createSite({ name: 'Örnek Bahis', depositTtlSeconds: 1 });
+    const pagePath = async (siteId: string, amount: string, extra: Record<string, unknown> = {}) => {
+      const created = await scenario.partnerCreate(siteId, 'deposits', {
+        externalUserId: `u-${scenario.unique()}`,
+        amount,
+        returnUrl: 'https://ornek-bahis.example/hesabim',
+        ...extra,
+      });
+      if (created.status !== 201) throw new Error(`create deposit: ${created.status} ${JSON.stringify(created.body)}`);
+      const body = created.body as { intentId: string; referenceNo: string; depositUrl: string };
+      return { ...body, path: new URL(body.depositUrl).pathname };
+    };
+
+    // Each hosted-page state, reached through the APIs.
+    const waiting = await pagePath(site.siteId, '150000');
+    const confirmed = await pagePath(site.siteId, '150000');
+    await fetch(`${gateway.url}${confirmed.path}/confirm`, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin' },
+      redirect: 'manual',
+    });
+    const received = await pagePath(site.siteId, '80000');
+    await scenario.transfer(received.referenceNo, '80000');
+    const partial = await pagePath(site.siteId, '80000');
+    await scenario.transfer(partial.referenceNo, '75000');
+    await scenario.approveIntent(partial.intentId, { amount: '75000' });
+    const rejected = await pagePath(site.siteId, '50000');
+    await scenario.transfer(rejected.referenceNo, '50000');
+    await scenario.ops('POST', `/intents/${rejected.intentId}/reject`, { reason: 'Gönderen adı kullanıcıyla eşleşmiyor' });
+    const expired = await pagePath(shortLived.siteId, '60000');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const states: [string, string, string][] = [
+      ['waiting', waiting.path, 'waiting for the transfer: amount, reference, grouped IBAN, countdown, "I have sent the transfer"'],
+      ['confirmed', confirmed.path, 'after "I have sent the transfer": what happens next'],
+      ['received', received.path, 'transfer received, under review'],
+      ['approved-partial', partial.path, 'approved for less than requested: the credited amount and the requested one'],
+      ['rejected', rejected.path, 'rejected (the internal reason is not shown)'],
+      ['expired', expired.path, 'expired, with what to do if money was sent late'],
+      ['unknown-link', `/deposit/${'x'.repeat(43)}`, 'an unknown or dead link'],
+    ];
+    for (const [name, path, what] of states) {
+      for (const [lang, locale] of Object.entries(LANGUAGES)) {
+        for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+          const file = `hosted-${name}-${device}-${lang}.png`;
+          await capture(browser, `${gateway.url}${path}`, join(OUT, file), { viewport, locale });
+          shots.push({ file, what: `Hosted page, ${what} (${device}, ${lang === 'tr' ? 'Turkish' : 'English'})` });
+        }
+      }
+    }
+
+    // Every console page, as an admin sees it with some traffic in it.
+    const admin = await scenario.createOperator('ADMIN');
+    const waitingReview = await scenario.createDeposit(site.siteId, '125000');
+    await scenario.transfer(waitingReview.referenceNo, '125000');
+    await scenario.transfer('', '33300');
+    await scenario.fund(site.siteId, '900000');
+    const withdrawal = await scenario.createWithdrawal(site.siteId, '40000');
+    const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto('/login');
+    await page.screenshot({ path: join(OUT, 'console-login.png'), fullPage: true });
+    shots.push({ file: 'console-login.png', what: 'Console: log in' });
+    await page.getByLabel('E-mail').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/review', { timeout: 10_000 });
+    const consolePages: [string, string, string][] = [
+      ['console-review.png', '/review', 'Console: the review queue'],
+      ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
+      ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
+      ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
+      ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],
+      ['console-deliveries.png', '/deliveries', 'Console: webhook deliveries'],
+      ['console-sites.png', '/sites', 'Console: sites'],
+      ['console-site-keys.png', `/sites/${site.siteId}`, "Console: a site's API keys"],
+      ['console-balances.png', '/balances', 'Console: site balances'],
+      ['console-audit.png', '/audit', 'Console: the audit log'],
+    ];
+    for (const [file, path, what] of consolePages) {
+      await page.goto(path);
+      await page.screenshot({ path: join(OUT, file), fullPage: true });
+      shots.push({ file, what });
+    }
+    await context.close();
+
+    writeFileSync(
+      join(OUT, 'README.md'),
+      `# Screenshots\n\nMade by \`npm run screenshots\` (scripts/screenshots.ts) from a fresh suite, every state reached through the\nAPIs. Re-run it after a change to a page.\n\n| file | what it shows |\n| --- | --- |\n${shots
+        .map((shot) => `| [${shot.file}](${shot.file}) | ${shot.what} |`)
+        .join('\n')}\n`,
+    );
+    process.stdout.write(`${shots.length} screenshots in docs/screenshots/\n`);
+  } finally {
+    await browser.close();
+    await consoleService.stop();
+    await gateway.stop();
+    await ledger.stop();
+    await env.cleanup();
+  }
+}
+
+async function capture(
+  browser: Browser,
+  url: string,
+  path: string,
+  options: { viewport: { width: number; height: number }; locale: string },
+) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.screenshot({ path, fullPage: true });
+  await context.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
