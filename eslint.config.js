@@ -8,6 +8,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'packages/db/src/generated/**',
       'test/contract/client/generated/**',
+      'packages/sdk/src/generated/**',
       'coverage/**',
       '.kasa/**',
       '**/dist/**',

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { isValidWebhook, toStandardWebhooksSecret, verifyStandardWebhook, verifyWebhook } from '@kasa/webhook-signing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
+import { verifyWebhook as sdkVerifyWebhook } from '@kasa/sdk';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents } from '../../ledger/test/emit-event.js';
 import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
@@ -205,6 +206,10 @@ describe('webhook delivery', () => {
       // svix 2 returns nothing and throws when no signature verifies.
       expect(() => new SvixWebhook(toStandardWebhooksSecret(held)).verify(body, delivery.headers)).not.toThrow();
       expect(() => verifyStandardWebhook({ headers: delivery.headers, rawBody: delivery.rawBody, secrets: held })).not.toThrow();
+      // The partner SDK, given all the headers (Service-Signature wins) and given only the standard ones.
+      expect(sdkVerifyWebhook({ secret: held, headers: delivery.headers, rawBody: delivery.rawBody }).eventId).toBe(viaStandard.eventId);
+      const standardOnly = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => name.startsWith('webhook-')));
+      expect(sdkVerifyWebhook({ secret: held, headers: standardOnly, rawBody: delivery.rawBody }).eventId).toBe(viaStandard.eventId);
       return viaStandard.eventId;
     };
     const first = (await emitFor(site)).payloads[0]!.eventId;

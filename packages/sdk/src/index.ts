@@ -1,0 +1,32 @@
+/**
+ * `@kasa/sdk`: the Kasa partner API for a partner's backend. See packages/sdk/README.md and docs/sdk.md.
+ *
+ * @packageDocumentation
+ */
+export { KasaClient, type CreateOptions, type KasaClientOptions, type Page } from './client.js';
+export type {
+  CreateDepositRequest,
+  CreateDepositResponse,
+  CreateWithdrawalRequest,
+  CreateWithdrawalResponse,
+  DepositIntent,
+  DepositIntentListItem,
+  Event,
+  EventWithAttempts,
+  ListEventsQuery,
+  ListIntentsQuery,
+  ListWithdrawalsQuery,
+  UpdateWebhookConfigRequest,
+  WebhookConfigResponse,
+  Withdrawal,
+  WithdrawalListItem,
+} from './client.js';
+export { KasaApiError, KasaNetworkError, type KasaErrorCode, type Problem } from './errors.js';
+export {
+  toStandardWebhooksSecret,
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookInput,
+  type WebhookEvent,
+} from './webhooks.js';
+export type { components, operations, paths } from './generated/kasa-api.js';
