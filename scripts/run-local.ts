@@ -46,6 +46,35 @@ async function waitHealthy(service: ServiceSpec, deadlineMs = 60_000): Promise<v
   throw new Error(`${service.name} did not become healthy on port ${service.port}`);
 }
 
+/** examples/partner-demo on PARTNER_DEMO_PORT (8084), as the demo site's partner, its books in .kasa/. */
+async function startPartnerDemo(apiKey: string): Promise<void> {
+  const entry = join(root, 'examples', 'partner-demo', 'src', 'main.ts');
+  const env = {
+    ...process.env,
+    KASA_URL: config.publicBaseUrl,
+    KASA_API_KEY: apiKey,
+    PARTNER_DEMO_PORT: String(PARTNER_DEMO_PORT),
+    PARTNER_DEMO_STORE: join(stateDir, 'partner-demo.json'),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`[kasa] partner demo exited (${signal ?? code}); the suite keeps running`);
+  });
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    if (
+      await fetch(`http://127.0.0.1:${PARTNER_DEMO_PORT}/api/balance`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.error('[kasa] the partner demo did not start; the suite keeps running');
+}
+
 async function startService(service: ServiceSpec): Promise<void> {
   const entry = join(root, 'services', service.name, 'src', 'main.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
@@ -100,6 +129,12 @@ async function provisionOperator(config: KasaConfig): Promise<string | null> {
   return existsSync(demoOperatorFile) ? readFileSync(demoOperatorFile, 'utf8').trim() : null;
 }
 
+// The partner demo receives webhooks on this machine over plain http: allowed for this local run only (a
+// production process never runs this script, and these stay refused there unless set on purpose).
+process.env.WEBHOOK_ALLOWED_HOSTS ??= '127.0.0.1';
+process.env.WEBHOOK_ALLOW_HTTP ??= 'true';
+const PARTNER_DEMO_PORT = Number(process.env.PARTNER_DEMO_PORT ?? 8084);
+
 const config = loadConfig();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
 
@@ -118,14 +153,18 @@ try {
   for (const service of services) await startService(service);
   const apiKey = await provisionDemo(config);
   const operator = await provisionOperator(config);
+  const demoKey = apiKey ?? (existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null);
+  if (demoKey) await startPartnerDemo(demoKey);
   console.log('\n[kasa] running:');
   for (const service of services) console.log(`  ${service.name.padEnd(15)} http://127.0.0.1:${service.port}`);
   console.log(`  partner API     ${config.publicBaseUrl}/api/v1/external`);
+  if (demoKey)
+    console.log(`  partner demo    http://127.0.0.1:${PARTNER_DEMO_PORT}  (a partner site: click a deposit, approve it in the console)`);
   if (apiKey) {
     console.log(`\n[kasa] demo site "demo", API key (keep it secret): ${apiKey}`);
     console.log(
       `  try: curl -s -X POST ${config.publicBaseUrl}/api/v1/external/deposits -H "Authorization: Bearer ${apiKey}" ` +
-        `-H "Idempotency-Key: $(uuidgen || date +%s%N)" -H "Content-Type: application/json" -d '{"externalUserId":"u1","amount":"150000"}'`,
+        `-H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" -H "Content-Type: application/json" -d '{"externalUserId":"u1","amount":"150000"}'`,
     );
   } else {
     console.log('\n[kasa] demo site exists; its key was printed on the first run (or issue a new one with the kasa CLI).');

@@ -1,0 +1,2 @@
+export { createPartnerDemoApp, type PartnerDemoOptions } from './app.js';
+export { DemoStore } from './store.js';

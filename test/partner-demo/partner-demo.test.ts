@@ -1,0 +1,106 @@
+/**
+ * The partner demo end to end, as a newcomer clicks through it: the demo page opens the hosted deposit page in
+ * a popup, the transfer is recorded and approved through the ops API, the worker delivers the webhook to the
+ * demo, which verifies it with @kasa/sdk and shows the new balance; a replayed event does not credit twice.
+ */
+import type { Server } from 'node:http';
+import { createServer as createTcpServer, connect, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '@kasa/testkit';
+import { KasaClient } from '@kasa/sdk';
+import { createPartnerDemoApp } from '@kasa/partner-demo';
+import { startStack, waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
+
+let stack: Stack;
+let browser: Browser;
+let demo: Server;
+let demoUrl: string;
+let storeDir: string;
+let edge: TcpServer;
+
+beforeAll(async () => {
+  // depositUrl is built on PUBLIC_BASE_URL: a port taken first, forwarded to the gateway once it runs (as a
+  // load balancer in front of it would), so the link the partner gets opens in the browser.
+  let gatewayPort = 0;
+  edge = createTcpServer((socket) => {
+    const upstream = connect(gatewayPort, '127.0.0.1');
+    for (const end of [socket, upstream]) end.on('error', () => (end === socket ? upstream : socket).destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => edge.listen(0, '127.0.0.1', resolve));
+  const publicBaseUrl = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
+  // The demo receives webhooks over plain http on loopback, as `npm start` sets it up locally.
+  stack = await startStack({ WEBHOOK_ALLOW_HTTP: 'true', PUBLIC_BASE_URL: publicBaseUrl });
+  gatewayPort = Number(new URL(stack.h.gateway.url).port);
+  browser = await launchChromium();
+  storeDir = mkdtempSync(join(tmpdir(), 'kasa-partner-demo-'));
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => (demo ? demo.close(() => resolve()) : resolve()));
+  await browser?.close();
+  await stack?.stop();
+  await new Promise<void>((resolve) => edge.close(() => resolve()));
+  rmSync(storeDir, { recursive: true, force: true });
+});
+
+it('takes a deposit from click to credited balance, and a redelivered event credits nothing more', async () => {
+  const site = await stack.h.createSite({ name: 'Örnek Bahis', rateLimitPerMinute: 10000 });
+  const kasa = new KasaClient({ baseUrl: stack.h.gateway.url, apiKey: site.apiKey });
+  const secrets: string[] = [];
+  const app = createPartnerDemoApp({
+    kasaUrl: stack.h.gateway.url,
+    apiKey: site.apiKey,
+    webhookSecrets: () => secrets,
+    publicUrl: 'http://127.0.0.1:0',
+    storeFile: join(storeDir, 'books.json'),
+    log: () => undefined,
+  });
+  demo = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => demo.once('listening', resolve));
+  demoUrl = `http://127.0.0.1:${(demo.address() as AddressInfo).port}`;
+  const config = await kasa.webhookConfig.update({ webhookUrl: `${demoUrl}/webhooks/kasa` });
+  secrets.push(config.webhookSecret as string);
+
+  const context = await browser.newContext({ locale: 'tr-TR' });
+  const page = await context.newPage();
+  await page.goto(demoUrl);
+  await expect(page.locator('#balance').textContent()).resolves.toBe('0,00 ₺');
+  const [popup] = await Promise.all([context.waitForEvent('page'), page.click('button[data-amount="50000"]')]);
+  await popup.waitForURL(/\/deposit\//);
+  const referenceNo = (await popup.locator('#reference').textContent()) as string;
+  expect(referenceNo).toMatch(/^[A-Z0-9]{10}$/);
+  await expect(page.evaluate('window.kasaPopup.closed')).resolves.toBe(false);
+
+  // The money arrives at the bank; an operator approves it.
+  const transfer = await stack.h.ops('POST', '/ops/v1/bank-transfers', {
+    bankTxId: `demo-${referenceNo}`,
+    amount: '50000',
+    senderName: 'Ayşe Yılmaz',
+    senderIban: 'TR330006100519786457841326',
+    description: referenceNo,
+    receivedAt: new Date().toISOString(),
+  });
+  expect(transfer.status).toBe(201);
+  const intentId = transfer.body.intentId as string;
+  expect((await stack.h.ops('POST', `/ops/v1/intents/${intentId}/approve`, {})).status).toBe(200);
+
+  // The demo page shows the credit once the webhook is verified and applied.
+  await page.locator('#balance', { hasText: '500,00 ₺' }).waitFor({ timeout: 20_000 });
+  await popup.locator('#state-title', { hasText: 'Yatırım tamamlandı' }).waitFor({ timeout: 20_000 });
+
+  // Replay the delivered event: it arrives again with the same eventId and changes nothing.
+  const events = [];
+  for await (const event of kasa.events.iterate({ type: 'intent.approved' })) events.push(event);
+  expect(events).toHaveLength(1);
+  const eventId = events[0]!.eventId;
+  await waitFor('first delivery recorded', async () => (await kasa.events.get(eventId)).status === 'DELIVERED');
+  await kasa.events.replay(eventId);
+  await waitFor('replay delivered', async () => (await kasa.events.get(eventId)).attempts.length === 2);
+  const balance = (await (await fetch(`${demoUrl}/api/balance`)).json()) as { balance: string };
+  expect(balance.balance).toBe('50000');
+  await context.close();
+});
