@@ -132,40 +132,30 @@ export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls, 
 /** The answer to a confirmation posted from another site: refused, and it says so without naming anything. */
 export function renderCrossSitePage(stylesheet: SafeUrl, lang: Language = 'tr'): string {
   const t = MESSAGES[lang];
-  return html`<!doctype html>
-    <html lang="${lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${t.crossSiteTitle}</title>
-        <link rel="stylesheet" href="${stylesheet}" />
-      </head>
-      <body>
-        <main>
-          <h1>${t.crossSiteTitle}</h1>
-          <p>${t.crossSiteBody}</p>
-        </main>
-      </body>
-    </html>`.value;
+  return messagePage(stylesheet, lang, t.crossSiteTitle, t.crossSiteBody);
 }
 
 /** The page for an unknown, malformed or dead link: the same for all, styled, and it names nothing. */
 export function renderLinkNotFoundPage(stylesheet: SafeUrl, lang: Language = 'tr'): string {
   const t = MESSAGES[lang];
+  return messagePage(stylesheet, lang, t.notFoundTitle, t.notFoundBody);
+}
+
+/** A phone-ready page with one heading and one paragraph, on the deposit page's stylesheet. */
+function messagePage(stylesheet: SafeUrl, lang: Language, title: string, body: string): string {
   return html`<!doctype html>
     <html lang="${lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>${t.notFoundTitle}</title>
+        <title>${title}</title>
         <link rel="stylesheet" href="${stylesheet}" />
       </head>
       <body>
         <main>
-          <h1>${t.notFoundTitle}</h1>
-          <p>${t.notFoundBody}</p>
+          <h1>${title}</h1>
+          <p>${body}</p>
         </main>
       </body>
     </html>`.value;
