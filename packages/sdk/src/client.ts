@@ -1,36 +1,41 @@
 /**
  * The Kasa partner API for a partner's backend, typed from the OpenAPI document (src/generated/kasa-api.ts).
  *
- * - Creates carry an Idempotency-Key: a fresh UUID per call unless you pass one, the SAME key on every retry
- *   of that call, so a retried create never makes a second record.
- * - Retries: 5xx, 429 (after its Retry-After), timeouts and network errors, with exponential backoff and
- *   jitter, at most `maxRetries` times. Other 4xx answers are never retried.
+ * - Creates and replays carry an Idempotency-Key: a fresh UUID per call unless you pass one, the SAME key on every
+ *   retry of that call, so a retried create never makes a second record.
+ * - Retries: 5xx, 429 (after its Retry-After), timeouts and network errors, with exponential backoff and full
+ *   jitter, at most `maxRetries` times. Other 4xx answers are never retried. A webhook config update that rotates
+ *   the secret has no Idempotency-Key in the API, so it is repeated only when the API cannot have acted on it.
  * - Errors: `KasaApiError` with the API's `code` (typed), `status` and `requestId`.
  * - Lists: `list()` gives one page; `iterate()` follows `nextCursor` through every page.
  */
 import { randomUUID } from 'node:crypto';
 import type { components, operations } from './generated/kasa-api.js';
-import { KasaApiError, KasaNetworkError, type Problem } from './errors.js';
+import { callApi, type ApiRequest, type TransportOptions } from './transport.js';
 
 type Schemas = components['schemas'];
-type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type QueryOf<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 export type CreateDepositRequest = Schemas['CreateDepositRequest'];
 export type CreateDepositResponse = Schemas['CreateDepositResponse'];
 export type DepositIntent = Schemas['DepositIntent'];
 export type DepositIntentListItem = Schemas['DepositIntentListItem'];
+export type DepositIntentList = Schemas['DepositIntentList'];
 export type CreateWithdrawalRequest = Schemas['CreateWithdrawalRequest'];
 export type CreateWithdrawalResponse = Schemas['CreateWithdrawalResponse'];
 export type Withdrawal = Schemas['Withdrawal'];
 export type WithdrawalListItem = Schemas['WithdrawalListItem'];
+export type WithdrawalList = Schemas['WithdrawalList'];
 export type Event = Schemas['Event'];
 export type EventWithAttempts = Schemas['EventWithAttempts'];
+export type EventList = Schemas['EventList'];
 export type UpdateWebhookConfigRequest = Schemas['UpdateWebhookConfigRequest'];
 export type WebhookConfigResponse = Schemas['WebhookConfigResponse'];
 export type ListIntentsQuery = QueryOf<'listIntents'>;
 export type ListWithdrawalsQuery = QueryOf<'listWithdrawals'>;
 export type ListEventsQuery = QueryOf<'listEvents'>;
 
+/** One page of a list: `data` and the opaque cursor of the next page (null on the last). */
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
@@ -41,152 +46,109 @@ export interface KasaClientOptions {
   baseUrl: string;
   /** `sk_live_...`: server-side only. */
   apiKey: string;
-  /** Per attempt; default 10 000 ms. */
+  /** Per attempt, including reading the answer; default 10 000 ms. */
   timeoutMs?: number;
   /** Retries after the first attempt; default 4. */
   maxRetries?: number;
-  /** First backoff in ms (doubled each retry, with jitter); default 250. */
+  /** First backoff in ms (doubled each retry, full jitter, at most 8 s); default 250. */
   retryBaseMs?: number;
   /** A fetch implementation; default the global one. */
   fetch?: typeof fetch;
 }
 
 export interface CreateOptions {
-  /** Your own key for this operation (reuse it to retry it later); default a fresh UUID. */
+  /** Your own key for this operation (reuse it to retry it later yourself); default a fresh UUID. */
   idempotencyKey?: string;
 }
 
-const RETRY_AFTER_CAP_MS = 60_000;
-
 export class KasaClient {
-  private readonly baseUrl: string;
-  private readonly fetchImpl: typeof fetch;
-  private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly retryBaseMs: number;
+  private readonly transport: TransportOptions;
 
   readonly deposits = {
-    /** Creates a deposit intent; answers the same intent for a retry of the same call. */
-    create: (body: CreateDepositRequest, options: CreateOptions = {}) =>
-      this.send<CreateDepositResponse>('POST', '/api/v1/external/deposits', {
-        body,
-        idempotencyKey: options.idempotencyKey ?? randomUUID(),
-      }),
+    /** Creates a deposit intent and its hosted page URL; a retry of the same call answers the same intent. */
+    create: (body: CreateDepositRequest, options: CreateOptions = {}): Promise<CreateDepositResponse> =>
+      this.call({ method: 'POST', path: '/api/v1/external/deposits', body, idempotencyKey: options.idempotencyKey ?? randomUUID() }),
   };
 
   readonly intents = {
-    get: (intentId: string) => this.send<DepositIntent>('GET', `/api/v1/external/intents/${encodeURIComponent(intentId)}`),
-    list: (query: ListIntentsQuery = {}) => this.send<Page<DepositIntentListItem>>('GET', '/api/v1/external/intents', { query }),
-    iterate: (query: ListIntentsQuery = {}) => this.pages<DepositIntentListItem, ListIntentsQuery>((q) => this.intents.list(q), query),
+    get: (intentId: string): Promise<DepositIntent> => this.call({ method: 'GET', path: `/api/v1/external/intents/${segment(intentId)}` }),
+    list: (query: ListIntentsQuery = {}): Promise<DepositIntentList> =>
+      this.call({ method: 'GET', path: '/api/v1/external/intents', query }),
+    iterate: (query: ListIntentsQuery = {}): AsyncGenerator<DepositIntentListItem> => pages((q) => this.intents.list(q), query),
   };
 
   readonly withdrawals = {
-    create: (body: CreateWithdrawalRequest, options: CreateOptions = {}) =>
-      this.send<CreateWithdrawalResponse>('POST', '/api/v1/external/withdrawals', {
-        body,
-        idempotencyKey: options.idempotencyKey ?? randomUUID(),
-      }),
-    get: (withdrawalId: string) => this.send<Withdrawal>('GET', `/api/v1/external/withdrawals/${encodeURIComponent(withdrawalId)}`),
-    list: (query: ListWithdrawalsQuery = {}) => this.send<Page<WithdrawalListItem>>('GET', '/api/v1/external/withdrawals', { query }),
-    iterate: (query: ListWithdrawalsQuery = {}) =>
-      this.pages<WithdrawalListItem, ListWithdrawalsQuery>((q) => this.withdrawals.list(q), query),
+    /** Records a payout request; a retry of the same call answers the same withdrawal. */
+    create: (body: CreateWithdrawalRequest, options: CreateOptions = {}): Promise<CreateWithdrawalResponse> =>
+      this.call({ method: 'POST', path: '/api/v1/external/withdrawals', body, idempotencyKey: options.idempotencyKey ?? randomUUID() }),
+    get: (withdrawalId: string): Promise<Withdrawal> =>
+      this.call({ method: 'GET', path: `/api/v1/external/withdrawals/${segment(withdrawalId)}` }),
+    list: (query: ListWithdrawalsQuery = {}): Promise<WithdrawalList> =>
+      this.call({ method: 'GET', path: '/api/v1/external/withdrawals', query }),
+    iterate: (query: ListWithdrawalsQuery = {}): AsyncGenerator<WithdrawalListItem> => pages((q) => this.withdrawals.list(q), query),
   };
 
   readonly events = {
-    get: (eventId: string) => this.send<EventWithAttempts>('GET', `/api/v1/external/events/${encodeURIComponent(eventId)}`),
-    list: (query: ListEventsQuery = {}) => this.send<Page<Event>>('GET', '/api/v1/external/events', { query }),
-    iterate: (query: ListEventsQuery = {}) => this.pages<Event, ListEventsQuery>((q) => this.events.list(q), query),
-    /** A new delivery cycle of a DELIVERED or DEAD event, with the same eventId. */
-    replay: (eventId: string, options: CreateOptions = {}) =>
-      this.send<Event>('POST', `/api/v1/external/events/${encodeURIComponent(eventId)}/replay`, {
+    get: (eventId: string): Promise<EventWithAttempts> => this.call({ method: 'GET', path: `/api/v1/external/events/${segment(eventId)}` }),
+    list: (query: ListEventsQuery = {}): Promise<EventList> => this.call({ method: 'GET', path: '/api/v1/external/events', query }),
+    iterate: (query: ListEventsQuery = {}): AsyncGenerator<Event> => pages((q) => this.events.list(q), query),
+    /** A new delivery cycle of a DELIVERED or DEAD event, with the same eventId (`conflict` while PENDING). */
+    replay: (eventId: string, options: CreateOptions = {}): Promise<Event> =>
+      this.call({
+        method: 'POST',
+        path: `/api/v1/external/events/${segment(eventId)}/replay`,
         idempotencyKey: options.idempotencyKey ?? randomUUID(),
       }),
   };
 
   readonly webhookConfig = {
-    /** Sets the webhook URL; unless `rotateSecret` is false, the answer carries the new secret, once. */
-    update: (body: UpdateWebhookConfigRequest) => this.send<WebhookConfigResponse>('PUT', '/api/v1/external/site/webhook-config', { body }),
+    /**
+     * Sets the webhook URL; unless `rotateSecret` is false, also a new secret, returned in this answer only.
+     * A rotating update is not idempotent (a repeat would rotate again, and the secret you hold would stop being
+     * the "previous" one that keeps verifying), so it is retried only when the API cannot have acted on it: after
+     * a 429 or a refused connection. With `rotateSecret: false` it is retried like any other call.
+     */
+    update: (body: UpdateWebhookConfigRequest): Promise<WebhookConfigResponse> =>
+      this.call({
+        method: 'PUT',
+        path: '/api/v1/external/site/webhook-config',
+        body,
+        retry: body.rotateSecret === false ? 'any' : 'unprocessed',
+      }),
   };
 
-  constructor(private readonly options: KasaClientOptions) {
-    if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
+  constructor(options: KasaClientOptions) {
+    if (!/^https?:\/\/[^/]/.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
     if (!options.apiKey) throw new TypeError('apiKey is required');
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.fetchImpl = options.fetch ?? fetch;
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.maxRetries = options.maxRetries ?? 4;
-    this.retryBaseMs = options.retryBaseMs ?? 250;
-  }
-
-  private async *pages<T, Q extends { cursor?: string }>(list: (query: Q) => Promise<Page<T>>, query: Q): AsyncGenerator<T> {
-    let cursor: string | undefined = query.cursor;
-    do {
-      const page = await list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
-      yield* page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-
-  private async send<T>(
-    method: 'GET' | 'POST' | 'PUT',
-    path: string,
-    request: { body?: unknown; query?: Record<string, string | number | undefined>; idempotencyKey?: string } = {},
-  ): Promise<T> {
-    const url = new URL(`${this.baseUrl}${path}`);
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
-    // One key for every attempt of this call: a retry is the same operation.
-    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-
-    for (let attempt = 0; ; attempt += 1) {
-      let response: Response;
-      try {
-        response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-      } catch (error) {
-        if (attempt >= this.maxRetries) throw new KasaNetworkError(`${method} ${path}: no answer after ${attempt + 1} attempt(s)`, error);
-        await sleep(this.backoff(attempt));
-        continue;
-      }
-      if (response.ok) return (await response.json()) as T;
-      const retriable = response.status >= 500 || response.status === 429;
-      if (retriable && attempt < this.maxRetries) {
-        await response.body?.cancel();
-        await sleep(Math.max(this.backoff(attempt), retryAfterMs(response.headers.get('retry-after'))));
-        continue;
-      }
-      throw await toError(response);
-    }
-  }
-
-  /** Exponential backoff with full jitter: a random wait up to base * 2^attempt. */
-  private backoff(attempt: number): number {
-    return Math.round(Math.random() * this.retryBaseMs * 2 ** attempt);
-  }
-}
-
-function retryAfterMs(header: string | null): number {
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, RETRY_AFTER_CAP_MS) : 0;
-}
-
-async function toError(response: Response): Promise<KasaApiError> {
-  const requestId = response.headers.get('x-request-id') ?? undefined;
-  const text = await response.text();
-  let problem: Problem;
-  try {
-    problem = JSON.parse(text) as Problem;
-  } catch {
-    problem = {
-      type: 'about:blank',
-      title: response.statusText,
-      status: response.status,
-      detail: text.slice(0, 200),
-      error: 'internal_error',
+    const count = (value: number | undefined, fallback: number, name: string, min: number) => {
+      const result = value ?? fallback;
+      if (!Number.isInteger(result) || result < min) throw new RangeError(`${name} must be a whole number >= ${min}`);
+      return result;
+    };
+    this.transport = {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      apiKey: options.apiKey,
+      fetch: options.fetch ?? fetch,
+      timeoutMs: count(options.timeoutMs, 10_000, 'timeoutMs', 1),
+      maxRetries: count(options.maxRetries, 4, 'maxRetries', 0),
+      retryBaseMs: count(options.retryBaseMs, 250, 'retryBaseMs', 0),
     };
   }
-  return new KasaApiError(problem, response.status, requestId);
+
+  private call<T>(request: ApiRequest): Promise<T> {
+    return callApi<T>(this.transport, request);
+  }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Every item of every page, fetching the next page (same filters, its `nextCursor`) only when needed. */
+async function* pages<T, Q extends { cursor?: string }>(list: (query: Q) => Promise<Page<T>>, query: Q): AsyncGenerator<T> {
+  let cursor = query.cursor;
+  do {
+    const page = await list(cursor === undefined ? query : { ...query, cursor });
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+/** A path segment; an id with `/` or `?` cannot reach another route. */
+const segment = (id: string) => encodeURIComponent(id);

@@ -10,8 +10,10 @@ export type {
   CreateWithdrawalRequest,
   CreateWithdrawalResponse,
   DepositIntent,
+  DepositIntentList,
   DepositIntentListItem,
   Event,
+  EventList,
   EventWithAttempts,
   ListEventsQuery,
   ListIntentsQuery,
@@ -19,6 +21,7 @@ export type {
   UpdateWebhookConfigRequest,
   WebhookConfigResponse,
   Withdrawal,
+  WithdrawalList,
   WithdrawalListItem,
 } from './client.js';
 export { KasaApiError, KasaNetworkError, type KasaErrorCode, type Problem } from './errors.js';

@@ -16,10 +16,10 @@ export { toStandardWebhooksSecret, WebhookVerificationError };
 export type WebhookEvent = components['schemas']['IntentWebhookEvent'] | components['schemas']['WithdrawalWebhookEvent'];
 
 export interface VerifyWebhookInput {
-  /** Your site's `whsec_...` secret, or during a rotation `[newSecret, previousSecret]`. */
+  /** Your site's `whsec_...` secret as Kasa gave it, or during a rotation `[newSecret, previousSecret]`. */
   secret: string | readonly string[];
-  /** The request's headers as your framework gives them (names in any case). */
-  headers: Record<string, string | string[] | undefined> | Headers;
+  /** The request's headers as your framework gives them (names in any case), or a Fetch `Headers`. */
+  headers: Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
   /** The body exactly as received, before any JSON parsing. */
   rawBody: string | Uint8Array;
   /** Allowed clock difference in seconds, both ways; default 300. */
@@ -27,8 +27,12 @@ export interface VerifyWebhookInput {
 }
 
 /**
- * Checks the signature (Service-Signature, else the Standard Webhooks headers), the timestamp and the event id,
- * then returns the parsed event. Throws `WebhookVerificationError` otherwise: answer 400 or 401 then.
+ * Checks the signature (`Service-Signature` with `Service-Event-Id` when present, else the Standard Webhooks
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature`), the timestamp and that the body's `eventId` is the
+ * signed one, then returns the parsed event.
+ *
+ * @throws WebhookVerificationError when the webhook must be refused (answer 400 or 401); its `reason` says why.
+ * @throws TypeError/RangeError on misconfiguration (no secret, a parsed body instead of the raw one).
  * Deduplicate on `eventId`: Kasa may deliver an event more than once.
  */
 export function verifyWebhook(input: VerifyWebhookInput): WebhookEvent {
@@ -36,24 +40,34 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookEvent {
   const rawBody = typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : input.rawBody;
   const secrets = typeof input.secret === 'string' ? [input.secret] : [...input.secret];
   const tolerance = input.toleranceSeconds === undefined ? {} : { toleranceSeconds: input.toleranceSeconds };
+  let signedId: string | undefined;
   if (headers['service-signature'] !== undefined) {
     verifyServiceSignature({ header: headers['service-signature'], eventId: headers['service-event-id'], rawBody, secrets, ...tolerance });
+    signedId = headers['service-event-id'];
   } else {
     verifyStandardWebhook({ headers, rawBody, secrets, ...tolerance });
+    signedId = headers['webhook-id'];
   }
-  const event = JSON.parse(Buffer.from(rawBody).toString('utf8')) as WebhookEvent;
-  const headerId = headers['service-event-id'] ?? headers['webhook-id'];
-  if (event.eventId !== headerId)
+  let event: WebhookEvent;
+  try {
+    event = JSON.parse(Buffer.from(rawBody).toString('utf8')) as WebhookEvent;
+  } catch {
+    throw new WebhookVerificationError('malformed_header', 'the signed body is not JSON');
+  }
+  if (event === null || typeof event !== 'object' || event.eventId !== signedId) {
     throw new WebhookVerificationError('malformed_header', 'the body eventId differs from the signed event id');
+  }
   return event;
 }
 
 function lowerCased(headers: VerifyWebhookInput['headers']): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  const entries: [string, string | string[] | undefined][] =
-    typeof Headers !== 'undefined' && headers instanceof Headers
-      ? [...headers.entries()]
-      : Object.entries(headers as Record<string, string | string[] | undefined>);
-  for (const [name, value] of entries) out[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
+    for (const [name, value] of headers.entries()) out[name.toLowerCase()] = value;
+    return out;
+  }
+  for (const [name, value] of Object.entries(headers as Readonly<Record<string, string | readonly string[] | undefined>>)) {
+    out[name.toLowerCase()] = typeof value === 'string' || value === undefined ? value : value.join(',');
+  }
   return out;
 }

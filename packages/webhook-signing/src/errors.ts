@@ -1,13 +1,15 @@
 /**
  * The closed set of reasons a webhook can fail verification.
  *
- * - `missing_header`: no `Service-Signature` header (or it is empty).
+ * - `missing_header`: no `Service-Signature` header (or it is empty); for the Standard Webhooks headers, no
+ *   `webhook-timestamp` or `webhook-signature`.
  * - `malformed_header`: the signature header (or the event id header) cannot
  *   be parsed: garbage, missing/duplicate/non-numeric `t`, no `v1`, non-hex
  *   `v1`, oversized input.
  * - `timestamp_out_of_tolerance`: `t` is too old or too far in the future.
  * - `no_matching_signature`: no `v1` matches any of the receiver's secrets.
- * - `missing_event_id`: no `Service-Event-Id` header (or it is empty).
+ * - `missing_event_id`: no `Service-Event-Id` header (or it is empty); for the Standard Webhooks headers, no
+ *   `webhook-id`.
  */
 export const WEBHOOK_VERIFICATION_FAILURE_REASONS = [
   'missing_header',

@@ -40,11 +40,14 @@ export {
 } from './sign.js';
 export {
   buildStandardWebhookHeaders,
+  isValidStandardWebhook,
   STANDARD_ID_HEADER,
   STANDARD_SIGNATURE_HEADER,
   STANDARD_TIMESTAMP_HEADER,
   toStandardWebhooksSecret,
   verifyStandardWebhook,
+  type IncomingHeaders,
   type StandardWebhookHeaders,
+  type VerifyStandardWebhookInput,
 } from './standard.js';
 export { isValidWebhook, verifyWebhook, type NowInput, type VerifyWebhookInput } from './verify.js';

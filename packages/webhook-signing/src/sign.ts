@@ -1,7 +1,6 @@
-import { createHmac } from 'node:crypto';
-
 import { EVENT_ID_HEADER, MAX_SIGNATURES, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './constants.js';
 import { assertValidEventId, assertValidTimestamp, toBodyBytes, type RawBody } from './inputs.js';
+import { computeSignature } from './hmac.js';
 import { assertUsableSecret } from './secret.js';
 import { buildStandardWebhookHeaders, type StandardWebhookHeaders } from './standard.js';
 
@@ -95,14 +94,4 @@ export function buildWebhookHeaders(input: BuildSignatureHeaderInput): WebhookHe
     [EVENT_ID_HEADER]: input.eventId,
     ...buildStandardWebhookHeaders(input),
   };
-}
-
-/**
- * Raw HMAC over pre-validated inputs; shared by signing and verification so
- * both sides build the message identically.
- * The body is fed as bytes rather than concatenated into a string, so binary
- * or non-UTF-8 bodies are signed exactly as sent.
- */
-export function computeSignature(secret: string, eventId: string, timestamp: number, body: Uint8Array): Buffer {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${eventId}.${timestamp}.`, 'utf8').update(body).digest();
 }

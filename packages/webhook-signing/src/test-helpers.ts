@@ -10,12 +10,17 @@ import { WebhookVerificationError, type VerifyWebhookInput, type WebhookVerifica
 export const SECRET_A = 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
 export const SECRET_B = 'whsec___79_Pv6-fj39vX08_Lx8O_u7ezr6uno5-bl5OPi4eA';
 
+/** The same secrets in the form Standard Webhooks libraries take: `whsec_` + base64(UTF-8 of the Kasa secret). */
+export const SECRET_A_STANDARD = 'whsec_d2hzZWNfQUFFQ0F3UUZCZ2NJQ1FvTERBME9EeEFSRWhNVUZSWVhHQmthR3h3ZEhoOA==';
+export const SECRET_B_STANDARD = 'whsec_d2hzZWNfX183OV9QdjYtZmozOXZYMDhfTHg4T191N2V6cjZ1bm81LWJsNU9QaTRlQQ==';
+
 export const VECTOR_1 = {
   secret: SECRET_A,
   eventId: 'evt_01JH4Q8Z6X3M9V2K5T7R1N0B8C',
   timestamp: 1735689600,
   rawBody: '{"id":"dep_123","type":"deposit.completed","amount":"150.00","currency":"TRY"}',
   header: 't=1735689600,v1=ee1de98c1193aa218c2807440871b3874b855a5cdc9dfb1d832c5f7e8d9bec27',
+  webhookSignature: 'v1,7h3pjBGTqiGMKAdECHGzh0uFWlzcnfsdgyxffo2b7Cc=',
 };
 
 // Rotation vector: signed with SECRET_B (new) first, SECRET_A (previous) second.
@@ -27,6 +32,7 @@ export const VECTOR_2 = {
   header:
     't=1735693200,v1=841988619fd64c2f9a3aafeede1970dbb8fe98883ece2771535dd6d7b54f5ebd' +
     ',v1=b93908bfd0755385cd675f6a2b0111ced862bee584ac505eb6e8c4c867ae1a0b',
+  webhookSignature: 'v1,hBmIYZ/WTC+aOq/u3hlw27j+mIg+zidxU13W17VPXr0= v1,uTkIv9B1U4XNZ19qKwERzthivuWErFBetujEyGeuGgs=',
 };
 
 /** Independent reference implementation, written out from the README's "The scheme (v1)". */

@@ -5,7 +5,7 @@ import { WebhookVerificationError } from './errors.js';
 import { describeEventIdProblem, toBodyBytes, type HeaderValue, type RawBody } from './inputs.js';
 import { parseSignatureHeader } from './parse.js';
 import { assertUsableSecret } from './secret.js';
-import { computeSignature } from './sign.js';
+import { computeSignature } from './hmac.js';
 
 /**
  * The current time for the tolerance check: unix seconds, a `Date`, or a
@@ -106,7 +106,8 @@ export function isValidWebhook(input: VerifyWebhookInput): boolean {
   }
 }
 
-function normaliseSecrets(secrets: unknown): string[] {
+/** The receiver's secret(s) as a non-empty list of usable secrets; a TypeError otherwise. */
+export function normaliseSecrets(secrets: unknown): string[] {
   let list: unknown[] = [];
   if (typeof secrets === 'string') list = [secrets];
   else if (Array.isArray(secrets)) list = secrets;
@@ -121,7 +122,8 @@ function normaliseSecrets(secrets: unknown): string[] {
   return result;
 }
 
-function normaliseTolerance(toleranceSeconds: unknown): number {
+/** The tolerance in seconds (default 300); a RangeError for a negative or non-finite one. */
+export function normaliseTolerance(toleranceSeconds: unknown): number {
   if (toleranceSeconds === undefined) return DEFAULT_TOLERANCE_SECONDS;
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new RangeError('toleranceSeconds must be a finite number >= 0');
@@ -129,7 +131,8 @@ function normaliseTolerance(toleranceSeconds: unknown): number {
   return toleranceSeconds;
 }
 
-function resolveNow(now: NowInput | undefined): number {
+/** The current time in unix seconds from a {@link NowInput}; the system clock by default. */
+export function resolveNow(now: NowInput | undefined): number {
   if (now === undefined) return Math.floor(Date.now() / 1000);
   const value: unknown = typeof now === 'function' ? now() : now;
   const seconds = value instanceof Date ? Math.floor(value.getTime() / 1000) : value;

@@ -2,10 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import request from 'supertest';
-import { isValidWebhook, toStandardWebhooksSecret, verifyStandardWebhook, verifyWebhook } from '@kasa/webhook-signing';
+import {
+  isValidStandardWebhook,
+  isValidWebhook,
+  toStandardWebhooksSecret,
+  verifyStandardWebhook,
+  verifyWebhook,
+} from '@kasa/webhook-signing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { verifyWebhook as sdkVerifyWebhook } from '@kasa/sdk';
+import { verifyWebhook as sdkVerifyWebhook, WebhookVerificationError as SdkVerificationError } from '@kasa/sdk';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents } from '../../ledger/test/emit-event.js';
 import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
@@ -210,7 +216,19 @@ describe('webhook delivery', () => {
       expect(sdkVerifyWebhook({ secret: held, headers: delivery.headers, rawBody: delivery.rawBody }).eventId).toBe(viaStandard.eventId);
       const standardOnly = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => name.startsWith('webhook-')));
       expect(sdkVerifyWebhook({ secret: held, headers: standardOnly, rawBody: delivery.rawBody }).eventId).toBe(viaStandard.eventId);
+      // The key bytes given raw are the same key: { format: 'raw' } with the UTF-8 of the Kasa secret.
+      expect(() => new SvixWebhook(Buffer.from(held, 'utf8'), { format: 'raw' }).verify(body, delivery.headers)).not.toThrow();
       return viaStandard.eventId;
+    };
+    // A changed body is refused by every verifier: both libraries, this package (both schemes) and the SDK.
+    const expectTamperedRefused = (delivery: ReceivedDelivery, held: string) => {
+      const tampered = delivery.rawBody.toString('utf8').replace('"intent.approved"', '"intent.rejected"');
+      expect(tampered).not.toBe(delivery.rawBody.toString('utf8'));
+      expect(() => new StandardWebhook(toStandardWebhooksSecret(held)).verify(tampered, delivery.headers)).toThrow();
+      expect(() => new SvixWebhook(toStandardWebhooksSecret(held)).verify(tampered, delivery.headers)).toThrow();
+      expect(isValidStandardWebhook({ headers: delivery.headers, rawBody: tampered, secrets: held })).toBe(false);
+      expect(isValidWebhook({ header: delivery.signature, eventId: delivery.eventId, rawBody: tampered, secrets: held })).toBe(false);
+      expect(() => sdkVerifyWebhook({ secret: held, headers: delivery.headers, rawBody: tampered })).toThrow(SdkVerificationError);
     };
     const first = (await emitFor(site)).payloads[0]!.eventId;
     await eventStatus(site, first, 'DELIVERED');
@@ -219,9 +237,7 @@ describe('webhook delivery', () => {
     expect(delivery!.headers['webhook-timestamp']).toBe(/^t=(\d+),/.exec(delivery!.signature ?? '')?.[1]);
     expect(verifyWithEveryLibrary(delivery!, secret)).toBe(first);
     // A changed body or another site's secret is refused by the libraries too.
-    const tampered = delivery!.rawBody.toString('utf8').replace('"intent.approved"', '"intent.rejected"');
-    expect(() => new StandardWebhook(toStandardWebhooksSecret(secret)).verify(tampered, delivery!.headers)).toThrow();
-    expect(() => new SvixWebhook(toStandardWebhooksSecret(secret)).verify(tampered, delivery!.headers)).toThrow();
+    expectTamperedRefused(delivery!, secret);
 
     const rotated = (await configureWebhook(stack.h, site, stack.receiver.url.replace('/webhooks/kasa', '/standard')))
       .webhookSecret as string;
@@ -229,7 +245,10 @@ describe('webhook delivery', () => {
     await eventStatus(site, second, 'DELIVERED');
     const [afterRotation] = deliveriesOf(second);
     expect(afterRotation!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    for (const held of [rotated, secret]) expect(verifyWithEveryLibrary(afterRotation!, held)).toBe(second);
+    for (const held of [rotated, secret]) {
+      expect(verifyWithEveryLibrary(afterRotation!, held)).toBe(second);
+      expectTamperedRefused(afterRotation!, held);
+    }
   });
 
   it('keeps delivering to other sites while one partner is slow', async () => {
