@@ -13,4 +13,6 @@ export { validateRequest, type SchemaName } from './validation.js';
 export { LIST_FILTERS_INVALID, parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
 export { REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
 export { buildOpenApiDocument } from './openapi.js';
+export { buildOpsOpenApiDocument } from './openapi-ops.js';
+export { OPS_RESPONSE_SCHEMAS } from './schemas/ops-responses.js';
 export { RESPONSE_SCHEMAS } from './schemas/responses.js';

@@ -2,47 +2,18 @@
  * The partner API as an OpenAPI 3.1 document, built from the same JSON Schemas the gateway validates with
  * and the same response schemas the contract test checks real responses against.
  */
+import { PARTNER_EXAMPLES as EX } from './openapi-examples.js';
+import { componentsOf, pathId, problem, queryParametersOf, ref, withoutUnusedSchemas, type Json } from './openapi-support.js';
 import { REQUEST_SCHEMAS } from './schemas/requests.js';
 import { RESPONSE_SCHEMAS } from './schemas/responses.js';
 import { EVENT_TYPES } from './statuses.js';
 
-type Json = Record<string, unknown>;
-
-/** Drops `$id` and turns `$ref: "Name"` into `$ref: "#/components/schemas/Name"`, at every depth. */
-function toComponent(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toComponent);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema as Json)) {
-    if (key === '$id') continue;
-    out[key] = key === '$ref' && typeof value === 'string' && !value.startsWith('#') ? `#/components/schemas/${value}` : toComponent(value);
-  }
-  return out;
-}
-
-/**
- * A request schema's `default`s said in words instead: generators such as openapi-typescript turn a property
- * with a `default` into a required one, and a client would then have to send what the server fills in itself.
- */
-function defaultsInDescriptions(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(defaultsInDescriptions);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema as Json)) if (key !== 'default') out[key] = defaultsInDescriptions(value);
-  if ('default' in (schema as Json)) {
-    const said = `Default: ${JSON.stringify((schema as Json).default)}.`;
-    out.description = typeof out.description === 'string' ? `${out.description} ${said}` : said;
-  }
-  return out;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
-const json = (description: string, schema: string, headers: Json = {}) => ({
+const json = (description: string, schema: string, example: unknown, headers: Json = {}) => ({
   description,
   headers: { ...RATE_LIMIT_HEADERS, ...headers },
-  content: { 'application/json': { schema: ref(schema) } },
+  content: { 'application/json': { schema: ref(schema), example } },
 });
+const body = (schema: string, example: unknown) => ({ required: true, content: { 'application/json': { schema: ref(schema), example } } });
 
 const RATE_LIMIT_HEADERS = {
   RateLimit: { description: 'Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`.', schema: { type: 'string' } },
@@ -51,18 +22,18 @@ const RATE_LIMIT_HEADERS = {
 };
 
 const COMMON_ERRORS = {
-  '401': problem('unauthorized: missing or invalid API key'),
-  '429': { ...problem('rate_limited'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+  '401': problem('unauthorized: missing or invalid API key', EX.unauthorizedProblem),
+  '429': { ...problem('rate_limited', EX.rateLimitedProblem), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
   '500': problem('internal_error'),
   '503': problem('service_unavailable'),
 };
 
 const WRITE_ERRORS = {
-  '400': problem('validation_failed or idempotency_key_missing'),
-  '409': problem('idempotency_key_in_use: the same key is still in flight'),
+  '400': problem('validation_failed or idempotency_key_missing', EX.validationProblem),
+  '409': problem('idempotency_key_in_use: the same key is still in flight', EX.inUseProblem),
   '413': problem('payload_too_large: body over 64 KiB'),
   '415': problem('unsupported_media_type: Content-Type must be application/json'),
-  '422': problem('idempotency_key_reused: the same key with a different body'),
+  '422': problem('idempotency_key_reused: the same key with a different body', EX.reusedProblem),
 };
 
 const idempotencyKey = {
@@ -73,20 +44,10 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
-const LIMIT_PARAMETER = { type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100; default 50.' };
-
 function queryParameters(schemaName: 'listIntents' | 'listWithdrawals' | 'listEvents') {
-  const schema = REQUEST_SCHEMAS[schemaName] as unknown as { properties: Record<string, Json> };
-  return Object.entries(schema.properties).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: false,
-    // The gateway checks the query's text; on the wire a page size is a whole number, and typed clients say so.
-    schema: name === 'limit' ? LIMIT_PARAMETER : toComponent(property),
-  }));
+  return queryParametersOf(REQUEST_SCHEMAS[schemaName]);
 }
 
-const pathId = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
 const replayed = {
   'Idempotent-Replayed': {
     description: '`true` when this answer replays an earlier request with the same key.',
@@ -135,7 +96,7 @@ function webhookOperations(): Json {
           description:
             "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.",
           parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+          requestBody: body(schema, type.startsWith('intent.') ? EX.intentWebhook : EX.withdrawalWebhook),
           responses: {
             '200': { description: 'Stored (or a duplicate): any 2xx ends the delivery.' },
             '401': { description: 'Signature missing or wrong: counted as a failed attempt and retried.' },
@@ -180,39 +141,8 @@ export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
   return withoutUnusedSchemas(fullDocument(serverUrl));
 }
 
-/**
- * Keeps only the component schemas the document's operations and webhooks reach: the contracts package also
- * holds the ops API's and the query strings' schemas, which this document does not describe as components.
- */
-function withoutUnusedSchemas<Doc extends { components: { schemas: Json } }>(doc: Doc): Doc {
-  const schemas = doc.components.schemas;
-  const used = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node as Json)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
-        const name = value.slice('#/components/schemas/'.length);
-        if (!used.has(name)) {
-          used.add(name);
-          visit(schemas[name]);
-        }
-      } else visit(value);
-    }
-  };
-  visit({ ...doc, components: { ...doc.components, schemas: {} } });
-  return {
-    ...doc,
-    components: { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
-  };
-}
-
 function fullDocument(serverUrl: string) {
-  const schemas: Json = {};
-  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS))
-    schemas[(schema as { $id: string }).$id ?? name] = defaultsInDescriptions(toComponent(schema));
-  for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) schemas[name] = toComponent(schema);
-  Object.assign(schemas, webhookSchemas());
+  const schemas = { ...componentsOf(REQUEST_SCHEMAS, [RESPONSE_SCHEMAS]), ...webhookSchemas() };
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -248,8 +178,12 @@ function fullDocument(serverUrl: string) {
             'Creates a deposit intent for one end user and returns the hosted deposit page URL. A retry with the same Idempotency-Key and body returns the same intent.',
           summary: 'Create a deposit intent',
           parameters: [idempotencyKey],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateDepositRequest') } } },
-          responses: { '201': json('Created, or replayed', 'CreateDepositResponse', replayed), ...WRITE_ERRORS, ...COMMON_ERRORS },
+          requestBody: body('CreateDepositRequest', EX.createDepositRequest),
+          responses: {
+            '201': json('Created, or replayed', 'CreateDepositResponse', EX.createDepositResponse, replayed),
+            ...WRITE_ERRORS,
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/withdrawals': {
@@ -260,8 +194,12 @@ function fullDocument(serverUrl: string) {
             'Records a payout request to a TR IBAN; operators review and send it. A retry with the same Idempotency-Key and body returns the same withdrawal.',
           summary: 'Request a withdrawal (payout)',
           parameters: [idempotencyKey],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateWithdrawalRequest') } } },
-          responses: { '201': json('Received, or replayed', 'CreateWithdrawalResponse', replayed), ...WRITE_ERRORS, ...COMMON_ERRORS },
+          requestBody: body('CreateWithdrawalRequest', EX.createWithdrawalRequest),
+          responses: {
+            '201': json('Received, or replayed', 'CreateWithdrawalResponse', EX.createWithdrawalResponse, replayed),
+            ...WRITE_ERRORS,
+            ...COMMON_ERRORS,
+          },
         },
         get: {
           operationId: 'listWithdrawals',
@@ -269,7 +207,11 @@ function fullDocument(serverUrl: string) {
           description: "The site's withdrawals, newest first, in pages joined by an opaque `nextCursor`.",
           summary: 'List withdrawals, newest first',
           parameters: queryParameters('listWithdrawals'),
-          responses: { '200': json('A page', 'WithdrawalList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('A page', 'WithdrawalList', EX.withdrawalList),
+            '400': problem('validation_failed', EX.validationProblem),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/intents/{intentId}': {
@@ -280,8 +222,8 @@ function fullDocument(serverUrl: string) {
           summary: 'Look up a deposit intent',
           parameters: [pathId('intentId')],
           responses: {
-            '200': json('The intent', 'DepositIntent'),
-            '404': problem("not_found (missing or another site's)"),
+            '200': json('The intent', 'DepositIntent', EX.depositIntent),
+            '404': problem("not_found (missing or another site's)", EX.notFoundProblem),
             ...COMMON_ERRORS,
           },
         },
@@ -294,8 +236,8 @@ function fullDocument(serverUrl: string) {
           summary: 'Look up a withdrawal',
           parameters: [pathId('withdrawalId')],
           responses: {
-            '200': json('The withdrawal', 'Withdrawal'),
-            '404': problem("not_found (missing or another site's)"),
+            '200': json('The withdrawal', 'Withdrawal', EX.withdrawal),
+            '404': problem("not_found (missing or another site's)", EX.notFoundProblem),
             ...COMMON_ERRORS,
           },
         },
@@ -307,7 +249,11 @@ function fullDocument(serverUrl: string) {
           description: "The site's deposit intents, newest first, in pages joined by an opaque `nextCursor`.",
           summary: 'List deposit intents, newest first',
           parameters: queryParameters('listIntents'),
-          responses: { '200': json('A page', 'DepositIntentList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('A page', 'DepositIntentList', EX.depositIntentList),
+            '400': problem('validation_failed', EX.validationProblem),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/site/webhook-config': {
@@ -317,9 +263,9 @@ function fullDocument(serverUrl: string) {
           description:
             'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.',
           summary: 'Change the webhook URL and (by default) rotate the signing secret',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('UpdateWebhookConfigRequest') } } },
+          requestBody: body('UpdateWebhookConfigRequest', EX.webhookConfigRequest),
           responses: {
-            '200': json('Recorded', 'WebhookConfigResponse'),
+            '200': json('Recorded', 'WebhookConfigResponse', EX.webhookConfigResponse),
             '400': problem('validation_failed'),
             '413': problem('payload_too_large'),
             '415': problem('unsupported_media_type'),
@@ -334,7 +280,11 @@ function fullDocument(serverUrl: string) {
           description: "The site's webhook events with their delivery status, newest first.",
           summary: 'List webhook events, newest first',
           parameters: queryParameters('listEvents'),
-          responses: { '200': json('A page', 'EventList'), '400': problem('validation_failed'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('A page', 'EventList', EX.eventList),
+            '400': problem('validation_failed', EX.validationProblem),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/events/{eventId}': {
@@ -344,7 +294,11 @@ function fullDocument(serverUrl: string) {
           description: 'One event with every delivery attempt.',
           summary: 'Read an event with its delivery attempts',
           parameters: [pathId('eventId')],
-          responses: { '200': json('The event', 'EventWithAttempts'), '404': problem('not_found'), ...COMMON_ERRORS },
+          responses: {
+            '200': json('The event', 'EventWithAttempts', EX.eventWithAttempts),
+            '404': problem('not_found', EX.notFoundProblem),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/api/v1/external/events/{eventId}/replay': {
@@ -354,7 +308,12 @@ function fullDocument(serverUrl: string) {
           description: 'Starts a new delivery cycle of a DELIVERED or DEAD event with the same eventId and a fresh signature.',
           summary: 'Deliver an event again (typically a DEAD one): a new delivery cycle with the same eventId',
           parameters: [pathId('eventId'), idempotencyKey],
-          responses: { '202': json('Accepted', 'Event', replayed), '404': problem('not_found'), ...WRITE_ERRORS, ...COMMON_ERRORS },
+          responses: {
+            '202': json('Accepted', 'Event', EX.event, replayed),
+            '404': problem('not_found', EX.notFoundProblem),
+            ...WRITE_ERRORS,
+            ...COMMON_ERRORS,
+          },
         },
       },
     },

@@ -64,6 +64,9 @@ export interface DepositPageView {
   creditedAmount: string | null;
   currency: string;
   expiresAt: string;
+  /** Whole seconds until expiresAt by the ledger's clock while the end user may pay, else 0: the page's countdown. */
+  secondsLeft: number;
+  /** The partner's display name of its site. */
   siteName: string;
   bankAccount: { bankName: string; holderName: string; iban: string } | null;
   /** The partner's link back, if it gave one on create. */

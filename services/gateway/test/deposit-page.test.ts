@@ -75,9 +75,14 @@ describe('hosted deposit page', () => {
     await expect(page.locator('#reference').textContent()).resolves.toBe(created.body.referenceNo);
     await expect(page.locator('#amount').textContent()).resolves.toBe('2.500,50 ₺');
     // Page functions run in the browser; as strings they need no DOM types in this Node project.
-    await page.waitForFunction("/kaldı/.test(document.getElementById('countdown')?.textContent ?? '')", null, { timeout: 5000 });
-    const countdown = await page.locator('#countdown').textContent();
-    expect(countdown).toMatch(/^(29|30):\d{2} kaldı$/);
+    // The script counts down from the server's seconds-left: a second later it shows less than the first byte did.
+    const first = await page.locator('.countdown').textContent();
+    expect(first).toMatch(/^(29|30):\d{2} kaldı$/);
+    // (A locator, not waitForFunction: this page's CSP rightly refuses evaluating a string in it.)
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const later = await page.locator('.countdown').textContent();
+    expect(later).toMatch(/^(29|30):\d{2} kaldı$/);
+    expect(later).not.toBe(first);
     await page.locator('#reference + button.copy').click();
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(created.body.referenceNo);
     await expect(page.locator('#reference + button.copy').textContent()).resolves.toBe('Kopyalandı');
@@ -185,6 +190,14 @@ describe('hosted deposit page', () => {
   it('serves a live status for the page script', async () => {
     const created = await partner(h.gateway.url, site).createDeposit();
     const res = await request(h.gateway.url).get(`${pagePath(created.body.depositUrl)}/status`);
-    expect(res.body).toEqual({ status: 'RESERVED', expiresAt: created.body.expiresAt });
+    expect(res.body).toEqual({
+      status: 'RESERVED',
+      expiresAt: created.body.expiresAt,
+      secondsLeft: expect.any(Number),
+      creditedAmount: null,
+      userConfirmed: false,
+    });
+    expect(res.body.secondsLeft).toBeGreaterThan(1790);
+    expect(res.body.secondsLeft).toBeLessThanOrEqual(1800);
   });
 });

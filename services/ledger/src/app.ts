@@ -11,6 +11,7 @@ import {
   rejectHostileUrl,
   requestId,
 } from '@kasa/http';
+import { buildOpsOpenApiDocument } from '@kasa/contracts';
 import { schemaReadiness } from '@kasa/db';
 import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
@@ -64,7 +65,12 @@ export function createApp(deps: LedgerDeps): Express {
   app.use('/internal/v1/sites/:siteId/webhook-config', webhookConfigRoutes(deps));
   app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
   app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
-  // Login is the only unauthenticated ops route; every other /ops/v1 request is resolved to an operator
+  // The ops API's contract, readable without a token like the partner document on the gateway; built once.
+  const opsOpenApi = JSON.stringify(buildOpsOpenApiDocument(deps.config.ledgerUrl));
+  app.get('/ops/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(opsOpenApi);
+  });
+  // Login and the document above are the only unauthenticated ops routes; every other /ops/v1 request is resolved to an operator
   // (or refused 401) once here, before any ops router runs.
   app.use('/ops/v1', opsLoginRoutes(deps));
   app.use('/ops/v1', operatorAuth(deps));

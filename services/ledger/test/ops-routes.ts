@@ -10,7 +10,8 @@ export interface OpsRoute {
   path: string;
   /**
    * `ADMIN`: refused 403 to a reviewer. `ANY`: any authenticated operator (some refuse a reviewer acting on
-   * another operator's account inside the use case). `PUBLIC`: no token needed (only login).
+   * another operator's account inside the use case). `PUBLIC`: no token needed (login, and the ops API's
+   * OpenAPI document).
    */
   role: 'ADMIN' | 'ANY' | 'PUBLIC';
   /** The path names one site (`:siteId`). */
@@ -25,6 +26,8 @@ const route = (method: OpsRoute['method'], path: string, role: OpsRoute['role'])
 });
 
 export const OPS_ROUTES: readonly OpsRoute[] = [
+  // app.ts
+  route('GET', '/openapi.json', 'PUBLIC'),
   // operators/operators-ops.routes.ts
   route('POST', '/login', 'PUBLIC'),
   route('GET', '/me', 'ANY'),

@@ -1,7 +1,8 @@
 /**
- * A partner's client written only against the types openapi-typescript generates from the served document
- * (./generated/kasa-api.ts, written by test/contract/third-party-tools.test.ts), calling the gateway through
- * openapi-fetch. The test type-checks this file with the TypeScript compiler, then runs it.
+ * A partner's client written only against the types openapi-typescript generates from the served document,
+ * calling the gateway through openapi-fetch. test/contract/typed-client.test.ts copies this file beside the
+ * generated `./generated/kasa-api.ts` in a temporary directory, type-checks it there with the TypeScript
+ * compiler, then runs it (the type-only import leaves nothing to load at run time).
  */
 import createClient from 'openapi-fetch';
 import type { components, paths } from './generated/kasa-api.js';

@@ -632,6 +632,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "externalUserId": "user-42",
+                 *       "externalUserLabel": "Ayşe Y.",
+                 *       "amount": "150000",
+                 *       "currency": "TRY",
+                 *       "returnUrl": "https://partner.example/wallet"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDepositRequest"];
             };
         };
@@ -650,6 +659,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *       "referenceNo": "KD7MX4Q2RH",
+                     *       "depositUrl": "https://api.kasa.example/deposit/dp_Xq3vN8kLm2pR7tYw9zB4cF6hJ1sD5gA0",
+                     *       "amount": "150000",
+                     *       "currency": "TRY",
+                     *       "expiresAt": "2026-01-31T12:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateDepositResponse"];
                 };
             };
@@ -659,6 +678,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -668,6 +703,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -677,6 +722,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -704,6 +759,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -714,6 +779,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -764,6 +839,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *           "referenceNo": "KW4HN8P2TA",
+                     *           "status": "SENT",
+                     *           "amount": "50000",
+                     *           "currency": "TRY",
+                     *           "sentAt": "2026-01-31T15:20:03.004Z",
+                     *           "rejectedAt": null,
+                     *           "rejectedReason": null,
+                     *           "createdAt": "2026-01-31T13:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *           "requestedAmount": "50000"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJjIjoiMjAyNi0wMS0zMVQxMzowMDowMC4wMDBaIn0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WithdrawalList"];
                 };
             };
@@ -773,6 +868,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -782,6 +893,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -792,6 +913,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -827,6 +958,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "externalUserId": "user-42",
+                 *       "externalUserLabel": "Ayşe Y.",
+                 *       "amount": "50000",
+                 *       "currency": "TRY",
+                 *       "targetIban": "TR330006100519786457841326",
+                 *       "targetHolderName": "Ayşe Yılmaz"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWithdrawalRequest"];
             };
         };
@@ -845,6 +986,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateWithdrawalResponse"];
                 };
             };
@@ -854,6 +1001,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -863,6 +1026,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -872,6 +1045,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -899,6 +1082,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -909,6 +1102,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -955,6 +1158,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *       "referenceNo": "KD7MX4Q2RH",
+                     *       "status": "APPROVED",
+                     *       "amount": "150000",
+                     *       "currency": "TRY",
+                     *       "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:09:41.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DepositIntent"];
                 };
             };
@@ -964,6 +1181,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -973,6 +1200,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -983,6 +1220,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1029,6 +1276,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA",
+                     *       "status": "SENT",
+                     *       "amount": "50000",
+                     *       "currency": "TRY",
+                     *       "sentAt": "2026-01-31T15:20:03.004Z",
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T13:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
@@ -1038,6 +1299,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1047,6 +1318,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1057,6 +1338,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1107,6 +1398,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *           "referenceNo": "KD7MX4Q2RH",
+                     *           "status": "APPROVED",
+                     *           "amount": "150000",
+                     *           "currency": "TRY",
+                     *           "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *           "rejectedAt": null,
+                     *           "rejectedReason": null,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:09:41.512Z",
+                     *           "requestedAmount": "150000"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DepositIntentList"];
                 };
             };
@@ -1116,6 +1427,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1125,6 +1452,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1135,6 +1472,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1167,6 +1514,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "webhookUrl": "https://partner.example/webhooks/kasa",
+                 *       "rotateSecret": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookConfigRequest"];
             };
         };
@@ -1183,6 +1536,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookUrl": "https://partner.example/webhooks/kasa",
+                     *       "webhookSecret": "whsec_9ZbQ2xV7nK4mR1tY8wC3fH6jL0pS5dG2aE7uI4oB1qM",
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookConfigResponse"];
                 };
             };
@@ -1201,6 +1561,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1229,6 +1599,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1280,6 +1660,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "type": "intent.approved",
+                     *           "status": "DELIVERED",
+                     *           "createdAt": "2026-01-31T12:09:41.512Z",
+                     *           "attemptCount": 1,
+                     *           "lastAttemptAt": "2026-01-31T12:09:41.790Z",
+                     *           "deliveredAt": "2026-01-31T12:09:41.902Z",
+                     *           "deadAt": null,
+                     *           "payload": {
+                     *             "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *             "type": "intent.approved",
+                     *             "createdAt": "2026-01-31T12:09:41.512Z",
+                     *             "data": {
+                     *               "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *               "referenceNo": "KD7MX4Q2RH",
+                     *               "status": "APPROVED",
+                     *               "amount": "150000",
+                     *               "currency": "TRY",
+                     *               "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *               "rejectedAt": null,
+                     *               "rejectedReason": null,
+                     *               "createdAt": "2026-01-31T12:00:00.000Z",
+                     *               "updatedAt": "2026-01-31T12:09:41.512Z"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventList"];
                 };
             };
@@ -1289,6 +1703,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1298,6 +1728,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1308,6 +1748,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1354,6 +1804,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "type": "intent.approved",
+                     *       "status": "DELIVERED",
+                     *       "createdAt": "2026-01-31T12:09:41.512Z",
+                     *       "attemptCount": 1,
+                     *       "lastAttemptAt": "2026-01-31T12:09:41.790Z",
+                     *       "deliveredAt": "2026-01-31T12:09:41.902Z",
+                     *       "deadAt": null,
+                     *       "payload": {
+                     *         "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "type": "intent.approved",
+                     *         "createdAt": "2026-01-31T12:09:41.512Z",
+                     *         "data": {
+                     *           "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *           "referenceNo": "KD7MX4Q2RH",
+                     *           "status": "APPROVED",
+                     *           "amount": "150000",
+                     *           "currency": "TRY",
+                     *           "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *           "rejectedAt": null,
+                     *           "rejectedReason": null,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:09:41.512Z"
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptNo": 1,
+                     *           "url": "https://partner.example/webhooks/kasa",
+                     *           "startedAt": "2026-01-31T12:09:41.790Z",
+                     *           "durationMs": 112,
+                     *           "statusCode": 200,
+                     *           "error": null,
+                     *           "responseBody": "ok"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventWithAttempts"];
                 };
             };
@@ -1363,6 +1853,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1372,6 +1872,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1382,6 +1892,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1433,6 +1953,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "type": "intent.approved",
+                     *       "status": "PENDING",
+                     *       "createdAt": "2026-01-31T12:09:41.512Z",
+                     *       "attemptCount": 0,
+                     *       "lastAttemptAt": null,
+                     *       "deliveredAt": null,
+                     *       "deadAt": null,
+                     *       "payload": {
+                     *         "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "type": "intent.approved",
+                     *         "createdAt": "2026-01-31T12:09:41.512Z",
+                     *         "data": {
+                     *           "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *           "referenceNo": "KD7MX4Q2RH",
+                     *           "status": "APPROVED",
+                     *           "amount": "150000",
+                     *           "currency": "TRY",
+                     *           "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *           "rejectedAt": null,
+                     *           "rejectedReason": null,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:09:41.512Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };
@@ -1442,6 +1991,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1451,6 +2016,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1460,6 +2035,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1469,6 +2054,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1496,6 +2091,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1506,6 +2111,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1564,6 +2179,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "intent.approved",
+                 *       "createdAt": "2026-01-31T12:09:41.512Z",
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "APPROVED",
+                 *         "amount": "150000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": "2026-01-31T12:09:41.512Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T12:09:41.512Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["IntentWebhookEvent"];
             };
         };
@@ -1619,6 +2253,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "intent.approved",
+                 *       "createdAt": "2026-01-31T12:09:41.512Z",
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "APPROVED",
+                 *         "amount": "150000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": "2026-01-31T12:09:41.512Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T12:09:41.512Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["IntentWebhookEvent"];
             };
         };
@@ -1674,6 +2327,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
+                 *       "type": "withdrawal.sent",
+                 *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "data": {
+                 *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                 *         "referenceNo": "KW4HN8P2TA",
+                 *         "status": "SENT",
+                 *         "amount": "50000",
+                 *         "currency": "TRY",
+                 *         "sentAt": "2026-01-31T15:20:03.004Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T13:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WithdrawalWebhookEvent"];
             };
         };
@@ -1729,6 +2401,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
+                 *       "type": "withdrawal.sent",
+                 *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "data": {
+                 *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                 *         "referenceNo": "KW4HN8P2TA",
+                 *         "status": "SENT",
+                 *         "amount": "50000",
+                 *         "currency": "TRY",
+                 *         "sentAt": "2026-01-31T15:20:03.004Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T13:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WithdrawalWebhookEvent"];
             };
         };
@@ -1784,6 +2475,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
+                 *       "type": "withdrawal.sent",
+                 *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "data": {
+                 *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                 *         "referenceNo": "KW4HN8P2TA",
+                 *         "status": "SENT",
+                 *         "amount": "50000",
+                 *         "currency": "TRY",
+                 *         "sentAt": "2026-01-31T15:20:03.004Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T13:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WithdrawalWebhookEvent"];
             };
         };

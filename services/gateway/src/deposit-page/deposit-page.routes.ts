@@ -73,6 +73,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
     const token = String(req.params.token);
     const urls = {
       status: localUrl`/deposit/${token}/status`,
+      page: localUrl`/deposit/${token}?lang=${lang}`,
       script: SCRIPT_URL,
       stylesheet: STYLESHEET_URL,
       otherLanguage: localUrl`/deposit/${token}?lang=${lang === 'tr' ? 'en' : 'tr'}`,
@@ -116,7 +117,14 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     const view = await load(String(req.params.token), req.requestId);
     if (!view) throw new AppError('not_found', 'No deposit page for this link.');
-    res.json({ status: view.status, expiresAt: view.expiresAt });
+    // What the page's script compares with what it shows; when it differs, it fetches the page and swaps it in.
+    res.json({
+      status: view.status,
+      expiresAt: view.expiresAt,
+      secondsLeft: view.secondsLeft,
+      creditedAmount: view.creditedAmount,
+      userConfirmed: view.userConfirmedAt !== null,
+    });
   });
 
   return router;

@@ -9,12 +9,17 @@ export type Language = (typeof LANGUAGES)[number];
 export interface StateText {
   title: string;
   body: string;
+  /** What the end user can do now, when there is something. */
+  next?: string;
 }
+
+/** The outcome states the page shows instead of bank details. */
+export type OutcomeStatus = 'PENDING_REVIEW' | 'LATE_ARRIVAL' | 'APPROVED' | 'REJECTED' | 'AUTO_CANCELLED';
 
 export interface Messages {
   htmlTitle: string;
   heading: string;
-  lead: (amount: string) => { before: string; after: string };
+  lead: { before: string; after: string };
   amount: string;
   reference: string;
   iban: string;
@@ -25,30 +30,33 @@ export interface Messages {
   copyLabel: (label: string) => string;
   warn: string;
   deadline: string;
+  timeZone: string;
   left: string;
   credited: string;
   requested: (amount: string) => string;
   referenceOnOutcome: string;
-  states: Record<string, StateText>;
-  liveChanged: string;
-  liveApproved: string;
+  states: Record<OutcomeStatus, StateText>;
+  /** What the live region says when the page updates itself. */
+  announce: { approved: (amount: string) => string; other: (title: string) => string };
   confirmButton: string;
   confirmHint: string;
-  confirmed: string;
+  confirmedTitle: string;
+  confirmedBody: string;
   backTo: (site: string) => string;
   crossSiteTitle: string;
   crossSiteBody: string;
   notFoundTitle: string;
   notFoundBody: string;
   switchTo: { lang: Language; label: string };
+  switchLabel: string;
 }
 
 const tr: Messages = {
   htmlTitle: 'Para yatırma',
   heading: 'Para yatırma',
-  lead: () => ({ before: 'Aşağıdaki hesaba tam', after: 'havale/EFT yapın ve açıklamaya referans kodunu yazın.' }),
-  amount: 'Tutar',
-  reference: 'Açıklama (referans)',
+  lead: { before: 'Aşağıdaki hesaba tam', after: 'havale/EFT yapın ve açıklamaya referans kodunu yazın.' },
+  amount: 'Gönderilecek tutar',
+  reference: 'Açıklama (referans kodu)',
   iban: 'IBAN',
   holder: 'Alıcı',
   bank: 'Banka',
@@ -57,43 +65,59 @@ const tr: Messages = {
   copyLabel: (label) => `${label} kopyala`,
   warn: 'Referans kodunu açıklamaya yazmazsanız ödemeniz gecikebilir.',
   deadline: 'Son ödeme zamanı:',
+  timeZone: 'TSİ',
   left: 'kaldı',
   credited: 'Bakiyenize eklenen:',
   requested: (amount) => `(talep edilen ${amount})`,
   referenceOnOutcome: 'Referans kodu:',
   states: {
-    PENDING_REVIEW: { title: 'Ödemeniz alındı', body: 'Havaleniz bize ulaştı ve kontrol ediliyor. Onaylandığında bakiyenize eklenecek.' },
-    LATE_ARRIVAL: { title: 'Ödemeniz alındı', body: 'Havaleniz süre dolduktan sonra ulaştı; ekibimiz kontrol ediyor.' },
+    PENDING_REVIEW: {
+      title: 'Ödemeniz alındı',
+      body: 'Havaleniz bize ulaştı ve kontrol ediliyor. Onaylandığında bakiyenize eklenecek; bu sayfa kendiliğinden güncellenir.',
+    },
+    LATE_ARRIVAL: {
+      title: 'Ödemeniz alındı',
+      body: 'Havaleniz süre dolduktan sonra ulaştı; ekibimiz kontrol ediyor. Onaylandığında bakiyenize eklenecek; bu sayfa kendiliğinden güncellenir.',
+    },
     APPROVED: { title: 'Yatırım tamamlandı', body: 'Ödemeniz onaylandı. Bu sayfayı kapatabilirsiniz.' },
-    REJECTED: { title: 'Yatırım onaylanmadı', body: 'Bu yatırım talebi reddedildi. Lütfen destek ekibiyle iletişime geçin.' },
+    REJECTED: {
+      title: 'Yatırım onaylanmadı',
+      body: 'Bu yatırım talebi onaylanmadı.',
+      next: 'Sorunuz varsa destek ekibine referans kodunu iletin.',
+    },
     AUTO_CANCELLED: {
       title: 'Süre doldu',
-      body: 'Bu yatırım talebinin süresi doldu; bu hesaba ödeme yapmayın, sitenizden yeni bir talep oluşturun. Süre dolduktan sonra havale yaptıysanız paranız kaybolmaz: ekibimiz inceler, destek ekibine referans kodunu iletin.',
+      body: 'Bu yatırım talebinin süresi doldu. Bu hesaba artık ödeme yapmayın; sitenizden yeni bir talep oluşturun.',
+      next: 'Süre dolduktan sonra havale yaptıysanız paranız kaybolmaz: ekibimiz inceler. Destek ekibine referans kodunu iletin.',
     },
   },
-  liveChanged: 'Durum güncellendi.',
-  liveApproved: 'Yatırım onaylandı.',
+  announce: {
+    approved: (amount) => `Yatırım onaylandı: bakiyenize ${amount} eklendi.`,
+    other: (title) => `Durum güncellendi: ${title}.`,
+  },
   confirmButton: 'Havaleyi yaptım',
   confirmHint: 'Havaleyi yaptıktan sonra basın; paranız hesabımıza ulaştığında kontrol edip bakiyenize ekleriz.',
-  confirmed:
-    'Bildiriminizi aldık. Havaleniz hesabımıza ulaşınca kontrol edip bakiyenize ekleyeceğiz; bu sayfa kendiliğinden güncellenir, kapatabilirsiniz.',
+  confirmedTitle: 'Bildiriminizi aldık',
+  confirmedBody:
+    'Havaleniz hesabımıza ulaşınca kontrol edip bakiyenize ekleyeceğiz; bu sayfa kendiliğinden güncellenir. Sayfayı kapatabilirsiniz.',
   backTo: (site) => `${site} sitesine dön`,
   crossSiteTitle: 'İstek reddedildi',
   crossSiteBody: 'Bu işlem yalnızca yatırım sayfasının kendisinden yapılabilir. Sayfaya dönüp yeniden deneyin.',
   notFoundTitle: 'Bağlantı geçersiz',
   notFoundBody: 'Bu yatırım bağlantısı bulunamadı ya da artık kullanılamıyor. Lütfen sitenize dönüp yeni bir yatırım talebi oluşturun.',
   switchTo: { lang: 'en', label: 'English' },
+  switchLabel: 'Dil',
 };
 
 const en: Messages = {
   htmlTitle: 'Deposit',
   heading: 'Deposit',
-  lead: () => ({
+  lead: {
     before: 'Send exactly',
     after: 'by bank transfer (havale/EFT) to the account below, with the reference code as the description.',
-  }),
-  amount: 'Amount',
-  reference: 'Description (reference)',
+  },
+  amount: 'Amount to send',
+  reference: 'Description (reference code)',
   iban: 'IBAN',
   holder: 'Recipient',
   bank: 'Bank',
@@ -102,6 +126,7 @@ const en: Messages = {
   copyLabel: (label) => `Copy ${label}`,
   warn: 'Without the reference code in the description your payment may be delayed.',
   deadline: 'Pay by:',
+  timeZone: 'Turkey time',
   left: 'left',
   credited: 'Added to your balance:',
   requested: (amount) => `(requested ${amount})`,
@@ -109,28 +134,40 @@ const en: Messages = {
   states: {
     PENDING_REVIEW: {
       title: 'Payment received',
-      body: 'Your transfer has reached us and is being checked. It will be added to your balance once approved.',
+      body: 'Your transfer has reached us and is being checked. It will be added to your balance once approved; this page updates by itself.',
     },
-    LATE_ARRIVAL: { title: 'Payment received', body: 'Your transfer arrived after the deadline; our team is checking it.' },
+    LATE_ARRIVAL: {
+      title: 'Payment received',
+      body: 'Your transfer arrived after the deadline; our team is checking it. It will be added to your balance once approved; this page updates by itself.',
+    },
     APPROVED: { title: 'Deposit complete', body: 'Your payment was approved. You can close this page.' },
-    REJECTED: { title: 'Deposit not approved', body: 'This deposit request was rejected. Please contact support.' },
+    REJECTED: {
+      title: 'Deposit not approved',
+      body: 'This deposit request was not approved.',
+      next: 'If you have questions, give support the reference code.',
+    },
     AUTO_CANCELLED: {
       title: 'Time is up',
-      body: 'This deposit request has expired; do not pay into this account, create a new request on the site. If you sent money after the deadline it is not lost: our team reviews it; give support the reference code.',
+      body: 'This deposit request has expired. Do not pay into this account any more; create a new request on the site.',
+      next: 'If you sent money after the deadline it is not lost: our team reviews it. Give support the reference code.',
     },
   },
-  liveChanged: 'Status updated.',
-  liveApproved: 'Deposit approved.',
+  announce: {
+    approved: (amount) => `Deposit approved: ${amount} added to your balance.`,
+    other: (title) => `Status updated: ${title}.`,
+  },
   confirmButton: 'I have sent the transfer',
   confirmHint: 'Press this once you have made the transfer; when the money reaches us we check it and add it to your balance.',
-  confirmed:
-    'Thank you, noted. When your transfer reaches our account we check it and add it to your balance; this page updates by itself, you can close it.',
+  confirmedTitle: 'Thank you, noted',
+  confirmedBody:
+    'When your transfer reaches our account we check it and add it to your balance; this page updates by itself. You can close it.',
   backTo: (site) => `Back to ${site}`,
   crossSiteTitle: 'Request refused',
   crossSiteBody: 'This can only be done from the deposit page itself. Go back to the page and try again.',
   notFoundTitle: 'Invalid link',
   notFoundBody: 'This deposit link was not found or can no longer be used. Please go back to the site and create a new deposit request.',
   switchTo: { lang: 'tr', label: 'Türkçe' },
+  switchLabel: 'Language',
 };
 
 export const MESSAGES: Record<Language, Messages> = { tr, en };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateDepositResponse, RequestOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
+import type { KasaConfig } from '@kasa/config';
 import type { Logger } from '@kasa/logger';
 import { msFromNow, type Clock } from '../shared/clock.js';
 import { depositToken, sha256Hex } from '../shared/secrets.js';
@@ -8,6 +9,7 @@ import type { DepositRepository } from './deposit.repository.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
+import { checkReturnUrl } from './return-url.js';
 
 export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
 
@@ -19,6 +21,8 @@ export interface CreateDepositDeps {
   accounts: ReceivingAccountRepository;
   depositTokenKey: Buffer;
   publicBaseUrl: string;
+  /** Production refuses a plain-http returnUrl even to localhost. */
+  config: Pick<KasaConfig, 'nodeEnv'>;
 }
 
 /**
@@ -27,6 +31,7 @@ export interface CreateDepositDeps {
  * when the gateway's Redis copy is gone.
  */
 export async function createDeposit(deps: CreateDepositDeps, command: CreateDepositCommand): Promise<Idempotent<CreateDepositResponse>> {
+  const returnUrl = checkReturnUrl(command.body.returnUrl, deps.config.nodeEnv === 'production');
   const { site, amount } = await siteAndAmount(deps.sites, command);
   const account = await deps.accounts.next();
   if (!account) throw new AppError('service_unavailable', 'No receiving bank account is configured; retry later.');
@@ -50,7 +55,7 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
         receivingAccountId: account.id,
         depositTokenHash: sha256Hex(depositToken(deps.depositTokenKey, id)),
         expiresAt: msFromNow(deps.clock, site.depositTtlSeconds * 1000),
-        returnUrl: command.body.returnUrl ?? null,
+        returnUrl,
       });
     },
     findExisting: () => deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey),

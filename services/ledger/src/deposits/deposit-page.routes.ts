@@ -30,7 +30,8 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
     const tokenHash = tokenHashOf(req);
     const intent = await findIntentByTokenHash(deps.db, tokenHash);
     if (!intent) throw new AppError('not_found', 'No deposit page for this link.');
-    const payable = intent.status === 'RESERVED' && intent.expiresAt.getTime() > deps.clock.now().getTime();
+    const msLeft = intent.expiresAt.getTime() - deps.clock.now().getTime();
+    const payable = intent.status === 'RESERVED' && msLeft > 0;
     const view: DepositPageView = {
       referenceNo: intent.referenceNo,
       // An intent past its expiry is cancelled for the end user even if the sweeper has not run yet.
@@ -39,6 +40,8 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
       creditedAmount: intent.status === 'APPROVED' ? intent.amount.toString() : null,
       currency: intent.currency,
       expiresAt: intent.expiresAt.toISOString(),
+      // The countdown runs from this, not from the browser's clock, which may be wrong.
+      secondsLeft: payable ? Math.ceil(msLeft / 1000) : 0,
       siteName: intent.site.name,
       bankAccount: payable
         ? { bankName: intent.receivingAccount.bankName, holderName: intent.receivingAccount.holderName, iban: intent.receivingAccount.iban }

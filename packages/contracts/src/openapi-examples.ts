@@ -1,0 +1,152 @@
+/**
+ * The example requests and answers of the OpenAPI documents. test/contract validates every one against the
+ * schema beside it, so an example cannot drift from the contract it illustrates.
+ */
+
+const intentId = '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11';
+const withdrawalId = '9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54';
+const eventId = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f';
+const requestId = '4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10';
+
+function problemOf(error: string, status: number, title: string, detail: string, errors?: Array<{ field: string; message: string }>) {
+  return { type: `https://docs.kasa.example/errors/${error}`, title, status, detail, error, ...(errors ? { errors } : {}), requestId };
+}
+
+const depositIntent = {
+  intentId,
+  referenceNo: 'KD7MX4Q2RH',
+  status: 'APPROVED',
+  amount: '150000',
+  currency: 'TRY',
+  approvedAt: '2026-01-31T12:09:41.512Z',
+  rejectedAt: null,
+  rejectedReason: null,
+  createdAt: '2026-01-31T12:00:00.000Z',
+  updatedAt: '2026-01-31T12:09:41.512Z',
+};
+
+const withdrawal = {
+  withdrawalId,
+  referenceNo: 'KW4HN8P2TA',
+  status: 'SENT',
+  amount: '50000',
+  currency: 'TRY',
+  sentAt: '2026-01-31T15:20:03.004Z',
+  rejectedAt: null,
+  rejectedReason: null,
+  createdAt: '2026-01-31T13:00:00.000Z',
+  updatedAt: '2026-01-31T15:20:03.004Z',
+};
+
+const event = {
+  eventId,
+  type: 'intent.approved',
+  status: 'DELIVERED',
+  createdAt: '2026-01-31T12:09:41.512Z',
+  attemptCount: 1,
+  lastAttemptAt: '2026-01-31T12:09:41.790Z',
+  deliveredAt: '2026-01-31T12:09:41.902Z',
+  deadAt: null,
+  payload: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', data: depositIntent },
+};
+
+/** Examples of the partner document, by what they show. */
+export const PARTNER_EXAMPLES = {
+  createDepositRequest: {
+    externalUserId: 'user-42',
+    externalUserLabel: 'Ayşe Y.',
+    amount: '150000',
+    currency: 'TRY',
+    returnUrl: 'https://partner.example/wallet',
+  },
+  createDepositResponse: {
+    intentId,
+    referenceNo: 'KD7MX4Q2RH',
+    depositUrl: 'https://api.kasa.example/deposit/dp_Xq3vN8kLm2pR7tYw9zB4cF6hJ1sD5gA0',
+    amount: '150000',
+    currency: 'TRY',
+    expiresAt: '2026-01-31T12:30:00.000Z',
+  },
+  createWithdrawalRequest: {
+    externalUserId: 'user-42',
+    externalUserLabel: 'Ayşe Y.',
+    amount: '50000',
+    currency: 'TRY',
+    targetIban: 'TR330006100519786457841326',
+    targetHolderName: 'Ayşe Yılmaz',
+  },
+  createWithdrawalResponse: { withdrawalId, referenceNo: 'KW4HN8P2TA' },
+  depositIntent,
+  depositIntentList: { data: [{ ...depositIntent, requestedAmount: '150000' }], nextCursor: null },
+  withdrawal,
+  withdrawalList: { data: [{ ...withdrawal, requestedAmount: '50000' }], nextCursor: 'eyJjIjoiMjAyNi0wMS0zMVQxMzowMDowMC4wMDBaIn0' },
+  webhookConfigRequest: { webhookUrl: 'https://partner.example/webhooks/kasa', rotateSecret: true },
+  webhookConfigResponse: {
+    webhookUrl: 'https://partner.example/webhooks/kasa',
+    webhookSecret: 'whsec_9ZbQ2xV7nK4mR1tY8wC3fH6jL0pS5dG2aE7uI4oB1qM',
+    rotatedAt: '2026-01-31T12:00:00.000Z',
+  },
+  event: { ...event, status: 'PENDING', attemptCount: 0, lastAttemptAt: null, deliveredAt: null },
+  eventList: { data: [event], nextCursor: null },
+  eventWithAttempts: {
+    ...event,
+    attempts: [
+      {
+        attemptNo: 1,
+        url: 'https://partner.example/webhooks/kasa',
+        startedAt: '2026-01-31T12:09:41.790Z',
+        durationMs: 112,
+        statusCode: 200,
+        error: null,
+        responseBody: 'ok',
+      },
+    ],
+  },
+  intentWebhook: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', data: depositIntent },
+  withdrawalWebhook: {
+    eventId: '7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9',
+    type: 'withdrawal.sent',
+    createdAt: '2026-01-31T15:20:03.004Z',
+    data: withdrawal,
+  },
+  validationProblem: problemOf(
+    'validation_failed',
+    400,
+    'The request is not valid',
+    'The request body is not valid; nothing was created.',
+    [{ field: 'amount', message: 'must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point' }],
+  ),
+  unauthorizedProblem: problemOf('unauthorized', 401, 'Missing or invalid credentials', 'The API key is not valid.'),
+  notFoundProblem: problemOf('not_found', 404, 'Not found', 'No deposit intent with this id.'),
+  inUseProblem: problemOf(
+    'idempotency_key_in_use',
+    409,
+    'A request with this Idempotency-Key is still in progress',
+    'An earlier request with this Idempotency-Key has not finished; retry later with the same key.',
+  ),
+  reusedProblem: problemOf(
+    'idempotency_key_reused',
+    422,
+    'Idempotency-Key was used with a different request body',
+    'This Idempotency-Key was used with a different request; use a new key for a new operation.',
+  ),
+  rateLimitedProblem: problemOf(
+    'rate_limited',
+    429,
+    'Too many requests',
+    'The rate limit of this API key is exceeded; retry after Retry-After seconds.',
+  ),
+} as const;
+
+/** Examples of the ops document. */
+export const OPS_EXAMPLES = {
+  validationProblem: problemOf('validation_failed', 400, 'The request is not valid', 'The request body is not valid.', [
+    { field: 'reason', message: 'must be 1 to 500 characters and not only spaces' },
+  ]),
+  unauthorizedProblem: problemOf(
+    'unauthorized',
+    401,
+    'Missing or invalid credentials',
+    'Send an operator token as Authorization: Bearer <token>.',
+  ),
+} as const;

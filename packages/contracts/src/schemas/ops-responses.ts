@@ -1,0 +1,205 @@
+/**
+ * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the shapes of ../ops-records.ts,
+ * for the ops OpenAPI document. test/contract validates real ledger answers against them.
+ */
+import { BANK_TRANSFER_STATUSES } from '../statuses.js';
+import { depositIntentListItemSchema, eventWithAttemptsSchema, listResponseSchema, withdrawalListItemSchema } from './responses.js';
+
+const timestamp = { type: 'string', format: 'date-time' } as const;
+const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
+const amount = { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'Minor units (kurus), as a string.' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+
+function object(id: string, properties: Record<string, unknown>, description?: string) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties),
+    properties,
+    ...(description ? { description } : {}),
+  };
+}
+
+/** `{data: [...]}` without paging: the short lists (operators, tokens, keys, accounts, balances). */
+function dataOf(id: string, item: string) {
+  return object(id, { data: { type: 'array', items: { $ref: item } } });
+}
+
+const operator = object('OpsOperator', {
+  operatorId: uuid,
+  email: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string', enum: ['ADMIN', 'REVIEWER'] },
+  disabledAt: nullableTimestamp,
+  createdAt: timestamp,
+});
+
+const tokenProperties = {
+  tokenId: uuid,
+  operatorId: uuid,
+  label: { type: 'string' },
+  createdAt: timestamp,
+  expiresAt: nullableTimestamp,
+  revokedAt: nullableTimestamp,
+};
+
+const intentProperties = {
+  ...depositIntentListItemSchema.properties,
+  siteId: uuid,
+  externalUserId: { type: 'string' },
+  externalUserLabel: nullableString,
+  receivedAmount: { type: ['string', 'null'], pattern: '^(0|[1-9][0-9]*)$' },
+  expiresAt: timestamp,
+  cancelledAt: nullableTimestamp,
+};
+
+const withdrawalProperties = {
+  ...withdrawalListItemSchema.properties,
+  siteId: uuid,
+  externalUserId: { type: 'string' },
+  externalUserLabel: nullableString,
+  targetIban: { type: 'string', pattern: '^TR[0-9]{24}$' },
+  targetHolderName: { type: 'string' },
+  approvedAt: nullableTimestamp,
+  sentBankTxId: nullableString,
+  returnedAt: nullableTimestamp,
+  returnedReason: nullableString,
+};
+
+const bankTransferProperties = {
+  bankTransferId: uuid,
+  bankTxId: { type: 'string' },
+  status: { type: 'string', enum: [...BANK_TRANSFER_STATUSES] },
+  amount,
+  currency: { type: 'string', enum: ['TRY'] },
+  senderName: { type: 'string' },
+  senderIban: { type: 'string' },
+  description: { type: 'string' },
+  receivedAt: timestamp,
+  intentId: { type: ['string', 'null'], format: 'uuid' },
+  unmatchedReason: nullableString,
+  createdAt: timestamp,
+};
+
+// Journal sums: a balance a correction has overdrawn is negative, so the sign is allowed.
+const sum = { type: 'string', pattern: '^-?(0|[1-9][0-9]*)$', description: 'Minor units (kurus), as a string.' } as const;
+const balanceProperties = {
+  siteId: uuid,
+  currency: { type: 'string', enum: ['TRY'] },
+  available: sum,
+  reserved: sum,
+  receivedTotal: sum,
+  paidOutTotal: sum,
+};
+
+const siteProperties = {
+  siteId: uuid,
+  slug: { type: 'string' },
+  name: { type: 'string' },
+  webhookUrl: nullableString,
+  rateLimitPerMinute: { type: 'integer', minimum: 1 },
+  depositTtlSeconds: { type: 'integer', minimum: 1 },
+  minAmount: amount,
+  maxAmount: amount,
+  createdAt: timestamp,
+};
+
+const eventId = { type: ['string', 'null'], format: 'uuid', description: 'The webhook event this decision emitted; null when none.' };
+
+export const OPS_RESPONSE_SCHEMAS = {
+  OpsOperator: operator,
+  OpsOperatorList: dataOf('OpsOperatorList', 'OpsOperator'),
+  OpsPrincipal: object(
+    'OpsPrincipal',
+    {
+      operatorId: { type: 'string', description: 'The operator id, or `bootstrap` for OPS_BOOTSTRAP_TOKEN.' },
+      role: { type: 'string', enum: ['ADMIN', 'REVIEWER'] },
+      tokenId: { type: ['string', 'null'], format: 'uuid' },
+      email: nullableString,
+    },
+    'Who the bearer token belongs to.',
+  ),
+  LoginResult: object('LoginResult', { token: { type: 'string' }, tokenId: uuid, expiresAt: timestamp, operator: { $ref: 'OpsOperator' } }),
+  OpsOperatorToken: object('OpsOperatorToken', tokenProperties),
+  OpsOperatorTokenList: dataOf('OpsOperatorTokenList', 'OpsOperatorToken'),
+  IssuedOperatorToken: object('IssuedOperatorToken', { ...tokenProperties, token: { type: 'string', description: 'Shown this once.' } }),
+  OpsSite: object('OpsSite', siteProperties),
+  OpsSiteList: listResponseSchema('OpsSiteList', { $id: 'OpsSite' }),
+  CreatedSite: object('CreatedSite', {
+    ...siteProperties,
+    webhookSecret: { type: ['string', 'null'], description: 'Shown once, when the site was created with a webhook URL.' },
+  }),
+  OpsApiKey: object('OpsApiKey', { apiKeyId: uuid, keyPrefix: { type: 'string' }, createdAt: timestamp, revokedAt: nullableTimestamp }),
+  OpsApiKeyList: dataOf('OpsApiKeyList', 'OpsApiKey'),
+  IssuedApiKey: object('IssuedApiKey', {
+    apiKeyId: uuid,
+    siteId: uuid,
+    apiKey: { type: 'string', pattern: '^sk_live_', description: 'The raw key, shown this once.' },
+    keyPrefix: { type: 'string' },
+    createdAt: timestamp,
+  }),
+  RevokedApiKey: object('RevokedApiKey', { apiKeyId: uuid, revokedAt: timestamp }),
+  ReceivingAccount: object('ReceivingAccount', {
+    id: uuid,
+    bankName: { type: 'string' },
+    holderName: { type: 'string' },
+    iban: { type: 'string', pattern: '^TR[0-9]{24}$' },
+    active: { type: 'boolean' },
+    createdAt: timestamp,
+  }),
+  ReceivingAccountList: dataOf('ReceivingAccountList', 'ReceivingAccount'),
+  OpsIntent: object('OpsIntent', intentProperties),
+  OpsIntentList: listResponseSchema('OpsIntentList', { $id: 'OpsIntent' }),
+  OpsIntentDetail: object('OpsIntentDetail', { ...intentProperties, bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } } }),
+  OpsIntentDecision: object('OpsIntentDecision', { ...intentProperties, eventId }),
+  OpsWithdrawal: object('OpsWithdrawal', withdrawalProperties),
+  OpsWithdrawalList: listResponseSchema('OpsWithdrawalList', { $id: 'OpsWithdrawal' }),
+  OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
+  OpsWithdrawalDecision: object('OpsWithdrawalDecision', { ...withdrawalProperties, eventId }),
+  OpsBankTransfer: object('OpsBankTransfer', bankTransferProperties),
+  OpsBankTransferList: listResponseSchema('OpsBankTransferList', { $id: 'OpsBankTransfer' }),
+  RecordedBankTransfer: object('RecordedBankTransfer', {
+    ...bankTransferProperties,
+    intent: { oneOf: [{ $ref: 'OpsIntent' }, { type: 'null' }] },
+  }),
+  AssignedBankTransfer: object('AssignedBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' } }),
+  OpsBalance: object('OpsBalance', balanceProperties),
+  SiteBalance: object('SiteBalance', { ...balanceProperties, slug: { type: 'string' }, name: { type: 'string' } }),
+  SiteBalanceList: dataOf('SiteBalanceList', 'SiteBalance'),
+  JournalCheckReport: object('JournalCheckReport', {
+    ok: { type: 'boolean' },
+    checkedAt: timestamp,
+    problems: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kind', 'detail'],
+        properties: { kind: { type: 'string' }, detail: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+    },
+  }),
+  AuditEntry: object('AuditEntry', {
+    auditId: uuid,
+    createdAt: timestamp,
+    actor: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'id', 'email'],
+      properties: { type: { type: 'string' }, id: { type: 'string' }, email: nullableString },
+    },
+    action: { type: 'string' },
+    entityType: { type: 'string' },
+    entityId: { type: 'string' },
+    siteId: { type: ['string', 'null'], format: 'uuid' },
+    metadata: { description: 'What the action changed; its shape depends on the action.' },
+  }),
+  AuditList: listResponseSchema('AuditList', { $id: 'AuditEntry' }),
+  OpsEventDetail: {
+    ...eventWithAttemptsSchema,
+    $id: 'OpsEventDetail',
+    required: [...eventWithAttemptsSchema.required, 'siteId'],
+    properties: { ...eventWithAttemptsSchema.properties, siteId: uuid },
+  },
+} as const;

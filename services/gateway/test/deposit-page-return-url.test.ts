@@ -1,0 +1,48 @@
+/**
+ * The partner's returnUrl in production: https only (plain http to localhost is for development), refused
+ * with a 400 that names the field, and a refused create leaves nothing behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { startHarness, type Harness, type TestSite } from './harness.js';
+import { partner } from './partner-client.js';
+
+let h: Harness;
+let site: TestSite;
+
+beforeAll(async () => {
+  h = await startHarness({ NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+  site = await h.createSite({ name: 'Örnek Bahis' });
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('returnUrl in production', () => {
+  it('refuses plain http even to localhost or 127.0.0.1, and a port no URL can have, creating nothing', async () => {
+    for (const returnUrl of ['http://localhost:8084/done', 'http://127.0.0.1/done', 'https://orneks-bahis.example:99999/done']) {
+      const refused = await partner(h.gateway.url, site).createDeposit({ returnUrl });
+      expect({ returnUrl, status: refused.status, errors: refused.body.errors }).toEqual({
+        returnUrl,
+        status: 400,
+        errors: [{ field: 'returnUrl', message: expect.stringMatching(/https|valid URL/) }],
+      });
+    }
+    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } })).toBe(0);
+  });
+
+  it('accepts https, stores it and links the page back to it', async () => {
+    const returnUrl = 'https://orneks-bahis.example/kasa/done?from=kasa#deposit';
+    const created = await partner(h.gateway.url, site).createDeposit({ returnUrl });
+    expect(created.status).toBe(201);
+    const stored = await h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.body.intentId } });
+    expect(stored?.returnUrl).toBe(returnUrl);
+    const page = await request(h.gateway.url).get(new URL(created.body.depositUrl).pathname);
+    expect(page.text).toContain('<a id="back" href="https://orneks-bahis.example/kasa/done?from=kasa#deposit" rel="noreferrer">');
+    // Not part of the partner's lookup record (SPEC section 2 lists its fields).
+    const lookup = await partner(h.gateway.url, site).get(`/api/v1/external/intents/${created.body.intentId}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).not.toHaveProperty('returnUrl');
+  });
+});

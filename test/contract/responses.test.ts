@@ -1,0 +1,240 @@
+/**
+ * Real answers of the running gateway and ledger, judged against the served OpenAPI documents by a validator
+ * nobody here wrote (express-openapi-validator, through ./support/validating-proxy.ts): success and error
+ * answers alike, status, Content-Type and body.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bankTransferBody, makeTrIban } from '@kasa/testkit';
+import { startHarness, type Harness, type TestSite } from '../../services/gateway/test/harness.js';
+import { startValidatingProxy, type ValidatingProxy } from './support/validating-proxy.js';
+
+let h: Harness;
+let site: TestSite;
+let partnerDoc: Record<string, unknown>;
+let opsDoc: Record<string, unknown>;
+let partnerProxy: ValidatingProxy;
+let opsProxy: ValidatingProxy;
+
+beforeAll(async () => {
+  h = await startHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.2' });
+  site = await h.createSite({ rateLimitPerMinute: 10000 });
+  partnerDoc = (await (await fetch(`${h.gateway.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
+  opsDoc = (await (await fetch(`${h.ledger.url}/ops/v1/openapi.json`)).json()) as Record<string, unknown>;
+  partnerProxy = await startValidatingProxy(partnerDoc, h.gateway.url);
+  opsProxy = await startValidatingProxy(opsDoc, h.ledger.url);
+});
+afterAll(async () => {
+  await partnerProxy?.close();
+  await opsProxy?.close();
+  await h?.stop();
+});
+
+type Answer = { status: number; body: any };
+
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; key?: string; body?: unknown; type?: string } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.key) headers['idempotency-key'] = options.key;
+  if (options.body !== undefined) headers['content-type'] = options.type ?? 'application/json';
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined } as Answer;
+}
+
+const statusesOf = (proxy: ValidatingProxy) => [...new Set(proxy.judged.map((j) => j.status))].sort();
+
+describe('partner answers satisfy the partner document (express-openapi-validator)', () => {
+  it('creates, replays, looks up and lists deposits and withdrawals, and refuses what it should', async () => {
+    const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+      call(partnerProxy.url, method, path, { token: site.apiKey, ...options });
+    const key = randomUUID();
+    const deposit = { externalUserId: 'contract-user', amount: '150000', returnUrl: 'https://partner.example/wallet' };
+    const created = await api('POST', '/api/v1/external/deposits', { key, body: deposit });
+    expect(created.status).toBe(201);
+    expect((await api('POST', '/api/v1/external/deposits', { key, body: deposit })).status).toBe(201);
+    expect((await api('POST', '/api/v1/external/deposits', { key, body: { ...deposit, amount: '150001' } })).status).toBe(422);
+    expect((await api('POST', '/api/v1/external/deposits', { key: randomUUID(), body: { ...deposit, amount: '1.5' } })).status).toBe(400);
+    expect((await api('POST', '/api/v1/external/deposits', { body: deposit })).status).toBe(400);
+    expect((await api('POST', '/api/v1/external/deposits', { key: randomUUID(), body: 'amount=1', type: 'text/plain' })).status).toBe(415);
+    expect((await call(partnerProxy.url, 'POST', '/api/v1/external/deposits', { key: randomUUID(), body: deposit })).status).toBe(401);
+
+    expect((await api('GET', `/api/v1/external/intents/${created.body.intentId}`)).status).toBe(200);
+    expect((await api('GET', `/api/v1/external/intents/${randomUUID()}`)).status).toBe(404);
+    expect((await api('GET', '/api/v1/external/intents?limit=1&status=RESERVED')).status).toBe(200);
+    expect((await api('GET', '/api/v1/external/intents?status=NOPE')).status).toBe(400);
+    expect((await call(partnerProxy.url, 'GET', '/api/v1/external/intents')).status).toBe(401);
+
+    const withdrawal = { externalUserId: 'contract-user', amount: '50000', targetIban: makeTrIban(4242), targetHolderName: 'Ayşe Yılmaz' };
+    const sent = await api('POST', '/api/v1/external/withdrawals', { key: randomUUID(), body: withdrawal });
+    expect(sent.status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/external/withdrawals', { key: randomUUID(), body: { ...withdrawal, targetIban: 'TR00' } })).status,
+    ).toBe(400);
+    expect((await api('GET', `/api/v1/external/withdrawals/${sent.body.withdrawalId}`)).status).toBe(200);
+    expect((await api('GET', `/api/v1/external/withdrawals/${randomUUID()}`)).status).toBe(404);
+    expect((await api('GET', '/api/v1/external/withdrawals?limit=5')).status).toBe(200);
+
+    expect(partnerProxy.violations).toEqual([]);
+    expect(statusesOf(partnerProxy)).toEqual(expect.arrayContaining([200, 201, 400, 401, 404, 415, 422]));
+  });
+
+  it('changes the webhook config, lists and reads events, and answers 429 past the rate limit', async () => {
+    const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+      call(partnerProxy.url, method, path, { token: site.apiKey, ...options });
+    const config = await api('PUT', '/api/v1/external/site/webhook-config', { body: { webhookUrl: 'https://127.0.0.2:9443/hooks' } });
+    expect(config.status).toBe(200);
+    expect((await api('PUT', '/api/v1/external/site/webhook-config', { body: { webhookUrl: 42 } })).status).toBe(400);
+    expect((await api('GET', '/api/v1/external/events?limit=5')).status).toBe(200);
+    expect((await api('GET', `/api/v1/external/events/${randomUUID()}`)).status).toBe(404);
+    expect((await api('POST', `/api/v1/external/events/${randomUUID()}/replay`, { key: randomUUID() })).status).toBe(404);
+
+    const slow = await h.createSite({ rateLimitPerMinute: 1 });
+    const first = await call(partnerProxy.url, 'GET', '/api/v1/external/intents', { token: slow.apiKey });
+    const second = await call(partnerProxy.url, 'GET', '/api/v1/external/intents', { token: slow.apiKey });
+    expect([first.status, second.status]).toEqual([200, 429]);
+
+    expect(partnerProxy.violations).toEqual([]);
+  });
+
+  it('reports an answer the document does not allow (the check can fail)', async () => {
+    // The same document with one more required field on a deposit intent: a real lookup no longer satisfies it.
+    const strict = structuredClone(partnerDoc) as { components: { schemas: Record<string, { required: string[] }> } };
+    strict.components.schemas.DepositIntent!.required.push('notAField');
+    const proxy = await startValidatingProxy(strict, h.gateway.url);
+    try {
+      const created = await call(h.gateway.url, 'POST', '/api/v1/external/deposits', {
+        token: site.apiKey,
+        key: randomUUID(),
+        body: { externalUserId: 'contract-user', amount: '150000' },
+      });
+      const lookup = await call(proxy.url, 'GET', `/api/v1/external/intents/${created.body.intentId}`, { token: site.apiKey });
+      expect(lookup.status).toBe(599);
+      expect(proxy.violations.join('\n')).toContain('notAField');
+      // An undocumented path is refused too.
+      expect((await call(proxy.url, 'GET', '/api/v1/external/nothing-here', { token: site.apiKey })).status).not.toBe(200);
+      expect(proxy.violations).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('ops answers satisfy the ops document (express-openapi-validator)', () => {
+  const token = () => h.env.config.opsBootstrapToken;
+  const ops = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+    call(opsProxy.url, method, path, { token: token(), ...options });
+
+  it('provisions sites, keys, accounts and operators', async () => {
+    expect((await ops('GET', '/ops/v1/me')).status).toBe(200);
+    expect((await call(opsProxy.url, 'GET', '/ops/v1/me')).status).toBe(401);
+    expect((await call(opsProxy.url, 'POST', '/ops/v1/login', { body: { email: 'nobody@kasa.test', password: 'wrong' } })).status).toBe(
+      401,
+    );
+    expect((await call(opsProxy.url, 'POST', '/ops/v1/login', { body: { email: 'x' } })).status).toBe(400);
+    expect((await ops('POST', '/ops/v1/logout')).status).toBe(409);
+
+    const slug = `contract-${randomUUID().slice(0, 8)}`;
+    const created = await ops('POST', '/ops/v1/sites', {
+      body: { slug, name: 'Contract Site', webhookUrl: 'https://127.0.0.2:9443/hooks' },
+    });
+    expect(created.status).toBe(201);
+    const siteId = created.body.siteId as string;
+    expect((await ops('POST', '/ops/v1/sites', { body: { slug: 'Not A Slug', name: 'x' } })).status).toBe(400);
+    expect((await ops('GET', '/ops/v1/sites?limit=2')).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/sites/${siteId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/sites/${randomUUID()}`)).status).toBe(404);
+    const key = await ops('POST', `/ops/v1/sites/${siteId}/api-keys`, { body: {} });
+    expect(key.status).toBe(201);
+    expect((await ops('GET', `/ops/v1/sites/${siteId}/api-keys`)).status).toBe(200);
+    expect((await ops('DELETE', `/ops/v1/api-keys/${key.body.apiKeyId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/sites/${siteId}/balance`)).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/balances')).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/journal/check')).status).toBe(200);
+
+    const account = { bankName: 'Ziraat Bankası', holderName: 'Kasa Ödeme Hizmetleri A.Ş.', iban: makeTrIban(Date.now() % 1e9) };
+    expect((await ops('POST', '/ops/v1/receiving-accounts', { body: account })).status).toBe(201);
+    expect((await ops('GET', '/ops/v1/receiving-accounts')).status).toBe(200);
+
+    const email = `op-${randomUUID()}@kasa.test`;
+    const password = `pw-${randomUUID()}`;
+    const operator = await ops('POST', '/ops/v1/operators', { body: { email, name: 'Contract Reviewer', role: 'REVIEWER', password } });
+    expect(operator.status).toBe(201);
+    const operatorId = operator.body.operatorId as string;
+    expect((await ops('GET', '/ops/v1/operators')).status).toBe(200);
+    const login = await call(opsProxy.url, 'POST', '/ops/v1/login', { body: { email, password } });
+    expect(login.status).toBe(201);
+    expect((await call(opsProxy.url, 'GET', '/ops/v1/operators', { token: login.body.token })).status).toBe(403);
+    const issued = await ops('POST', `/ops/v1/operators/${operatorId}/tokens`, { body: { label: 'script' } });
+    expect(issued.status).toBe(201);
+    expect((await ops('GET', `/ops/v1/operators/${operatorId}/tokens`)).status).toBe(200);
+    expect((await ops('DELETE', `/ops/v1/operator-tokens/${issued.body.tokenId}`)).status).toBe(200);
+    expect((await call(opsProxy.url, 'POST', '/ops/v1/logout', { token: login.body.token })).status).toBe(200);
+    expect((await ops('POST', `/ops/v1/operators/${operatorId}/disable`)).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/audit?limit=5')).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/audit?limit=0')).status).toBe(400);
+
+    expect(opsProxy.violations).toEqual([]);
+  });
+
+  it('reviews deposits and withdrawals, records and assigns bank transfers, and replays events', async () => {
+    const partner = (body: unknown, kind: 'deposits' | 'withdrawals') =>
+      call(h.gateway.url, 'POST', `/api/v1/external/${kind}`, { token: site.apiKey, key: randomUUID(), body });
+    const intent = (await partner({ externalUserId: 'contract-ops', amount: '200000' }, 'deposits')).body;
+    expect((await ops('POST', `/ops/v1/intents/${intent.intentId}/approve`, { body: {} })).status).toBe(409);
+    const recorded = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody(intent.referenceNo, '200000') });
+    expect(recorded.status).toBe(201);
+    expect((await ops('GET', `/ops/v1/bank-transfers/${recorded.body.bankTransferId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/intents/${intent.intentId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/intents?siteId=${site.siteId}&limit=3`)).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/intents?status=NOPE')).status).toBe(400);
+    const approved = await ops('POST', `/ops/v1/intents/${intent.intentId}/approve`, { body: {} });
+    expect(approved.status).toBe(200);
+
+    const other = (await partner({ externalUserId: 'contract-ops', amount: '1000' }, 'deposits')).body;
+    const unmatched = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '1000') });
+    expect(unmatched.body.status).toBe('UNMATCHED');
+    expect(
+      (await ops('POST', `/ops/v1/bank-transfers/${unmatched.body.bankTransferId}/assign`, { body: { intentId: other.intentId } })).status,
+    ).toBe(200);
+    expect((await ops('POST', `/ops/v1/intents/${other.intentId}/reject`, { body: { reason: 'Sender does not match.' } })).status).toBe(
+      200,
+    );
+    expect((await ops('GET', '/ops/v1/bank-transfers?status=UNMATCHED,ASSIGNED')).status).toBe(200);
+
+    const withdrawal = { externalUserId: 'contract-ops', amount: '50000', targetIban: makeTrIban(777), targetHolderName: 'Ayşe Yılmaz' };
+    const w1 = (await partner(withdrawal, 'withdrawals')).body;
+    expect((await ops('GET', `/ops/v1/withdrawals/${w1.withdrawalId}`)).status).toBe(200);
+    expect((await ops('POST', `/ops/v1/withdrawals/${w1.withdrawalId}/mark-sent`, { body: {} })).status).toBe(409);
+    expect((await ops('POST', `/ops/v1/withdrawals/${w1.withdrawalId}/approve`, { body: {} })).status).toBe(200);
+    expect(
+      (await ops('POST', `/ops/v1/withdrawals/${w1.withdrawalId}/mark-sent`, { body: { bankTxId: `EFT-${randomUUID()}` } })).status,
+    ).toBe(200);
+    expect(
+      (await ops('POST', `/ops/v1/withdrawals/${w1.withdrawalId}/mark-returned`, { body: { reason: 'Account closed.' } })).status,
+    ).toBe(200);
+    const w2 = (await partner(withdrawal, 'withdrawals')).body;
+    expect((await ops('POST', `/ops/v1/withdrawals/${w2.withdrawalId}/reject`, { body: { reason: ' ' } })).status).toBe(400);
+    expect((await ops('POST', `/ops/v1/withdrawals/${w2.withdrawalId}/reject`, { body: { reason: 'IBAN closed.' } })).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/withdrawals?siteId=${site.siteId}`)).status).toBe(200);
+
+    const events = await ops('GET', `/ops/v1/events?siteId=${site.siteId}&limit=10`);
+    expect(events.status).toBe(200);
+    const eventId = events.body.data[0].eventId as string;
+    expect((await ops('GET', `/ops/v1/events/${eventId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/events/${randomUUID()}`)).status).toBe(404);
+    expect([202, 409]).toContain((await ops('POST', `/ops/v1/events/${eventId}/replay`)).status);
+
+    expect(opsProxy.violations).toEqual([]);
+    expect(statusesOf(opsProxy)).toEqual(expect.arrayContaining([200, 201, 400, 401, 403, 404, 409]));
+  });
+});
