@@ -9,7 +9,9 @@ import { loadConfig, type KasaConfig } from '@kasa/config';
 import { ensureDatabase, migrate } from '@kasa/db';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stateDir = join(root, '.kasa');
+// KASA_STATE_DIR: where the demo key, the console login and the demo's books are kept (test/readme points it
+// at a temporary directory so a test run never touches a developer's own .kasa).
+const stateDir = process.env.KASA_STATE_DIR ?? join(root, '.kasa');
 const demoKeyFile = join(stateDir, 'demo-api-key');
 const demoOperatorFile = join(stateDir, 'demo-operator');
 

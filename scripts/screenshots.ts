@@ -68,6 +68,12 @@ async function main(): Promise<void> {
     const rejected = await pagePath(site.siteId, '50000');
     await scenario.transfer(rejected.referenceNo, '50000');
     await scenario.ops('POST', `/intents/${rejected.intentId}/reject`, { reason: 'Gönderen adı kullanıcıyla eşleşmiyor' });
+    const rejectedWithReason = await pagePath(site.siteId, '50000');
+    await scenario.transfer(rejectedWithReason.referenceNo, '50000');
+    await scenario.ops('POST', `/intents/${rejectedWithReason.intentId}/reject`, {
+      reason: 'Gönderen adı kullanıcıyla eşleşmiyor',
+      userReason: 'SENDER_NOT_ACCOUNT_HOLDER',
+    });
     const expired = await pagePath(shortLived.siteId, '60000');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const states: [string, string, string][] = [
@@ -75,7 +81,8 @@ async function main(): Promise<void> {
       ['confirmed', confirmed.path, 'after "I have sent the transfer": what happens next'],
       ['received', received.path, 'transfer received, under review'],
       ['approved-partial', partial.path, 'approved for less than requested: the credited amount and the requested one'],
-      ['rejected', rejected.path, 'rejected (the internal reason is not shown)'],
+      ['rejected', rejected.path, 'rejected with the general text (the internal reason is not shown)'],
+      ['rejected-reason', rejectedWithReason.path, 'rejected with the reason the operator picked for the user'],
       ['expired', expired.path, 'expired, with what to do if money was sent late'],
       ['unknown-link', `/deposit/${'x'.repeat(43)}`, 'an unknown or dead link'],
     ];

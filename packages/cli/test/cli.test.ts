@@ -80,9 +80,16 @@ describe('kasa', () => {
       '900',
       '--min-amount',
       '10.00',
+      '--return-url',
+      'https://demo-casino.example/wallet',
     ]);
     expect(site.code).toBe(0);
-    expect(site.json).toMatchObject({ slug: 'cli-demo', depositTtlSeconds: 900, minAmount: '1000' });
+    expect(site.json).toMatchObject({
+      slug: 'cli-demo',
+      depositTtlSeconds: 900,
+      minAmount: '1000',
+      returnUrl: 'https://demo-casino.example/wallet',
+    });
     const key = await kasa(['--json', 'keys', 'issue', site.json.siteId]);
     expect(key.json.apiKey).toMatch(/^sk_live_cli-demo_/);
     const human = await kasa(['keys', 'issue', site.json.siteId]);
@@ -142,6 +149,9 @@ describe('kasa', () => {
     expect(missing.stderr).toContain("required option '--reason <reason>'");
     const badAmount = await kasa(['intents', 'approve', randomUUID(), '--amount', '1.500']);
     expect(badAmount.code).toBe(2);
+    const badUserReason = await kasa(['intents', 'reject', randomUUID(), '--reason', 'x', '--user-reason', 'BECAUSE']);
+    expect(badUserReason.code).toBe(2);
+    expect(badUserReason.stderr).toContain('TRANSFER_NOT_RECEIVED');
   });
 
   it('runs a withdrawal through approve, mark-sent and mark-returned', async () => {
@@ -196,9 +206,15 @@ describe('kasa', () => {
         '--description',
         intent.referenceNo,
       ]);
-      await kasa(['intents', 'reject', intent.intentId, '--reason', 'test']);
+      const userReason = intent === intents[0] ? ['--user-reason', 'TRANSFER_NOT_RECEIVED'] : [];
+      expect((await kasa(['intents', 'reject', intent.intentId, '--reason', 'test', ...userReason])).code).toBe(0);
     }
     const db = ledger.deps.db;
+    const told = await db.depositIntent.findMany({
+      where: { id: { in: intents.map((i) => i.intentId) } },
+      select: { rejectedUserReason: true },
+    });
+    expect(told.map((i) => i.rejectedUserReason).sort()).toEqual(['TRANSFER_NOT_RECEIVED', null, null, null, null]);
     const ids = intents.map((i) => i.intentId);
     // Arrange: every delivery attempt failed (the webhook worker is not part of this test).
     await db.outboxEvent.updateMany({ where: { entityId: { in: ids } }, data: { status: 'DEAD', deadAt: new Date(), attemptCount: 8 } });

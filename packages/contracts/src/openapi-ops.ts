@@ -349,11 +349,16 @@ function opsPaths(): Json {
         id: 'rejectIntent',
         tag: 'Deposits',
         summary: 'Reject a deposit',
-        description: 'Rejects a PENDING_REVIEW or LATE_ARRIVAL intent with a reason the partner sees; emits `intent.rejected`.',
+        description:
+          'Rejects a PENDING_REVIEW or LATE_ARRIVAL intent with a reason the partner sees; emits `intent.rejected`. ' +
+          "`userReason` picks what the end user's hosted page says.",
         params: [id('intentId')],
         response: 'OpsIntentDecision',
         responseDescription: 'Rejected',
-        body: { schema: 'RejectRequest', example: { reason: 'Sender name does not match the account holder.' } },
+        body: {
+          schema: 'RejectIntentRequest',
+          example: { reason: 'Sender name does not match the account holder.', userReason: 'SENDER_NOT_ACCOUNT_HOLDER' },
+        },
         errors: [...WRITE_ERRORS, '404', '409'],
       }),
     },

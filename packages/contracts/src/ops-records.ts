@@ -3,6 +3,7 @@
  * read them. Amounts are strings of kuruş; times are ISO 8601 strings.
  */
 import type { AttemptView, DepositIntentListItem, EventView, ListResponse, WithdrawalListItem } from './records.js';
+import type { UserRejectionReason } from './statuses.js';
 
 /** Every ops list: newest first, `nextCursor` null on the last page. */
 export type ListPage<T> = ListResponse<T>;
@@ -50,6 +51,10 @@ export interface OpsIntent extends DepositIntentListItem {
   receivedAmount: string | null;
   expiresAt: string;
   cancelledAt: string | null;
+  /** What the end user's hosted page was told about a rejection; null: the general text, or not rejected. */
+  rejectedUserReason: UserRejectionReason | null;
+  /** When the end user pressed "I have sent the transfer" on the hosted page. */
+  userConfirmedAt: string | null;
 }
 
 /** `GET /intents/:id`: the intent with every bank transfer credited to it. */
@@ -145,6 +150,8 @@ export interface OpsSite {
   depositTtlSeconds: number;
   minAmount: string;
   maxAmount: string;
+  /** The hosted page's link back when a deposit has none of its own. */
+  returnUrl: string | null;
   createdAt: string;
 }
 

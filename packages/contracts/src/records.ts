@@ -1,4 +1,4 @@
-import type { DepositStatus, WithdrawalStatus } from './statuses.js';
+import type { DepositStatus, UserRejectionReason, WithdrawalStatus } from './statuses.js';
 
 /** A deposit intent as the status lookup returns it (docs/api.md, Records), plus createdAt/updatedAt. */
 export interface DepositIntentRecord {
@@ -73,6 +73,8 @@ export interface DepositPageView {
   returnUrl: string | null;
   /** When the end user said "I have sent the transfer" on the page; null until then. */
   userConfirmedAt: string | null;
+  /** Once rejected: what the operator chose to tell the end user; null for the general text. */
+  rejectedUserReason: UserRejectionReason | null;
 }
 
 /** A webhook event as the events surface shows it (partner and ops alike). */

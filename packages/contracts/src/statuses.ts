@@ -4,6 +4,18 @@ export const BANK_TRANSFER_STATUSES = ['MATCHED', 'UNMATCHED', 'ASSIGNED'] as co
 export const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'] as const;
 export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 
+/**
+ * What an operator may tell the end user about a rejected deposit, shown on the hosted page in the user's
+ * language (the free-text `reason` goes to the partner and the audit log, never to the page).
+ */
+export const USER_REJECTION_REASONS = [
+  'TRANSFER_NOT_RECEIVED',
+  'AMOUNT_MISMATCH',
+  'SENDER_NOT_ACCOUNT_HOLDER',
+  'REFERENCE_MISSING',
+] as const;
+export type UserRejectionReason = (typeof USER_REJECTION_REASONS)[number];
+
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -45,15 +45,22 @@ describe('review queue', () => {
     });
   });
 
-  it('rejects a deposit with the reason the operator typed', async () => {
+  it('rejects a deposit with the reason the operator typed and what the user is told', async () => {
     const { page } = setup;
     const intent = await pendingDeposit(50000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
     await row.getByPlaceholder('Reason for rejecting').fill('Sender name does not match the user');
+    await row.getByLabel("What the user's deposit page says").selectOption('SENDER_NOT_ACCOUNT_HOLDER');
     await row.getByRole('button', { name: 'Reject' }).click();
     await page.waitForURL('**/review?notice=intent-rejected');
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'REJECTED', rejectedReason: 'Sender name does not match the user' });
+    expect(await intentOf(intent.intentId)).toMatchObject({
+      status: 'REJECTED',
+      rejectedReason: 'Sender name does not match the user',
+      rejectedUserReason: 'SENDER_NOT_ACCOUNT_HOLDER',
+    });
+    await page.goto(`/intents/${intent.intentId}`);
+    await expect(page.locator('main').textContent()).resolves.toContain('sender not account holder');
   });
 
   it('shows "someone else already acted" when the deposit was decided after the page loaded', async () => {

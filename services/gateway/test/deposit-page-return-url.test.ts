@@ -1,6 +1,7 @@
 /**
  * The partner's returnUrl in production: https only (plain http to localhost is for development), refused
- * with a 400 that names the field, and a refused create leaves nothing behind.
+ * with a 400 that names the field, and a refused create leaves nothing behind. A site's own return URL, set
+ * by an admin, follows the same rule and is the page's way back when a deposit names none.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -44,5 +45,36 @@ describe('returnUrl in production', () => {
     const lookup = await partner(h.gateway.url, site).get(`/api/v1/external/intents/${created.body.intentId}`);
     expect(lookup.status).toBe(200);
     expect(lookup.body).not.toHaveProperty('returnUrl');
+  });
+});
+
+describe("a site's return URL", () => {
+  it('is refused by the same rule on site create, creating no site', async () => {
+    for (const returnUrl of ['http://localhost:8084/done', 'javascript:alert(1)', 'https://user:pw@orneks-bahis.example/']) {
+      const refused = await h.ops('POST', '/ops/v1/sites', { slug: `refused-${randomBytes(3).toString('hex')}`, name: 'Ret', returnUrl });
+      expect({ returnUrl, status: refused.status, fields: refused.body.errors?.map((e: { field: string }) => e.field) }).toEqual({
+        returnUrl,
+        status: 400,
+        fields: ['returnUrl'],
+      });
+    }
+    expect(await h.ledger.deps.db.site.count({ where: { slug: { startsWith: 'refused-' } } })).toBe(0);
+  });
+
+  it("links a deposit without a returnUrl back to the site's, and a deposit's own returnUrl wins", async () => {
+    const siteUrl = 'https://orneks-bahis.example/cuzdan';
+    const withUrl = await h.createSite({ name: 'Örnek Bahis', returnUrl: siteUrl });
+    const shown = await h.ops('GET', `/ops/v1/sites/${withUrl.siteId}`);
+    expect(shown.body.returnUrl).toBe(siteUrl);
+    const pageOf = async (on: TestSite, body: Record<string, unknown>) => {
+      const created = await partner(h.gateway.url, on).createDeposit(body);
+      expect(created.status).toBe(201);
+      return (await request(h.gateway.url).get(new URL(created.body.depositUrl).pathname)).text;
+    };
+    expect(await pageOf(withUrl, {})).toContain(`<a id="back" href="${siteUrl}" rel="noreferrer">`);
+    expect(await pageOf(withUrl, { returnUrl: 'https://orneks-bahis.example/own' })).toContain(
+      '<a id="back" href="https://orneks-bahis.example/own" rel="noreferrer">',
+    );
+    expect(await pageOf(site, {})).not.toContain('id="back"');
   });
 });

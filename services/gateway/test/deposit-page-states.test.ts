@@ -80,6 +80,15 @@ async function makeStates(): Promise<Record<string, string>> {
   await transfer(rejected.referenceNo, '80000');
   expect((await ops(`/intents/${rejected.intentId}/reject`, { reason: INTERNAL_REASON })).status).toBe(200);
 
+  // The operator picks what the user is told; the free-text reason still goes only to the partner.
+  const rejectedWithReason = await deposit();
+  await transfer(rejectedWithReason.referenceNo, '80000');
+  const withReason = await ops(`/intents/${rejectedWithReason.intentId}/reject`, {
+    reason: INTERNAL_REASON,
+    userReason: 'SENDER_NOT_ACCOUNT_HOLDER',
+  });
+  expect(withReason.status).toBe(200);
+
   const expired = await deposit('80000', shortLived);
   const late = await deposit('80000', shortLived);
   await sleep(1300);
@@ -91,6 +100,7 @@ async function makeStates(): Promise<Record<string, string>> {
     received: pathOf(received.depositUrl),
     'approved-partial': pathOf(approved.depositUrl),
     rejected: pathOf(rejected.depositUrl),
+    'rejected-reason': pathOf(rejectedWithReason.depositUrl),
     expired: pathOf(expired.depositUrl),
     'late-arrival': pathOf(late.depositUrl),
     'unknown-link': `/deposit/${'Z'.repeat(43)}`,
@@ -106,6 +116,10 @@ const EXPECTED: Record<string, Record<'tr' | 'en', [string, string]>> = {
   rejected: {
     tr: ['Yatırım onaylanmadı', 'destek ekibine referans kodunu'],
     en: ['Deposit not approved', 'give support the reference code'],
+  },
+  'rejected-reason': {
+    tr: ['Yatırım onaylanmadı', 'sizin adınıza olmayan bir hesaptan geldi'],
+    en: ['Deposit not approved', 'an account that is not in your name'],
   },
   expired: { tr: ['Süre doldu', 'paranız kaybolmaz'], en: ['Time is up', 'it is not lost'] },
   'late-arrival': { tr: ['Ödemeniz alındı', 'süre dolduktan sonra ulaştı'], en: ['Payment received', 'arrived after the deadline'] },

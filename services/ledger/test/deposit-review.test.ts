@@ -86,6 +86,33 @@ describe('deposit flow', () => {
     expect(blank.status).toBe(400);
     expect((await intent(created.intentId)).status).toBe('PENDING_REVIEW');
   });
+
+  it("keeps what the user is told apart from the partner's reason: stored, audited, shown to operators, never in the event", async () => {
+    const { h, site } = setup;
+    const created = await h.createDeposit(site, 50000);
+    await h.transfer(created.referenceNo, 50000);
+    const unknown = await h.ops('POST', `/intents/${created.intentId}/reject`, { reason: 'x', userReason: 'BECAUSE' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([{ field: 'userReason', message: expect.stringContaining('TRANSFER_NOT_RECEIVED') }]);
+    expect((await intent(created.intentId)).status).toBe('PENDING_REVIEW');
+
+    const rejected = await h.ops('POST', `/intents/${created.intentId}/reject`, { reason: 'Name mismatch', userReason: 'AMOUNT_MISMATCH' });
+    expect(rejected.status).toBe(200);
+    expect(await intent(created.intentId)).toMatchObject({
+      status: 'REJECTED',
+      rejectedReason: 'Name mismatch',
+      rejectedUserReason: 'AMOUNT_MISMATCH',
+    });
+    const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: created.intentId, action: 'INTENT.REJECTED' } });
+    expect(audit?.metadata).toMatchObject({ reason: 'Name mismatch', userReason: 'AMOUNT_MISMATCH' });
+    const [event] = await events(created.intentId);
+    expect(JSON.stringify(event?.payload)).not.toContain('AMOUNT_MISMATCH');
+
+    const plain = await h.createDeposit(site, 50000);
+    await h.transfer(plain.referenceNo, 50000);
+    await h.ops('POST', `/intents/${plain.intentId}/reject`, { reason: 'No' });
+    expect((await intent(plain.intentId)).rejectedUserReason).toBeNull();
+  });
 });
 
 describe('bank transfer matching', () => {

@@ -106,10 +106,19 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--deposit-ttl <seconds>', 'how long a deposit intent waits for money', (v) => Number(v))
     .option('--min-amount <amount>', 'smallest amount in lira (TRY), e.g. 10 or 10,00', parseAmount)
     .option('--max-amount <amount>', 'largest amount in lira (TRY), e.g. 50000 or 50.000,00', parseAmount)
+    .option('--return-url <url>', 'https:// page the deposit page links back to when a deposit names none')
     .action(
       async (
         slug: string,
-        o: { name: string; webhookUrl?: string; rateLimit?: number; depositTtl?: number; minAmount?: string; maxAmount?: string },
+        o: {
+          name: string;
+          webhookUrl?: string;
+          rateLimit?: number;
+          depositTtl?: number;
+          minAmount?: string;
+          maxAmount?: string;
+          returnUrl?: string;
+        },
       ) => {
         const site = await ctx.client().post<CreatedSite>('/sites', {
           slug,
@@ -119,6 +128,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
           ...(o.minAmount ? { minAmount: o.minAmount } : {}),
           ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+          ...(o.returnUrl ? { returnUrl: o.returnUrl } : {}),
         });
         ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
       },

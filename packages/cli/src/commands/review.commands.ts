@@ -1,5 +1,12 @@
-import type { Command } from 'commander';
-import type { AssignedBankTransfer, OpsBankTransfer, OpsIntent, OpsWithdrawal, RecordedBankTransfer } from '@kasa/contracts';
+import { Option, type Command } from 'commander';
+import {
+  USER_REJECTION_REASONS,
+  type AssignedBankTransfer,
+  type OpsBankTransfer,
+  type OpsIntent,
+  type OpsWithdrawal,
+  type RecordedBankTransfer,
+} from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
@@ -115,8 +122,12 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('reject <intentId>')
     .description('reject a deposit; the reason goes to the partner in intent.rejected')
     .requiredOption('--reason <reason>')
-    .action(async (intentId: string, o: { reason: string }) => {
-      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/reject`, { reason: o.reason }));
+    .addOption(
+      new Option('--user-reason <code>', "what the user's deposit page says (default: a general text)").choices(USER_REJECTION_REASONS),
+    )
+    .action(async (intentId: string, o: { reason: string; userReason?: string }) => {
+      const body = { reason: o.reason, ...(o.userReason ? { userReason: o.userReason } : {}) };
+      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/reject`, body));
     });
 
   const withdrawals = program.command('withdrawals').description('withdrawal review and payout');

@@ -2,7 +2,7 @@
  * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the shapes of ../ops-records.ts,
  * for the ops OpenAPI document. test/contract validates real ledger answers against them.
  */
-import { BANK_TRANSFER_STATUSES } from '../statuses.js';
+import { BANK_TRANSFER_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import { depositIntentListItemSchema, eventWithAttemptsSchema, listResponseSchema, withdrawalListItemSchema } from './responses.js';
 
 const timestamp = { type: 'string', format: 'date-time' } as const;
@@ -53,6 +53,12 @@ const intentProperties = {
   receivedAmount: { type: ['string', 'null'], pattern: '^(0|[1-9][0-9]*)$' },
   expiresAt: timestamp,
   cancelledAt: nullableTimestamp,
+  rejectedUserReason: {
+    type: ['string', 'null'],
+    enum: [...USER_REJECTION_REASONS, null],
+    description: "What the end user's hosted page was told about a rejection; null: the general text, or not rejected.",
+  },
+  userConfirmedAt: { ...nullableTimestamp, description: 'When the end user pressed "I have sent the transfer" on the hosted page.' },
 };
 
 const withdrawalProperties = {
@@ -103,6 +109,7 @@ const siteProperties = {
   depositTtlSeconds: { type: 'integer', minimum: 1 },
   minAmount: amount,
   maxAmount: amount,
+  returnUrl: { ...nullableString, description: "The hosted page's link back when a deposit has none of its own." },
   createdAt: timestamp,
 };
 

@@ -1,6 +1,7 @@
 /** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
-import { BANK_TRANSFER_STATUSES, DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../statuses.js';
+import { BANK_TRANSFER_STATUSES, DEPOSIT_STATUSES, USER_REJECTION_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
+import { returnUrl } from './return-url.js';
 import { webhookUrlProperty } from './webhooks.js';
 
 const amountBound = {
@@ -37,6 +38,10 @@ export const createSiteRequestSchema = {
     depositTtlSeconds: { type: 'integer', minimum: 1, maximum: 604800 },
     minAmount: amountBound,
     maxAmount: amountBound,
+    returnUrl: {
+      ...returnUrl,
+      description: "The hosted deposit page's link back to the site when a deposit has no returnUrl of its own.",
+    },
   },
 } as const;
 
@@ -159,6 +164,22 @@ export const rejectRequestSchema = {
   additionalProperties: false,
   required: ['reason'],
   properties: { reason },
+} as const;
+
+export const rejectIntentRequestSchema = {
+  $id: 'RejectIntentRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: {
+    reason: { ...reason, description: 'Why: sent to the partner in `intent.rejected` and kept in the audit log.' },
+    userReason: {
+      type: 'string',
+      enum: [...USER_REJECTION_REASONS],
+      'x-message': `must be one of ${USER_REJECTION_REASONS.join(', ')}`,
+      description: "What the end user's hosted page says, in the user's language; without it the page gives a general text.",
+    },
+  },
 } as const;
 
 export const approveWithdrawalRequestSchema = {

@@ -3,7 +3,7 @@ import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsIntentDetail } from '@kasa/contracts';
-import { intentActions } from '../views/actions.view.js';
+import { USER_REASON_LABELS, intentActions } from '../views/actions.view.js';
 import { facts } from '../views/components.js';
 import { formatTime, formatTry, readLira } from '../views/format.js';
 import { html } from '../views/html.js';
@@ -30,6 +30,11 @@ export function intentRoutes(deps: ConsoleDeps): Router {
           ['Expires', formatTime(intent.expiresAt)],
           ['Approved at', formatTime(intent.approvedAt)],
           ['Rejected at', intent.rejectedAt ? html`${formatTime(intent.rejectedAt)} — ${intent.rejectedReason ?? ''}` : null],
+          [
+            'User was told',
+            intent.rejectedAt ? (intent.rejectedUserReason ? USER_REASON_LABELS[intent.rejectedUserReason] : 'general text') : null,
+          ],
+          ['User said sent', intent.userConfirmedAt ? formatTime(intent.userConfirmedAt) : null],
         ])}
         <h2>Decision</h2>
         ${intentActions(ctx, intent)}
@@ -56,7 +61,11 @@ export function intentRoutes(deps: ConsoleDeps): Router {
 
   router.post('/intents/:intentId/reject', async (req, res) => {
     const action = actionContext(deps, req, res, '/review');
-    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/reject`, { reason: action.field('reason') });
+    const userReason = action.field('userReason');
+    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/reject`, {
+      reason: action.field('reason'),
+      ...(userReason ? { userReason } : {}),
+    });
     action.done('intent-rejected');
   });
 

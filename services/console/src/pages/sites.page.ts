@@ -30,6 +30,11 @@ function createSiteForm(ctx: PageContext): SafeHtml {
         >Optional; https only.</small
       ></label
     >
+    <label
+      >Return URL <input type="url" name="returnUrl" maxlength="2048" placeholder="https://partner.example/wallet" /><small
+        >Optional; where the deposit page sends users back when a deposit names no returnUrl.</small
+      ></label
+    >
     <label>Rate limit (requests/minute) <input type="number" name="rateLimitPerMinute" min="1" max="100000" placeholder="60" /></label>
     <label>Deposit lifetime (seconds) <input type="number" name="depositTtlSeconds" min="1" max="604800" placeholder="1800" /></label>
     <label>Minimum amount in lira (TRY) <input type="text" name="minAmount" inputmode="decimal" placeholder="10,00" /></label>
@@ -55,7 +60,7 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
     if ('minor' in read) out[name] = read.minor;
     else bad.push({ field: name, message: read.problem });
   }
-  if (field('webhookUrl')) out.webhookUrl = field('webhookUrl');
+  for (const name of ['webhookUrl', 'returnUrl']) if (field(name)) out[name] = field(name);
   if (bad.length > 0) throw AppError.validation(bad);
   return out;
 }

@@ -2,7 +2,7 @@
  * The decision forms of deposits and withdrawals, by status, shared by the review queue, the lists and the
  * detail pages. Which forms appear follows docs/operations.md (Deposits, Withdrawals); the ledger still decides whether they succeed.
  */
-import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
+import { USER_REJECTION_REASONS, type OpsIntent, type OpsWithdrawal, type UserRejectionReason } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
 import { actionForm, type FormContext } from './components.js';
 import { formatTry, liraInputValue } from './format.js';
@@ -12,6 +12,23 @@ const REVIEWABLE_INTENT = new Set(['PENDING_REVIEW', 'LATE_ARRIVAL']);
 
 function reasonField(label: string): SafeHtml {
   return html`<input type="text" name="reason" required maxlength="500" placeholder="${label}" aria-label="${label}" />`;
+}
+
+/** How the console names each reason the end user's hosted page may be given (its own words are in the page's catalogue). */
+export const USER_REASON_LABELS: Record<UserRejectionReason, string> = {
+  TRANSFER_NOT_RECEIVED: 'no transfer arrived',
+  AMOUNT_MISMATCH: 'amount differs',
+  SENDER_NOT_ACCOUNT_HOLDER: 'sender not account holder',
+  REFERENCE_MISSING: 'no reference',
+};
+
+/** The partner's reason (free text) and what the user's page says (one of the catalogue's, or the general text). */
+function intentRejectFields(): SafeHtml {
+  return html`${reasonField('Reason for rejecting')}
+    <select name="userReason" aria-label="What the user's deposit page says" title="What the user's deposit page says">
+      <option value="">Tell user: general text</option>
+      ${USER_REJECTION_REASONS.map((code) => html`<option value="${code}">Tell user: ${USER_REASON_LABELS[code]}</option>`)}
+    </select>`;
 }
 
 /** Approve (optionally with another amount) and reject with a reason, for an intent awaiting review. */
@@ -35,7 +52,7 @@ export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
         title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
       />`,
     })}
-    ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${intent.referenceNo}?`, fields: reasonField('Reason for rejecting') })}
+    ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${intent.referenceNo}?`, fields: intentRejectFields() })}
   </div>`;
 }
 

@@ -3,6 +3,8 @@
  * by default, English when the browser prefers it (Accept-Language) or the user switches (`?lang=en`).
  * Amounts keep the Turkish form (1.500,00 ₺) in both: it is what the user types into a Turkish bank's form.
  */
+import type { UserRejectionReason } from '@kasa/contracts';
+
 export const LANGUAGES = ['tr', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -36,6 +38,8 @@ export interface Messages {
   requested: (amount: string) => string;
   referenceOnOutcome: string;
   states: Record<OutcomeStatus, StateText>;
+  /** A rejection's body when the operator chose what to tell the user (else states.REJECTED.body). */
+  rejectionReasons: Record<UserRejectionReason, string>;
   /** What the live region says when the page updates itself. */
   announce: { approved: (amount: string) => string; other: (title: string) => string };
   confirmButton: string;
@@ -90,6 +94,13 @@ const tr: Messages = {
       body: 'Bu yatırım talebinin süresi doldu. Bu hesaba artık ödeme yapmayın; sitenizden yeni bir talep oluşturun.',
       next: 'Süre dolduktan sonra havale yaptıysanız paranız kaybolmaz: ekibimiz inceler. Destek ekibine referans kodunu iletin.',
     },
+  },
+  rejectionReasons: {
+    TRANSFER_NOT_RECEIVED: 'Bu talep için hesabımıza bir havale ulaşmadı.',
+    AMOUNT_MISMATCH: 'Gönderilen tutar, talep edilen tutarla uyuşmadı.',
+    SENDER_NOT_ACCOUNT_HOLDER:
+      'Havale sizin adınıza olmayan bir hesaptan geldi. Yalnızca kendi adınıza olan hesaptan gönderilen havaleler kabul edilir.',
+    REFERENCE_MISSING: 'Havalenin açıklamasında referans kodu yoktu, bu yüzden talebinizle eşleştirilemedi.',
   },
   announce: {
     approved: (amount) => `Yatırım onaylandı: bakiyenize ${amount} eklendi.`,
@@ -151,6 +162,13 @@ const en: Messages = {
       body: 'This deposit request has expired. Do not pay into this account any more; create a new request on the site.',
       next: 'If you sent money after the deadline it is not lost: our team reviews it. Give support the reference code.',
     },
+  },
+  rejectionReasons: {
+    TRANSFER_NOT_RECEIVED: 'No transfer for this request reached our account.',
+    AMOUNT_MISMATCH: 'The amount sent did not match the amount requested.',
+    SENDER_NOT_ACCOUNT_HOLDER:
+      'The transfer came from an account that is not in your name. Only transfers from an account in your own name are accepted.',
+    REFERENCE_MISSING: "The transfer's description did not carry the reference code, so it could not be matched to your request.",
   },
   announce: {
     approved: (amount) => `Deposit approved: ${amount} added to your balance.`,

@@ -115,7 +115,8 @@ function isOutcome(status: string): status is OutcomeStatus {
 
 /**
  * Received, approved (with the credited amount), rejected or expired. A rejection shows only the catalogue's
- * words: the operator's reason is an internal note and never reaches the page.
+ * words: the one the operator picked for the user (`rejectedUserReason`), else the general one; the
+ * operator's free-text reason is the partner's and never reaches the page.
  */
 function outcome(t: Messages, view: DepositPageView, status: OutcomeStatus): SafeHtml {
   const info = t.states[status];
@@ -133,7 +134,7 @@ function outcome(t: Messages, view: DepositPageView, status: OutcomeStatus): Saf
         <h2 id="state-title">${info.title}</h2>
       </div>
       ${credited}
-      <p id="state-body">${info.body}</p>
+      <p id="state-body">${status === 'REJECTED' && view.rejectedUserReason ? t.rejectionReasons[view.rejectedUserReason] : info.body}</p>
       ${info.next ? html`<p class="next">${info.next}</p>` : ''}
     </section>
     <p class="reference">${t.referenceOnOutcome} <strong id="reference">${view.referenceNo}</strong></p>`;

@@ -1,10 +1,10 @@
 import type { PrismaClient } from '@kasa/db';
 
-/** The intent behind a deposit page token hash, with its receiving account and site name. */
+/** The intent behind a deposit page token hash, with its receiving account and its site's name and returnUrl. */
 export function findIntentByTokenHash(db: PrismaClient, tokenHash: string) {
   return db.depositIntent.findUnique({
     where: { depositTokenHash: tokenHash },
-    include: { receivingAccount: true, site: { select: { name: true } } },
+    include: { receivingAccount: true, site: { select: { name: true, returnUrl: true } } },
   });
 }
 

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import type { DepositPageView } from '@kasa/contracts';
+import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
@@ -46,8 +46,10 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
       bankAccount: payable
         ? { bankName: intent.receivingAccount.bankName, holderName: intent.receivingAccount.holderName, iban: intent.receivingAccount.iban }
         : null,
-      returnUrl: intent.returnUrl,
+      // The deposit's own way back, else the site's.
+      returnUrl: intent.returnUrl ?? intent.site.returnUrl,
       userConfirmedAt: intent.userConfirmedAt?.toISOString() ?? null,
+      rejectedUserReason: intent.status === 'REJECTED' ? (intent.rejectedUserReason as UserRejectionReason | null) : null,
     };
     res.setHeader('Cache-Control', 'no-store');
     res.json(view);

@@ -1,4 +1,4 @@
-import type { DepositIntentListItem, DepositIntentRecord } from '@kasa/contracts';
+import type { DepositIntentListItem, DepositIntentRecord, UserRejectionReason } from '@kasa/contracts';
 import type { DepositIntent } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
 import { siteRecordFields } from '../shared/site-record.views.js';
@@ -23,5 +23,7 @@ export function toOpsIntent(row: DepositIntent) {
     receivedAmount: row.receivedAmount?.toString() ?? null,
     expiresAt: row.expiresAt.toISOString(),
     cancelledAt: isoOrNull(row.cancelledAt),
+    rejectedUserReason: row.rejectedUserReason as UserRejectionReason | null,
+    userConfirmedAt: isoOrNull(row.userConfirmedAt),
   };
 }

@@ -38,8 +38,8 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
   });
 
   router.post('/intents/:intentId/reject', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('reject', req.body);
-    res.json(await rejectIntent(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), reason));
+    const { reason, userReason } = parseRequest('rejectIntent', req.body);
+    res.json(await rejectIntent(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), { reason, userReason: userReason ?? null }));
   });
 
   return router;

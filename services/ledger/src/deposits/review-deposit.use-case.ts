@@ -1,5 +1,6 @@
 import type { DepositIntent, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
+import type { UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsIntent } from './deposit.views.js';
 import { Postings } from '../journal/accounts.js';
@@ -96,7 +97,17 @@ export async function approveIntent(deps: ReviewDeps, request: OperatorRequest, 
 }
 
 /** Rejects a deposit under review with a reason the partner receives in `intent.rejected`. No money moves. */
-export async function rejectIntent(deps: ReviewDeps, request: OperatorRequest, intentId: string, reason: string) {
+/**
+ * Rejects an intent that waits for review. `reason` is the partner's (in `intent.rejected`) and the audit
+ * log's; `userReason`, one of the hosted page's catalogue codes, is what the end user is told (null: a
+ * general text).
+ */
+export async function rejectIntent(
+  deps: ReviewDeps,
+  request: OperatorRequest,
+  intentId: string,
+  { reason, userReason }: { reason: string; userReason: UserRejectionReason | null },
+) {
   if (!isUuid(intentId)) throw notFound();
   return commitTransition(deps, request, async (tx) => {
     const current = await deps.review.lockIntent(tx, intentId);
@@ -106,6 +117,7 @@ export async function rejectIntent(deps: ReviewDeps, request: OperatorRequest, i
       status: to,
       rejectedAt: new Date(),
       rejectedReason: reason.trim(),
+      rejectedUserReason: userReason,
     });
     if (!updated) throw new AppError('conflict', 'The intent changed while it was being rejected; nothing was changed.');
     await writeAudit(tx, {
@@ -114,7 +126,7 @@ export async function rejectIntent(deps: ReviewDeps, request: OperatorRequest, i
       entityType: 'deposit_intent',
       entityId: intentId,
       siteId: updated.siteId,
-      metadata: { from: current.status, to, reason: updated.rejectedReason },
+      metadata: { from: current.status, to, reason: updated.rejectedReason, userReason },
     });
     return announceDecision(tx, request, intentId, updated, 'intent.rejected');
   });

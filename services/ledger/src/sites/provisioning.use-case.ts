@@ -4,6 +4,7 @@ import type { WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import type { PrismaClient, Site } from '@kasa/db';
+import type { KasaConfig } from '@kasa/config';
 import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { apiKeyPrefix, generateApiKey } from './api-key.js';
@@ -15,6 +16,7 @@ import type { NewSite, SiteRepository } from './site.repository.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
 import { siteView } from './site.views.js';
+import { checkReturnUrl } from '../shared/return-url.js';
 
 export interface ProvisioningDeps {
   db: PrismaClient;
@@ -24,8 +26,11 @@ export interface ProvisioningDeps {
   redisPrefix: string;
   webhookUrlGuard: WebhookUrlGuard;
   webhookSecrets: SecretBox;
-  /** DEPOSIT_INTENT_TTL_SECONDS: the expiry of a new site's intents unless the site says otherwise. */
-  config: { depositIntentTtlSeconds: number };
+  /**
+   * DEPOSIT_INTENT_TTL_SECONDS: the expiry of a new site's intents unless the site says otherwise; NODE_ENV:
+   * production refuses a plain-http returnUrl even to localhost.
+   */
+  config: Pick<KasaConfig, 'depositIntentTtlSeconds' | 'nodeEnv'>;
 }
 
 /**
@@ -36,6 +41,7 @@ export async function createSite(deps: ProvisioningDeps, actor: Actor, input: Ne
   if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
     throw AppError.validation([{ field: 'minAmount', message: 'must not be greater than maxAmount' }]);
   }
+  checkReturnUrl(input.returnUrl, deps.config.nodeEnv === 'production');
   if (input.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, input.webhookUrl);
   const id = randomUUID();
   const webhookSecret = input.webhookUrl ? generateWebhookSecret() : null;

@@ -9,6 +9,7 @@ export interface NewSite {
   depositTtlSeconds?: number;
   minAmount?: bigint;
   maxAmount?: bigint;
+  returnUrl?: string;
 }
 
 export class SiteRepository {

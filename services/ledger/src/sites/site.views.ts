@@ -11,6 +11,7 @@ export function siteView(site: Site) {
     depositTtlSeconds: site.depositTtlSeconds,
     minAmount: site.minAmount.toString(),
     maxAmount: site.maxAmount.toString(),
+    returnUrl: site.returnUrl,
     createdAt: site.createdAt.toISOString(),
   };
 }

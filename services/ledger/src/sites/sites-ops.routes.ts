@@ -28,6 +28,7 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
       ...(body.depositTtlSeconds ? { depositTtlSeconds: body.depositTtlSeconds } : {}),
       ...(body.minAmount ? { minAmount: BigInt(body.minAmount) } : {}),
       ...(body.maxAmount ? { maxAmount: BigInt(body.maxAmount) } : {}),
+      ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}),
     });
     res.status(201).json(site);
   });

@@ -8,7 +8,8 @@ function refused(message: string): AppError {
 }
 
 /**
- * The partner's optional way back from the hosted deposit page, as it will be stored and linked. The request
+ * The partner's optional way back from the hosted deposit page (a deposit's own, or its site's), as it will be
+ * stored and linked. The request
  * schema has already refused anything but RFC 3986 text with an https (or loopback http) scheme and no
  * `user:password@`; this adds what a pattern cannot say: the WHATWG parser (the browser's) must read the URL
  * the same way, and plain http to localhost or 127.0.0.1 is for development only, never in production.
