@@ -5,6 +5,7 @@
  * the real APIs only (partner creates, ops transfers and decisions), never through page internals.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -114,7 +115,10 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL('**/review', { timeout: 10_000 });
     const consolePages: [string, string, string][] = [
-      ['console-review.png', '/review', 'Console: the review queue'],
+      ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item'],
+      ['console-review.png', '/review', 'Console: the review queue, oldest first with the waiting time'],
+      ['console-deposits.png', '/deposits', 'Console: every deposit, with filters'],
+      ['console-search.png', `/search?q=${encodeURIComponent(waitingReview.referenceNo.toLowerCase())}`, 'Console: search by a reference'],
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
       ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
@@ -130,13 +134,28 @@ async function main(): Promise<void> {
       await page.screenshot({ path: join(OUT, file), fullPage: true });
       shots.push({ file, what });
     }
+    // A tablet and a phone, for read-only checks away from the desk.
+    for (const [file, path, width, what] of [
+      ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
+      ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(path);
+      await page.screenshot({ path: join(OUT, file), fullPage: true });
+      shots.push({ file, what });
+    }
     await context.close();
 
+    // Written as the repository's formatter would, so `npm run format:check` stays green after a re-run.
+    const index = join(OUT, 'README.md');
     writeFileSync(
-      join(OUT, 'README.md'),
-      `# Screenshots\n\nMade by \`npm run screenshots\` (scripts/screenshots.ts) from a fresh suite, every state reached through the\nAPIs. Re-run it after a change to a page.\n\n| file | what it shows |\n| --- | --- |\n${shots
-        .map((shot) => `| [${shot.file}](${shot.file}) | ${shot.what} |`)
-        .join('\n')}\n`,
+      index,
+      await prettier.format(
+        `# Screenshots\n\nMade by \`npm run screenshots\` (scripts/screenshots.ts) from a fresh suite, every state reached through the\nAPIs. Re-run it after a change to a page.\n\n| file | what it shows |\n| --- | --- |\n${shots
+          .map((shot) => `| [${shot.file}](${shot.file}) | ${shot.what} |`)
+          .join('\n')}\n`,
+        { ...(await prettier.resolveConfig(index)), filepath: index },
+      ),
     );
     process.stdout.write(`${shots.length} screenshots in docs/screenshots/\n`);
   } finally {

@@ -234,6 +234,16 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
     expect((await ops('GET', `/ops/v1/events/${randomUUID()}`)).status).toBe(404);
     expect([202, 409]).toContain((await ops('POST', `/ops/v1/events/${eventId}/replay`)).status);
 
+    // The desk: search, the oldest-first queue, the dashboard and each partner's delivery health.
+    const found = await ops('GET', `/ops/v1/search?q=${encodeURIComponent(intent.referenceNo.toLowerCase())}`);
+    expect(found.body.deposits).toHaveLength(1);
+    expect((await ops('GET', `/ops/v1/search?q=contract-ops`)).body.withdrawals.length).toBeGreaterThan(0);
+    expect((await ops('GET', '/ops/v1/search?q=')).status).toBe(400);
+    expect((await ops('GET', `/ops/v1/intents?order=oldest&amountMin=1000&externalUserId=contract-ops`)).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/dashboard')).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/delivery-health?siteId=${site.siteId}&hours=48`)).body.data).toHaveLength(1);
+    expect((await ops('GET', '/ops/v1/delivery-health?hours=0')).status).toBe(400);
+
     expect(opsProxy.violations).toEqual([]);
     expect(statusesOf(opsProxy)).toEqual(expect.arrayContaining([200, 201, 400, 401, 403, 404, 409]));
   });

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { OpsApiError } from '@kasa/ops-client';
 import { registerAdminCommands } from './commands/admin.commands.js';
 import { registerEventCommands } from './commands/events.commands.js';
+import { registerDeskCommands } from './commands/desk.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
 import { createContext, DEFAULT_URL } from './context.js';
@@ -26,6 +27,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerReviewCommands(program, ctx);
   registerLedgerCommands(program, ctx);
   registerEventCommands(program, ctx);
+  registerDeskCommands(program, ctx);
   for (const command of program.commands) command.exitOverride();
 
   try {

@@ -317,3 +317,42 @@ describe('amounts', () => {
     expect(formatAmount('900719925474099312')).toBe('9.007.199.254.740.993,12');
   });
 });
+
+describe("the operators' desk from the terminal", () => {
+  it('finds a deposit by its reference as a user reads it, and lists by --reference and --user', async () => {
+    const siteId = await newSite();
+    const user = `cli-user-${randomUUID().slice(0, 6)}`;
+    const deposit = await scenario.createDeposit(siteId, '25000', { externalUserId: user });
+    const spoken = `${deposit.referenceNo.slice(0, 4)} ${deposit.referenceNo.slice(4)}`.toLowerCase();
+    const found = await kasa(['--json', 'search', ...spoken.split(' ')]);
+    expect(found.code).toBe(0);
+    expect(found.json.deposits.map((d: { intentId: string }) => d.intentId)).toEqual([deposit.intentId]);
+    const human = await kasa(['search', deposit.referenceNo]);
+    expect(human.stdout).toMatch(/^Deposits \(1\)$/m);
+    expect(human.stdout).toContain(deposit.intentId);
+
+    const byReference = await kasa(['--json', 'intents', 'list', '--reference', spoken]);
+    expect(byReference.json.map((i: { intentId: string }) => i.intentId)).toEqual([deposit.intentId]);
+    await scenario.createDeposit(siteId, '90000', { externalUserId: user });
+    const byUser = await kasa(['--json', 'intents', 'list', '--user', user, '--max-amount', '250', '--order', 'oldest']);
+    expect(byUser.json.map((i: { intentId: string }) => i.intentId)).toEqual([deposit.intentId]);
+    expect((await kasa(['intents', 'list', '--order', 'sideways'])).code).toBe(2);
+  });
+
+  it('prints the dashboard, delivery health, sites and keys', async () => {
+    const siteId = await newSite();
+    const dashboard = await kasa(['dashboard']);
+    expect(dashboard.code).toBe(0);
+    expect(dashboard.stdout).toMatch(/^Deposits to review\s+\d+/m);
+    expect(dashboard.stdout).toMatch(/^Failing partners\s+\d+/m);
+    const health = await kasa(['--json', 'deliveries', 'health', '--site', siteId]);
+    expect(health.json.data).toEqual([expect.objectContaining({ siteId, attempts: 0, successRate: null })]);
+    const sites = await kasa(['sites', 'list']);
+    expect(sites.stdout).toContain(siteId);
+    expect((await kasa(['--json', 'sites', 'show', siteId])).json.siteId).toBe(siteId);
+    const issued = await kasa(['--json', 'keys', 'issue', siteId]);
+    const keys = await kasa(['keys', 'list', siteId]);
+    expect(keys.stdout).toContain(issued.json.apiKeyId);
+    expect(keys.stdout).not.toContain(issued.json.apiKey);
+  });
+});

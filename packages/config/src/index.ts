@@ -41,6 +41,8 @@ export interface KasaConfig {
   consolePort: number;
   /** Where operators reach the console; an https URL makes its session cookie Secure (and `__Host-` prefixed). */
   consolePublicUrl: string;
+  /** REVIEW_WAIT_WARN_MINUTES: the console marks a queue item that has waited longer, and the dashboard counts them. */
+  reviewWaitWarnMinutes: number;
   ledgerUrl: string;
   internalToken: string;
   publicBaseUrl: string;
@@ -279,6 +281,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     workerPort: int(env, 'WORKER_PORT', 8082, 0, 65535),
     consolePort,
     consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
+    reviewWaitWarnMinutes: int(env, 'REVIEW_WAIT_WARN_MINUTES', 30, 1, 10080),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
     internalToken: secret(env, 'INTERNAL_TOKEN', production, DEV_INTERNAL_TOKEN),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),

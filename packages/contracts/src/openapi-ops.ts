@@ -488,6 +488,43 @@ function opsPaths(): Json {
         errors: ['400', ...READ_ERRORS],
       }),
     },
+    '/ops/v1/dashboard': {
+      get: op({
+        id: 'opsDashboard',
+        tag: 'Desk',
+        summary: 'What needs an operator now',
+        description:
+          'Counts of deposits to review, late arrivals, unmatched transfers, withdrawals to review and to send, DEAD events and ' +
+          'failing partners, each with the item that has waited longest.',
+        response: 'OpsDashboard',
+        errors: [...READ_ERRORS],
+      }),
+    },
+    '/ops/v1/delivery-health': {
+      get: op({
+        id: 'deliveryHealth',
+        tag: 'Desk',
+        summary: "Each partner's webhook deliveries",
+        description:
+          'Per site: attempts and successes in the window, success rate, failing since, the last failure, DEAD and PENDING events.',
+        params: queryParametersOf(REQUEST_SCHEMAS.deliveryHealth),
+        response: 'DeliveryHealthList',
+        errors: ['400', ...READ_ERRORS],
+      }),
+    },
+    '/ops/v1/search': {
+      get: op({
+        id: 'opsSearch',
+        tag: 'Search',
+        summary: 'Find deposits, withdrawals, bank transfers and events',
+        description:
+          "One box for everything: a reference (any case, spaces and dashes ignored), a record's or event's id, the partner's user id, " +
+          "a sender's, holder's or user's name (3 characters or more), or an IBAN's last digits. Each kind newest first, at most `limit` (20).",
+        params: queryParametersOf(REQUEST_SCHEMAS.opsSearch),
+        response: 'OpsSearchResult',
+        errors: ['400', ...READ_ERRORS],
+      }),
+    },
     '/ops/v1/events': {
       get: op({
         id: 'opsListEvents',
@@ -495,7 +532,7 @@ function opsPaths(): Json {
         summary: "Every site's webhook events, newest first",
         description: 'The delivery ledger across sites (or one, with `siteId`), in pages joined by `nextCursor`.',
         params: eventListParams,
-        response: 'EventList',
+        response: 'OpsEventList',
         errors: ['400', ...READ_ERRORS],
       }),
     },
@@ -576,6 +613,8 @@ export function buildOpsOpenApiDocument(serverUrl = 'http://127.0.0.1:8081') {
       { name: 'Bank transfers', description: "Incoming money and the service's receiving accounts." },
       { name: 'Balances', description: 'Site balances and the journal check.' },
       { name: 'Audit', description: 'Who did what.' },
+      { name: 'Desk', description: "The dashboard and the partners' delivery health." },
+      { name: 'Search', description: 'One box that finds any record by reference, id, user, name or IBAN tail.' },
       { name: 'Events', description: "Every site's webhook events, and replay." },
     ],
     components: {

@@ -55,6 +55,8 @@ export interface OpsIntent extends DepositIntentListItem {
   rejectedUserReason: UserRejectionReason | null;
   /** When the end user pressed "I have sent the transfer" on the hosted page. */
   userConfirmedAt: string | null;
+  /** When its money put it in the review queue; null before any arrived. */
+  awaitingReviewSince: string | null;
 }
 
 /** `GET /intents/:id`: the intent with every bank transfer credited to it. */
@@ -188,4 +190,61 @@ export interface JournalCheckReport {
   ok: boolean;
   checkedAt: string;
   problems: Array<{ kind: string; detail: Record<string, string> }>;
+}
+
+/** A webhook event with the site it belongs to (search results). */
+export interface OpsEvent extends EventView {
+  siteId: string;
+}
+
+/** `GET /search?q=`: every kind of record that matches, each newest first. */
+export interface OpsSearchResult {
+  query: string;
+  deposits: OpsIntent[];
+  withdrawals: OpsWithdrawal[];
+  bankTransfers: OpsBankTransfer[];
+  events: OpsEvent[];
+}
+
+/** How many wait, and since when the one that has waited longest waits. */
+export interface QueueHead {
+  count: number;
+  oldestAt: string | null;
+  oldestId: string | null;
+}
+
+/** `GET /dashboard`: what needs an operator now. */
+export interface OpsDashboard {
+  generatedAt: string;
+  depositsToReview: QueueHead;
+  lateArrivals: QueueHead;
+  unmatchedTransfers: QueueHead;
+  withdrawalsToReview: QueueHead;
+  withdrawalsToSend: QueueHead;
+  deadEvents: QueueHead;
+  /** `oldestId` is a site id here. */
+  failingPartners: QueueHead;
+}
+
+/** One partner's webhook deliveries (`GET /delivery-health`). */
+export interface SiteDeliveryHealth {
+  siteId: string;
+  slug: string;
+  name: string;
+  webhookUrl: string | null;
+  attempts: number;
+  succeeded: number;
+  successRate: number | null;
+  lastAttemptAt: string | null;
+  lastSuccessAt: string | null;
+  failingSince: string | null;
+  lastFailure: { at: string; statusCode: number | null; error: string | null } | null;
+  deadEvents: number;
+  pendingEvents: number;
+}
+
+export interface DeliveryHealthList {
+  generatedAt: string;
+  windowHours: number;
+  data: SiteDeliveryHealth[];
 }

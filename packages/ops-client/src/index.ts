@@ -2,3 +2,4 @@
 export { OpsClient, type ClientAddress, type FetchLike, type Method, type OpsClientOptions, type RequestOptions } from './ops-client.js';
 export { OpsApiError, type OpsApiErrorOptions, type OpsProblem } from './ops-api-error.js';
 export { seg, withQuery, type Query } from './query.js';
+export { waitedFor, waitedLongerThan } from './waited.js';

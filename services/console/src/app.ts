@@ -7,7 +7,10 @@ import { consoleErrorHandler, notFoundPage } from './errors.js';
 import { auditRoutes } from './pages/audit.page.js';
 import { balanceRoutes } from './pages/balances.page.js';
 import { bankTransferRoutes } from './pages/bank-transfers.page.js';
+import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
+import { depositRoutes } from './pages/deposits.page.js';
+import { searchRoutes } from './pages/search.page.js';
 import { intentRoutes } from './pages/intent.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
@@ -62,6 +65,9 @@ export function createApp(deps: ConsoleDeps): Express {
   app.use(requireOperator);
   app.use(verifyCsrf(deps));
   app.use(
+    dashboardRoutes(deps),
+    searchRoutes(deps),
+    depositRoutes(deps),
     reviewQueueRoutes(deps),
     intentRoutes(deps),
     withdrawalRoutes(deps),

@@ -145,7 +145,7 @@ describe('deliveries', () => {
     await page.goto('/deliveries?status=DEAD');
     const row = page.locator(`tr[data-id="${eventId}"]`);
     await expect(row.getAttribute('class')).resolves.toBe('dead');
-    await row.getByRole('link').click();
+    await row.getByRole('link', { name: eventId.slice(0, 8) }).click();
     await page.waitForURL(`**/deliveries/${eventId}`);
     await expect(page.locator('tr.failed').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'Replay' }).click();
@@ -208,8 +208,14 @@ describe('navigation', () => {
     };
     page.on('console', onConsole);
     for (const path of [
+      '/',
       '/review',
+      '/deposits',
+      '/deposits?status=PENDING_REVIEW&order=oldest&min=10&max=5000&from=2026-01-01',
+      '/search?q=nothing-matches-this',
+      '/search',
       '/withdrawals',
+      '/withdrawals?status=PENDING_REVIEW&min=1',
       '/bank-transfers',
       '/deliveries',
       '/sites',
@@ -238,11 +244,11 @@ describe('navigation', () => {
       })),
     });
     await page.goto('/deliveries?type=withdrawal.returned');
-    await expect(page.locator('tr[data-id]').count()).resolves.toBe(50);
+    await expect(page.locator('section.events tr[data-id]').count()).resolves.toBe(50);
     await page.getByRole('link', { name: 'Next page →' }).click();
     await page.waitForURL(/cursor=/);
     expect(new URL(page.url()).searchParams.get('type')).toBe('withdrawal.returned');
-    await expect(page.locator('tr[data-id]').count()).resolves.toBe(3);
+    await expect(page.locator('section.events tr[data-id]').count()).resolves.toBe(3);
     await expect(page.locator('.pager').textContent()).resolves.toBe('End of list.');
   });
 });

@@ -24,6 +24,8 @@ import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
 import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
+import { searchOpsRoutes } from './search/search-ops.routes.js';
+import { deskOpsRoutes } from './desk/desk-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
@@ -83,6 +85,8 @@ export function createApp(deps: LedgerDeps): Express {
     bankTransferOpsRoutes(deps),
     journalOpsRoutes(deps),
     auditOpsRoutes(deps),
+    searchOpsRoutes(deps),
+    deskOpsRoutes(deps),
   );
   // After the ops router, so whatever authenticates operators for /ops/v1 has already run.
   app.use('/ops/v1/events', eventOpsRoutes(deps));

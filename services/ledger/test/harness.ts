@@ -48,8 +48,17 @@ export interface LedgerHarness {
   internal(method: string, path: string, body?: unknown): Promise<HttpResult>;
   createSite(overrides?: Record<string, unknown>): Promise<TestSite>;
   createOperator(role: 'REVIEWER' | 'ADMIN'): Promise<TestOperator>;
-  createDeposit(site: TestSite, amount: string | number): Promise<{ intentId: string; referenceNo: string; expiresAt: string }>;
-  createWithdrawal(site: TestSite, amount: string | number): Promise<{ withdrawalId: string; referenceNo: string }>;
+  /** `extra`: more fields of the partner's create body (externalUserId, externalUserLabel, ...). */
+  createDeposit(
+    site: TestSite,
+    amount: string | number,
+    extra?: Record<string, unknown>,
+  ): Promise<{ intentId: string; referenceNo: string; expiresAt: string }>;
+  createWithdrawal(
+    site: TestSite,
+    amount: string | number,
+    extra?: Record<string, unknown>,
+  ): Promise<{ withdrawalId: string; referenceNo: string }>;
   /** Records a bank transfer whose description carries `reference` (pass '' for none), received now by the ledger's clock. */
   transfer(reference: string, amount: string | number, overrides?: Record<string, unknown>): Promise<HttpResult>;
   /** Puts `amount` on the site's available balance: a deposit, its transfer and its approval. */
@@ -90,8 +99,8 @@ export async function startLedgerHarness(
       const operator = await scenario.createOperator(role);
       return { ...operator, token: await scenario.login(operator) };
     },
-    createDeposit: (site, amount) => scenario.createDeposit(site.siteId, amount),
-    createWithdrawal: (site, amount) => scenario.createWithdrawal(site.siteId, amount),
+    createDeposit: (site, amount, extra) => scenario.createDeposit(site.siteId, amount, extra),
+    createWithdrawal: (site, amount, extra) => scenario.createWithdrawal(site.siteId, amount, extra),
     transfer: (reference, amount, overrides) =>
       scenario.transfer(reference, amount, { receivedAt: clock.now().toISOString(), ...overrides }),
     fund: (site, amount) => scenario.fund(site.siteId, amount),

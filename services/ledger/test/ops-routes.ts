@@ -70,6 +70,11 @@ export const OPS_ROUTES: readonly OpsRoute[] = [
   route('GET', '/journal/check', 'ANY'),
   // operators/audit-ops.routes.ts
   route('GET', '/audit', 'ANY'),
+  // search/search-ops.routes.ts
+  route('GET', '/search', 'ANY'),
+  // desk/desk-ops.routes.ts
+  route('GET', '/dashboard', 'ANY'),
+  route('GET', '/delivery-health', 'ANY'),
   // events/events-ops.routes.ts (mounted at /ops/v1/events)
   route('GET', '/events', 'ANY'),
   route('GET', '/events/:eventId', 'ANY'),

@@ -1,8 +1,17 @@
 import type { Command } from 'commander';
-import type { CreatedSite, IssuedApiKey, IssuedOperatorToken, OpsOperator, OpsOperatorToken, RevokedApiKey } from '@kasa/contracts';
+import type {
+  CreatedSite,
+  IssuedApiKey,
+  IssuedOperatorToken,
+  OpsApiKey,
+  OpsOperator,
+  OpsOperatorToken,
+  OpsSite,
+  RevokedApiKey,
+} from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
-import { printRecord, printTable } from '../output.js';
+import { formatAmount, printRecord, printTable } from '../output.js';
 
 /** Login, operators and their tokens, sites and API keys. */
 export function registerAdminCommands(program: Command, ctx: Context): void {
@@ -134,7 +143,49 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       },
     );
 
+  sites
+    .command('list')
+    .description('every site with its settings')
+    .option('--limit <n>', 'most rows to show', (v) => Number(v), 500)
+    .action(async (o: { limit: number }) => {
+      const rows: OpsSite[] = [];
+      for await (const row of ctx.client().paginate<OpsSite>('/sites', {}, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['SITE', (s) => s.siteId],
+          ['SLUG', (s) => s.slug],
+          ['NAME', (s) => s.name],
+          ['RATE/MIN', (s) => s.rateLimitPerMinute],
+          ['MIN (TRY)', (s) => formatAmount(s.minAmount)],
+          ['MAX (TRY)', (s) => formatAmount(s.maxAmount)],
+          ['DEPOSIT TTL (S)', (s) => s.depositTtlSeconds],
+          ['WEBHOOK URL', (s) => s.webhookUrl ?? ''],
+        ]),
+      );
+    });
+  sites
+    .command('show <siteId>')
+    .description("one site's settings")
+    .action(async (siteId: string) => {
+      const site = await ctx.client().get<OpsSite>(`/sites/${siteId}`);
+      ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+    });
+
   const keys = program.command('keys').description('partner API keys (admin)');
+  keys
+    .command('list <siteId>')
+    .description("a site's API keys (prefixes only; a key is shown once, when issued)")
+    .action(async (siteId: string) => {
+      const list = await ctx.client().get<{ data: OpsApiKey[] }>(`/sites/${siteId}/api-keys`);
+      ctx.emit(list.data, () =>
+        printTable(ctx.io.stdout, list.data, [
+          ['KEY', (k) => k.apiKeyId],
+          ['PREFIX', (k) => k.keyPrefix],
+          ['ISSUED', (k) => k.createdAt],
+          ['REVOKED', (k) => k.revokedAt ?? ''],
+        ]),
+      );
+    });
   keys
     .command('issue <siteId>')
     .description('issue an API key for a site (shown once)')

@@ -15,7 +15,40 @@ const listOptions = (command: Command) =>
   command
     .option('--status <statuses>', 'comma-separated statuses')
     .option('--site <siteId>', 'only this site')
-    .option('--limit <n>', 'most rows to show', (v) => Number(v), 50);
+    .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
+    .addOption(
+      new Option('--order <order>', 'newest (default) or oldest first: a queue is worked oldest first').choices(['newest', 'oldest']),
+    );
+
+/** Deposits and withdrawals also narrow to a reference, the partner's user and an amount range (lira). */
+const recordListOptions = (command: Command) =>
+  listOptions(command)
+    .option('--reference <referenceNo>', 'one reference, as the user reads it (case, spaces and dashes ignored)')
+    .option('--user <externalUserId>', "the partner's user id")
+    .option('--min-amount <amount>', 'smallest amount in lira (TRY), inclusive', parseAmount)
+    .option('--max-amount <amount>', 'largest amount in lira (TRY), inclusive', parseAmount);
+
+interface RecordListFlags {
+  status?: string;
+  site?: string;
+  limit: number;
+  order?: string;
+  reference?: string;
+  user?: string;
+  minAmount?: string;
+  maxAmount?: string;
+}
+
+/** The ops API's list filters from the flags (undefined ones are left out of the query). */
+const recordFilters = (o: RecordListFlags) => ({
+  status: o.status,
+  siteId: o.site,
+  order: o.order,
+  referenceNo: o.reference,
+  externalUserId: o.user,
+  amountMin: o.minAmount,
+  amountMax: o.maxAmount,
+});
 
 function summarize(ctx: Context, kind: string, record: Record<string, unknown>): void {
   ctx.emit(record, () => {
@@ -61,9 +94,10 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       },
     );
   listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
-    async (o: { status?: string; limit: number }) => {
+    async (o: { status?: string; limit: number; order?: string }) => {
       const rows: OpsBankTransfer[] = [];
-      for await (const row of ctx.client().paginate<OpsBankTransfer>('/bank-transfers', { status: o.status }, o.limit)) rows.push(row);
+      for await (const row of ctx.client().paginate<OpsBankTransfer>('/bank-transfers', { status: o.status, order: o.order }, o.limit))
+        rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['TRANSFER', (t) => t.bankTransferId],
@@ -88,22 +122,22 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     });
 
   const intents = program.command('intents').description('deposit intents and their review');
-  listOptions(intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL)')).action(
-    async (o: { status?: string; site?: string; limit: number }) => {
-      const rows: OpsIntent[] = [];
-      for await (const row of ctx.client().paginate<OpsIntent>('/intents', { status: o.status, siteId: o.site }, o.limit)) rows.push(row);
-      ctx.emit(rows, () =>
-        printTable(ctx.io.stdout, rows, [
-          ['INTENT', (i) => i.intentId],
-          ['REFERENCE', (i) => i.referenceNo],
-          ['STATUS', (i) => i.status],
-          ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
-          ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
-          ['CREATED', (i) => i.createdAt],
-        ]),
-      );
-    },
-  );
+  recordListOptions(
+    intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),
+  ).action(async (o: RecordListFlags) => {
+    const rows: OpsIntent[] = [];
+    for await (const row of ctx.client().paginate<OpsIntent>('/intents', recordFilters(o), o.limit)) rows.push(row);
+    ctx.emit(rows, () =>
+      printTable(ctx.io.stdout, rows, [
+        ['INTENT', (i) => i.intentId],
+        ['REFERENCE', (i) => i.referenceNo],
+        ['STATUS', (i) => i.status],
+        ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
+        ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
+        ['CREATED', (i) => i.createdAt],
+      ]),
+    );
+  });
   intents
     .command('show <intentId>')
     .description('show an intent with its bank transfers')
@@ -131,12 +165,11 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     });
 
   const withdrawals = program.command('withdrawals').description('withdrawal review and payout');
-  listOptions(
+  recordListOptions(
     withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)'),
-  ).action(async (o: { status?: string; site?: string; limit: number }) => {
+  ).action(async (o: RecordListFlags) => {
     const rows: OpsWithdrawal[] = [];
-    for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', { status: o.status, siteId: o.site }, o.limit))
-      rows.push(row);
+    for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', recordFilters(o), o.limit)) rows.push(row);
     ctx.emit(rows, () =>
       printTable(ctx.io.stdout, rows, [
         ['WITHDRAWAL', (w) => w.withdrawalId],

@@ -3,7 +3,13 @@
  * for the ops OpenAPI document. test/contract validates real ledger answers against them.
  */
 import { BANK_TRANSFER_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
-import { depositIntentListItemSchema, eventWithAttemptsSchema, listResponseSchema, withdrawalListItemSchema } from './responses.js';
+import {
+  depositIntentListItemSchema,
+  eventSchema,
+  eventWithAttemptsSchema,
+  listResponseSchema,
+  withdrawalListItemSchema,
+} from './responses.js';
 
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -59,6 +65,7 @@ const intentProperties = {
     description: "What the end user's hosted page was told about a rejection; null: the general text, or not rejected.",
   },
   userConfirmedAt: { ...nullableTimestamp, description: 'When the end user pressed "I have sent the transfer" on the hosted page.' },
+  awaitingReviewSince: { ...nullableTimestamp, description: 'When its money put it in the review queue (the waiting time starts).' },
 };
 
 const withdrawalProperties = {
@@ -203,6 +210,73 @@ export const OPS_RESPONSE_SCHEMAS = {
     metadata: { description: 'What the action changed; its shape depends on the action.' },
   }),
   AuditList: listResponseSchema('AuditList', { $id: 'AuditEntry' }),
+  OpsEvent: {
+    ...eventSchema,
+    $id: 'OpsEvent',
+    required: [...eventSchema.required, 'siteId'],
+    properties: { ...eventSchema.properties, siteId: uuid },
+  },
+  OpsEventList: listResponseSchema('OpsEventList', { $id: 'OpsEvent' }),
+  OpsSearchResult: object(
+    'OpsSearchResult',
+    {
+      query: { type: 'string', description: 'What was searched for, trimmed.' },
+      deposits: { type: 'array', items: { $ref: 'OpsIntent' } },
+      withdrawals: { type: 'array', items: { $ref: 'OpsWithdrawal' } },
+      bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } },
+      events: { type: 'array', items: { $ref: 'OpsEvent' } },
+    },
+    'Every kind of record that matches, each newest first and at most `limit` long.',
+  ),
+  QueueHead: object(
+    'QueueHead',
+    {
+      count: { type: 'integer', minimum: 0 },
+      oldestAt: { ...nullableTimestamp, description: 'Since when the item that has waited longest waits.' },
+      oldestId: { type: ['string', 'null'], format: 'uuid', description: 'That item (a site for failingPartners).' },
+    },
+    'How many wait, and the one that has waited longest.',
+  ),
+  OpsDashboard: object('OpsDashboard', {
+    generatedAt: timestamp,
+    depositsToReview: { $ref: 'QueueHead' },
+    lateArrivals: { $ref: 'QueueHead' },
+    unmatchedTransfers: { $ref: 'QueueHead' },
+    withdrawalsToReview: { $ref: 'QueueHead' },
+    withdrawalsToSend: { $ref: 'QueueHead' },
+    deadEvents: { $ref: 'QueueHead' },
+    failingPartners: { $ref: 'QueueHead' },
+  }),
+  SiteDeliveryHealth: object('SiteDeliveryHealth', {
+    siteId: uuid,
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    webhookUrl: nullableString,
+    attempts: { type: 'integer', minimum: 0, description: 'Delivery attempts in the window.' },
+    succeeded: { type: 'integer', minimum: 0, description: 'Of those, answered 2xx.' },
+    successRate: { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'succeeded / attempts; null without attempts.' },
+    lastAttemptAt: nullableTimestamp,
+    lastSuccessAt: nullableTimestamp,
+    failingSince: { ...nullableTimestamp, description: 'While the latest attempt failed: the first failure after the last success.' },
+    lastFailure: {
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['at', 'statusCode', 'error'],
+          properties: { at: timestamp, statusCode: { type: ['integer', 'null'] }, error: nullableString },
+        },
+        { type: 'null' },
+      ],
+    },
+    deadEvents: { type: 'integer', minimum: 0 },
+    pendingEvents: { type: 'integer', minimum: 0 },
+  }),
+  DeliveryHealthList: object('DeliveryHealthList', {
+    generatedAt: timestamp,
+    windowHours: { type: 'integer', minimum: 1 },
+    data: { type: 'array', items: { $ref: 'SiteDeliveryHealth' } },
+  }),
   OpsEventDetail: {
     ...eventWithAttemptsSchema,
     $id: 'OpsEventDetail',

@@ -228,9 +228,28 @@ function opsListProperties(statuses: readonly string[]) {
       pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
       'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
     },
+    order: {
+      type: 'string',
+      enum: ['newest', 'oldest'],
+      'x-message': 'must be newest or oldest',
+      description: 'newest (the default) or oldest first: a queue is worked from its oldest item.',
+    },
     ...opsPage,
   } as const;
 }
+
+// What a deposit or withdrawal list can narrow to besides status and time: the partner's user and an amount range (kuruş, inclusive).
+const recordFilters = {
+  externalUserId: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9._:@-]+$',
+    'x-message': 'must be 1 to 64 characters of A-Z, a-z, 0-9 and . _ : @ -',
+  },
+  amountMin: { ...amountBound, description: 'Smallest amount, kuruş, inclusive (deposits: the requested amount).' },
+  amountMax: { ...amountBound, description: 'Largest amount, kuruş, inclusive (deposits: the requested amount).' },
+} as const;
 
 export const opsListIntentsQuerySchema = {
   $id: 'OpsListIntentsQuery',
@@ -240,13 +259,14 @@ export const opsListIntentsQuerySchema = {
     ...opsListProperties(DEPOSIT_STATUSES),
     siteId: uuid,
     referenceNo,
+    ...recordFilters,
   },
 } as const;
 export const opsListWithdrawalsQuerySchema = {
   $id: 'OpsListWithdrawalsQuery',
   type: 'object',
   additionalProperties: false,
-  properties: { ...opsListProperties(WITHDRAWAL_STATUSES), siteId: uuid, referenceNo },
+  properties: { ...opsListProperties(WITHDRAWAL_STATUSES), siteId: uuid, referenceNo, ...recordFilters },
 } as const;
 // Bank transfers belong to the service's receiving accounts, not to a site, until matched.
 export const opsListBankTransfersQuerySchema = {
@@ -277,6 +297,39 @@ export const listAuditQuerySchema = {
     action: shortText,
     entityType: shortText,
     entityId: shortText,
+  },
+} as const;
+
+export const opsSearchQuerySchema = {
+  $id: 'OpsSearchQuery',
+  type: 'object',
+  additionalProperties: false,
+  required: ['q'],
+  properties: {
+    q: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 140,
+      pattern: '\\S',
+      'x-message': 'must be 1 to 140 characters and not only spaces',
+      description: "A reference (any case, spaces and dashes ignored), an id, the partner's user id, a name, or an IBAN's last digits.",
+    },
+    limit: opsPage.limit,
+  },
+} as const;
+
+export const deliveryHealthQuerySchema = {
+  $id: 'DeliveryHealthQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    siteId: uuid,
+    hours: {
+      type: 'string',
+      pattern: '^([1-9]|[1-9][0-9]|[1-6][0-9][0-9]|70[0-9]|71[0-9]|720)$',
+      'x-message': 'must be a whole number of hours from 1 to 720',
+      description: 'The window of attempts that success rates count, in hours (24 unless given; at most 720).',
+    },
   },
 } as const;
 

@@ -14,6 +14,8 @@ import {
   issueOperatorTokenRequestSchema,
   listAuditQuerySchema,
   listSitesQuerySchema,
+  opsSearchQuerySchema,
+  deliveryHealthQuerySchema,
   loginRequestSchema,
   markSentRequestSchema,
   opsListBankTransfersQuerySchema,
@@ -150,6 +152,8 @@ export const listEventsQuerySchema = listQuery('ListEventsQuery', EVENT_STATUSES
 export const REQUEST_SCHEMAS = {
   createSite: createSiteRequestSchema,
   listSites: listSitesQuerySchema,
+  opsSearch: opsSearchQuerySchema,
+  deliveryHealth: deliveryHealthQuerySchema,
   createReceivingAccount: createReceivingAccountRequestSchema,
   issueApiKey: issueApiKeyRequestSchema,
   createDeposit: createDepositRequestSchema,

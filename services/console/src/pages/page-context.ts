@@ -20,7 +20,8 @@ export interface PageContext extends FormContext {
   ops: OpsClient;
   isAdmin: boolean;
   query(name: string): string | undefined;
-  render(title: string, section: Section, body: SafeHtml, status?: number): void;
+  /** `searched`: what the header's search box shows (the search results page passes the query). */
+  render(title: string, section: Section, body: SafeHtml, status?: number, searched?: string): void;
 }
 
 export function pageContext(deps: ConsoleDeps, req: Request, res: Response): PageContext {
@@ -37,9 +38,12 @@ export function pageContext(deps: ConsoleDeps, req: Request, res: Response): Pag
     csrf,
     back: `${here.pathname}${here.search}`,
     query: (name) => param(req.query, name),
-    render(title, section, body, status = 200) {
+    render(title, section, body, status = 200, searched) {
       const notice = noticeText(req.query.notice);
-      res.status(status).type('html').send(renderPage({ title, section, operator, csrf, notice }, body));
+      res
+        .status(status)
+        .type('html')
+        .send(renderPage({ title, section, operator, csrf, notice, ...(searched ? { searched } : {}) }, body));
     },
   };
 }

@@ -10,6 +10,7 @@ import { html } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { actionContext, pageContext } from './page-context.js';
 import { withdrawalTable } from './review-queue.page.js';
+import { readRecordFilters, recordFilterForm } from './record-lists.js';
 import { recordFacts } from './record-facts.js';
 import { getWithSites } from './site-names.js';
 
@@ -40,11 +41,22 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
   router.get('/withdrawals', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'APPROVED');
-    const query = { status, limit: '50', cursor: ctx.query('cursor') };
+    // The tab is the status; the form narrows the tab's list further.
+    const filters = readRecordFilters((name) => (name === 'status' ? undefined : ctx.query(name)), []);
+    const query = { ...filters.api, status, limit: '50', cursor: ctx.query('cursor') };
     const [page, sites] = await getWithSites<ListPage<OpsWithdrawal>>(ctx.ops, '/withdrawals', query);
+    const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
     const body = html`${tabs('/withdrawals', status, STATUS_TABS)}
+    ${recordFilterForm('/withdrawals', sites, filters, { hidden: { status } })}
     ${status === 'APPROVED' ? html`<p class="hint">Open a withdrawal to see the full IBAN for the bank transfer, then mark it sent.</p>` : ''}
-    ${withdrawalTable(ctx, sites, page.data, 'No withdrawals in this state.')} ${nextPageLink('/withdrawals', { status }, page.nextCursor)}`;
+    ${withdrawalTable(
+      ctx,
+      sites,
+      page.data,
+      'No withdrawals in this state.',
+      queue ? { now: new Date(), warnMinutes: deps.config.reviewWaitWarnMinutes } : undefined,
+    )}
+    ${nextPageLink('/withdrawals', { ...filters.typed, status }, page.nextCursor)}`;
     ctx.render('Withdrawals', 'withdrawals', body);
   });
 

@@ -2,14 +2,17 @@ import type { SessionOperator } from '../session/session.js';
 import { html, safeUrl, type SafeHtml, type SafeUrl } from './html.js';
 
 /** The sections of the top navigation. */
-export type Section = 'review' | 'withdrawals' | 'transfers' | 'deliveries' | 'sites' | 'balances' | 'audit';
+export type Section =
+  'dashboard' | 'review' | 'deposits' | 'withdrawals' | 'transfers' | 'deliveries' | 'sites' | 'balances' | 'audit' | 'search';
 
 const NAV: Array<[Section, SafeUrl, string]> = [
+  ['dashboard', safeUrl('/'), 'Dashboard'],
   ['review', safeUrl('/review'), 'Review queue'],
+  ['deposits', safeUrl('/deposits'), 'Deposits'],
   ['withdrawals', safeUrl('/withdrawals'), 'Withdrawals'],
-  ['transfers', safeUrl('/bank-transfers'), 'Unmatched transfers'],
+  ['transfers', safeUrl('/bank-transfers'), 'Transfers'],
   ['deliveries', safeUrl('/deliveries'), 'Deliveries'],
-  ['sites', safeUrl('/sites'), 'Sites & keys'],
+  ['sites', safeUrl('/sites'), 'Sites'],
   ['balances', safeUrl('/balances'), 'Balances'],
   ['audit', safeUrl('/audit'), 'Audit log'],
 ];
@@ -23,25 +26,42 @@ export interface Frame {
   csrf: string | null;
   /** A one-line confirmation of what the previous action did. */
   notice?: string | null;
+  /** What the search box shows (the current search on the results page). */
+  searched?: string;
 }
 
 function header(frame: Frame): SafeHtml {
   if (!frame.operator || !frame.csrf) return html`<header class="top"><span class="brand">Kasa Console</span></header>`;
   const op = frame.operator;
+  // Two rows: the brand, the search box and who is logged in; then the sections, one line that scrolls
+  // sideways on a narrow screen instead of wrapping.
   return html`<header class="top">
-    <a class="brand" href="/review">Kasa Console</a>
+    <div class="bar">
+      <a class="brand" href="/">Kasa Console</a>
+      <form method="get" action="/search" class="search" role="search">
+        <input
+          type="search"
+          name="q"
+          value="${frame.searched ?? ''}"
+          maxlength="140"
+          placeholder="Reference, id, user, name or IBAN tail"
+          aria-label="Search deposits, withdrawals, transfers and events"
+        /><button type="submit" class="btn small">Search</button>
+      </form>
+      <div class="who">
+        <span class="email" title="${op.operatorId}">${op.email}</span>
+        <span class="role role-${op.role.toLowerCase()}">${op.role.toLowerCase()}</span>
+        <form method="post" action="/logout" class="inline">
+          <input type="hidden" name="_csrf" value="${frame.csrf}" /><button type="submit" class="btn plain small">Log out</button>
+        </form>
+      </div>
+    </div>
     <nav aria-label="Sections">
       ${NAV.map(
         ([key, href, label]) =>
           html`<a href="${href}" ${key === frame.section ? html` class="current" aria-current="page"` : ''}>${label}</a>`,
       )}
     </nav>
-    <div class="who">
-      <span title="${op.operatorId}">${op.email}</span> <span class="role role-${op.role.toLowerCase()}">${op.role.toLowerCase()}</span>
-      <form method="post" action="/logout" class="inline">
-        <input type="hidden" name="_csrf" value="${frame.csrf}" /><button type="submit" class="btn plain small">Log out</button>
-      </form>
-    </div>
   </header>`;
 }
 

@@ -41,22 +41,30 @@ function row<T>(options: TableOptions<T>, record: T): SafeHtml {
     ${options.columns.map((column) => {
       const cellClass = typeof column.cellClass === 'function' ? column.cellClass(record) : (column.cellClass ?? column.class);
       const title = column.cellTitle ? html` title="${column.cellTitle(record)}"` : '';
-      return html`<td${title}${classAttr(cellClass)}>${column.cell(record)}</td>`;
+      // On a narrow screen each row is a card and each cell names its column (console.css).
+      const label = typeof column.header === 'string' && column.header !== '' ? html` data-label="${column.header}"` : '';
+      return html`<td${title}${label}${classAttr(cellClass)}><div class="cell">${column.cell(record)}</div></td>`;
     })}
   </tr>`;
 }
 
-/** A `table.list`: the header row, then a row per record with its cells in the order of `columns`. */
+/**
+ * A `table.list`: the header row, then a row per record with its cells in the order of `columns`. On a
+ * narrow screen every row becomes a card of labelled cells; the box around it scrolls sideways should a
+ * cell still be too wide, so the page itself never does.
+ */
 export function table<T>(options: TableOptions<T>): SafeHtml {
   const { columns, rows } = options;
-  return html`<table class="list">
-    <thead>
-      <tr>
-        ${columns.map((column) => html`<th${classAttr(column.class)}>${column.header}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.length === 0 ? emptyRow(columns.length, options.empty) : rows.map((record) => row(options, record))}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table class="list">
+      <thead>
+        <tr>
+          ${columns.map((column) => html`<th${classAttr(column.class)}>${column.header}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.length === 0 ? emptyRow(columns.length, options.empty) : rows.map((record) => row(options, record))}
+      </tbody>
+    </table>
+  </div>`;
 }

@@ -27,6 +27,8 @@ export async function applyArrival(
     // Cancelled now by the ledger's clock, as the expiry sweep would have done.
     ...(effect.cancels ? { cancelledAt: deps.clock.now() } : {}),
     ...(effect.reinstates ? { cancelledAt: null } : {}),
+    // Entering the review queue starts the operators' waiting time; a further transfer does not restart it.
+    ...(effect.to !== intent.status ? { awaitingReviewSince: deps.clock.now() } : {}),
   });
   if (!updated) return null;
   await writeAudit(tx, {

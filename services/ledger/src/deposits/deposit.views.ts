@@ -25,5 +25,6 @@ export function toOpsIntent(row: DepositIntent) {
     cancelledAt: isoOrNull(row.cancelledAt),
     rejectedUserReason: row.rejectedUserReason as UserRejectionReason | null,
     userConfirmedAt: isoOrNull(row.userConfirmedAt),
+    awaitingReviewSince: isoOrNull(row.awaitingReviewSince),
   };
 }

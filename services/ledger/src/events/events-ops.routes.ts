@@ -4,7 +4,8 @@ import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
-import { toEventDetail } from './event-view.js';
+import { toEventDetail, toEventView } from './event-view.js';
+import type { EventRow } from './event.repository.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
@@ -22,7 +23,9 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
     if (siteId !== undefined && (typeof siteId !== 'string' || !isUuid(siteId))) {
       throw AppError.validation([{ field: 'siteId', message: 'must be a site id (UUID)' }], LIST_FILTERS_INVALID);
     }
-    res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID)));
+    // Across sites, each event names its site.
+    const toOpsEvent = (row: EventRow) => ({ ...toEventView(row), siteId: row.siteId });
+    res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID), toOpsEvent));
   });
 
   router.get('/:eventId', async (req, res) => {

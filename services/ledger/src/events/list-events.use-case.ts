@@ -2,7 +2,7 @@ import { EVENT_STATUSES, type ListResponse, type RequestOf } from '@kasa/contrac
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import type { CursorCodec } from '../shared/cursor.js';
 import { listPage } from '../shared/partner-list.use-case.js';
-import type { EventRepository } from './event.repository.js';
+import type { EventRepository, EventRow } from './event.repository.js';
 import { toEventView, type EventView } from './event-view.js';
 
 /** The list filters of the events surface (the shared list contract plus `type`), parsed with its schema. */
@@ -12,11 +12,12 @@ export type EventListQuery = RequestOf<'listEvents'>;
  * One newest-first page of events. `siteId` undefined lists every site (ops). The type filter is part of
  * the list's name, so a cursor is bound to it like to the other filters.
  */
-export async function listEvents(
+export async function listEvents<Item = EventView>(
   deps: { events: EventRepository; cursors: CursorCodec },
   siteId: string | undefined,
   query: EventListQuery,
-): Promise<ListResponse<EventView>> {
+  toItem: (row: EventRow) => Item = toEventView as (row: EventRow) => Item,
+): Promise<ListResponse<Item>> {
   const types = query.type ? [...new Set(query.type.split(','))].sort() : undefined;
   return listPage(
     {
@@ -30,7 +31,7 @@ export async function listEvents(
           },
           window,
         ),
-      toItem: toEventView,
+      toItem,
     },
     deps.cursors,
     siteId ?? '*',

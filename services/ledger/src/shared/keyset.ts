@@ -5,6 +5,8 @@ export interface ListWindow {
   createdTo?: Date;
   after?: CursorPosition;
   limit: number;
+  /** Oldest first (an ops queue worked from the front); newest first otherwise. Only {@link keysetPage} honours it. */
+  oldestFirst?: boolean;
 }
 
 /**
@@ -30,19 +32,30 @@ export function keysetClause(window: ListWindow, statuses: string[] | undefined,
   };
 }
 
-/** The same page as Prisma `findMany` arguments, for lists off the partner hot path (the ops API's): `where` holds the list's filters. */
+/**
+ * The same page as Prisma `findMany` arguments, for lists off the partner hot path (the ops API's): `where`
+ * holds the list's filters. Newest first, or oldest first when the window says so.
+ */
 export function keysetPage<Where extends object>(where: Where, window: ListWindow) {
-  return { where: { ...where, ...keysetWhere(window) }, orderBy: NEWEST_FIRST, take: window.limit };
+  return {
+    where: { AND: [where, keysetWhere(window)] },
+    orderBy: window.oldestFirst ? OLDEST_FIRST : NEWEST_FIRST,
+    take: window.limit,
+  };
 }
 
 function keysetWhere(window: ListWindow) {
   const createdAt: { gte?: Date; lt?: Date } = {};
   if (window.createdFrom) createdAt.gte = window.createdFrom;
   if (window.createdTo) createdAt.lt = window.createdTo;
+  const beyond = window.oldestFirst ? 'gt' : 'lt';
   const after = window.after
-    ? { OR: [{ createdAt: { lt: window.after.createdAt } }, { createdAt: window.after.createdAt, id: { lt: window.after.id } }] }
+    ? {
+        OR: [{ createdAt: { [beyond]: window.after.createdAt } }, { createdAt: window.after.createdAt, id: { [beyond]: window.after.id } }],
+      }
     : {};
   return { ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}), ...after };
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+const OLDEST_FIRST = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];

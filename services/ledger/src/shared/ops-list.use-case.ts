@@ -15,7 +15,7 @@ export type OpsListQuery = Readonly<Record<string, string | undefined>> & {
 };
 
 /**
- * One newest-first page of an ops list (review queues, bank transfers, audit). The same contract as the
+ * One page of an ops list (review queues, bank transfers, audit), newest first unless `order=oldest`. The same contract as the
  * partner lists: `{data, nextCursor}`, an opaque cursor bound to the filters, `limit` 1 to 100.
  */
 export async function opsListPage<Row extends { createdAt: Date; id: string }, Item>(
@@ -38,7 +38,15 @@ export async function opsListPage<Row extends { createdAt: Date; id: string }, I
     siteId: filters.siteId ?? '*',
     filters: { ...filters, createdFrom: createdFrom?.toISOString() ?? null, createdTo: createdTo?.toISOString() ?? null },
   };
-  return readPage(cursors, scope, { cursor, limit: rawLimit, createdFrom, createdTo }, (window) => fetch(filters, window), toItem);
+  // `order` is bound into the cursor with the other filters: a cursor of one order is refused by the other.
+  const oldestFirst = filters.order === 'oldest';
+  return readPage(
+    cursors,
+    scope,
+    { cursor, limit: rawLimit, createdFrom, createdTo, oldestFirst },
+    (window) => fetch(filters, window),
+    toItem,
+  );
 }
 
 /** `status=A,B` as a typed list, or undefined when absent. */
@@ -51,14 +59,22 @@ export function knownStatuses<T extends string>(statuses: readonly string[] | un
   return statuses?.filter((status): status is T => (known as readonly string[]).includes(status));
 }
 
+/** A reference as people type it (`kd7m x4q2-rh`) in the form it is stored (`KD7MX4Q2RH`), as the bank-description matcher reads it. */
+export function normalizeReference(typed: string): string {
+  return typed.toUpperCase().replace(/[\s-]+/g, '');
+}
+
 /**
- * The review-list filters from an ops query: site, statuses and a reference number, which is upper-cased
- * and stripped of spaces and dashes as the bank-description matcher does.
+ * The review-list filters from an ops query: site, statuses, a reference number (normalized), the
+ * partner's user and an amount range in kuruş.
  */
 export function reviewFilter<Status>(filters: OpsFilters, statuses: Status[] | undefined) {
   return {
     ...(filters.siteId ? { siteId: filters.siteId } : {}),
     ...(statuses ? { statuses } : {}),
-    ...(filters.referenceNo ? { referenceNo: filters.referenceNo.toUpperCase().replace(/[\s-]+/g, '') } : {}),
+    ...(filters.referenceNo ? { referenceNo: normalizeReference(filters.referenceNo) } : {}),
+    ...(filters.externalUserId ? { externalUserId: filters.externalUserId } : {}),
+    ...(filters.amountMin ? { amountMin: BigInt(filters.amountMin) } : {}),
+    ...(filters.amountMax ? { amountMax: BigInt(filters.amountMax) } : {}),
   };
 }

@@ -53,7 +53,7 @@ export async function listPage<Row extends { createdAt: Date; id: string }, Item
 export async function readPage<Row extends { createdAt: Date; id: string }, Item>(
   cursors: CursorCodec,
   scope: CursorScope,
-  query: { cursor?: string; limit?: string; createdFrom?: Date; createdTo?: Date },
+  query: { cursor?: string; limit?: string; createdFrom?: Date; createdTo?: Date; oldestFirst?: boolean },
   fetch: (window: ListWindow) => Promise<Row[]>,
   toItem: (row: Row) => Item,
 ): Promise<ListResponse<Item>> {
@@ -63,6 +63,7 @@ export async function readPage<Row extends { createdAt: Date; id: string }, Item
     ...(query.createdFrom ? { createdFrom: query.createdFrom } : {}),
     ...(query.createdTo ? { createdTo: query.createdTo } : {}),
     ...(after ? { after } : {}),
+    ...(query.oldestFirst ? { oldestFirst: true } : {}),
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);

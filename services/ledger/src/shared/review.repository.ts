@@ -73,21 +73,24 @@ export class ReviewRepository {
     return this.db.withdrawal.findUnique({ where: { id } });
   }
 
-  /** Review queues across sites (or one), newest first. */
+  /** Deposits across sites (or one), in the window's order; the amount range is on the requested amount. */
   listIntents(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<DepositIntent[]> {
-    return this.db.depositIntent.findMany(keysetPage(reviewWhere(filter), window));
+    return this.db.depositIntent.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter) }, window));
   }
 
   listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
-    return this.db.withdrawal.findMany(keysetPage(reviewWhere(filter), window));
+    return this.db.withdrawal.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter) }, window));
   }
 }
 
-/** Filters of the review lists: a site, statuses, and a reference number (normalised by the caller). */
+/** Filters of the deposit and withdrawal lists (reference normalized by the caller; amounts in kuruş, inclusive). */
 export interface ReviewListFilter<Status> {
   siteId?: string;
   statuses?: Status[];
   referenceNo?: string;
+  externalUserId?: string;
+  amountMin?: bigint;
+  amountMax?: bigint;
 }
 
 function reviewWhere<Status>(filter: ReviewListFilter<Status>) {
@@ -95,5 +98,13 @@ function reviewWhere<Status>(filter: ReviewListFilter<Status>) {
     ...(filter.siteId ? { siteId: filter.siteId } : {}),
     ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
     ...(filter.referenceNo ? { referenceNo: filter.referenceNo } : {}),
+    ...(filter.externalUserId ? { externalUserId: filter.externalUserId } : {}),
   };
+}
+
+function amountWhere<Field extends string>(field: Field, { amountMin, amountMax }: { amountMin?: bigint; amountMax?: bigint }) {
+  if (amountMin === undefined && amountMax === undefined) return {};
+  return {
+    [field]: { ...(amountMin !== undefined ? { gte: amountMin } : {}), ...(amountMax !== undefined ? { lte: amountMax } : {}) },
+  } as Record<Field, { gte?: bigint; lte?: bigint }>;
 }

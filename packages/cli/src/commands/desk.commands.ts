@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import type { DeliveryHealthList, OpsDashboard, OpsSearchResult, QueueHead } from '@kasa/contracts';
+import { waitedFor } from '@kasa/ops-client';
+import type { Context } from '../context.js';
+import { formatAmount, printTable } from '../output.js';
+
+const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt'>, string]> = [
+  ['depositsToReview', 'Deposits to review'],
+  ['lateArrivals', 'Late arrivals'],
+  ['unmatchedTransfers', 'Unmatched transfers'],
+  ['withdrawalsToReview', 'Withdrawals to review'],
+  ['withdrawalsToSend', 'Withdrawals to send'],
+  ['deadEvents', 'DEAD events'],
+  ['failingPartners', 'Failing partners'],
+];
+
+/** The operators' desk from the terminal: one search, what waits, and each partner's deliveries. */
+export function registerDeskCommands(program: Command, ctx: Context): void {
+  program
+    .command('search <text...>')
+    .description('find deposits, withdrawals, bank transfers and events by reference, id, user id, name or IBAN tail')
+    .action(async (words: string[]) => {
+      const found = await ctx.client().get<OpsSearchResult>('/search', { q: words.join(' ') });
+      ctx.emit(found, () => {
+        const out = ctx.io.stdout;
+        out.write(`Deposits (${found.deposits.length})\n`);
+        printTable(out, found.deposits, [
+          ['INTENT', (i) => i.intentId],
+          ['REFERENCE', (i) => i.referenceNo],
+          ['STATUS', (i) => i.status],
+          ['USER', (i) => i.externalUserId],
+          ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
+          ['CREATED', (i) => i.createdAt],
+        ]);
+        out.write(`\nWithdrawals (${found.withdrawals.length})\n`);
+        printTable(out, found.withdrawals, [
+          ['WITHDRAWAL', (w) => w.withdrawalId],
+          ['REFERENCE', (w) => w.referenceNo],
+          ['STATUS', (w) => w.status],
+          ['USER', (w) => w.externalUserId],
+          ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
+          ['TO', (w) => w.targetHolderName],
+        ]);
+        out.write(`\nBank transfers (${found.bankTransfers.length})\n`);
+        printTable(out, found.bankTransfers, [
+          ['TRANSFER', (t) => t.bankTransferId],
+          ['STATUS', (t) => t.status],
+          ['AMOUNT (TRY)', (t) => formatAmount(t.amount)],
+          ['SENDER', (t) => t.senderName],
+          ['DESCRIPTION', (t) => t.description.slice(0, 40)],
+        ]);
+        out.write(`\nEvents (${found.events.length})\n`);
+        printTable(out, found.events, [
+          ['EVENT', (e) => e.eventId],
+          ['TYPE', (e) => e.type],
+          ['STATUS', (e) => e.status],
+          ['ATTEMPTS', (e) => e.attemptCount],
+          ['CREATED', (e) => e.createdAt],
+        ]);
+      });
+    });
+
+  program
+    .command('dashboard')
+    .description('what needs an operator: each queue with its count and how long its oldest item has waited')
+    .action(async () => {
+      const dashboard = await ctx.client().get<OpsDashboard>('/dashboard');
+      const now = new Date(dashboard.generatedAt);
+      ctx.emit(dashboard, () =>
+        printTable(
+          ctx.io.stdout,
+          QUEUES.map(([key, label]) => [label, dashboard[key]] as [string, QueueHead]),
+          [
+            ['QUEUE', ([label]) => label],
+            ['COUNT', ([, q]) => q.count],
+            ['OLDEST WAITING', ([, q]) => waitedFor(q.oldestAt, now)],
+            ['OLDEST', ([, q]) => q.oldestId ?? ''],
+          ],
+        ),
+      );
+    });
+
+  const deliveries = program.command('deliveries').description("partners' webhook deliveries");
+  deliveries
+    .command('health')
+    .description('per site: success rate, failing since, last error, DEAD and PENDING events')
+    .option('--site <siteId>', 'only this site')
+    .option('--hours <n>', 'the window success rates count (default 24)')
+    .action(async (o: { site?: string; hours?: string }) => {
+      const health = await ctx.client().get<DeliveryHealthList>('/delivery-health', { siteId: o.site, hours: o.hours });
+      const now = new Date(health.generatedAt);
+      ctx.emit(health, () =>
+        printTable(ctx.io.stdout, health.data, [
+          ['SITE', (s) => s.slug],
+          [`SUCCESS (${health.windowHours}h)`, (s) => (s.successRate === null ? '-' : `${Math.round(s.successRate * 1000) / 10}%`)],
+          ['ATTEMPTS', (s) => s.attempts],
+          ['FAILING FOR', (s) => waitedFor(s.failingSince, now)],
+          ['DEAD', (s) => s.deadEvents],
+          ['PENDING', (s) => s.pendingEvents],
+          [
+            'LAST ERROR',
+            (s) => (s.lastFailure ? (s.lastFailure.statusCode ? `HTTP ${s.lastFailure.statusCode}` : (s.lastFailure.error ?? '')) : ''),
+          ],
+        ]),
+      );
+    });
+}

@@ -1,0 +1,116 @@
+import express, { type Router } from 'express';
+import type { OpsDashboard, QueueHead } from '@kasa/contracts';
+import { seg, waitedFor, waitedLongerThan } from '@kasa/ops-client';
+import type { ConsoleDeps } from '../console-deps.js';
+import { formatTime } from '../views/format.js';
+import { html, safeUrl, type SafeHtml } from '../views/html.js';
+import { pageContext } from './page-context.js';
+
+interface Queue {
+  key: keyof Omit<OpsDashboard, 'generatedAt'>;
+  label: string;
+  /** What the count means, in a few words. */
+  what: string;
+  /** The whole queue, worked oldest first. */
+  list: string;
+  /** The page of the item that has waited longest. */
+  item: (id: string) => string;
+  /** DEAD events and failing partners are faults to fix, not a wait to keep short: no waiting limit. */
+  timed: boolean;
+}
+
+const QUEUES: Queue[] = [
+  {
+    key: 'depositsToReview',
+    label: 'Deposits to review',
+    what: 'money arrived, waiting for a decision',
+    list: '/review',
+    item: (id) => `/intents/${seg(id)}`,
+    timed: true,
+  },
+  {
+    key: 'lateArrivals',
+    label: 'Late arrivals',
+    what: 'money arrived after the deposit expired',
+    list: '/deposits?status=LATE_ARRIVAL&order=oldest',
+    item: (id) => `/intents/${seg(id)}`,
+    timed: true,
+  },
+  {
+    key: 'unmatchedTransfers',
+    label: 'Unmatched transfers',
+    what: 'money with no deposit to credit',
+    list: '/bank-transfers',
+    item: () => '/bank-transfers',
+    timed: true,
+  },
+  {
+    key: 'withdrawalsToReview',
+    label: 'Withdrawals to review',
+    what: 'partners asked to pay a user',
+    list: '/review',
+    item: (id) => `/withdrawals/${seg(id)}`,
+    timed: true,
+  },
+  {
+    key: 'withdrawalsToSend',
+    label: 'Withdrawals to send',
+    what: 'approved, the money is not sent yet',
+    list: '/withdrawals?status=APPROVED',
+    item: (id) => `/withdrawals/${seg(id)}`,
+    timed: true,
+  },
+  {
+    key: 'deadEvents',
+    label: 'DEAD webhooks',
+    what: 'every attempt failed; replay once fixed',
+    list: '/deliveries?status=DEAD',
+    item: (id) => `/deliveries/${seg(id)}`,
+    timed: false,
+  },
+  {
+    key: 'failingPartners',
+    label: 'Failing partners',
+    what: 'last delivery failed, or DEAD events',
+    list: '/deliveries',
+    item: (id) => `/sites/${seg(id)}`,
+    timed: false,
+  },
+];
+
+function card(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): SafeHtml {
+  const late = queue.timed && waitedLongerThan(head.oldestAt, warnMinutes, now);
+  const tone = head.count === 0 ? 'clear' : late || !queue.timed ? 'alert' : 'busy';
+  const oldest =
+    head.count > 0 && head.oldestAt
+      ? html`<p class="oldest">
+          <a href="${safeUrl(queue.item(head.oldestId ?? ''))}">Oldest</a>: ${queue.timed ? 'waiting' : 'since'}
+          <strong title="${formatTime(head.oldestAt)}">${waitedFor(head.oldestAt, now)}</strong>${
+            late ? html` <span class="badge danger">over ${warnMinutes} min</span>` : ''
+          }
+        </p>`
+      : html`<p class="oldest muted">Nothing waiting.</p>`;
+  return html`<section class="queue-card ${tone}" data-queue="${queue.key}">
+    <h2><a href="${safeUrl(queue.list)}">${queue.label}</a></h2>
+    <p class="count">${head.count}</p>
+    <p class="what">${queue.what}</p>
+    ${oldest}
+  </section>`;
+}
+
+/** `/`: what needs an operator now, each queue with its count and how long its oldest item has waited. */
+export function dashboardRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+  router.get('/', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const dashboard = await ctx.ops.get<OpsDashboard>('/dashboard');
+    const now = new Date(dashboard.generatedAt);
+    const warn = deps.config.reviewWaitWarnMinutes;
+    const body = html`<p class="hint">
+        As of ${formatTime(dashboard.generatedAt)} (Türkiye time). A queue whose oldest item has waited over ${warn} minutes is marked.
+      </p>
+      <div class="queue-cards">${QUEUES.map((queue) => card(queue, dashboard[queue.key], now, warn))}</div>`;
+    ctx.render('Dashboard', 'dashboard', body);
+  });
+  return router;
+}

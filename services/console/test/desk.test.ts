@@ -1,0 +1,135 @@
+/**
+ * The operators' desk in the browser: the header's search box, the dashboard, the review queue oldest first
+ * with its waiting time, the deposit list's filters, partner health on the Deliveries page, and every page
+ * at 768 px without sideways scrolling.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { useConsoleBrowser } from './browser-fixture.js';
+
+const setup = useConsoleBrowser({ loggedInAs: 'reviewer' });
+
+async function pendingDeposit(amount: number, extra: Record<string, string> = {}) {
+  const intent = await setup.h.createDeposit(setup.site, amount, extra);
+  expect((await setup.h.transfer(intent.referenceNo, amount)).status).toBe(201);
+  return intent;
+}
+
+describe('search', () => {
+  it('finds a deposit by a reference typed with spaces and lower case, and opens it', async () => {
+    const { page } = setup;
+    const intent = await pendingDeposit(41500);
+    const typed = `${intent.referenceNo.slice(0, 3)} ${intent.referenceNo.slice(3, 7)} ${intent.referenceNo.slice(7)}`.toLowerCase();
+    await page.goto('/review');
+    await page.getByRole('searchbox', { name: /Search deposits/ }).fill(typed);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\/search\?q=/);
+    const deposits = page.locator('section.results', { hasText: 'Deposits' });
+    await expect(deposits.locator('tr[data-id]').count()).resolves.toBe(1);
+    await expect(page.locator('section.results', { hasText: 'Bank transfers' }).locator('tr[data-id]').count()).resolves.toBe(1);
+    // The box keeps what was searched.
+    await expect(page.getByRole('searchbox').inputValue()).resolves.toBe(typed);
+    await deposits.getByRole('link', { name: intent.referenceNo }).click();
+    await page.waitForURL(`**/intents/${intent.intentId}`);
+    await page.screenshot({ path: '/tmp/kasa-console-search-opened.png', fullPage: true });
+  });
+
+  it('finds a user by the partner id and says so when nothing matches', async () => {
+    const { page } = setup;
+    const user = `caller-${randomUUID().slice(0, 8)}`;
+    await setup.h.createDeposit(setup.site, 12000, { externalUserId: user });
+    await page.goto(`/search?q=${user}`);
+    await expect(page.locator('section.results', { hasText: 'Deposits' }).locator('tr[data-id]').count()).resolves.toBe(1);
+    await page.screenshot({ path: '/tmp/kasa-console-search.png', fullPage: true });
+    await page.goto('/search?q=no-such-thing-anywhere');
+    await expect(page.locator('main .hint').first().textContent()).resolves.toContain('Nothing matches');
+  });
+});
+
+describe('queues and dashboard', () => {
+  it('lists the review queue oldest first with the waiting time, marked past the limit', async () => {
+    const { h, page } = setup;
+    const older = await pendingDeposit(20000);
+    const newer = await pendingDeposit(30000);
+    // The older one's money arrived two hours ago (the limit is REVIEW_WAIT_WARN_MINUTES, 30 by default).
+    await h.ledger.deps.db.depositIntent.update({
+      where: { id: older.intentId },
+      data: { awaitingReviewSince: new Date(Date.now() - 2 * 3_600_000) },
+    });
+    await page.goto('/review');
+    const ids = await page
+      .locator('section', { hasText: 'Deposits awaiting review' })
+      .locator('tr[data-id]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')));
+    expect(ids.indexOf(older.intentId)).toBeLessThan(ids.indexOf(newer.intentId));
+    const olderWait = page.locator(`tr[data-id="${older.intentId}"] .waiting`);
+    await expect(olderWait.textContent()).resolves.toMatch(/^2h \d+m$/);
+    await expect(olderWait.getAttribute('class')).resolves.toBe('waiting over');
+    await expect(page.locator(`tr[data-id="${newer.intentId}"] .waiting`).getAttribute('class')).resolves.toBe('waiting');
+  });
+
+  it('shows on the dashboard the counts the ops API gives, with the oldest item linked', async () => {
+    const { h, page } = setup;
+    await pendingDeposit(15000);
+    await page.goto('/');
+    const dashboard = (await h.ops('GET', '/dashboard')).body;
+    for (const queue of ['depositsToReview', 'unmatchedTransfers', 'withdrawalsToReview', 'deadEvents']) {
+      const card = page.locator(`.queue-card[data-queue="${queue}"]`);
+      await expect(card.locator('.count').textContent()).resolves.toBe(String(dashboard[queue].count));
+    }
+    const deposits = page.locator('.queue-card[data-queue="depositsToReview"]');
+    await expect(deposits.getAttribute('class')).resolves.toContain('alert');
+    await deposits.getByRole('link', { name: 'Oldest' }).click();
+    await page.waitForURL(`**/intents/${dashboard.depositsToReview.oldestId}`);
+  });
+});
+
+describe('lists', () => {
+  it('filters deposits by amount typed in lira and by status, and refuses an amount it cannot read', async () => {
+    const { page } = setup;
+    const user = `list-${randomUUID().slice(0, 8)}`;
+    const small = await setup.h.createDeposit(setup.site, 10000, { externalUserId: user });
+    await setup.h.createDeposit(setup.site, 90000, { externalUserId: user });
+    await page.goto('/deposits');
+    await page.getByLabel('User id').fill(user);
+    await page.getByLabel('Largest amount in lira (TRY)').fill('100,00');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/max=100%2C00/);
+    const ids = await page.locator('tr[data-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')));
+    expect(ids).toEqual([small.intentId]);
+    const refused = await page.goto('/deposits?max=1.500');
+    expect(refused?.status()).toBe(400);
+    await expect(page.locator('section.error').textContent()).resolves.toContain('max');
+  });
+
+  it("shows each partner's delivery health and filters events by site", async () => {
+    const { page, site } = setup;
+    await page.goto(`/deliveries?siteId=${site.siteId}`);
+    await expect(page.locator(`section:has(h2:text("Partners")) tr[data-id="${site.siteId}"]`).count()).resolves.toBe(1);
+    await expect(page.locator('select[name="siteId"]').inputValue()).resolves.toBe(site.siteId);
+  });
+});
+
+describe('narrow screens', () => {
+  it('keeps every page within 768 px and the dashboard within a 390 px phone', async () => {
+    const { page } = setup;
+    await pendingDeposit(25000, { externalUserLabel: 'Uzun Bir Kullanıcı Adı Soyadı' });
+    const problems: string[] = [];
+    for (const [width, paths] of [
+      [
+        768,
+        ['/', '/review', '/deposits', '/withdrawals', '/bank-transfers', '/deliveries', '/sites', '/balances', '/audit', '/search?q=ka'],
+      ],
+      [390, ['/', '/search?q=ka']],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of paths) {
+        await page.goto(path);
+        const scrollWidth = await page.evaluate('document.scrollingElement.scrollWidth');
+        if ((scrollWidth as number) > width) problems.push(`${path} at ${width}: ${String(scrollWidth)} px wide`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { isoOrNull } from '../shared/iso.js';
+import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
+
+const HOUR_MS = 3_600_000;
+const DEFAULT_WINDOW_HOURS = 24;
+
+function queueView(queue: QueueHead) {
+  return { count: queue.count, oldestAt: isoOrNull(queue.oldestAt), oldestId: queue.oldestId };
+}
+
+function healthView(row: DeliveryHealthRow) {
+  return {
+    siteId: row.siteId,
+    slug: row.slug,
+    name: row.name,
+    webhookUrl: row.webhookUrl,
+    attempts: row.attempts,
+    succeeded: row.succeeded,
+    // Of the window's attempts; null when there were none (no traffic is not a failure).
+    successRate: row.attempts === 0 ? null : Math.round((row.succeeded / row.attempts) * 1000) / 1000,
+    lastAttemptAt: isoOrNull(row.lastAttemptAt),
+    lastSuccessAt: isoOrNull(row.lastSuccessAt),
+    failingSince: isoOrNull(row.failingSince),
+    lastFailure: row.lastFailureAt
+      ? { at: row.lastFailureAt.toISOString(), statusCode: row.lastFailureStatus, error: row.lastFailureError }
+      : null,
+    deadEvents: row.dead,
+    pendingEvents: row.pending,
+  };
+}
+
+/** A site is failing while its latest delivery attempt failed, or while it has DEAD events. */
+const isFailing = (row: DeliveryHealthRow) => row.failingSince !== null || row.dead > 0;
+
+/**
+ * The operators' desk: `GET /dashboard` (what needs an operator: counts and the item that has waited
+ * longest) and `GET /delivery-health` (each partner's webhook deliveries). Any operator may read them.
+ */
+export function deskOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  const desk = new DeskRepository(deps.db);
+
+  router.get('/dashboard', async (_req, res) => {
+    const now = deps.clock.now();
+    const [queues, health] = await Promise.all([
+      desk.queueHeads(),
+      desk.deliveryHealth(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS)),
+    ]);
+    const failing = health.filter(isFailing);
+    const longest = failing
+      .map((row) => ({ id: row.siteId, at: row.failingSince ?? row.lastFailureAt }))
+      .sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity))[0];
+    res.json({
+      generatedAt: now.toISOString(),
+      depositsToReview: queueView(queues.depositsToReview),
+      lateArrivals: queueView(queues.lateArrivals),
+      unmatchedTransfers: queueView(queues.unmatchedTransfers),
+      withdrawalsToReview: queueView(queues.withdrawalsToReview),
+      withdrawalsToSend: queueView(queues.withdrawalsToSend),
+      deadEvents: queueView(queues.deadEvents),
+      failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
+    });
+  });
+
+  router.get('/delivery-health', async (req, res) => {
+    const query = parseRequest('deliveryHealth', req.query, 'The filters are not valid.');
+    const hours = query.hours ? Number(query.hours) : DEFAULT_WINDOW_HOURS;
+    const now = deps.clock.now();
+    const rows = await desk.deliveryHealth(new Date(now.getTime() - hours * HOUR_MS), query.siteId);
+    res.json({ generatedAt: now.toISOString(), windowHours: hours, data: rows.map(healthView) });
+  });
+
+  return router;
+}

@@ -1,0 +1,161 @@
+import { Prisma, type PrismaClient } from '@kasa/db';
+
+/** One site's webhook deliveries as the operators' desk sees them. */
+export interface DeliveryHealthRow {
+  siteId: string;
+  slug: string;
+  name: string;
+  webhookUrl: string | null;
+  attempts: number;
+  succeeded: number;
+  lastAttemptAt: Date | null;
+  lastSuccessAt: Date | null;
+  /** The first failed attempt after the last success, while the latest attempt failed; null when healthy. */
+  failingSince: Date | null;
+  lastFailureAt: Date | null;
+  lastFailureStatus: number | null;
+  lastFailureError: string | null;
+  dead: number;
+  pending: number;
+}
+
+/** How many wait and since when, with the record that has waited longest. */
+export interface QueueHead {
+  count: number;
+  oldestAt: Date | null;
+  oldestId: string | null;
+}
+
+// An attempt delivered when the partner answered 2xx, exactly as the worker decides (deliver-event.job.ts).
+const DELIVERED = Prisma.sql`coalesce(a.status_code BETWEEN 200 AND 299, false)`;
+
+/**
+ * The reads behind the dashboard and the partners' delivery health: counts with the oldest item of every
+ * queue that needs an operator, and per site its recent delivery attempts. All aggregate queries on
+ * indexed columns; nothing here writes.
+ */
+export class DeskRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  /** Every site's deliveries: attempts and successes since `since`, the last failure, failing since, DEAD and PENDING now. */
+  async deliveryHealth(since: Date, siteId?: string): Promise<DeliveryHealthRow[]> {
+    const rows = await this.db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT s.id::text AS site_id, s.slug, s.name, s.webhook_url,
+             coalesce(w.attempts, 0)::int AS attempts, coalesce(w.succeeded, 0)::int AS succeeded,
+             latest.started_at AS last_attempt_at, ok.last_success_at,
+             CASE WHEN latest.delivered THEN NULL ELSE failing.since END AS failing_since,
+             failure.started_at AS last_failure_at, failure.status_code AS last_failure_status, failure.error AS last_failure_error,
+             (SELECT count(*) FROM outbox_events e WHERE e.site_id = s.id AND e.status = 'DEAD')::int AS dead,
+             (SELECT count(*) FROM outbox_events e WHERE e.site_id = s.id AND e.status = 'PENDING')::int AS pending
+      FROM sites s
+      LEFT JOIN LATERAL (
+        SELECT count(*) AS attempts, count(*) FILTER (WHERE ${DELIVERED}) AS succeeded
+        FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
+        WHERE e.site_id = s.id AND a.started_at >= ${since}
+      ) w ON true
+      LEFT JOIN LATERAL (
+        SELECT a.started_at, ${DELIVERED} AS delivered
+        FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
+        WHERE e.site_id = s.id ORDER BY a.started_at DESC LIMIT 1
+      ) latest ON true
+      LEFT JOIN LATERAL (
+        SELECT max(a.started_at) AS last_success_at
+        FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
+        WHERE e.site_id = s.id AND ${DELIVERED}
+      ) ok ON true
+      LEFT JOIN LATERAL (
+        SELECT min(a.started_at) AS since
+        FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
+        WHERE e.site_id = s.id AND NOT ${DELIVERED} AND a.started_at > coalesce(ok.last_success_at, '-infinity'::timestamptz)
+      ) failing ON true
+      LEFT JOIN LATERAL (
+        SELECT a.started_at, a.status_code, a.error
+        FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
+        WHERE e.site_id = s.id AND NOT ${DELIVERED} ORDER BY a.started_at DESC LIMIT 1
+      ) failure ON true
+      ${siteId ? Prisma.sql`WHERE s.id = ${siteId}::uuid` : Prisma.empty}
+      ORDER BY s.created_at, s.id`;
+    return rows.map((row) => ({
+      siteId: row.site_id as string,
+      slug: row.slug as string,
+      name: row.name as string,
+      webhookUrl: row.webhook_url as string | null,
+      attempts: row.attempts as number,
+      succeeded: row.succeeded as number,
+      lastAttemptAt: row.last_attempt_at as Date | null,
+      lastSuccessAt: row.last_success_at as Date | null,
+      failingSince: row.failing_since as Date | null,
+      lastFailureAt: row.last_failure_at as Date | null,
+      lastFailureStatus: row.last_failure_status as number | null,
+      lastFailureError: row.last_failure_error as string | null,
+      dead: row.dead as number,
+      pending: row.pending as number,
+    }));
+  }
+
+  /** The queues that need an operator, each with its count and the item that has waited longest. */
+  async queueHeads() {
+    const head = (count: number, oldest: { id: string; at: Date | null } | null): QueueHead => ({
+      count,
+      oldestAt: oldest?.at ?? null,
+      oldestId: oldest?.id ?? null,
+    });
+    const intents = async (status: 'PENDING_REVIEW' | 'LATE_ARRIVAL') => {
+      const where = { status };
+      const [count, oldest] = await Promise.all([
+        this.db.depositIntent.count({ where }),
+        this.db.depositIntent.findFirst({
+          where,
+          orderBy: [{ awaitingReviewSince: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
+          select: { id: true, awaitingReviewSince: true, createdAt: true },
+        }),
+      ]);
+      return head(count, oldest && { id: oldest.id, at: oldest.awaitingReviewSince ?? oldest.createdAt });
+    };
+    const withdrawals = async (status: 'PENDING_REVIEW' | 'APPROVED') => {
+      const where = { status };
+      const [count, oldest] = await Promise.all([
+        this.db.withdrawal.count({ where }),
+        this.db.withdrawal.findFirst({
+          where,
+          orderBy: status === 'APPROVED' ? [{ approvedAt: 'asc' }, { createdAt: 'asc' }] : [{ createdAt: 'asc' }],
+          select: { id: true, createdAt: true, approvedAt: true },
+        }),
+      ]);
+      return head(
+        count,
+        oldest && { id: oldest.id, at: status === 'APPROVED' ? (oldest.approvedAt ?? oldest.createdAt) : oldest.createdAt },
+      );
+    };
+    const [depositsToReview, lateArrivals, withdrawalsToReview, withdrawalsToSend, unmatched, dead] = await Promise.all([
+      intents('PENDING_REVIEW'),
+      intents('LATE_ARRIVAL'),
+      withdrawals('PENDING_REVIEW'),
+      withdrawals('APPROVED'),
+      Promise.all([
+        this.db.bankTransfer.count({ where: { status: 'UNMATCHED' } }),
+        this.db.bankTransfer.findFirst({
+          where: { status: 'UNMATCHED' },
+          orderBy: [{ createdAt: 'asc' }],
+          select: { id: true, createdAt: true },
+        }),
+      ]),
+      Promise.all([
+        this.db.outboxEvent.count({ where: { status: 'DEAD' } }),
+        this.db.outboxEvent.findFirst({
+          where: { status: 'DEAD' },
+          orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
+          select: { id: true, deadAt: true, createdAt: true },
+        }),
+      ]),
+    ]);
+    return {
+      depositsToReview,
+      lateArrivals,
+      unmatchedTransfers: head(unmatched[0], unmatched[1] && { id: unmatched[1].id, at: unmatched[1].createdAt }),
+      withdrawalsToReview,
+      withdrawalsToSend,
+      deadEvents: head(dead[0], dead[1] && { id: dead[1].id, at: dead[1].deadAt ?? dead[1].createdAt }),
+    };
+  }
+}

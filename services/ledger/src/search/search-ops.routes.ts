@@ -1,0 +1,32 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
+import { toOpsIntent } from '../deposits/deposit.views.js';
+import { toEventView } from '../events/event-view.js';
+import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
+import { SearchRepository, searchTermsOf } from './search.repository.js';
+
+const DEFAULT_LIMIT = 20;
+
+/**
+ * `GET /ops/v1/search?q=`: the console's search box and `kasa search`. Any operator; every kind of record
+ * at once, each list newest first (docs/operations.md, Search).
+ */
+export function searchOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+  const repository = new SearchRepository(deps.db);
+  router.get('/search', async (req, res) => {
+    const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
+    const terms = searchTermsOf(query.q);
+    const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);
+    res.json({
+      query: terms.text,
+      deposits: found.deposits.map(toOpsIntent),
+      withdrawals: found.withdrawals.map(toOpsWithdrawal),
+      bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
+      events: found.events.map((row) => ({ ...toEventView(row), siteId: row.siteId })),
+    });
+  });
+  return router;
+}
