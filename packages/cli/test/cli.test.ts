@@ -350,6 +350,25 @@ describe("the operators' desk from the terminal", () => {
     const sites = await kasa(['sites', 'list']);
     expect(sites.stdout).toContain(siteId);
     expect((await kasa(['--json', 'sites', 'show', siteId])).json.siteId).toBe(siteId);
+    const updated = await kasa([
+      '--json',
+      'sites',
+      'update',
+      siteId,
+      '--rate-limit',
+      '5',
+      '--max-amount',
+      '2.500,00',
+      '--return-url',
+      'https://cli.example/w',
+    ]);
+    expect(updated.json).toMatchObject({ rateLimitPerMinute: 5, maxAmount: '250000', returnUrl: 'https://cli.example/w' });
+    const cleared = await kasa(['--json', 'sites', 'update', siteId, '--no-return-url']);
+    expect(cleared.json).toMatchObject({ rateLimitPerMinute: 5, returnUrl: null });
+    expect((await kasa(['sites', 'update', siteId])).code).toBe(1);
+    const audit = await kasa(['audit', '--entity', siteId, '--action', 'SITE.SETTINGS_CHANGED']);
+    expect(audit.stdout).toContain('rateLimitPerMinute: 60 → 5');
+    expect(audit.stdout).toContain('returnUrl: https://cli.example/w → null');
     const issued = await kasa(['--json', 'keys', 'issue', siteId]);
     const keys = await kasa(['keys', 'list', siteId]);
     expect(keys.stdout).toContain(issued.json.apiKeyId);

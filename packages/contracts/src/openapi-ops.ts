@@ -217,6 +217,22 @@ function opsPaths(): Json {
         response: 'OpsSite',
         errors: [...READ_ERRORS, '404'],
       }),
+      patch: op({
+        id: 'updateSite',
+        tag: 'Sites',
+        summary: "Change a site's settings (ADMIN)",
+        description:
+          'Only the settings given change, in one transaction with the audit entry `SITE.SETTINGS_CHANGED` (before and after). ' +
+          'A new rate limit applies at the gateway from its next request. A webhook URL on a site that had none comes with a signing secret, returned once in `webhookSecret`.',
+        params: [id('siteId')],
+        response: 'CreatedSite',
+        responseDescription: 'The site as it now is',
+        body: {
+          schema: 'UpdateSiteRequest',
+          example: { rateLimitPerMinute: 600, maxAmount: '5000000', returnUrl: 'https://acme.example/wallet' },
+        },
+        errors: [...WRITE_ERRORS, '403', '404'],
+      }),
     },
     '/ops/v1/sites/{siteId}/api-keys': {
       get: op({

@@ -9,7 +9,7 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
 ) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface OpsClientOptions {
   /** The ledger's base URL (`http://ledger:8081`); the ops API is its `/ops/v1`. */
@@ -85,6 +85,10 @@ export class OpsClient {
 
   put<T = unknown>(path: string, body: unknown = {}, options: Pick<RequestOptions, 'headers'> = {}): Promise<T> {
     return this.request<T>('PUT', path, { ...options, body });
+  }
+
+  patch<T = unknown>(path: string, body: unknown = {}, options: Pick<RequestOptions, 'headers'> = {}): Promise<T> {
+    return this.request<T>('PATCH', path, { ...options, body });
   }
 
   delete<T = unknown>(path: string): Promise<T> {

@@ -16,6 +16,7 @@ import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
 import { siteKeyRoutes } from './pages/site-keys.page.js';
 import { siteRoutes } from './pages/sites.page.js';
+import { siteSettingsRoutes } from './pages/site-settings.page.js';
 import { withdrawalRoutes } from './pages/withdrawals.page.js';
 import { loadSession, requireOperator, verifyCsrf } from './session/session.middleware.js';
 
@@ -75,6 +76,7 @@ export function createApp(deps: ConsoleDeps): Express {
     deliveryRoutes(deps),
     siteRoutes(deps),
     siteKeyRoutes(deps),
+    siteSettingsRoutes(deps),
     balanceRoutes(deps),
     auditRoutes(deps),
   );

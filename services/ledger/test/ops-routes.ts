@@ -5,7 +5,7 @@
  */
 
 export interface OpsRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Express path under `/ops/v1`, parameters as `:name`. */
   path: string;
   /**
@@ -42,6 +42,7 @@ export const OPS_ROUTES: readonly OpsRoute[] = [
   route('POST', '/sites', 'ADMIN'),
   route('GET', '/sites', 'ANY'),
   route('GET', '/sites/:siteId', 'ANY'),
+  route('PATCH', '/sites/:siteId', 'ADMIN'),
   route('GET', '/sites/:siteId/api-keys', 'ANY'),
   route('POST', '/sites/:siteId/api-keys', 'ADMIN'),
   route('DELETE', '/api-keys/:apiKeyId', 'ADMIN'),

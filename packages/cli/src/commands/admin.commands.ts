@@ -171,6 +171,44 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
     });
 
+  sites
+    .command('update <siteId>')
+    .description("change a site's settings (admin; audited with before and after)")
+    .option('--name <name>')
+    .option('--webhook-url <url>', 'https:// endpoint for webhooks (a site without one gets a signing secret, shown once)')
+    .option('--rate-limit <perMinute>', 'requests per minute per API key; the gateway applies it from its next request', (v) => Number(v))
+    .option('--deposit-ttl <seconds>', 'how long a deposit intent waits for money', (v) => Number(v))
+    .option('--min-amount <amount>', 'smallest amount in lira (TRY)', parseAmount)
+    .option('--max-amount <amount>', 'largest amount in lira (TRY)', parseAmount)
+    .option('--return-url <url>', "the deposit page's way back when a deposit names none")
+    .option('--no-return-url', 'remove the return URL')
+    .action(
+      async (
+        siteId: string,
+        o: {
+          name?: string;
+          webhookUrl?: string;
+          rateLimit?: number;
+          depositTtl?: number;
+          minAmount?: string;
+          maxAmount?: string;
+          returnUrl?: string | false;
+        },
+      ) => {
+        const change = {
+          ...(o.name !== undefined ? { name: o.name } : {}),
+          ...(o.webhookUrl !== undefined ? { webhookUrl: o.webhookUrl } : {}),
+          ...(o.rateLimit !== undefined ? { rateLimitPerMinute: o.rateLimit } : {}),
+          ...(o.depositTtl !== undefined ? { depositTtlSeconds: o.depositTtl } : {}),
+          ...(o.minAmount !== undefined ? { minAmount: o.minAmount } : {}),
+          ...(o.maxAmount !== undefined ? { maxAmount: o.maxAmount } : {}),
+          ...(o.returnUrl === false ? { returnUrl: null } : o.returnUrl !== undefined ? { returnUrl: o.returnUrl } : {}),
+        };
+        const site = await ctx.client().patch<CreatedSite>(`/sites/${siteId}`, change);
+        ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+      },
+    );
+
   const keys = program.command('keys').description('partner API keys (admin)');
   keys
     .command('list <siteId>')

@@ -58,7 +58,24 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
           ['WHO', (a) => a.actor.email ?? `${a.actor.type.toLowerCase()}:${a.actor.id}`],
           ['ACTION', (a) => a.action],
           ['RECORD', (a) => `${a.entityType} ${a.entityId}`],
+          ['CHANGE', (a) => changeSummary(a.metadata)],
         ]),
       );
     });
+}
+
+/** An audit entry's change on one line: each setting before → after, a status from → to, and a reason. */
+export function changeSummary(metadata: unknown): string {
+  if (!metadata || typeof metadata !== 'object') return '';
+  const { before, after, from, to, reason } = metadata as Record<string, unknown>;
+  const text = (value: unknown) =>
+    value === null || value === undefined ? 'null' : typeof value === 'string' ? value : JSON.stringify(value);
+  const parts: string[] = [];
+  if (before && after && typeof before === 'object' && typeof after === 'object') {
+    for (const key of Object.keys(after))
+      parts.push(`${key}: ${text((before as Record<string, unknown>)[key])} → ${text((after as Record<string, unknown>)[key])}`);
+  }
+  if (typeof from === 'string' && typeof to === 'string') parts.push(`${from} → ${to}`);
+  if (typeof reason === 'string') parts.push(`reason: ${reason}`);
+  return parts.join('; ');
 }

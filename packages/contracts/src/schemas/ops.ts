@@ -45,6 +45,30 @@ export const createSiteRequestSchema = {
   },
 } as const;
 
+/**
+ * An admin's change to a site's settings: only the fields given change. `returnUrl: null` removes the
+ * site's way back; the slug (part of every API key) never changes.
+ */
+export const updateSiteRequestSchema = {
+  $id: 'UpdateSiteRequest',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  'x-message': 'must change at least one setting',
+  properties: {
+    name: displayName,
+    webhookUrl: webhookUrlProperty,
+    rateLimitPerMinute: createSiteRequestSchema.properties.rateLimitPerMinute,
+    depositTtlSeconds: createSiteRequestSchema.properties.depositTtlSeconds,
+    minAmount: amountBound,
+    maxAmount: amountBound,
+    returnUrl: {
+      oneOf: [{ ...returnUrl, description: undefined }, { type: 'null' }],
+      description: "The hosted deposit page's link back when a deposit names none; null removes it.",
+    },
+  },
+} as const;
+
 export const createReceivingAccountRequestSchema = {
   $id: 'CreateReceivingAccountRequest',
   type: 'object',

@@ -2,7 +2,8 @@ import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { IssuedApiKey, OpsApiKey, SiteBalance } from '@kasa/contracts';
+import type { DeliveryHealthList, IssuedApiKey, OpsApiKey, OpsSite, SiteBalance } from '@kasa/contracts';
+import { siteSettingsSection } from './site-settings.page.js';
 import { actionForm, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -38,9 +39,11 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
   router.get('/sites/:siteId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const siteId = pathParam(req, 'siteId');
-    const [site, keyList] = await Promise.all([
+    const [site, keyList, settings, health] = await Promise.all([
       ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
       ctx.ops.get<{ data: OpsApiKey[] }>(`/sites/${seg(siteId)}/api-keys`),
+      ctx.ops.get<OpsSite>(`/sites/${seg(siteId)}`),
+      ctx.ops.get<DeliveryHealthList>('/delivery-health', { siteId }),
     ]);
     const body = html`<section class="card">
         ${facts([
@@ -53,6 +56,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
           ['Paid out in total', formatTry(site.paidOutTotal)],
         ])}
       </section>
+      ${siteSettingsSection(ctx, settings, health.data[0])}
       <section>
         <h2>API keys</h2>
         ${table({

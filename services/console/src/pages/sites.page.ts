@@ -111,21 +111,25 @@ export function siteRoutes(deps: ConsoleDeps): Router {
       ctx.done('site-created', `/sites/${seg(site.siteId)}`);
       return;
     }
-    // The signing secret exists nowhere else in clear: shown here once, never put in a URL or a cookie.
-    const body = html`<section class="card key-once">
-      <p class="warn">
-        <strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or
-        they rotate their own with the webhook-config call).
-      </p>
-      ${facts([
-        ['Site', html`<code>${site.slug}</code>`],
-        ['Webhook URL', site.webhookUrl ?? ''],
-        ['Signing secret', html`<code class="secret" data-copy="${site.webhookSecret}">${site.webhookSecret}</code>`],
-      ])}
-      <p><a class="btn plain" href="/sites/${seg(site.siteId)}">Done — on to the site's keys</a></p>
-    </section>`;
-    pageContext(deps, req, res).render('New site', 'sites', body, 201);
+    pageContext(deps, req, res).render('New site', 'sites', webhookSecretOnce(site), 201);
   });
 
   return router;
+}
+
+/** A site's new webhook signing secret, on the page that answers the action that made it: shown this once. */
+export function webhookSecretOnce(site: CreatedSite): SafeHtml {
+  // The signing secret exists nowhere else in clear: shown here once, never put in a URL or a cookie.
+  return html`<section class="card key-once">
+    <p class="warn">
+      <strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or
+      they rotate their own with the webhook-config call).
+    </p>
+    ${facts([
+      ['Site', html`<code>${site.slug}</code>`],
+      ['Webhook URL', site.webhookUrl ?? ''],
+      ['Signing secret', html`<code class="secret" data-copy="${site.webhookSecret}">${site.webhookSecret}</code>`],
+    ])}
+    <p><a class="btn plain" href="/sites/${seg(site.siteId)}">Done — on to the site's page</a></p>
+  </section>`;
 }

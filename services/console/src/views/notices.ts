@@ -13,6 +13,8 @@ export const NOTICES = {
   'event-replayed': 'Event queued for a new delivery cycle (same eventId).',
   'site-created': 'Site created. Issue an API key for the partner below.',
   'key-revoked': 'API key revoked; requests with it are refused from now on.',
+  'site-settings-saved': 'Settings saved and audited. A new rate limit applies at the gateway from its next request.',
+  'site-unchanged': 'Nothing was changed: the form held the settings the site already has.',
   'signed-out': 'You are signed out.',
   'signed-out-locally':
     'You are signed out of this browser, but the ledger could not be reached to revoke the session; it expires on its own.',

@@ -64,6 +64,11 @@ export class SiteRepository {
     this.cache.delete(siteId);
   }
 
+  /** Drops this process's cached copy after a change (other ledgers see it within `cacheMs`). */
+  forget(siteId: string): void {
+    this.cache.delete(siteId);
+  }
+
   findBySlug(slug: string): Promise<Site | null> {
     return this.db.site.findUnique({ where: { slug } });
   }

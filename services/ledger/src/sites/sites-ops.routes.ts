@@ -1,13 +1,14 @@
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
-import { jsonBody, pathParam } from '@kasa/http';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { principalOf, requireRole } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
-import { opsAuth } from '../shared/http-guards.js';
+import { isUuid, opsAuth } from '../shared/http-guards.js';
 import { listPage } from '../shared/partner-list.use-case.js';
 import { createSite, issueApiKey, revokeApiKey, siteOr404 } from './provisioning.use-case.js';
 import { siteView } from './site.views.js';
+import { updateSiteSettings } from './site-settings.use-case.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
@@ -45,6 +46,22 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
 
   router.get('/sites/:siteId', async (req, res) => {
     res.json(siteView(await siteOr404(deps.sites, pathParam(req, 'siteId'))));
+  });
+
+  router.patch('/sites/:siteId', admin, jsonBody, async (req, res) => {
+    const body = parseRequest('updateSite', req.body, 'The settings are not valid; nothing was changed.');
+    const siteId = pathParam(req, 'siteId');
+    if (!isUuid(siteId)) throw new AppError('not_found', 'No site with this id.');
+    const site = await updateSiteSettings(deps, actor(res.locals), siteId, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.webhookUrl !== undefined ? { webhookUrl: body.webhookUrl } : {}),
+      ...(body.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: body.rateLimitPerMinute } : {}),
+      ...(body.depositTtlSeconds !== undefined ? { depositTtlSeconds: body.depositTtlSeconds } : {}),
+      ...(body.minAmount !== undefined ? { minAmount: BigInt(body.minAmount) } : {}),
+      ...(body.maxAmount !== undefined ? { maxAmount: BigInt(body.maxAmount) } : {}),
+      ...(body.returnUrl !== undefined ? { returnUrl: body.returnUrl } : {}),
+    });
+    res.json(site);
   });
 
   router.get('/sites/:siteId/api-keys', async (req, res) => {

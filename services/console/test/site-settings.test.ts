@@ -1,0 +1,74 @@
+/**
+ * A site's settings in the console: an admin changes them in the site's page (amounts in lira), the change
+ * is audited and the audit log shows it as before → after; a first webhook URL shows its signing secret
+ * once; a reviewer sees the settings but no form, and the ledger refuses a reviewer's forged post.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { useConsoleBrowser } from './browser-fixture.js';
+
+const setup = useConsoleBrowser({ loggedInAs: 'admin' });
+
+describe('site settings', () => {
+  it('lets an admin change settings, audits them and shows the change in the audit log', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite({ rateLimitPerMinute: 60, maxAmount: '500000' });
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('Rate limit (requests/minute)').fill('7');
+    await page.getByLabel('Maximum amount in lira (TRY)').fill('2.500,50');
+    await page.getByLabel('Return URL').fill('https://ornek.example/cuzdan');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    const stored = (await h.ops('GET', `/sites/${site.siteId}`)).body;
+    expect(stored).toMatchObject({ rateLimitPerMinute: 7, maxAmount: '250050', returnUrl: 'https://ornek.example/cuzdan' });
+
+    // Saving the form unchanged changes nothing and audits nothing.
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-unchanged`);
+
+    await page.goto(`/audit?entityType=site&entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const rows = page.locator('tr', { has: page.locator('code', { hasText: 'SITE.SETTINGS_CHANGED' }) });
+    await expect(rows.count()).resolves.toBe(1);
+    const change = (await rows.first().locator('ul.change').innerText()).replace(/\s+/g, ' ');
+    expect(change).toContain('rateLimitPerMinute 60 → 7');
+    expect(change).toContain('maxAmount 5.000,00 ₺ → 2.500,50 ₺');
+    expect(change).toContain('returnUrl — → https://ornek.example/cuzdan');
+    await page.screenshot({ path: '/tmp/kasa-console-audit.png', fullPage: true });
+  });
+
+  it('shows a first webhook URL its signing secret once, and refuses bad input naming the field', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite();
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('Webhook URL').fill('https://127.0.0.1:8443/webhooks/kasa');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.locator('code.secret').textContent()).resolves.toMatch(/^whsec_/);
+
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('Minimum amount in lira (TRY)').fill('1.500');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.locator('section.error').textContent()).resolves.toContain('minAmount');
+  });
+
+  it('shows a reviewer the settings without a form, and the ledger refuses a forged change', async () => {
+    const { h, reviewer, site } = setup;
+    const { context, page } = await h.login(reviewer);
+    await page.goto(`/sites/${site.siteId}`);
+    await expect(page.locator('main').textContent()).resolves.toContain('Changing settings needs the admin role.');
+    await expect(page.getByRole('button', { name: 'Save settings' }).count()).resolves.toBe(0);
+    const csrf = await page.evaluate('document.querySelector("input[name=_csrf]")?.value');
+    const forged = await context.request.post(`/sites/${site.siteId}/settings`, {
+      form: {
+        _csrf: String(csrf),
+        name: 'Forged',
+        rateLimitPerMinute: '1',
+        depositTtlSeconds: '1800',
+        minAmount: '10',
+        maxAmount: '10000',
+      },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.name).not.toBe('Forged');
+    await context.close();
+  });
+});

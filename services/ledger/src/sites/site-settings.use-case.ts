@@ -1,0 +1,118 @@
+import type { Redis } from 'ioredis';
+import type { PrismaClient, Site } from '@kasa/db';
+import type { WebhookUrlGuard } from '@kasa/net-guard';
+import type { SecretBox } from '@kasa/secret-box';
+import type { KasaConfig } from '@kasa/config';
+import { AUTH_CACHE_SECONDS, authCacheKey, REVOKED, type Principal } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import { generateWebhookSecret } from '@kasa/webhook-signing';
+import { writeAudit, type Actor } from '../shared/audit.repository.js';
+import { checkReturnUrl } from '../shared/return-url.js';
+import type { ApiKeyRepository } from './api-key.repository.js';
+import type { SiteRepository } from './site.repository.js';
+import { siteView } from './site.views.js';
+import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
+
+/** What an admin may change on a site (the slug, part of every API key, never changes). */
+export interface SiteSettingsChange {
+  name?: string;
+  webhookUrl?: string;
+  rateLimitPerMinute?: number;
+  depositTtlSeconds?: number;
+  minAmount?: bigint;
+  maxAmount?: bigint;
+  /** null removes the site's way back. */
+  returnUrl?: string | null;
+}
+
+export interface SiteSettingsDeps {
+  db: PrismaClient;
+  sites: SiteRepository;
+  apiKeys: ApiKeyRepository;
+  redis: Redis;
+  redisPrefix: string;
+  webhookUrlGuard: WebhookUrlGuard;
+  webhookSecrets: SecretBox;
+  config: Pick<KasaConfig, 'nodeEnv'>;
+}
+
+type Setting = keyof SiteSettingsChange;
+const SETTINGS: Setting[] = ['name', 'webhookUrl', 'rateLimitPerMinute', 'depositTtlSeconds', 'minAmount', 'maxAmount', 'returnUrl'];
+
+/** A setting as the audit log keeps it: amounts as kuruş strings, so before and after read alike. */
+const shown = (value: unknown) => (typeof value === 'bigint' ? value.toString() : (value ?? null));
+
+// Replaces an API key's cached principal unless the key was revoked meanwhile (a revoke's marker wins).
+const REFRESH_UNLESS_REVOKED = `
+if redis.call('GET', KEYS[1]) == ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
+
+/**
+ * Changes a site's settings for an admin, in one transaction with its audit entry (`SITE.SETTINGS_CHANGED`,
+ * each changed setting before and after). The amount bounds are checked against each other as they will
+ * be; a webhook URL passes the partner's own check and, on a site that had none, gets a signing secret
+ * returned this once. A new rate limit is written into the gateway's API-key cache at once, so the gateway
+ * applies it from its next request; other settings reach every ledger within its 5 s site cache.
+ */
+export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, siteId: string, change: SiteSettingsChange) {
+  if (change.returnUrl !== undefined && change.returnUrl !== null) checkReturnUrl(change.returnUrl, deps.config.nodeEnv === 'production');
+  if (change.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
+  let webhookSecret: string | null = null;
+  const updated = await deps.db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM sites WHERE id = ${siteId}::uuid FOR UPDATE`;
+    if (!locked) throw new AppError('not_found', 'No site with this id.');
+    const before = (await tx.site.findUnique({ where: { id: siteId } })) as Site;
+    const minAmount = change.minAmount ?? before.minAmount;
+    const maxAmount = change.maxAmount ?? before.maxAmount;
+    if (minAmount > maxAmount) {
+      throw AppError.validation(
+        [{ field: change.minAmount !== undefined ? 'minAmount' : 'maxAmount', message: 'must keep minAmount at most maxAmount' }],
+        'The settings are not valid; nothing was changed.',
+      );
+    }
+    const changed = SETTINGS.filter((key) => change[key] !== undefined && shown(change[key]) !== shown(before[key]));
+    if (changed.length === 0) return before;
+    if (changed.includes('webhookUrl') && !before.webhookSecretEnc) webhookSecret = generateWebhookSecret();
+    const site = await tx.site.update({
+      where: { id: siteId },
+      data: {
+        ...Object.fromEntries(changed.map((key) => [key, change[key]])),
+        ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, siteId), webhookRotatedAt: new Date() } : {}),
+      },
+    });
+    await writeAudit(tx, {
+      actor,
+      action: 'SITE.SETTINGS_CHANGED',
+      entityType: 'site',
+      entityId: siteId,
+      siteId,
+      metadata: {
+        before: Object.fromEntries(changed.map((key) => [key, shown(before[key])])),
+        after: Object.fromEntries(changed.map((key) => [key, shown(site[key])])),
+        ...(webhookSecret ? { webhookSecretIssued: true } : {}),
+      },
+    });
+    return site;
+  });
+  deps.sites.forget(siteId);
+  if (change.rateLimitPerMinute !== undefined) await refreshAuthCache(deps, updated);
+  return { ...siteView(updated), webhookSecret };
+}
+
+/** Writes the site's active keys' principals with the new rate limit into the shared auth cache. */
+async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<void> {
+  const keys = await deps.apiKeys.listForSite(site.id);
+  for (const key of keys) {
+    if (key.revokedAt) continue;
+    const principal: Principal = { apiKeyId: key.id, siteId: site.id, siteSlug: site.slug, rateLimitPerMinute: site.rateLimitPerMinute };
+    await deps.redis.eval(
+      REFRESH_UNLESS_REVOKED,
+      1,
+      authCacheKey(deps.redisPrefix, key.keyHash),
+      JSON.stringify(principal),
+      String(AUTH_CACHE_SECONDS),
+      REVOKED,
+    );
+  }
+}
