@@ -104,6 +104,14 @@ async function main(): Promise<void> {
     await scenario.transfer('', '33300');
     await scenario.fund(site.siteId, '900000');
     const withdrawal = await scenario.createWithdrawal(site.siteId, '40000');
+    // The desk: a deposit paid by two transfers, one from a sender whose name is not the user's; a transfer set aside.
+    const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
+    await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
+    await scenario.transfer(split.referenceNo, '25000', { senderName: 'MEHMET DEMIR' });
+    const held = await scenario.transfer('', '48000', { senderName: 'ZEYNEP KAYA' });
+    await scenario.ops('POST', `/bank-transfers/${(held.body as { bankTransferId: string }).bankTransferId}/set-aside`, {
+      reason: 'Sender asked us to hold it until she sends her reference',
+    });
     const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -121,6 +129,8 @@ async function main(): Promise<void> {
       ['console-search.png', `/search?q=${encodeURIComponent(waitingReview.referenceNo.toLowerCase())}`, 'Console: search by a reference'],
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
       ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
+      ['console-bank-transfers-set-aside.png', '/bank-transfers?status=SET_ASIDE', 'Console: a transfer set aside with its reason'],
+      ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
       ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],
       ['console-deliveries.png', '/deliveries', 'Console: webhook deliveries'],

@@ -485,11 +485,27 @@ function opsPaths(): Json {
         id: 'assignBankTransfer',
         tag: 'Bank transfers',
         summary: 'Assign an unmatched transfer to an intent',
-        description: 'Credits an UNMATCHED transfer to the intent an operator identified.',
+        description:
+          'Credits an UNMATCHED or SET_ASIDE transfer to the intent an operator identified (its reference was missing or wrong); ' +
+          'several transfers may fund one intent.',
         params: [id('bankTransferId')],
         response: 'AssignedBankTransfer',
         responseDescription: 'Assigned',
         body: { schema: 'AssignBankTransferRequest', example: { intentId: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11' } },
+        errors: [...WRITE_ERRORS, '404', '409'],
+      }),
+    },
+    '/ops/v1/bank-transfers/{bankTransferId}/set-aside': {
+      post: op({
+        id: 'setBankTransferAside',
+        tag: 'Bank transfers',
+        summary: 'Set an unmatched transfer aside with a reason',
+        description:
+          'Moves an UNMATCHED transfer out of the unmatched queue (`SET_ASIDE`, audited with the reason); no money moves, and it can still be assigned.',
+        params: [id('bankTransferId')],
+        response: 'OpsBankTransfer',
+        responseDescription: 'Set aside',
+        body: { schema: 'RejectRequest', example: { reason: 'Sender asked us to hold it; waiting for their deposit reference.' } },
         errors: [...WRITE_ERRORS, '404', '409'],
       }),
     },

@@ -57,6 +57,11 @@ export interface OpsIntent extends DepositIntentListItem {
   userConfirmedAt: string | null;
   /** When its money put it in the review queue; null before any arrived. */
   awaitingReviewSince: string | null;
+  /**
+   * Lists, search and the detail only: sender names of its transfers that do not resemble the user's label
+   * (empty: all do; null: no label or no transfer to compare).
+   */
+  senderNameMismatch?: string[] | null;
 }
 
 /** `GET /intents/:id`: the intent with every bank transfer credited to it. */
@@ -95,6 +100,9 @@ export interface OpsBankTransfer {
   receivedAt: string;
   intentId: string | null;
   unmatchedReason: string | null;
+  /** Why an operator set it aside (status SET_ASIDE), and when. */
+  setAsideReason: string | null;
+  setAsideAt: string | null;
   createdAt: string;
 }
 

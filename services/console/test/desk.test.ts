@@ -84,6 +84,47 @@ describe('queues and dashboard', () => {
   });
 });
 
+describe('incoming money', () => {
+  it('sets a transfer aside, assigns it by reference, and approves a deposit paid by two transfers, flagging a sender', async () => {
+    const { h, page } = setup;
+    const intent = await h.createDeposit(setup.site, 30000, { externalUserLabel: 'Ayşe Yılmaz' });
+    expect((await h.transfer(intent.referenceNo, 18000)).status).toBe(201);
+    const loose = await h.ops('POST', '/bank-transfers', {
+      bankTxId: `desk-${randomUUID()}`,
+      amount: '12000',
+      senderName: 'MEHMET DEMIR',
+      senderIban: 'TR330006100519786457841326',
+      description: 'para yatirma',
+      receivedAt: new Date().toISOString(),
+    });
+    expect(loose.body.status).toBe('UNMATCHED');
+
+    await page.goto('/bank-transfers');
+    const row = page.locator(`tr[data-id="${loose.body.bankTransferId}"]`);
+    await row.getByLabel('Why it is set aside').fill('Sender asked to hold it');
+    await row.getByRole('button', { name: 'Set aside' }).click();
+    await page.waitForURL('**/bank-transfers?notice=transfer-set-aside');
+    await page.goto('/bank-transfers?status=SET_ASIDE');
+    const aside = page.locator(`tr[data-id="${loose.body.bankTransferId}"]`);
+    await expect(aside.textContent()).resolves.toContain('Sender asked to hold it');
+    await aside.getByLabel('Deposit reference or intent id').fill(intent.referenceNo.toLowerCase());
+    await aside.getByRole('button', { name: 'Assign' }).click();
+    await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
+    await expect(page.locator('main').textContent()).resolves.toContain('sent by MEHMET DEMIR');
+    await page.screenshot({ path: '/tmp/kasa-console-split-funded.png', fullPage: true });
+
+    await page.goto('/review');
+    const queued = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await expect(queued.locator('.sender-flag').count()).resolves.toBe(1);
+    let confirmText = '';
+    page.once('dialog', (dialog) => void (confirmText = dialog.message()));
+    await queued.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=intent-approved');
+    expect(confirmText).toContain('MEHMET DEMIR');
+    expect((await h.ops('GET', `/intents/${intent.intentId}`)).body).toMatchObject({ status: 'APPROVED', amount: '30000' });
+  });
+});
+
 describe('lists', () => {
   it('filters deposits by amount typed in lira and by status, and refuses an amount it cannot read', async () => {
     const { page } = setup;

@@ -99,6 +99,16 @@ describe('journal invariants', () => {
           if (check('assign', answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.intent.status;
         },
       ],
+      [
+        2,
+        async () => {
+          // The desk sets unmatched money aside; it stays assignable (the assign step above picks from both lists).
+          const transfer = pick(unmatched);
+          if (!transfer) return;
+          const answer = await h.ops('POST', `/bank-transfers/${transfer}/set-aside`, { reason: 'random hold' });
+          check('set aside', answer, [200, 409]);
+        },
+      ],
       [14, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],
       [4, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'reject', { reason: 'random' })],
       [12, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW']), 'approve', {})],

@@ -65,6 +65,7 @@ export const OPS_ROUTES: readonly OpsRoute[] = [
   route('GET', '/bank-transfers', 'ANY'),
   route('GET', '/bank-transfers/:bankTransferId', 'ANY'),
   route('POST', '/bank-transfers/:bankTransferId/assign', 'ANY'),
+  route('POST', '/bank-transfers/:bankTransferId/set-aside', 'ANY'),
   // journal/journal-ops.routes.ts
   route('GET', '/balances', 'ANY'),
   route('GET', '/sites/:siteId/balance', 'ANY'),

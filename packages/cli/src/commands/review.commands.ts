@@ -121,6 +121,15 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       );
     });
 
+  transfers
+    .command('set-aside <bankTransferId>')
+    .description('set an unmatched transfer aside with a reason (it stays assignable; no money moves)')
+    .requiredOption('--reason <reason>')
+    .action(async (bankTransferId: string, o: { reason: string }) => {
+      const transfer = await ctx.client().post<OpsBankTransfer>(`/bank-transfers/${bankTransferId}/set-aside`, { reason: o.reason });
+      ctx.emit(transfer, () => ctx.io.stdout.write(`Transfer ${bankTransferId} is now ${transfer.status}.\n`));
+    });
+
   const intents = program.command('intents').description('deposit intents and their review');
   recordListOptions(
     intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),

@@ -66,7 +66,20 @@ const intentProperties = {
   },
   userConfirmedAt: { ...nullableTimestamp, description: 'When the end user pressed "I have sent the transfer" on the hosted page.' },
   awaitingReviewSince: { ...nullableTimestamp, description: 'When its money put it in the review queue (the waiting time starts).' },
+  senderNameMismatch: {
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description:
+      "In lists, search and the detail: the transfers' sender names that do not resemble the user's label (empty: all do; " +
+      'null: nothing to compare, no label or no transfer). A hint to check before approving.',
+  },
 };
+
+/** An intent object whose sender-name check is there only where the transfers were read (lists, search, detail). */
+function intentObject(id: string, properties: Record<string, unknown>) {
+  const schema = object(id, properties);
+  return { ...schema, required: schema.required.filter((key) => key !== 'senderNameMismatch') };
+}
 
 const withdrawalProperties = {
   ...withdrawalListItemSchema.properties,
@@ -93,6 +106,8 @@ const bankTransferProperties = {
   receivedAt: timestamp,
   intentId: { type: ['string', 'null'], format: 'uuid' },
   unmatchedReason: nullableString,
+  setAsideReason: { ...nullableString, description: 'Why an operator set the transfer aside (status SET_ASIDE).' },
+  setAsideAt: nullableTimestamp,
   createdAt: timestamp,
 };
 
@@ -164,10 +179,13 @@ export const OPS_RESPONSE_SCHEMAS = {
     createdAt: timestamp,
   }),
   ReceivingAccountList: dataOf('ReceivingAccountList', 'ReceivingAccount'),
-  OpsIntent: object('OpsIntent', intentProperties),
+  OpsIntent: intentObject('OpsIntent', intentProperties),
   OpsIntentList: listResponseSchema('OpsIntentList', { $id: 'OpsIntent' }),
-  OpsIntentDetail: object('OpsIntentDetail', { ...intentProperties, bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } } }),
-  OpsIntentDecision: object('OpsIntentDecision', { ...intentProperties, eventId }),
+  OpsIntentDetail: intentObject('OpsIntentDetail', {
+    ...intentProperties,
+    bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } },
+  }),
+  OpsIntentDecision: intentObject('OpsIntentDecision', { ...intentProperties, eventId }),
   OpsWithdrawal: object('OpsWithdrawal', withdrawalProperties),
   OpsWithdrawalList: listResponseSchema('OpsWithdrawalList', { $id: 'OpsWithdrawal' }),
   OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),

@@ -11,6 +11,7 @@ import { actionContext, pageContext } from './page-context.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['UNMATCHED', 'Unmatched'],
+  ['SET_ASIDE', 'Set aside'],
   ['ASSIGNED', 'Assigned by an operator'],
   ['MATCHED', 'Matched by reference'],
 ];
@@ -33,15 +34,28 @@ function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
   });
 }
 
+/** Out of the unmatched queue with a reason (waiting for the sender, a compliance hold); it stays assignable. */
+function setAsideForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
+  return actionForm(ctx, {
+    action: `/bank-transfers/${seg(transfer.bankTransferId)}/set-aside`,
+    label: 'Set aside',
+    tone: 'plain',
+    confirm: `Set this transfer of ${formatTry(transfer.amount)} aside? It leaves the unmatched queue and can still be assigned.`,
+    fields: html`<input type="text" name="reason" required maxlength="500" size="24" placeholder="Why" aria-label="Why it is set aside" />`,
+  });
+}
+
 function assignCell(ctx: FormContext, t: OpsBankTransfer): HtmlValue {
-  if (t.status === 'UNMATCHED') return assignForm(ctx, t);
+  if (t.status === 'UNMATCHED') return html`<div class="actions">${assignForm(ctx, t)} ${setAsideForm(ctx, t)}</div>`;
+  if (t.status === 'SET_ASIDE') return assignForm(ctx, t);
   return t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>` : '—';
 }
 
-/** The description, and why it matched no deposit. */
+/** The description, why it matched no deposit, and why an operator set it aside. */
 function describeUnmatched(t: OpsBankTransfer): SafeHtml {
-  if (!t.unmatchedReason) return html`${t.description}`;
-  return html`${t.description}<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>`;
+  const why = t.unmatchedReason ? html`<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>` : '';
+  const aside = t.setAsideReason ? html`<br /><span class="muted">set aside ${formatTime(t.setAsideAt)}: ${t.setAsideReason}</span>` : '';
+  return html`${t.description}${why}${aside}`;
 }
 
 /** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */
@@ -67,12 +81,16 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     const body = html`${tabs('/bank-transfers', status, STATUS_TABS)}
       <p class="hint">
         A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
-        sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review.
+        sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review, and several
+        transfers may pay one deposit. Set a transfer aside, with the reason, while it waits for the sender or a decision.
       </p>
       ${table({
         columns: [
           ...transferColumns(describeUnmatched),
-          { header: status === 'UNMATCHED' ? 'Assign to deposit' : 'Deposit', cell: (t) => assignCell(ctx, t) },
+          {
+            header: status === 'UNMATCHED' || status === 'SET_ASIDE' ? 'Assign to deposit' : 'Deposit',
+            cell: (t) => assignCell(ctx, t),
+          },
         ],
         rows: page.data,
         rowId: (t) => t.bankTransferId,
@@ -80,6 +98,12 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
       })}
       ${nextPageLink('/bank-transfers', { status }, page.nextCursor)}`;
     ctx.render('Bank transfers', 'transfers', body);
+  });
+
+  router.post('/bank-transfers/:bankTransferId/set-aside', async (req, res) => {
+    const ctx = actionContext(deps, req, res, '/bank-transfers');
+    await ctx.ops.post(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/set-aside`, { reason: ctx.field('reason') });
+    ctx.done('transfer-set-aside');
   });
 
   router.post('/bank-transfers/:bankTransferId/assign', async (req, res) => {

@@ -3,7 +3,7 @@ import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsIntentDetail } from '@kasa/contracts';
-import { USER_REASON_LABELS, intentActions } from '../views/actions.view.js';
+import { USER_REASON_LABELS, intentActions, senderFlag } from '../views/actions.view.js';
 import { facts } from '../views/components.js';
 import { formatTime, formatTry, readLira } from '../views/format.js';
 import { html } from '../views/html.js';
@@ -25,6 +25,14 @@ export function intentRoutes(deps: ConsoleDeps): Router {
           ...recordFacts(sites, intent, 'Intent id', intent.intentId),
           ['Requested', formatTry(intent.requestedAmount)],
           ['Received', formatTry(intent.receivedAmount)],
+          [
+            'Sender check',
+            intent.senderNameMismatch === null || intent.senderNameMismatch === undefined
+              ? 'nothing to compare (no user label or no transfer)'
+              : intent.senderNameMismatch.length === 0
+                ? 'every sender resembles the user'
+                : html`${senderFlag(intent)} sent by ${intent.senderNameMismatch.join(', ')}; the user is ${intent.externalUserLabel ?? ''}`,
+          ],
           ['Approved amount', intent.status === 'APPROVED' ? formatTry(intent.amount) : null],
           ['Created', formatTime(intent.createdAt)],
           ['Expires', formatTime(intent.expiresAt)],

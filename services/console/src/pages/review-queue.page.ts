@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import type { ListPage, OpsIntent, OpsWithdrawal } from '@kasa/contracts';
-import { intentActions, withdrawalActions } from '../views/actions.view.js';
+import { intentActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
 import { nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -29,7 +29,7 @@ export function intentTable(ctx: FormContext, sites: SiteDirectory, intents: Ops
       ...intentColumns(sites),
       { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
       { header: 'Received', class: 'num', cellClass: receivedClass, cell: (i) => formatTry(i.receivedAmount) },
-      { header: 'Status', cell: (i) => statusBadge(i.status) },
+      { header: 'Status', cell: (i) => html`${statusBadge(i.status)} ${senderFlag(i)}` },
       { header: 'Waiting', cell: (i) => waitingCell(i.awaitingReviewSince, waiting.now, waiting.warnMinutes) },
       { header: 'Decision', cell: (i) => intentActions(ctx, i) },
     ],

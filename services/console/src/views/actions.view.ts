@@ -41,7 +41,11 @@ export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
       action: `${base}/approve`,
       label: 'Approve',
       tone: 'primary',
-      confirm: `Approve deposit ${intent.referenceNo}? Leave the amount empty to credit what arrived (${formatTry(received)}).`,
+      confirm:
+        `Approve deposit ${intent.referenceNo}? Leave the amount empty to credit what arrived (${formatTry(received)}).` +
+        (intent.senderNameMismatch?.length
+          ? ` The money came from ${intent.senderNameMismatch.join(', ')}, not a name like the user's (${intent.externalUserLabel ?? ''}): check before approving.`
+          : ''),
       fields: html`<input
         type="text"
         name="amount"
@@ -91,4 +95,14 @@ export function withdrawalActions(ctx: FormContext, withdrawal: OpsWithdrawal): 
     default:
       return html`<span class="muted">—</span>`;
   }
+}
+
+/** A warning when the money came from someone whose name does not resemble the user's label. */
+export function senderFlag(intent: OpsIntent): SafeHtml | '' {
+  if (!intent.senderNameMismatch?.length) return '';
+  return html`<span
+    class="badge danger sender-flag"
+    title="Sent by ${intent.senderNameMismatch.join(', ')}; the user is ${intent.externalUserLabel ?? ''}"
+    >sender differs</span
+  >`;
 }

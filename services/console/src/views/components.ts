@@ -47,6 +47,7 @@ const TONE: Record<string, string> = {
   AUTO_CANCELLED: 'muted',
   RETURNED: 'alert',
   UNMATCHED: 'warn',
+  SET_ASIDE: 'muted',
   PENDING: 'info',
   RESERVED: 'info',
   DEAD: 'danger',

@@ -10,6 +10,7 @@ export const NOTICES = {
   'withdrawal-sent': 'Withdrawal marked as sent. The partner is notified by webhook.',
   'withdrawal-returned': "Withdrawal marked as returned; the amount is back on the site's balance.",
   'transfer-assigned': 'Transfer assigned to the deposit; the deposit is now waiting for review.',
+  'transfer-set-aside': 'Transfer set aside with your reason; find it under Set aside, where it can still be assigned.',
   'event-replayed': 'Event queued for a new delivery cycle (same eventId).',
   'site-created': 'Site created. Issue an API key for the partner below.',
   'key-revoked': 'API key revoked; requests with it are refused from now on.',

@@ -48,7 +48,13 @@ export class BankTransferRepository {
     tx: Tx,
     id: string,
     from: BankTransferStatus,
-    data: { status: BankTransferStatus; intentId?: string | null; unmatchedReason?: string | null },
+    data: {
+      status: BankTransferStatus;
+      intentId?: string | null;
+      unmatchedReason?: string | null;
+      setAsideReason?: string | null;
+      setAsideAt?: Date | null;
+    },
   ): Promise<BankTransfer | null> {
     const result = await tx.bankTransfer.updateMany({ where: { id, status: from }, data });
     return result.count === 1 ? tx.bankTransfer.findUnique({ where: { id } }) : null;

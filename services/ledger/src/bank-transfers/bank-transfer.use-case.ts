@@ -115,9 +115,13 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
   return { replayed: true, bankTransfer: toOpsBankTransfer(existing), intent: intent ? toOpsIntent(intent) : null };
 }
 
+/** Transfers whose money no deposit has yet: the unmatched queue, and what an operator set aside. */
+const ASSIGNABLE = ['UNMATCHED', 'SET_ASIDE'] as const;
+
 /**
- * Assigns an unmatched transfer to the intent an operator identified; the intent moves exactly as if the
- * transfer had carried its reference. Only UNMATCHED transfers, and only intents not yet decided.
+ * Assigns a transfer no deposit has to the intent an operator identified (the reference was missing or
+ * wrong); the intent moves exactly as if the transfer had carried its reference. Only UNMATCHED or
+ * SET_ASIDE transfers, and only intents not yet decided. Several transfers may fund one intent this way.
  */
 export async function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, intentId: string) {
   if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
@@ -125,8 +129,11 @@ export async function assignBankTransfer(deps: BankTransferDeps, request: Operat
   const assigned = await deps.db.$transaction(async (tx) => {
     const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
     if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
-    if (transfer.status !== 'UNMATCHED') {
-      throw new AppError('conflict', `The transfer is ${transfer.status}; only UNMATCHED transfers can be assigned. Nothing was changed.`);
+    if (!(ASSIGNABLE as readonly string[]).includes(transfer.status)) {
+      throw new AppError(
+        'conflict',
+        `The transfer is ${transfer.status}; only UNMATCHED or SET_ASIDE transfers can be assigned. Nothing was changed.`,
+      );
     }
     const intent = await deps.review.lockIntent(tx, intentId);
     if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
@@ -136,14 +143,19 @@ export async function assignBankTransfer(deps: BankTransferDeps, request: Operat
         'conflict',
         `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
       );
-    const settled = (await deps.bankTransfers.settle(tx, transfer.id, 'UNMATCHED', { status: 'ASSIGNED', intentId })) as BankTransfer;
+    const settled = (await deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
+      status: 'ASSIGNED',
+      intentId,
+      setAsideReason: null,
+      setAsideAt: null,
+    })) as BankTransfer;
     await writeAudit(tx, {
       actor: actorOf(caller),
       action: 'BANK_TRANSFER.ASSIGNED',
       entityType: 'bank_transfer',
       entityId: transfer.id,
       siteId: updated.siteId,
-      metadata: { intentId, from: 'UNMATCHED', to: 'ASSIGNED', unmatchedReason: transfer.unmatchedReason },
+      metadata: { intentId, from: transfer.status, to: 'ASSIGNED', unmatchedReason: transfer.unmatchedReason },
     });
     return { bankTransfer: toOpsBankTransfer(settled), intent: toOpsIntent(updated) };
   }, TRANSACTION_OPTIONS);
@@ -157,4 +169,34 @@ export async function assignBankTransfer(deps: BankTransferDeps, request: Operat
     operatorId: caller.operatorId,
   });
   return assigned;
+}
+
+/**
+ * Sets an unmatched transfer aside with a reason: it leaves the unmatched queue (the dashboard counts what
+ * still needs matching) and stays assignable. No money moves: the transfer was credited to nobody. Audited
+ * as `BANK_TRANSFER.SET_ASIDE`.
+ */
+export async function setBankTransferAside(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, reason: string) {
+  if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
+  const { caller } = request;
+  return deps.db.$transaction(async (tx) => {
+    const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
+    if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
+    if (transfer.status !== 'UNMATCHED') {
+      throw new AppError('conflict', `The transfer is ${transfer.status}; only UNMATCHED transfers can be set aside. Nothing was changed.`);
+    }
+    const settled = (await deps.bankTransfers.settle(tx, transfer.id, 'UNMATCHED', {
+      status: 'SET_ASIDE',
+      setAsideReason: reason.trim(),
+      setAsideAt: deps.clock.now(),
+    })) as BankTransfer;
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'BANK_TRANSFER.SET_ASIDE',
+      entityType: 'bank_transfer',
+      entityId: transfer.id,
+      metadata: { from: 'UNMATCHED', to: 'SET_ASIDE', reason: reason.trim(), amount: transfer.amount.toString() },
+    });
+    return toOpsBankTransfer(settled);
+  }, TRANSACTION_OPTIONS);
 }

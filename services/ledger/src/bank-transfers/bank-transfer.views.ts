@@ -14,6 +14,8 @@ export function toOpsBankTransfer(row: BankTransfer) {
     receivedAt: row.receivedAt.toISOString(),
     intentId: row.intentId,
     unmatchedReason: row.unmatchedReason,
+    setAsideReason: row.setAsideReason,
+    setAsideAt: row.setAsideAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

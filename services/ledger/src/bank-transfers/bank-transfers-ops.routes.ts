@@ -6,7 +6,7 @@ import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
-import { assignBankTransfer, recordBankTransfer } from './bank-transfer.use-case.js';
+import { assignBankTransfer, recordBankTransfer, setBankTransferAside } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 
 /** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
@@ -53,6 +53,11 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     const body = parseRequest('assignBankTransfer', req.body);
     const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.intent });
+  });
+
+  router.post('/bank-transfers/:bankTransferId/set-aside', jsonBody, async (req, res) => {
+    const { reason } = parseRequest('reject', req.body);
+    res.json(await setBankTransferAside(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), reason));
   });
 
   return router;

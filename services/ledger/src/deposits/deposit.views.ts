@@ -1,6 +1,7 @@
 import type { DepositIntentListItem, DepositIntentRecord, UserRejectionReason } from '@kasa/contracts';
 import type { DepositIntent } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
+import { senderNameMismatch } from './sender-name.js';
 import { siteRecordFields } from '../shared/site-record.views.js';
 import type { DepositRow } from './deposit.repository.js';
 
@@ -14,7 +15,11 @@ export function toDepositListItem(row: DepositRow): DepositIntentListItem {
 }
 
 /** An intent as operators see it: the partner's list item plus what review needs. */
-export function toOpsIntent(row: DepositIntent) {
+/**
+ * An intent as operators see it. Given the names on its transfers (`senderNames`, read by lists and the
+ * detail), it also says which do not resemble the user's label (sender-name.ts).
+ */
+export function toOpsIntent(row: DepositIntent & { senderNames?: readonly string[] }) {
   return {
     ...toDepositListItem(row),
     siteId: row.siteId,
@@ -26,5 +31,6 @@ export function toOpsIntent(row: DepositIntent) {
     rejectedUserReason: row.rejectedUserReason as UserRejectionReason | null,
     userConfirmedAt: isoOrNull(row.userConfirmedAt),
     awaitingReviewSince: isoOrNull(row.awaitingReviewSince),
+    ...(row.senderNames ? { senderNameMismatch: senderNameMismatch(row.externalUserLabel, row.senderNames) } : {}),
   };
 }

@@ -19,7 +19,8 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListIntents',
       cursorList: 'ops-intents',
-      fetch: (filters, window) => deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+      fetch: async (filters, window) =>
+        deps.review.withSenderNames(await deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window)),
       toItem: toOpsIntent,
     }),
   );
@@ -28,7 +29,10 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     const intentId = pathParam(req, 'intentId');
     const row = await foundOr404(intentId, (id) => deps.review.findIntent(id), 'No deposit intent with this id.');
     const transfers = await deps.bankTransfers.listForIntent(intentId);
-    res.json({ ...toOpsIntent(row), bankTransfers: transfers.map(toOpsBankTransfer) });
+    res.json({
+      ...toOpsIntent({ ...row, senderNames: transfers.map((t) => t.senderName) }),
+      bankTransfers: transfers.map(toOpsBankTransfer),
+    });
   });
 
   router.post('/intents/:intentId/approve', jsonBody, async (req, res) => {

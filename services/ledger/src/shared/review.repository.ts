@@ -78,6 +78,18 @@ export class ReviewRepository {
     return this.db.depositIntent.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter) }, window));
   }
 
+  /** The intents with the sender name of every transfer credited to them, for the sender-name check. */
+  async withSenderNames<Row extends { id: string }>(rows: Row[]): Promise<Array<Row & { senderNames: string[] }>> {
+    if (rows.length === 0) return [];
+    const transfers = await this.db.bankTransfer.findMany({
+      where: { intentId: { in: rows.map((row) => row.id) } },
+      select: { intentId: true, senderName: true },
+    });
+    const names = new Map<string, string[]>();
+    for (const t of transfers) if (t.intentId) names.set(t.intentId, [...(names.get(t.intentId) ?? []), t.senderName]);
+    return rows.map((row) => ({ ...row, senderNames: names.get(row.id) ?? [] }));
+  }
+
   listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
     return this.db.withdrawal.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter) }, window));
   }
