@@ -108,6 +108,10 @@ async function main(): Promise<void> {
     const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
     await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
     await scenario.transfer(split.referenceNo, '25000', { senderName: 'MEHMET DEMIR' });
+    const stray = await scenario.transfer('', '27500', { senderName: 'MEHMET DEMIR' });
+    await scenario.ops('POST', `/bank-transfers/${(stray.body as { bankTransferId: string }).bankTransferId}/return`, {
+      reason: 'No deposit of his; he asked for it back',
+    });
     const held = await scenario.transfer('', '48000', { senderName: 'ZEYNEP KAYA' });
     await scenario.ops('POST', `/bank-transfers/${(held.body as { bankTransferId: string }).bankTransferId}/set-aside`, {
       reason: 'Sender asked us to hold it until she sends her reference',
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
       ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
       ['console-bank-transfers-set-aside.png', '/bank-transfers?status=SET_ASIDE', 'Console: a transfer set aside with its reason'],
+      ['console-returns.png', '/returns', 'Console: a return to its sender waiting for review'],
       ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
       ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],

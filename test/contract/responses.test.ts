@@ -244,6 +244,21 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
     expect((await ops('GET', `/ops/v1/delivery-health?siteId=${site.siteId}&hours=48`)).body.data).toHaveLength(1);
     expect((await ops('GET', '/ops/v1/delivery-health?hours=0')).status).toBe(400);
 
+    // The incoming-money desk: set aside, return to the sender through its review.
+    const loose = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '4200') });
+    expect((await ops('POST', `/ops/v1/bank-transfers/${loose.body.bankTransferId}/set-aside`, { body: { reason: 'Hold' } })).status).toBe(
+      200,
+    );
+    const asked = await ops('POST', `/ops/v1/bank-transfers/${loose.body.bankTransferId}/return`, { body: { reason: 'Back' } });
+    expect(asked.status).toBe(201);
+    expect((await ops('GET', '/ops/v1/sender-returns?status=PENDING_REVIEW&order=oldest')).status).toBe(200);
+    expect((await ops('POST', `/ops/v1/sender-returns/${asked.body.returnId}/approve`, { body: {} })).status).toBe(200);
+    expect((await ops('POST', `/ops/v1/sender-returns/${asked.body.returnId}/mark-sent`, { body: { bankTxId: 'EFT-1' } })).status).toBe(
+      200,
+    );
+    expect((await ops('GET', `/ops/v1/sender-returns/${asked.body.returnId}`)).status).toBe(200);
+    expect((await ops('POST', `/ops/v1/sender-returns/${asked.body.returnId}/reject`, { body: { reason: 'late' } })).status).toBe(409);
+
     expect(opsProxy.violations).toEqual([]);
     expect(statusesOf(opsProxy)).toEqual(expect.arrayContaining([200, 201, 400, 401, 403, 404, 409]));
   });

@@ -174,6 +174,8 @@ describe("README's quick start", () => {
     expect(outputs['keys revoke']).toContain(`Revoked ${found.apiKeyId}`);
     expect(outputs['transfers record']).toContain('MATCHED');
     expect(outputs['intents list']).toContain(found.referenceNo);
+    expect(outputs['dashboard']).toMatch(/^Deposits to review\s+1\s/m);
+    expect(outputs[`search ${found.referenceNo}`]).toMatch(/^Deposits \(1\)$/m);
     expect(outputs['intents approve']).toContain('APPROVED');
     expect(outputs['withdrawals approve']).toContain('APPROVED');
     const demo = (JSON.parse(outputs['balances --json']!) as Array<{ available: string; reserved: string }>).find(

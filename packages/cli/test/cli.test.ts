@@ -375,3 +375,22 @@ describe("the operators' desk from the terminal", () => {
     expect(keys.stdout).not.toContain(issued.json.apiKey);
   });
 });
+
+describe('returns to senders from the terminal', () => {
+  it('asks for a return, approves it and marks it sent; a second ask is refused', async () => {
+    const loose = await scenario.transfer('', '33300', { senderName: 'MEHMET DEMIR' });
+    const transferId = (loose.body as { bankTransferId: string }).bankTransferId;
+    const asked = await kasa(['--json', 'transfers', 'return', transferId, '--reason', 'Not our customer']);
+    expect(asked.json).toMatchObject({ status: 'PENDING_REVIEW', amount: '33300' });
+    const again = await kasa(['transfers', 'return', transferId, '--reason', 'again']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('409 conflict');
+    const listed = await kasa(['returns', 'list', '--status', 'PENDING_REVIEW', '--order', 'oldest']);
+    expect(listed.stdout).toContain(asked.json.returnId);
+    expect((await kasa(['returns', 'approve', asked.json.returnId])).stdout).toContain('is now APPROVED');
+    expect((await kasa(['returns', 'mark-sent', asked.json.returnId, '--bank-tx-id', 'EFT-9'])).stdout).toContain('is now SENT');
+    expect((await kasa(['dashboard'])).stdout).toMatch(/^Returns to send\s+\d+/m);
+    const check = await kasa(['journal', 'check']);
+    expect(check.code).toBe(0);
+  });
+});

@@ -73,8 +73,9 @@ function op(spec: OpSpec): Json {
 }
 
 const id = pathId;
-const listParams = (schemaName: 'opsListIntents' | 'opsListWithdrawals' | 'opsListBankTransfers' | 'listAudit' | 'listSites') =>
-  queryParametersOf(REQUEST_SCHEMAS[schemaName]);
+const listParams = (
+  schemaName: 'opsListIntents' | 'opsListWithdrawals' | 'opsListBankTransfers' | 'opsListSenderReturns' | 'listAudit' | 'listSites',
+) => queryParametersOf(REQUEST_SCHEMAS[schemaName]);
 const eventListParams = queryParametersOf(REQUEST_SCHEMAS.listEvents, [
   { name: 'siteId', in: 'query', required: false, description: "Only this site's events.", schema: { type: 'string', format: 'uuid' } },
 ]);
@@ -509,6 +510,96 @@ function opsPaths(): Json {
         errors: [...WRITE_ERRORS, '404', '409'],
       }),
     },
+    '/ops/v1/bank-transfers/{bankTransferId}/return': {
+      post: op({
+        id: 'requestSenderReturn',
+        tag: 'Returns',
+        status: '201',
+        summary: "Ask to send a transfer's money back to its sender",
+        description:
+          'For money no deposit kept (UNMATCHED, SET_ASIDE, or paid for a REJECTED deposit): a return PENDING_REVIEW for the whole ' +
+          'amount; the transfer becomes RETURNING. No money moves until the return is approved and sent.',
+        params: [id('bankTransferId')],
+        response: 'OpsSenderReturn',
+        responseDescription: 'Return asked for',
+        body: { schema: 'RejectRequest', example: { reason: "Sent from an account not in the user's name; returning it." } },
+        errors: [...WRITE_ERRORS, '404', '409'],
+      }),
+    },
+    '/ops/v1/sender-returns': {
+      get: op({
+        id: 'listSenderReturns',
+        tag: 'Returns',
+        summary: 'Returns to senders, newest first',
+        description:
+          'Filtered by status (PENDING_REVIEW, APPROVED, SENT, REJECTED), in pages joined by `nextCursor`; `order=oldest` for a queue.',
+        params: listParams('opsListSenderReturns'),
+        response: 'OpsSenderReturnList',
+        errors: ['400', ...READ_ERRORS],
+      }),
+    },
+    '/ops/v1/sender-returns/{returnId}': {
+      get: op({
+        id: 'getSenderReturn',
+        tag: 'Returns',
+        summary: 'Read a return to a sender',
+        description: "With the sender's full IBAN, which the money goes back to.",
+        params: [id('returnId')],
+        response: 'OpsSenderReturn',
+        errors: [...READ_ERRORS, '404'],
+      }),
+    },
+    ...Object.fromEntries(
+      (
+        [
+          [
+            'approve',
+            'approveSenderReturn',
+            'Approve a return',
+            undefined,
+            'PENDING_REVIEW -> APPROVED; books the money as owed back to the sender.',
+          ],
+          [
+            'reject',
+            'rejectSenderReturn',
+            'Reject a return',
+            'RejectRequest',
+            'PENDING_REVIEW or APPROVED -> REJECTED (an approval is reversed); the transfer goes back to where it was.',
+          ],
+          [
+            'mark-sent',
+            'markSenderReturnSent',
+            'Record that the money went back',
+            'MarkSentRequest',
+            'APPROVED -> SENT; the transfer becomes RETURNED.',
+          ],
+        ] as const
+      ).map(([step, operationId, summary, schema, description]) => [
+        `/ops/v1/sender-returns/{returnId}/${step}`,
+        {
+          post: op({
+            id: operationId,
+            tag: 'Returns',
+            summary,
+            description,
+            params: [id('returnId')],
+            response: 'OpsSenderReturn',
+            responseDescription: 'Changed',
+            ...(schema
+              ? {
+                  body: {
+                    schema,
+                    ...(schema === 'RejectRequest'
+                      ? { example: { reason: 'The sender asked to keep it for a new deposit.' } }
+                      : { optional: true, example: { bankTxId: 'EFT-2026-000777' } }),
+                  },
+                }
+              : {}),
+            errors: [...WRITE_ERRORS, '404', '409'],
+          }),
+        },
+      ]),
+    ),
     '/ops/v1/audit': {
       get: op({
         id: 'listAudit',
@@ -645,6 +736,7 @@ export function buildOpsOpenApiDocument(serverUrl = 'http://127.0.0.1:8081') {
       { name: 'Bank transfers', description: "Incoming money and the service's receiving accounts." },
       { name: 'Balances', description: 'Site balances and the journal check.' },
       { name: 'Audit', description: 'Who did what.' },
+      { name: 'Returns', description: 'Money sent back to the sender of a transfer no deposit kept.' },
       { name: 'Desk', description: "The dashboard and the partners' delivery health." },
       { name: 'Search', description: 'One box that finds any record by reference, id, user, name or IBAN tail.' },
       { name: 'Events', description: "Every site's webhook events, and replay." },

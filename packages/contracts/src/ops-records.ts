@@ -229,6 +229,9 @@ export interface OpsDashboard {
   unmatchedTransfers: QueueHead;
   withdrawalsToReview: QueueHead;
   withdrawalsToSend: QueueHead;
+  /** Returns to senders waiting for review, and approved ones waiting to be sent. */
+  returnsToReview: QueueHead;
+  returnsToSend: QueueHead;
   deadEvents: QueueHead;
   /** `oldestId` is a site id here. */
   failingPartners: QueueHead;
@@ -255,4 +258,23 @@ export interface DeliveryHealthList {
   generatedAt: string;
   windowHours: number;
   data: SiteDeliveryHealth[];
+}
+
+/** Money going back to the sender of a transfer no deposit kept (`/sender-returns`). */
+export interface OpsSenderReturn {
+  returnId: string;
+  bankTransferId: string;
+  status: string;
+  amount: string;
+  currency: string;
+  senderName: string;
+  senderIban: string;
+  reason: string;
+  requestedBy: string;
+  createdAt: string;
+  approvedAt: string | null;
+  sentAt: string | null;
+  sentBankTxId: string | null;
+  rejectedAt: string | null;
+  rejectedReason: string | null;
 }

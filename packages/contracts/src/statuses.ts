@@ -1,6 +1,7 @@
 export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
 export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
-export const BANK_TRANSFER_STATUSES = ['MATCHED', 'UNMATCHED', 'ASSIGNED', 'SET_ASIDE'] as const;
+export const BANK_TRANSFER_STATUSES = ['MATCHED', 'UNMATCHED', 'ASSIGNED', 'SET_ASIDE', 'RETURNING', 'RETURNED'] as const;
+export const SENDER_RETURN_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED'] as const;
 export const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'] as const;
 export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 

@@ -17,6 +17,8 @@ export type {
   JournalEntry,
   Operator,
   OperatorToken,
+  SenderReturn,
+  HouseJournalEntry,
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
 export { MicroBatch } from './micro-batch.js';

@@ -11,6 +11,7 @@ import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
 import { depositRoutes } from './pages/deposits.page.js';
 import { searchRoutes } from './pages/search.page.js';
+import { returnRoutes } from './pages/returns.page.js';
 import { intentRoutes } from './pages/intent.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
@@ -73,6 +74,7 @@ export function createApp(deps: ConsoleDeps): Express {
     intentRoutes(deps),
     withdrawalRoutes(deps),
     bankTransferRoutes(deps),
+    returnRoutes(deps),
     deliveryRoutes(deps),
     siteRoutes(deps),
     siteKeyRoutes(deps),

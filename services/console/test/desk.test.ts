@@ -125,6 +125,32 @@ describe('incoming money', () => {
   });
 });
 
+describe('returns to senders', () => {
+  it("returns a rejected deposit's money: asked on the deposit, approved and marked sent on Returns, the IBAN in full there", async () => {
+    const { h, page } = setup;
+    const intent = await h.createDeposit(setup.site, 22000);
+    const paid = await h.transfer(intent.referenceNo, 22000);
+    await h.ops('POST', `/intents/${intent.intentId}/reject`, { reason: 'Sender is not the user' });
+    await page.goto(`/intents/${intent.intentId}`);
+    const row = page.locator(`tr[data-id="${paid.body.bankTransferId}"]`);
+    await row.getByLabel('Why it goes back').fill('Deposit rejected; the money goes back');
+    await row.getByRole('button', { name: 'Return to sender' }).click();
+    await page.waitForURL(/\/returns\/[0-9a-f-]+\?notice=return-requested/);
+    const returnId = new URL(page.url()).pathname.split('/').pop() as string;
+    await expect(page.locator('code.iban').getAttribute('data-copy')).resolves.toBe(paid.body.senderIban);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(`**/returns/${returnId}?notice=return-approved`);
+    await page.getByLabel('Bank transaction id').fill('EFT-BACK-1');
+    await page.getByRole('button', { name: 'Mark sent' }).click();
+    await page.waitForURL(`**/returns/${returnId}?notice=return-sent`);
+    await page.screenshot({ path: '/tmp/kasa-console-return.png', fullPage: true });
+    expect((await h.ops('GET', `/sender-returns/${returnId}`)).body).toMatchObject({ status: 'SENT', sentBankTxId: 'EFT-BACK-1' });
+    expect((await h.ops('GET', `/bank-transfers/${paid.body.bankTransferId}`)).body.status).toBe('RETURNED');
+    await page.goto('/returns?status=SENT');
+    await expect(page.locator(`tr[data-id="${returnId}"]`).count()).resolves.toBe(1);
+  });
+});
+
 describe('lists', () => {
   it('filters deposits by amount typed in lira and by status, and refuses an amount it cannot read', async () => {
     const { page } = setup;

@@ -26,6 +26,7 @@ import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
 import { searchOpsRoutes } from './search/search-ops.routes.js';
 import { deskOpsRoutes } from './desk/desk-ops.routes.js';
+import { senderReturnOpsRoutes } from './returns/sender-returns-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
@@ -87,6 +88,7 @@ export function createApp(deps: LedgerDeps): Express {
     auditOpsRoutes(deps),
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
+    senderReturnOpsRoutes(deps),
   );
   // After the ops router, so whatever authenticates operators for /ops/v1 has already run.
   app.use('/ops/v1/events', eventOpsRoutes(deps));

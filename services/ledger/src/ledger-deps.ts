@@ -23,6 +23,7 @@ import { BankTransferRepository } from './bank-transfers/bank-transfer.repositor
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
+import { HouseJournal } from './returns/house-journal.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
@@ -72,6 +73,8 @@ export interface LedgerDeps {
   review: ReviewRepository;
   /** The sites' double-entry journal and its balances. */
   journal: JournalRepository;
+  /** The house journal: returns to senders (money no site owns). */
+  houseJournal: HouseJournal;
   bankTransfers: BankTransferRepository;
   expiries: ExpiryRepository;
   /** The repeatable expiry sweep (BullMQ `deposit-expiry`). */
@@ -142,6 +145,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
     review: new ReviewRepository(db),
     journal: new JournalRepository(db),
+    houseJournal: new HouseJournal(db),
     bankTransfers: new BankTransferRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,

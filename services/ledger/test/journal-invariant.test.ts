@@ -44,6 +44,7 @@ describe('journal invariants', () => {
     const intents = new Map<string, { referenceNo: string; status: string }>();
     const withdrawals = new Map<string, string>();
     const unmatched: string[] = [];
+    const returns: string[] = [];
     const chooseIntent = (statuses: string[]) => {
       const fitting = [...intents].filter(([, i]) => statuses.includes(i.status)).map(([id]) => id);
       return random() < 0.85 && fitting.length > 0 ? pick(fitting) : pick([...intents.keys()]);
@@ -107,6 +108,26 @@ describe('journal invariants', () => {
           if (!transfer) return;
           const answer = await h.ops('POST', `/bank-transfers/${transfer}/set-aside`, { reason: 'random hold' });
           check('set aside', answer, [200, 409]);
+        },
+      ],
+      [
+        2,
+        async () => {
+          // Money no deposit kept goes back to its sender through its own review (house journal).
+          const transfer = pick(unmatched);
+          if (!transfer) return;
+          const answer = await h.ops('POST', `/bank-transfers/${transfer}/return`, { reason: 'random return' });
+          if (check('return', answer, [201, 409]) && answer.status === 201) returns.push(answer.body.returnId);
+        },
+      ],
+      [
+        3,
+        async () => {
+          const returnId = pick(returns);
+          if (!returnId) return;
+          const step = pick(['approve', 'approve', 'mark-sent', 'mark-sent', 'reject']) as string;
+          const answer = await h.ops('POST', `/sender-returns/${returnId}/${step}`, step === 'reject' ? { reason: 'random' } : {});
+          check(`${step} return`, answer, [200, 409]);
         },
       ],
       [14, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],

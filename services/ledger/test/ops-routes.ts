@@ -66,6 +66,13 @@ export const OPS_ROUTES: readonly OpsRoute[] = [
   route('GET', '/bank-transfers/:bankTransferId', 'ANY'),
   route('POST', '/bank-transfers/:bankTransferId/assign', 'ANY'),
   route('POST', '/bank-transfers/:bankTransferId/set-aside', 'ANY'),
+  // returns/sender-returns-ops.routes.ts
+  route('POST', '/bank-transfers/:bankTransferId/return', 'ANY'),
+  route('GET', '/sender-returns', 'ANY'),
+  route('GET', '/sender-returns/:returnId', 'ANY'),
+  route('POST', '/sender-returns/:returnId/approve', 'ANY'),
+  route('POST', '/sender-returns/:returnId/reject', 'ANY'),
+  route('POST', '/sender-returns/:returnId/mark-sent', 'ANY'),
   // journal/journal-ops.routes.ts
   route('GET', '/balances', 'ANY'),
   route('GET', '/sites/:siteId/balance', 'ANY'),

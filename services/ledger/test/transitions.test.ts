@@ -106,7 +106,9 @@ describe('deposit intent: legal transitions', () => {
     const after = await snapshot(id);
     expect(after.events - before.events).toBe(1);
     expect(after.journal - before.journal).toBe(2);
-    const types = (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type);
+    const types = (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map(
+      (e) => e.type,
+    );
     expect(types).toEqual(['intent.approved']);
   });
 
@@ -114,7 +116,9 @@ describe('deposit intent: legal transitions', () => {
     const id = await intentIn(from);
     const rejected = await h.ops('POST', `/intents/${id}/reject`, { reason: 'Third-party payment' });
     expect(rejected.body.status).toBe('REJECTED');
-    const types = (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type);
+    const types = (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map(
+      (e) => e.type,
+    );
     expect(types).toEqual(['intent.rejected']);
     expect(await h.ledger.deps.db.journalEntry.count({ where: { entityId: id } })).toBe(0);
   });
@@ -166,7 +170,9 @@ describe('withdrawal: legal transitions', () => {
     const a0 = await available();
     expect((await actOnWithdrawal(id, 'reject')).body).toMatchObject({ status: 'REJECTED', rejectedReason: 'Holder name does not match' });
     expect(await available()).toBe(a0);
-    expect((await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type)).toEqual(['withdrawal.rejected']);
+    expect(
+      (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map((e) => e.type),
+    ).toEqual(['withdrawal.rejected']);
   });
 
   it('APPROVED -> REJECTED releases the reservation and emits withdrawal.rejected', async () => {
@@ -174,7 +180,9 @@ describe('withdrawal: legal transitions', () => {
     const [a0, r0] = [await available(), await reserved()];
     expect((await actOnWithdrawal(id, 'reject')).body.status).toBe('REJECTED');
     expect([await available(), await reserved()]).toEqual([a0 + 5000n, r0 - 5000n]);
-    expect((await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type)).toEqual(['withdrawal.rejected']);
+    expect(
+      (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map((e) => e.type),
+    ).toEqual(['withdrawal.rejected']);
   });
 
   it('APPROVED -> SENT settles the reservation and emits withdrawal.sent with sentAt', async () => {
@@ -184,7 +192,7 @@ describe('withdrawal: legal transitions', () => {
     expect(sent.body).toMatchObject({ status: 'SENT', sentBankTxId: 'OUT-1' });
     expect(sent.body.sentAt).not.toBeNull();
     expect([await available(), await reserved()]).toEqual([a0, r0 - 5000n]);
-    const [event] = await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } });
+    const [event] = await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } });
     expect(event?.type).toBe('withdrawal.sent');
     expect((event?.payload as { data: { sentAt: string } }).data.sentAt).toBe(sent.body.sentAt);
   });
@@ -194,10 +202,9 @@ describe('withdrawal: legal transitions', () => {
     const a0 = await available();
     expect((await actOnWithdrawal(id, 'markReturned')).body).toMatchObject({ status: 'RETURNED', returnedReason: 'Account closed' });
     expect(await available()).toBe(a0 + 5000n);
-    expect((await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id } })).map((e) => e.type)).toEqual([
-      'withdrawal.sent',
-      'withdrawal.returned',
-    ]);
+    expect(
+      (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map((e) => e.type),
+    ).toEqual(['withdrawal.sent', 'withdrawal.returned']);
   });
 });
 

@@ -10,6 +10,8 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt'>, string]> = [
   ['unmatchedTransfers', 'Unmatched transfers'],
   ['withdrawalsToReview', 'Withdrawals to review'],
   ['withdrawalsToSend', 'Withdrawals to send'],
+  ['returnsToReview', 'Returns to review'],
+  ['returnsToSend', 'Returns to send'],
   ['deadEvents', 'DEAD events'],
   ['failingPartners', 'Failing partners'],
 ];

@@ -4,6 +4,7 @@ import {
   type AssignedBankTransfer,
   type OpsBankTransfer,
   type OpsIntent,
+  type OpsSenderReturn,
   type OpsWithdrawal,
   type RecordedBankTransfer,
 } from '@kasa/contracts';
@@ -129,6 +130,52 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       const transfer = await ctx.client().post<OpsBankTransfer>(`/bank-transfers/${bankTransferId}/set-aside`, { reason: o.reason });
       ctx.emit(transfer, () => ctx.io.stdout.write(`Transfer ${bankTransferId} is now ${transfer.status}.\n`));
     });
+
+  transfers
+    .command('return <bankTransferId>')
+    .description("ask to send a transfer's money back to its sender (money no deposit kept); then: returns approve, mark-sent")
+    .requiredOption('--reason <reason>')
+    .action(async (bankTransferId: string, o: { reason: string }) => {
+      const asked = await ctx.client().post<OpsSenderReturn>(`/bank-transfers/${bankTransferId}/return`, { reason: o.reason });
+      ctx.emit(asked, () => ctx.io.stdout.write(`Return ${asked.returnId} of ${formatAmount(asked.amount)} TRY is ${asked.status}.\n`));
+    });
+
+  const returns = program.command('returns').description('money going back to senders: review and payout');
+  listOptions(returns.command('list').description('list returns (to review: --status PENDING_REVIEW; to send: --status APPROVED)')).action(
+    async (o: { status?: string; limit: number; order?: string }) => {
+      const rows: OpsSenderReturn[] = [];
+      for await (const row of ctx.client().paginate<OpsSenderReturn>('/sender-returns', { status: o.status, order: o.order }, o.limit))
+        rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['RETURN', (r) => r.returnId],
+          ['STATUS', (r) => r.status],
+          ['AMOUNT (TRY)', (r) => formatAmount(r.amount)],
+          ['TO', (r) => `${r.senderName} ${r.senderIban}`],
+          ['REASON', (r) => r.reason.slice(0, 40)],
+          ['ASKED', (r) => r.createdAt],
+        ]),
+      );
+    },
+  );
+  const returnStep = (step: string, body: Record<string, string>) => async (returnId: string) => {
+    const changed = await ctx.client().post<OpsSenderReturn>(`/sender-returns/${returnId}/${step}`, body);
+    ctx.emit(changed, () => ctx.io.stdout.write(`Return ${returnId} is now ${changed.status}.\n`));
+  };
+  returns
+    .command('approve <returnId>')
+    .description('approve a return (the money is booked as owed back)')
+    .action((id: string) => returnStep('approve', {})(id));
+  returns
+    .command('reject <returnId>')
+    .description('reject a return (an approval is reversed; the transfer goes back where it was)')
+    .requiredOption('--reason <reason>')
+    .action((id: string, o: { reason: string }) => returnStep('reject', { reason: o.reason })(id));
+  returns
+    .command('mark-sent <returnId>')
+    .description('record that the money went back to the sender')
+    .option('--bank-tx-id <id>', "the outgoing transfer's id at the bank")
+    .action((id: string, o: { bankTxId?: string }) => returnStep('mark-sent', o.bankTxId ? { bankTxId: o.bankTxId } : {})(id));
 
   const intents = program.command('intents').description('deposit intents and their review');
   recordListOptions(

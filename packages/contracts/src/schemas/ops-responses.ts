@@ -2,7 +2,7 @@
  * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the shapes of ../ops-records.ts,
  * for the ops OpenAPI document. test/contract validates real ledger answers against them.
  */
-import { BANK_TRANSFER_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
+import { BANK_TRANSFER_STATUSES, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import {
   depositIntentListItemSchema,
   eventSchema,
@@ -191,6 +191,28 @@ export const OPS_RESPONSE_SCHEMAS = {
   OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
   OpsWithdrawalDecision: object('OpsWithdrawalDecision', { ...withdrawalProperties, eventId }),
   OpsBankTransfer: object('OpsBankTransfer', bankTransferProperties),
+  OpsSenderReturn: object(
+    'OpsSenderReturn',
+    {
+      returnId: uuid,
+      bankTransferId: uuid,
+      status: { type: 'string', enum: [...SENDER_RETURN_STATUSES] },
+      amount,
+      currency: { type: 'string', enum: ['TRY'] },
+      senderName: { type: 'string' },
+      senderIban: { type: 'string', description: 'In full: operators pay the money back to it.' },
+      reason: { type: 'string' },
+      requestedBy: { type: 'string' },
+      createdAt: timestamp,
+      approvedAt: nullableTimestamp,
+      sentAt: nullableTimestamp,
+      sentBankTxId: nullableString,
+      rejectedAt: nullableTimestamp,
+      rejectedReason: nullableString,
+    },
+    'Money going back to the sender of a transfer no deposit kept.',
+  ),
+  OpsSenderReturnList: listResponseSchema('OpsSenderReturnList', { $id: 'OpsSenderReturn' }),
   OpsBankTransferList: listResponseSchema('OpsBankTransferList', { $id: 'OpsBankTransfer' }),
   RecordedBankTransfer: object('RecordedBankTransfer', {
     ...bankTransferProperties,
@@ -262,6 +284,8 @@ export const OPS_RESPONSE_SCHEMAS = {
     unmatchedTransfers: { $ref: 'QueueHead' },
     withdrawalsToReview: { $ref: 'QueueHead' },
     withdrawalsToSend: { $ref: 'QueueHead' },
+    returnsToReview: { $ref: 'QueueHead' },
+    returnsToSend: { $ref: 'QueueHead' },
     deadEvents: { $ref: 'QueueHead' },
     failingPartners: { $ref: 'QueueHead' },
   }),

@@ -1,6 +1,12 @@
 /** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
-import { BANK_TRANSFER_STATUSES, DEPOSIT_STATUSES, USER_REJECTION_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
+import {
+  BANK_TRANSFER_STATUSES,
+  DEPOSIT_STATUSES,
+  SENDER_RETURN_STATUSES,
+  USER_REJECTION_REASONS,
+  WITHDRAWAL_STATUSES,
+} from '../statuses.js';
 import { returnUrl } from './return-url.js';
 import { webhookUrlProperty } from './webhooks.js';
 
@@ -298,6 +304,13 @@ export const opsListBankTransfersQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: opsListProperties(BANK_TRANSFER_STATUSES),
+} as const;
+
+export const opsListSenderReturnsQuerySchema = {
+  $id: 'OpsListSenderReturnsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: opsListProperties(SENDER_RETURN_STATUSES),
 } as const;
 
 const shortText = {

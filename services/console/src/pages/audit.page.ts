@@ -17,12 +17,14 @@ const ENTITY_PAGES: Record<string, string> = {
   withdrawal: '/withdrawals/',
   outbox_event: '/deliveries/',
   site: '/sites/',
+  sender_return: '/returns/',
 };
 
 const ENTITY_TYPES: Array<[string, string]> = [
   ['deposit_intent', 'Deposit'],
   ['withdrawal', 'Withdrawal'],
   ['bank_transfer', 'Bank transfer'],
+  ['sender_return', 'Return to sender'],
   ['outbox_event', 'Webhook event'],
   ['site', 'Site'],
   ['api_key', 'API key'],
@@ -45,6 +47,11 @@ const KNOWN_ACTIONS = [
   'WITHDRAWAL.RETURNED',
   'BANK_TRANSFER.RECORDED',
   'BANK_TRANSFER.ASSIGNED',
+  'BANK_TRANSFER.SET_ASIDE',
+  'SENDER_RETURN.REQUESTED',
+  'SENDER_RETURN.APPROVED',
+  'SENDER_RETURN.SENT',
+  'SENDER_RETURN.REJECTED',
   'EVENT.REPLAYED',
   'SITE.CREATED',
   'SITE.SETTINGS_CHANGED',

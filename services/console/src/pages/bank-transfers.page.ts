@@ -8,10 +8,13 @@ import { formatTime, formatTry, maskIban, shortId } from '../views/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
+import { returnForm } from './returns.page.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['UNMATCHED', 'Unmatched'],
   ['SET_ASIDE', 'Set aside'],
+  ['RETURNING', 'Going back'],
+  ['RETURNED', 'Returned'],
   ['ASSIGNED', 'Assigned by an operator'],
   ['MATCHED', 'Matched by reference'],
 ];
@@ -46,8 +49,11 @@ function setAsideForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
 }
 
 function assignCell(ctx: FormContext, t: OpsBankTransfer): HtmlValue {
-  if (t.status === 'UNMATCHED') return html`<div class="actions">${assignForm(ctx, t)} ${setAsideForm(ctx, t)}</div>`;
-  if (t.status === 'SET_ASIDE') return assignForm(ctx, t);
+  const back = returnForm(ctx, t.bankTransferId, t.amount, t.senderName);
+  if (t.status === 'UNMATCHED') return html`<div class="actions">${assignForm(ctx, t)} ${setAsideForm(ctx, t)} ${back}</div>`;
+  if (t.status === 'SET_ASIDE') return html`<div class="actions">${assignForm(ctx, t)} ${back}</div>`;
+  if (t.status === 'RETURNING') return html`<a href="/returns">Returns</a>`;
+  if (t.status === 'RETURNED') return html`<a href="/returns?status=SENT">Returns</a>`;
   return t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>` : '—';
 }
 

@@ -61,6 +61,22 @@ const QUEUES: Queue[] = [
     timed: true,
   },
   {
+    key: 'returnsToReview',
+    label: 'Returns to review',
+    what: 'money asked to go back to its sender',
+    list: '/returns?status=PENDING_REVIEW',
+    item: (id) => `/returns/${seg(id)}`,
+    timed: true,
+  },
+  {
+    key: 'returnsToSend',
+    label: 'Returns to send',
+    what: 'approved, the money is not sent back yet',
+    list: '/returns?status=APPROVED',
+    item: (id) => `/returns/${seg(id)}`,
+    timed: true,
+  },
+  {
     key: 'deadEvents',
     label: 'DEAD webhooks',
     what: 'every attempt failed; replay once fixed',

@@ -2,7 +2,8 @@ import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { OpsIntentDetail } from '@kasa/contracts';
+import type { OpsBankTransfer, OpsIntentDetail } from '@kasa/contracts';
+import { returnForm } from './returns.page.js';
 import { USER_REASON_LABELS, intentActions, senderFlag } from '../views/actions.view.js';
 import { facts } from '../views/components.js';
 import { formatTime, formatTry, readLira } from '../views/format.js';
@@ -50,8 +51,23 @@ export function intentRoutes(deps: ConsoleDeps): Router {
       <section>
         <h2>Bank transfers</h2>
         ${table({
-          columns: transferColumns((t) => t.description),
+          columns: [
+            ...transferColumns((t) => t.description),
+            // A rejected deposit kept none of its money: it may go back to the sender.
+            ...(intent.status === 'REJECTED'
+              ? [
+                  {
+                    header: 'Money back',
+                    cell: (t: OpsBankTransfer) =>
+                      t.status === 'MATCHED' || t.status === 'ASSIGNED'
+                        ? returnForm(ctx, t.bankTransferId, t.amount, t.senderName)
+                        : html`<a href="/returns">${t.status.toLowerCase()}</a>`,
+                  },
+                ]
+              : []),
+          ],
           rows: intent.bankTransfers,
+          rowId: (t) => t.bankTransferId,
           empty: 'No transfer has been matched to this deposit.',
         })}
       </section>`;

@@ -48,6 +48,7 @@ const TONE: Record<string, string> = {
   RETURNED: 'alert',
   UNMATCHED: 'warn',
   SET_ASIDE: 'muted',
+  RETURNING: 'warn',
   PENDING: 'info',
   RESERVED: 'info',
   DEAD: 'danger',

@@ -3,7 +3,7 @@ import { html, safeUrl, type SafeHtml, type SafeUrl } from './html.js';
 
 /** The sections of the top navigation. */
 export type Section =
-  'dashboard' | 'review' | 'deposits' | 'withdrawals' | 'transfers' | 'deliveries' | 'sites' | 'balances' | 'audit' | 'search';
+  'dashboard' | 'review' | 'deposits' | 'withdrawals' | 'transfers' | 'returns' | 'deliveries' | 'sites' | 'balances' | 'audit' | 'search';
 
 const NAV: Array<[Section, SafeUrl, string]> = [
   ['dashboard', safeUrl('/'), 'Dashboard'],
@@ -11,6 +11,7 @@ const NAV: Array<[Section, SafeUrl, string]> = [
   ['deposits', safeUrl('/deposits'), 'Deposits'],
   ['withdrawals', safeUrl('/withdrawals'), 'Withdrawals'],
   ['transfers', safeUrl('/bank-transfers'), 'Transfers'],
+  ['returns', safeUrl('/returns'), 'Returns'],
   ['deliveries', safeUrl('/deliveries'), 'Deliveries'],
   ['sites', safeUrl('/sites'), 'Sites'],
   ['balances', safeUrl('/balances'), 'Balances'],

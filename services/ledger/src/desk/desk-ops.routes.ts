@@ -61,6 +61,8 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
       withdrawalsToReview: queueView(queues.withdrawalsToReview),
       withdrawalsToSend: queueView(queues.withdrawalsToSend),
       deadEvents: queueView(queues.deadEvents),
+      returnsToReview: queueView(queues.returnsToReview),
+      returnsToSend: queueView(queues.returnsToSend),
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
     });
   });

@@ -112,43 +112,61 @@ export class DeskRepository {
       ]);
       return head(count, oldest && { id: oldest.id, at: oldest.awaitingReviewSince ?? oldest.createdAt });
     };
-    const withdrawals = async (status: 'PENDING_REVIEW' | 'APPROVED') => {
-      const where = { status };
-      const [count, oldest] = await Promise.all([
-        this.db.withdrawal.count({ where }),
-        this.db.withdrawal.findFirst({
-          where,
-          orderBy: status === 'APPROVED' ? [{ approvedAt: 'asc' }, { createdAt: 'asc' }] : [{ createdAt: 'asc' }],
-          select: { id: true, createdAt: true, approvedAt: true },
-        }),
-      ]);
-      return head(
+    // Withdrawals and returns both wait for review since they were asked for, then to be sent since their approval.
+    type Payout = { id: string; createdAt: Date; approvedAt: Date | null } | null;
+    const payoutQueue = async (
+      status: 'PENDING_REVIEW' | 'APPROVED',
+      count: Promise<number>,
+      oldest: (orderBy: object[]) => Promise<Payout>,
+    ) => {
+      const [total, first] = await Promise.all([
         count,
-        oldest && { id: oldest.id, at: status === 'APPROVED' ? (oldest.approvedAt ?? oldest.createdAt) : oldest.createdAt },
-      );
+        oldest(status === 'APPROVED' ? [{ approvedAt: 'asc' }, { createdAt: 'asc' }] : [{ createdAt: 'asc' }]),
+      ]);
+      return head(total, first && { id: first.id, at: status === 'APPROVED' ? (first.approvedAt ?? first.createdAt) : first.createdAt });
     };
-    const [depositsToReview, lateArrivals, withdrawalsToReview, withdrawalsToSend, unmatched, dead] = await Promise.all([
-      intents('PENDING_REVIEW'),
-      intents('LATE_ARRIVAL'),
-      withdrawals('PENDING_REVIEW'),
-      withdrawals('APPROVED'),
-      Promise.all([
-        this.db.bankTransfer.count({ where: { status: 'UNMATCHED' } }),
-        this.db.bankTransfer.findFirst({
-          where: { status: 'UNMATCHED' },
-          orderBy: [{ createdAt: 'asc' }],
-          select: { id: true, createdAt: true },
+    const payoutFields = { id: true, createdAt: true, approvedAt: true } as const;
+    const withdrawals = (status: 'PENDING_REVIEW' | 'APPROVED') =>
+      payoutQueue(status, this.db.withdrawal.count({ where: { status } }), (orderBy) =>
+        this.db.withdrawal.findFirst({
+          where: { status },
+          orderBy: orderBy,
+          select: payoutFields,
         }),
-      ]),
-      Promise.all([
-        this.db.outboxEvent.count({ where: { status: 'DEAD' } }),
-        this.db.outboxEvent.findFirst({
-          where: { status: 'DEAD' },
-          orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
-          select: { id: true, deadAt: true, createdAt: true },
+      );
+    const returns = (status: 'PENDING_REVIEW' | 'APPROVED') =>
+      payoutQueue(status, this.db.senderReturn.count({ where: { status } }), (orderBy) =>
+        this.db.senderReturn.findFirst({
+          where: { status },
+          orderBy: orderBy,
+          select: payoutFields,
         }),
-      ]),
-    ]);
+      );
+    const [depositsToReview, lateArrivals, withdrawalsToReview, withdrawalsToSend, unmatched, dead, returnsToReview, returnsToSend] =
+      await Promise.all([
+        intents('PENDING_REVIEW'),
+        intents('LATE_ARRIVAL'),
+        withdrawals('PENDING_REVIEW'),
+        withdrawals('APPROVED'),
+        Promise.all([
+          this.db.bankTransfer.count({ where: { status: 'UNMATCHED' } }),
+          this.db.bankTransfer.findFirst({
+            where: { status: 'UNMATCHED' },
+            orderBy: [{ createdAt: 'asc' }],
+            select: { id: true, createdAt: true },
+          }),
+        ]),
+        Promise.all([
+          this.db.outboxEvent.count({ where: { status: 'DEAD' } }),
+          this.db.outboxEvent.findFirst({
+            where: { status: 'DEAD' },
+            orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
+            select: { id: true, deadAt: true, createdAt: true },
+          }),
+        ]),
+        returns('PENDING_REVIEW'),
+        returns('APPROVED'),
+      ]);
     return {
       depositsToReview,
       lateArrivals,
@@ -156,6 +174,8 @@ export class DeskRepository {
       withdrawalsToReview,
       withdrawalsToSend,
       deadEvents: head(dead[0], dead[1] && { id: dead[1].id, at: dead[1].deadAt ?? dead[1].createdAt }),
+      returnsToReview,
+      returnsToSend,
     };
   }
 }

@@ -12,7 +12,8 @@ export type EventRow = Pick<
 export type AttemptRow = Pick<DeliveryAttempt, 'attemptNo' | 'url' | 'startedAt' | 'durationMs' | 'statusCode' | 'error' | 'responseBody'>;
 export type EventWithAttempts = EventRow & { attempts: AttemptRow[] };
 
-const EVENT_FIELDS = {
+/** The columns an event view needs (never its request id). */
+export const EVENT_FIELDS = {
   id: true,
   siteId: true,
   type: true,

@@ -1,4 +1,5 @@
 import type { JournalRepository } from './journal.repository.js';
+import type { HouseJournal } from '../returns/house-journal.js';
 
 export interface JournalProblem {
   kind: 'unbalanced_transaction' | 'balance_mismatch' | 'impossible_balance' | 'record_mismatch' | 'unbacked_credit';
@@ -17,16 +18,17 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
 /**
  * The journal's invariants: every transaction sums to zero, every balance equals its entries, no liability
  * is in debit, the journal agrees with the deposit and withdrawal records, and every credited deposit is
- * backed by incoming transfers recorded for it. Run by tests, by
+ * backed by incoming transfers recorded for it; the house journal of returns to senders likewise. Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
-export async function checkJournal(deps: { journal: JournalRepository }): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked] = await Promise.all([
+export async function checkJournal(deps: { journal: JournalRepository; houseJournal: HouseJournal }): Promise<JournalCheckReport> {
+  const [unbalanced, mismatches, impossible, records, unbacked, house] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
     deps.journal.recordMismatches(),
     deps.journal.unbackedCredits(),
+    deps.houseJournal.problems(),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
@@ -34,6 +36,8 @@ export async function checkJournal(deps: { journal: JournalRepository }): Promis
     ...impossible.map((row) => ({ kind: 'impossible_balance' as const, detail: stringify({ ...row }) })),
     ...records.map((row) => ({ kind: 'record_mismatch' as const, detail: stringify({ ...row }) })),
     ...unbacked.map((row) => ({ kind: 'unbacked_credit' as const, detail: stringify({ ...row }) })),
+    // The house journal (returns to senders) by the same rules; its details name `journal: house`.
+    ...(house as JournalProblem[]),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

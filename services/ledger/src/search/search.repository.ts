@@ -1,7 +1,7 @@
 import { Prisma, type BankTransfer, type PrismaClient } from '@kasa/db';
 import { normalizeReference } from '../shared/ops-list.use-case.js';
 import { isUuid } from '../shared/http-guards.js';
-import type { EventRow } from '../events/event.repository.js';
+import { EVENT_FIELDS, type EventRow } from '../events/event.repository.js';
 
 /** What an operator typed, read every way it could be meant. */
 export interface SearchTerms {
@@ -118,18 +118,7 @@ export class SearchRepository {
       where: { OR: conditions },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
-      select: {
-        id: true,
-        siteId: true,
-        type: true,
-        status: true,
-        payload: true,
-        attemptCount: true,
-        lastAttemptAt: true,
-        deliveredAt: true,
-        deadAt: true,
-        createdAt: true,
-      },
+      select: EVENT_FIELDS,
     });
   }
 }

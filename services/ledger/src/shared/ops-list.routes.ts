@@ -9,6 +9,7 @@ const QUERY_PARSERS = {
   opsListIntents: (query: unknown): OpsListQuery => parseRequest('opsListIntents', query, LIST_FILTERS_INVALID),
   opsListWithdrawals: (query: unknown): OpsListQuery => parseRequest('opsListWithdrawals', query, LIST_FILTERS_INVALID),
   opsListBankTransfers: (query: unknown): OpsListQuery => parseRequest('opsListBankTransfers', query, LIST_FILTERS_INVALID),
+  opsListSenderReturns: (query: unknown): OpsListQuery => parseRequest('opsListSenderReturns', query, LIST_FILTERS_INVALID),
 };
 
 /** An ops list: the schema its filters must pass, the name its cursors are bound to, its rows and how each is shown. */

@@ -1,16 +1,11 @@
-import type { Redis } from 'ioredis';
-import type { PrismaClient, Site } from '@kasa/db';
-import type { WebhookUrlGuard } from '@kasa/net-guard';
-import type { SecretBox } from '@kasa/secret-box';
-import type { KasaConfig } from '@kasa/config';
 import { AUTH_CACHE_SECONDS, authCacheKey, REVOKED, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import { checkReturnUrl } from '../shared/return-url.js';
-import type { ApiKeyRepository } from './api-key.repository.js';
-import type { SiteRepository } from './site.repository.js';
 import { siteView } from './site.views.js';
+import type { ProvisioningDeps } from './provisioning.use-case.js';
+import type { Site } from '@kasa/db';
 import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
 
 /** What an admin may change on a site (the slug, part of every API key, never changes). */
@@ -25,16 +20,8 @@ export interface SiteSettingsChange {
   returnUrl?: string | null;
 }
 
-export interface SiteSettingsDeps {
-  db: PrismaClient;
-  sites: SiteRepository;
-  apiKeys: ApiKeyRepository;
-  redis: Redis;
-  redisPrefix: string;
-  webhookUrlGuard: WebhookUrlGuard;
-  webhookSecrets: SecretBox;
-  config: Pick<KasaConfig, 'nodeEnv'>;
-}
+/** What changing settings needs: what creating a site does (the same URL checks, the same secret box). */
+export type SiteSettingsDeps = ProvisioningDeps;
 
 type Setting = keyof SiteSettingsChange;
 const SETTINGS: Setting[] = ['name', 'webhookUrl', 'rateLimitPerMinute', 'depositTtlSeconds', 'minAmount', 'maxAmount', 'returnUrl'];

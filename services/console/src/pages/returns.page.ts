@@ -1,0 +1,183 @@
+import express, { type Router } from 'express';
+import { pathParam } from '@kasa/http';
+import type { ListPage, OpsSenderReturn } from '@kasa/contracts';
+import { seg } from '@kasa/ops-client';
+import type { ConsoleDeps } from '../console-deps.js';
+import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
+import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
+import { html, type SafeHtml } from '../views/html.js';
+import type { NoticeCode } from '../views/notices.js';
+import { table } from '../views/table.js';
+import { actionContext, pageContext } from './page-context.js';
+
+const STATUS_TABS: Array<[string, string]> = [
+  ['PENDING_REVIEW', 'To review'],
+  ['APPROVED', 'To send'],
+  ['SENT', 'Sent'],
+  ['REJECTED', 'Rejected'],
+];
+
+/** The next steps of a return, by status: review, then payout. */
+function returnActions(ctx: FormContext, r: OpsSenderReturn): SafeHtml | string {
+  const base = `/returns/${seg(r.returnId)}`;
+  const amount = formatTry(r.amount);
+  const reject = actionForm(ctx, {
+    action: `${base}/reject`,
+    label: 'Reject',
+    tone: 'danger',
+    confirm: `Reject the return of ${amount} to ${r.senderName}? The transfer goes back where it was.`,
+    fields: html`<input
+      type="text"
+      name="reason"
+      required
+      maxlength="500"
+      placeholder="Reason for rejecting"
+      aria-label="Reason for rejecting"
+    />`,
+  });
+  if (r.status === 'PENDING_REVIEW') {
+    return html`<div class="actions">
+      ${actionForm(ctx, { action: `${base}/approve`, label: 'Approve', tone: 'primary', confirm: `Approve sending ${amount} back to ${r.senderName}?` })}
+      ${reject}
+    </div>`;
+  }
+  if (r.status === 'APPROVED') {
+    return html`<div class="actions">
+      ${actionForm(ctx, {
+        action: `${base}/mark-sent`,
+        label: 'Mark sent',
+        tone: 'primary',
+        confirm: `Did ${amount} leave the bank for ${r.senderName}?`,
+        fields: html`<input
+          type="text"
+          name="bankTxId"
+          maxlength="128"
+          placeholder="Bank tx id (optional)"
+          aria-label="Bank transaction id"
+        />`,
+      })}
+      ${reject}
+    </div>`;
+  }
+  return '';
+}
+
+/** A form that asks to send a transfer's money back to its sender (for money no deposit kept). */
+export function returnForm(ctx: FormContext, bankTransferId: string, amount: string, sender: string): SafeHtml {
+  return actionForm(ctx, {
+    action: `/bank-transfers/${seg(bankTransferId)}/return`,
+    label: 'Return to sender',
+    tone: 'danger',
+    confirm: `Ask to send ${formatTry(amount)} back to ${sender}? It is reviewed before anything is paid.`,
+    fields: html`<input
+      type="text"
+      name="reason"
+      required
+      maxlength="500"
+      size="20"
+      placeholder="Why it goes back"
+      aria-label="Why it goes back"
+    />`,
+  });
+}
+
+const STEPS: Array<{ step: string; notice: NoticeCode; body: (field: (name: string) => string) => Record<string, string> }> = [
+  { step: 'approve', notice: 'return-approved', body: () => ({}) },
+  { step: 'reject', notice: 'return-rejected', body: (field) => ({ reason: field('reason') }) },
+  {
+    step: 'mark-sent',
+    notice: 'return-sent',
+    body: (field) => {
+      const body: Record<string, string> = {};
+      if (field('bankTxId')) body.bankTxId = field('bankTxId');
+      return body;
+    },
+  },
+];
+
+/** `/returns`: money going back to senders, by status, one return's payout details, and its steps. */
+export function returnRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+
+  router.get('/returns', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const status = currentTab(STATUS_TABS, ctx.query('status'), 'PENDING_REVIEW');
+    const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
+    const page = await ctx.ops.get<ListPage<OpsSenderReturn>>('/sender-returns', {
+      status,
+      ...(queue ? { order: 'oldest' } : {}),
+      limit: '50',
+      cursor: ctx.query('cursor'),
+    });
+    const body = html`${tabs('/returns', status, STATUS_TABS)}
+      <p class="hint">
+        Money no deposit kept (unmatched, set aside, or paid for a rejected deposit) goes back to its sender here: asked for from the
+        Transfers page or a rejected deposit, approved, then sent. Open a return for the full IBAN to pay it back to.
+      </p>
+      ${table({
+        columns: [
+          { header: 'Asked', cell: (r) => formatTime(r.createdAt) },
+          { header: 'Return', cell: (r) => html`<a href="/returns/${seg(r.returnId)}"><code>${r.returnId.slice(0, 8)}</code></a>` },
+          { header: 'Amount', class: 'num', cell: (r) => formatTry(r.amount) },
+          { header: 'To', cell: (r) => html`${r.senderName}<br /><span class="muted">${maskIban(r.senderIban)}</span>` },
+          { header: 'Why', cell: (r) => r.reason },
+          { header: 'Status', cell: (r) => statusBadge(r.status) },
+          { header: 'Next step', cell: (r) => returnActions(ctx, r) },
+        ],
+        rows: page.data,
+        rowId: (r) => r.returnId,
+        empty: 'No returns in this state.',
+      })}
+      ${nextPageLink('/returns', { status }, page.nextCursor)}`;
+    ctx.render('Returns to senders', 'returns', body);
+  });
+
+  router.get('/returns/:returnId', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const r = await ctx.ops.get<OpsSenderReturn>(`/sender-returns/${seg(pathParam(req, 'returnId'))}`);
+    // The one place the sender's full IBAN is shown: the operator types it into the bank to pay back.
+    const body = html`<section class="card">
+      ${facts([
+        ['Status', statusBadge(r.status)],
+        ['Amount', html`<strong>${formatTry(r.amount)}</strong>`],
+        ['Pay back to', html`<strong>${r.senderName}</strong>`],
+        ['IBAN', html`<code class="iban" data-copy="${r.senderIban}">${groupIban(r.senderIban)}</code>`],
+        ['Why', r.reason],
+        ['Transfer', html`<code>${r.bankTransferId}</code>`],
+        ['Asked', formatTime(r.createdAt)],
+        ['Approved at', r.approvedAt ? formatTime(r.approvedAt) : null],
+        [
+          'Sent at',
+          r.sentAt ? html`${formatTime(r.sentAt)}${r.sentBankTxId ? html` — bank tx <code>${r.sentBankTxId}</code>` : ''}` : null,
+        ],
+        ['Rejected at', r.rejectedAt ? html`${formatTime(r.rejectedAt)} — ${r.rejectedReason ?? ''}` : null],
+      ])}
+      <h2>Next step</h2>
+      ${returnActions(ctx, r) || html`<p class="muted">None: this return is ${r.status.toLowerCase()}.</p>`}
+      <p class="muted">Its steps are in the <a href="/audit?entityType=sender_return&amp;entityId=${seg(r.returnId)}">audit log</a>.</p>
+    </section>`;
+    ctx.render(`Return ${r.returnId.slice(0, 8)}`, 'returns', body);
+  });
+
+  router.post('/bank-transfers/:bankTransferId/return', async (req, res) => {
+    const ctx = actionContext(deps, req, res, '/bank-transfers');
+    const asked = await ctx.ops.post<OpsSenderReturn>(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/return`, {
+      reason: ctx.field('reason'),
+    });
+    ctx.done('return-requested', `/returns/${seg(asked.returnId)}`);
+  });
+
+  for (const { step, notice, body } of STEPS) {
+    router.post(`/returns/:returnId/${step}`, async (req, res) => {
+      const returnId = seg(pathParam(req, 'returnId'));
+      const ctx = actionContext(deps, req, res, `/returns/${returnId}`);
+      await ctx.ops.post(
+        `/sender-returns/${returnId}/${step}`,
+        body((name) => ctx.field(name)),
+      );
+      ctx.done(notice);
+    });
+  }
+
+  return router;
+}
