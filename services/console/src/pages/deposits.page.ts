@@ -26,7 +26,13 @@ export function depositRoutes(deps: ConsoleDeps): Router {
         columns: [
           ...intentColumns(sites),
           { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
-          { header: 'Received', class: 'num', cell: (i) => formatTry(i.receivedAmount) },
+          {
+            header: 'Received',
+            class: 'num',
+            // Marked when the user sent another figure than was asked.
+            cellClass: (i) => (i.receivedAmount !== null && i.receivedAmount !== i.requestedAmount ? 'num differs' : 'num'),
+            cell: (i) => formatTry(i.receivedAmount),
+          },
           { header: 'Status', cell: (i) => statusBadge(i.status) },
           {
             header: 'Waiting',

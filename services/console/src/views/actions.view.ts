@@ -47,14 +47,14 @@ export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
           ? ` The money came from ${intent.senderNameMismatch.join(', ')}, not a name like the user's (${intent.externalUserLabel ?? ''}): check before approving.`
           : ''),
       fields: html`<input
-        type="text"
-        name="amount"
-        inputmode="decimal"
-        size="9"
-        placeholder="${liraInputValue(received)}"
-        aria-label="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
-        title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
-      />`,
+          type="text"
+          name="amount"
+          inputmode="decimal"
+          size="9"
+          placeholder="${liraInputValue(received)}"
+          aria-label="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
+          title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
+        /><span class="unit" aria-hidden="true">₺</span>`,
     })}
     ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${intent.referenceNo}?`, fields: intentRejectFields() })}
   </div>`;

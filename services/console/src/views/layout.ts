@@ -84,6 +84,7 @@ export function renderPage(frame: Frame, body: SafeHtml): string {
           <h1>${frame.title}</h1>
           ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''} ${body}
         </main>
+        ${frame.operator ? html`<footer class="page-foot">Times are Türkiye time (UTC+3); amounts are Turkish lira (₺).</footer>` : ''}
       </body>
     </html>`.value;
 }
