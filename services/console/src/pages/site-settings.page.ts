@@ -4,10 +4,11 @@ import type { CreatedSite, OpsSite, SiteDeliveryHealth } from '@kasa/contracts';
 import { seg, waitedFor } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
-import { formatTime, formatTry, liraInputValue, readLira } from '../views/format.js';
+import { formatTime, formatTry, liraInputValue } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 import { webhookSecretOnce } from './sites.page.js';
+import { readSiteNumbers, type SiteNumbers } from './site-form.js';
 
 /** The site's webhook deliveries in one line: success rate, failing since, DEAD events. */
 function deliveryLine(health: SiteDeliveryHealth | undefined): SafeHtml | string {
@@ -88,21 +89,13 @@ export function siteSettingsSection(ctx: PageContext, site: OpsSite, health: Sit
  */
 export function changedSettings(site: OpsSite, field: (name: string) => string): Record<string, string | number | null> {
   const out: Record<string, string | number | null> = {};
-  const bad: Array<{ field: string; message: string }> = [];
+  const { values, bad } = readSiteNumbers(field, true);
+  for (const name of Object.keys(values) as Array<keyof SiteNumbers>)
+    if (values[name] !== site[name]) out[name] = values[name] as string | number;
   if (field('name') !== site.name) out.name = field('name');
   if (field('webhookUrl') && field('webhookUrl') !== site.webhookUrl) out.webhookUrl = field('webhookUrl');
   const returnUrl = field('returnUrl') || null;
   if (returnUrl !== site.returnUrl) out.returnUrl = returnUrl;
-  for (const name of ['rateLimitPerMinute', 'depositTtlSeconds'] as const) {
-    const typed = field(name);
-    if (!/^\d{1,9}$/.test(typed)) bad.push({ field: name, message: 'must be a whole number' });
-    else if (Number(typed) !== site[name]) out[name] = Number(typed);
-  }
-  for (const name of ['minAmount', 'maxAmount'] as const) {
-    const read = readLira(field(name));
-    if ('problem' in read) bad.push({ field: name, message: read.problem });
-    else if (read.minor !== site[name]) out[name] = read.minor;
-  }
   if (bad.length > 0) throw AppError.validation(bad, 'The settings are not valid; nothing was changed.');
   return out;
 }

@@ -4,10 +4,11 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '@kasa/contracts';
 import { facts } from '../views/components.js';
-import { formatTry, readLira } from '../views/format.js';
+import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
+import { readSiteNumbers } from './site-form.js';
 
 function createSiteForm(ctx: PageContext): SafeHtml {
   return html`<form method="post" action="/sites" class="card grid-form" data-confirm="Create this site?">
@@ -45,21 +46,8 @@ function createSiteForm(ctx: PageContext): SafeHtml {
 
 /** The optional settings of a new site, from form text to the ops API's types; bad input names its field. */
 function siteSettings(field: (name: string) => string): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  const bad: Array<{ field: string; message: string }> = [];
-  for (const name of ['rateLimitPerMinute', 'depositTtlSeconds']) {
-    const value = field(name);
-    if (!value) continue;
-    if (/^\d{1,9}$/.test(value)) out[name] = Number(value);
-    else bad.push({ field: name, message: 'must be a whole number' });
-  }
-  for (const name of ['minAmount', 'maxAmount']) {
-    const value = field(name);
-    if (!value) continue;
-    const read = readLira(value);
-    if ('minor' in read) out[name] = read.minor;
-    else bad.push({ field: name, message: read.problem });
-  }
+  const { values, bad } = readSiteNumbers(field, false);
+  const out: Record<string, string | number> = { ...values };
   for (const name of ['webhookUrl', 'returnUrl']) if (field(name)) out[name] = field(name);
   if (bad.length > 0) throw AppError.validation(bad);
   return out;

@@ -10,7 +10,7 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { HousePostings } from './house-journal.js';
 
 type Tx = Prisma.TransactionClient;
-type ReturnDeps = Pick<LedgerDeps, 'db' | 'logger' | 'clock' | 'houseJournal'>;
+type ReturnDeps = Pick<LedgerDeps, 'db' | 'logger' | 'clock' | 'houseJournal' | 'bankTransfers'>;
 
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
@@ -54,8 +54,8 @@ export async function requestSenderReturn(deps: ReturnDeps, request: OperatorReq
   if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
   const actor = actorOf(request.caller);
   const created = await deps.db.$transaction(async (tx) => {
-    if (!(await lockRow(tx, 'bank_transfers', bankTransferId))) throw new AppError('not_found', 'No bank transfer with this id.');
-    const transfer = (await tx.bankTransfer.findUnique({ where: { id: bankTransferId } })) as BankTransfer;
+    const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
+    if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
     if (!(await returnable(tx, transfer))) {
       throw new AppError(
         'conflict',
@@ -75,7 +75,7 @@ export async function requestSenderReturn(deps: ReturnDeps, request: OperatorReq
         requestedBy: actor.id,
       },
     });
-    await tx.bankTransfer.update({ where: { id: bankTransferId }, data: { status: 'RETURNING' } });
+    await deps.bankTransfers.settle(tx, bankTransferId, transfer.status, { status: 'RETURNING' });
     await writeAudit(tx, {
       actor,
       action: 'SENDER_RETURN.REQUESTED',
@@ -120,8 +120,7 @@ export async function stepSenderReturn(
   const actor = actorOf(request.caller);
   const now = deps.clock.now();
   const updated = await deps.db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM sender_returns WHERE id = ${returnId}::uuid FOR UPDATE`;
-    if (!locked) throw new AppError('not_found', 'No return with this id.');
+    if (!(await lockRow(tx, 'sender_returns', returnId))) throw new AppError('not_found', 'No return with this id.');
     const current = (await tx.senderReturn.findUnique({ where: { id: returnId } })) as SenderReturn;
     if (!FROM[step].includes(current.status)) {
       throw new AppError('conflict', `The return is ${current.status}; it cannot ${step.replace('-', ' ')} now. Nothing was changed.`);
@@ -134,14 +133,13 @@ export async function stepSenderReturn(
     } else if (step === 'mark-sent') {
       to = 'SENT';
       transactionId = await deps.houseJournal.post(tx, returnId, HousePostings.returnSent(current.amount));
-      await tx.bankTransfer.update({ where: { id: current.bankTransferId }, data: { status: 'RETURNED' } });
+      await deps.bankTransfers.settle(tx, current.bankTransferId, 'RETURNING', { status: 'RETURNED' });
     } else {
       to = 'REJECTED';
       if (current.status === 'APPROVED')
         transactionId = await deps.houseJournal.post(tx, returnId, HousePostings.returnWithdrawn(current.amount));
-      await tx.bankTransfer.update({
-        where: { id: current.bankTransferId },
-        data: { status: current.transferStatusBefore as BankTransferStatus },
+      await deps.bankTransfers.settle(tx, current.bankTransferId, 'RETURNING', {
+        status: current.transferStatusBefore as BankTransferStatus,
       });
     }
     const row = await tx.senderReturn.update({

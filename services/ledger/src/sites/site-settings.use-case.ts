@@ -3,6 +3,7 @@ import { AppError } from '@kasa/http';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import { checkReturnUrl } from '../shared/return-url.js';
+import { lockRow } from '../shared/review.repository.js';
 import { siteView } from './site.views.js';
 import type { ProvisioningDeps } from './provisioning.use-case.js';
 import type { Site } from '@kasa/db';
@@ -47,8 +48,7 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
   if (change.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
   let webhookSecret: string | null = null;
   const updated = await deps.db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM sites WHERE id = ${siteId}::uuid FOR UPDATE`;
-    if (!locked) throw new AppError('not_found', 'No site with this id.');
+    if (!(await lockRow(tx, 'sites', siteId))) throw new AppError('not_found', 'No site with this id.');
     const before = (await tx.site.findUnique({ where: { id: siteId } })) as Site;
     const minAmount = change.minAmount ?? before.minAmount;
     const maxAmount = change.maxAmount ?? before.maxAmount;
