@@ -1,5 +1,8 @@
 /** Redis connections for request paths: fail fast, log as JSON. */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type Cluster, type RedisOptions } from 'ioredis';
+
+/** A connection to one Redis or to a Redis Cluster: the commands Kasa uses are the same on both. */
+export type RedisClient = Redis | Cluster;
 
 /** How long a request-path Redis command may take before the request is answered 503. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { createCommandRedis } from '@kasa/redis';
+import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
 import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
@@ -10,7 +9,7 @@ import { InvalidKeyLimiter, RequestCounter } from './rate-limit/rate-limit.js';
 export interface GatewayDeps {
   config: KasaConfig;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   ledger: LedgerClient;
   idempotency: IdempotencyStore;

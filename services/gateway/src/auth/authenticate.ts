@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import { authCacheKey, REVOKED, UNKNOWN, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { LedgerClient } from '../ledger-client.js';
@@ -27,7 +27,7 @@ const INVALID = 'The API key is not valid.';
  * address over its allowance gets 429 and no further lookups for keys the cache does not know.
  */
 export function authenticate(deps: {
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   ledger: LedgerClient;
   requestCounter: RequestCounter;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import { AppError } from '@kasa/http';
 
 /** How long a finished request's answer is replayed from Redis; the ledger keeps the record itself forever. */
@@ -61,7 +61,7 @@ export function idempotencyKeyOf(header: string | undefined): string {
  */
 export class IdempotencyStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@kasa/http';
 
@@ -19,7 +19,7 @@ export interface RateState {
 export class RequestCounter {
   private readonly limiter: RateLimiterRedis;
 
-  constructor(redis: Redis, redisPrefix: string) {
+  constructor(redis: RedisClient, redisPrefix: string) {
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${redisPrefix}:rl`,
@@ -68,7 +68,7 @@ export class InvalidKeyLimiter {
   private readonly limiter: RateLimiterRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     redisPrefix: string,
     private readonly perMinute: number,
   ) {
