@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const tls = makeTestTls();
   const receiver = await startReceiver(tls, () => 200);
   const db = createPrismaClient({ connectionString: env.databaseUrl });
-  const connection = createQueueConnection(env.config.redisUrl);
+  const connection = createQueueConnection(env.config);
   const queue = createWebhookQueue(connection, env.redisPrefix);
   const children: Array<ReturnType<typeof spawn>> = [];
   try {

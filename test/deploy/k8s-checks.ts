@@ -1,5 +1,6 @@
 /**
- * Checks for k8s/: the kustomize output of the base and of the production overlay (rendered by
+ * Checks for k8s/: the kustomize output of the base, of the production overlay and of its Redis Cluster
+ * variant (rendered by
  * ./k8s-kustomize.ts), every object against its API schema (npm `kubernetes-models` for the built-in
  * kinds, `@kubernetes-models/keda` for KEDA's, which is KEDA v2.10.1's CRD OpenAPI schema compiled with
  * ajv), then how the objects fit together and with the code: commands, ports, probes, configuration,
@@ -57,7 +58,7 @@ import { connectionAllowed, isolated, type AddressPeer, type PodPeer, type Proto
 export const NAMESPACE = 'kasa';
 
 /** The kustomizations an operator may apply, and the base they share. */
-export const RENDERS = { base: 'k8s/base', production: 'k8s/overlays/production' } as const;
+export const RENDERS = { base: 'k8s/base', production: 'k8s/overlays/production', redisCluster: 'k8s/overlays/redis-cluster' } as const;
 export type RenderName = keyof typeof RENDERS;
 
 /**
@@ -588,8 +589,18 @@ export function k8sProblems(render: Render): string[] {
     }
   }
 
-  // 10. KEDA: the worker scales on the BullMQ wait list of the webhook queue, authenticated from a Secret.
+  // 10. KEDA: the worker scales on the BullMQ wait list of the webhook queue, authenticated from a Secret, with
+  // KEDA's trigger for the Redis the services use: `redis` for one Redis, `redis-cluster` on a Redis Cluster
+  // (REDIS_CLUSTER_NODES), whose seed nodes it reads as `addresses`; every Redis user agrees on which it is.
   const workerConfig = configOf(workloads.find((w) => w.name === 'kasa-webhook-worker'));
+  const clusterNodesOf = (config: KasaConfig | undefined) => config?.redisClusterNodes?.map((n) => `${n.host}:${n.port}`).join(',') ?? null;
+  const onCluster = clusterNodesOf(workerConfig) !== null;
+  const redisTrigger = onCluster ? 'redis-cluster' : 'redis';
+  for (const workload of workloads.filter((w) => ['kasa-gateway', 'kasa-ledger'].includes(w.name))) {
+    if (clusterNodesOf(configOf(workload)) !== clusterNodesOf(workerConfig)) {
+      problems.push(`${workload.where}: REDIS_CLUSTER_NODES differs from the webhook worker's (one Redis for every service)`);
+    }
+  }
   for (const { where, obj } of scaledObjects) {
     const ref = obj.spec.scaleTargetRef;
     const target = deployments.find(({ obj: d }) => d.metadata!.name === ref.name);
@@ -600,16 +611,21 @@ export function k8sProblems(render: Render): string[] {
     const max = obj.spec.maxReplicaCount ?? 100;
     if (min < 1) problems.push(`${where}: minReplicaCount ${min} lets the worker scale to zero`);
     if (max < min) problems.push(`${where}: maxReplicaCount ${max} is below minReplicaCount ${min}`);
-    const redis = obj.spec.triggers.filter((trigger) => trigger.type === 'redis');
-    if (redis.length !== 1 || obj.spec.triggers.length !== 1) problems.push(`${where}: expected exactly one trigger, of type redis`);
+    const redis = obj.spec.triggers.filter((trigger) => trigger.type === redisTrigger);
+    if (redis.length !== 1 || obj.spec.triggers.length !== 1)
+      problems.push(`${where}: expected exactly one trigger, of type ${redisTrigger}`);
     for (const trigger of redis) {
       const expectedKey = workerConfig ? webhookWaitListKey(workerConfig.redisPrefix) : undefined;
       if (trigger.metadata.listName !== expectedKey) {
         problems.push(`${where}: listName ${trigger.metadata.listName} is not the webhook queue's wait list ${expectedKey}`);
       }
       if (!/^[1-9]\d*$/.test(trigger.metadata.listLength ?? '')) problems.push(`${where}: listLength is not a positive whole number`);
-      if (trigger.metadata.address || trigger.metadata.host || trigger.metadata.addressFromEnv) {
+      const { address, addresses, host, hosts, addressFromEnv, addressesFromEnv, databaseIndex } = trigger.metadata;
+      if (address || addresses || host || hosts || addressFromEnv || addressesFromEnv) {
         problems.push(`${where}: the Redis address belongs in the TriggerAuthentication's Secret`);
+      }
+      if (onCluster && databaseIndex !== undefined && databaseIndex !== '0') {
+        problems.push(`${where}: databaseIndex ${databaseIndex} on a Redis Cluster, which has database 0 only`);
       }
       const authName = trigger.authenticationRef?.name;
       const auth = triggerAuths.find(
@@ -626,7 +642,7 @@ export function k8sProblems(render: Render): string[] {
           problems.push(`${auth.where}: ${secretRef.parameter} reads ${secretRef.name}/${secretRef.key}, which the docs do not create`);
         }
       }
-      for (const parameter of ['address', 'password']) {
+      for (const parameter of [onCluster ? 'addresses' : 'address', 'password']) {
         if (!refs.some((r) => r.parameter === parameter)) problems.push(`${auth.where}: no ${parameter} parameter`);
       }
     }

@@ -23,8 +23,9 @@ import { cidrContains, connectionAllowed, isolated, labelSelectorMatches, type P
 // Loose access for reading and editing rendered objects.
 type Node = Record<string, any>;
 
-const renders = { base: loadRender('base'), production: loadRender('production') };
+const renders = { base: loadRender('base'), production: loadRender('production'), redisCluster: loadRender('redisCluster') };
 const production = renders.production;
+const redisCluster = renders.redisCluster;
 
 function copy(render: Render): Render {
   return JSON.parse(JSON.stringify(render)) as Render;
@@ -43,7 +44,7 @@ const container = (render: Render, deployment: string): Node => find(render, 'De
 const configData = (render: Render): Record<string, string> => find(render, 'ConfigMap', 'kasa-config').data;
 const policy = (render: Render, name: string): Node => find(render, 'NetworkPolicy', name);
 
-describe.each(Object.entries(renders))('kustomize build k8s/%s', (_name, render) => {
+describe.each(Object.entries(renders))('kustomize build k8s/%s', (name, render) => {
   it('renders every part', () => {
     const kinds = render.docs.map((doc) => `${doc.kind}/${doc.metadata.name}`);
     expect(kinds).toEqual(
@@ -98,7 +99,7 @@ describe.each(Object.entries(renders))('kustomize build k8s/%s', (_name, render)
     expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'kasa-webhook-worker' });
     expect(scaled.spec.triggers).toEqual([
       expect.objectContaining({
-        type: 'redis',
+        type: name === 'redisCluster' ? 'redis-cluster' : 'redis',
         metadata: expect.objectContaining({ listName: 'kasa:{bull}:webhook-deliveries:wait' }),
         authenticationRef: { name: 'kasa-redis' },
       }),
@@ -139,6 +140,66 @@ describe('the production overlay', () => {
     const gateway = find(production, 'Deployment', 'kasa-gateway');
     expect(gateway.metadata.labels['app.kubernetes.io/instance']).toBe('kasa-production');
     expect(gateway.spec.selector.matchLabels['app.kubernetes.io/instance']).toBeUndefined();
+  });
+});
+
+describe('the redis-cluster overlay', () => {
+  it('is the production overlay with the cluster seed nodes and nothing else changed in the pods', () => {
+    const { REDIS_CLUSTER_NODES: nodes, ...rest } = configData(redisCluster);
+    expect(nodes).toMatch(/^[a-z0-9.-]+:\d+(,[a-z0-9.-]+:\d+)+$/);
+    expect(rest).toEqual(configData(production));
+    for (const service of APP_SERVICES)
+      expect(container(redisCluster, `kasa-${service}`)).toEqual(container(production, `kasa-${service}`));
+  });
+
+  it("scales the worker with KEDA's redis-cluster trigger, the seed nodes read from the Secret's address as addresses", () => {
+    const [trigger] = find(redisCluster, 'ScaledObject', 'kasa-webhook-worker').spec.triggers;
+    expect(trigger).toEqual({
+      type: 'redis-cluster',
+      metadata: { listName: 'kasa:{bull}:webhook-deliveries:wait', listLength: '100', enableTLS: 'false' },
+      authenticationRef: { name: 'kasa-redis' },
+    });
+    expect(find(redisCluster, 'TriggerAuthentication', 'kasa-redis').spec.secretTargetRef).toEqual([
+      { parameter: 'addresses', name: 'kasa-keda-redis', key: 'address' },
+      { parameter: 'password', name: 'kasa-keda-redis', key: 'password' },
+    ]);
+  });
+
+  it.each<[string, (set: Render) => void, string]>([
+    [
+      'the single-Redis trigger on a cluster',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].type = 'redis'),
+      'expected exactly one trigger, of type redis-cluster',
+    ],
+    [
+      'the single-Redis address parameter on a cluster',
+      (set) => (find(set, 'TriggerAuthentication', 'kasa-redis').spec.secretTargetRef[0].parameter = 'address'),
+      'no addresses parameter',
+    ],
+    [
+      'a database other than 0 on a cluster',
+      (set) => (find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].metadata.databaseIndex = '1'),
+      'database 0 only',
+    ],
+    [
+      'a service on another Redis than the worker',
+      (set) => {
+        const gateway = find(set, 'Deployment', 'kasa-gateway').spec.template.spec.containers[0];
+        gateway.env = [...(gateway.env ?? []), { name: 'REDIS_CLUSTER_NODES', value: 'other-redis:6379' }];
+      },
+      'REDIS_CLUSTER_NODES differs',
+    ],
+    ['malformed seed nodes', (set) => (configData(set).REDIS_CLUSTER_NODES = 'redis-0'), 'REDIS_CLUSTER_NODES: must be'],
+  ])('is checked: %s is caught', (_name, mutate, expected) => {
+    const set = copy(redisCluster);
+    mutate(set);
+    expect(k8sProblems(set)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
+  });
+
+  it('is checked the other way too: the cluster trigger on one Redis is caught', () => {
+    const set = copy(production);
+    find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].type = 'redis-cluster';
+    expect(k8sProblems(set)).toEqual(expect.arrayContaining([expect.stringContaining('expected exactly one trigger, of type redis')]));
   });
 });
 

@@ -62,6 +62,27 @@ describe('DATABASE_READ_URL', () => {
   });
 });
 
+describe('DATABASE_POOL_MODE', () => {
+  it('defaults to session and accepts transaction', () => {
+    expect(loadConfig({}).databasePoolMode).toBe('session');
+    expect(loadConfig({ DATABASE_POOL_MODE: 'transaction' }).databasePoolMode).toBe('transaction');
+  });
+
+  it.each(['statement', 'Transaction', 'pgbouncer'])('refuses %j, naming the variable', (value) => {
+    expect(() => loadConfig({ DATABASE_POOL_MODE: value })).toThrow(/^DATABASE_POOL_MODE: must be session or transaction/);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'postgresql://kasa@bouncer:6432/kasa?options=-c%20statement_timeout%3D5000', 'options'],
+    ['DATABASE_URL', 'postgresql://kasa@bouncer:6432/kasa?statement_timeout=5000', 'statement_timeout'],
+    ['DATABASE_READ_URL', 'postgresql://kasa@replica:5432/kasa?lock_timeout=1000', 'lock_timeout'],
+  ])('under transaction, refuses a session startup parameter in %s (%s)', (variable, value, parameter) => {
+    const run = () => loadConfig({ DATABASE_POOL_MODE: 'transaction', [variable]: value });
+    expect(run).toThrow(new RegExp(`^${variable}: sets ${parameter}, a session setting a transaction pooler refuses`));
+    expect(loadConfig({ [variable]: value }).databasePoolMode).toBe('session');
+  });
+});
+
 describe('published development secrets in production', () => {
   /** Secrets of one's own: what a production deployment sets. */
   const production = {
@@ -142,5 +163,55 @@ describe('published development secrets in production', () => {
     expect(loadConfig(development).internalToken).toBe('dev-internal-token-change-me');
     expect(loadConfig({}).cursorSigningKey).toBe('dev-cursor-signing-key-change-me');
     expect(loadConfig({ ...development, NODE_ENV: 'test' }).nodeEnv).toBe('test');
+  });
+});
+
+describe('REDIS_CLUSTER_NODES', () => {
+  it('is off by default: one Redis at REDIS_URL', () => {
+    expect(loadConfig({}).redisClusterNodes).toBeNull();
+    expect(loadConfig({ REDIS_CLUSTER_NODES: ' ' }).redisClusterNodes).toBeNull();
+  });
+
+  it('reads host:port seed nodes: names, IPv4, bracketed IPv6, forgiving spaces', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis-0.redis:6379, 10.0.0.7:7001 ,[fd00::7]:7002' }).redisClusterNodes).toEqual([
+      { host: 'redis-0.redis', port: 6379 },
+      { host: '10.0.0.7', port: 7001 },
+      { host: 'fd00::7', port: 7002 },
+    ]);
+  });
+
+  it('replaces REDIS_URL as the required Redis in production, which then only carries credentials', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://kasa:own-database-password@db.internal:5432/kasa',
+      INTERNAL_TOKEN: 'own-internal-token-0123456789',
+      OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
+      CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
+      SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+    };
+    expect(() => loadConfig(production)).toThrow(/^REDIS_URL: is required/);
+    expect(loadConfig({ ...production, REDIS_CLUSTER_NODES: 'redis-0:6379' }).redisClusterNodes).toEqual([{ host: 'redis-0', port: 6379 }]);
+  });
+
+  it.each([
+    'redis-0',
+    'redis-0:',
+    ':6379',
+    'redis-0:0',
+    'redis-0:65536',
+    'redis://redis-0:6379',
+    'fd00::7:7002',
+    '[redis-0]:6379',
+    'a_b:6379',
+    'redis-0:6379,',
+    '300.1.1.1:6379',
+  ])('refuses to start on %j, naming the variable', (value) => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: value })).toThrow(/^REDIS_CLUSTER_NODES: must be a comma-separated list of host:port/);
+  });
+
+  it('refuses the same node twice', () => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'Redis-0:6379,redis-0:6379' })).toThrow(
+      /^REDIS_CLUSTER_NODES: names the same node twice/,
+    );
   });
 });

@@ -22,17 +22,31 @@ export interface KasaConfig {
   nodeEnv: string;
   databaseUrl: string;
   /**
-   * Optional read replica (`DATABASE_READ_URL`) for partner lookups and lists; null sends every query to
-   * `databaseUrl`. Writes, reviews and anything read inside a transaction always use the primary.
+   * Optional read replica (`DATABASE_READ_URL`) for the partner API's lists, which may lag by the replica's
+   * delay; null sends every query to `databaseUrl`. Lookups, writes, reviews and anything read inside a
+   * transaction always use the primary, and a list the replica fails to answer is read from the primary.
    */
   databaseReadUrl: string | null;
+  /**
+   * What stands between Kasa and PostgreSQL (`DATABASE_POOL_MODE`): `session` (PostgreSQL itself, or a pooler
+   * that gives each client a server connection for its whole session) or `transaction` (PgBouncer, RDS Proxy or
+   * Supavisor in transaction mode, where consecutive statements of one client may run on different server
+   * connections). Under `transaction` Kasa uses no named prepared statement and no session state.
+   */
+  databasePoolMode: DatabasePoolMode;
   /**
    * Which proxies in front of the gateway and console are trusted to report the client's address
    * (`TRUST_PROXY`): false (none, the default), a hop count, or addresses, CIDRs and Express's names
    * `loopback`, `linklocal`, `uniquelocal`. Per-address limits (invalid API keys, operator logins) use it.
    */
   trustProxy: false | number | string[];
+  /** One Redis (`REDIS_URL`); with `redisClusterNodes` set, only its username, password and `rediss:` (TLS) are used. */
   redisUrl: string;
+  /**
+   * A Redis Cluster's seed nodes (`REDIS_CLUSTER_NODES=host:port,...`): when set, every Redis connection is a
+   * cluster client that follows the cluster's slots, in place of the single Redis of `redisUrl`. Null without it.
+   */
+  redisClusterNodes: RedisNode[] | null;
   /** Prefix for every Redis key and BullMQ queue, so several suites can share one Redis. */
   redisPrefix: string;
   gatewayPort: number;
@@ -44,6 +58,8 @@ export interface KasaConfig {
   /** REVIEW_WAIT_WARN_MINUTES: the console marks a queue item that has waited longer, and the dashboard counts them. */
   reviewWaitWarnMinutes: number;
   ledgerUrl: string;
+  /** LEDGER_TIMEOUT_MS: how long the gateway waits for the ledger's answer before answering 503. */
+  ledgerTimeoutMs: number;
   internalToken: string;
   publicBaseUrl: string;
   opsBootstrapToken: string;
@@ -101,10 +117,19 @@ export interface KasaConfig {
   shutdownGraceMs: number;
 }
 
+/** `DATABASE_POOL_MODE`: how long a server connection belongs to one of Kasa's connections (see KasaConfig). */
+export type DatabasePoolMode = 'session' | 'transaction';
+
 /** An inclusive range of TCP ports; a single port is a range of one. */
 export interface PortRange {
   from: number;
   to: number;
+}
+
+/** One seed node of a Redis Cluster (`REDIS_CLUSTER_NODES`). */
+export interface RedisNode {
+  host: string;
+  port: number;
 }
 
 const DEV_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/kasa';
@@ -239,6 +264,35 @@ function databaseUrl(env: Env, production: boolean): string {
   return value;
 }
 
+/**
+ * The URL query parameters node-postgres sends as startup parameters that set session state. A transaction
+ * pooler refuses them (PgBouncer: "unsupported startup parameter") or would keep them on one server
+ * connection only; set them on the database role instead (`ALTER ROLE kasa SET statement_timeout = ...`).
+ */
+const SESSION_STARTUP_PARAMETERS = ['options', 'statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/** DATABASE_POOL_MODE; under `transaction` neither database URL may carry a session startup parameter. */
+function databasePoolMode(env: Env): DatabasePoolMode {
+  const mode = str(env, 'DATABASE_POOL_MODE', 'session');
+  if (mode !== 'session' && mode !== 'transaction') {
+    throw new ConfigError('DATABASE_POOL_MODE', `must be session or transaction, got "${mode}"`);
+  }
+  if (mode === 'transaction') {
+    for (const name of ['DATABASE_URL', 'DATABASE_READ_URL']) {
+      const value = env[name];
+      if (!value) continue;
+      const found = SESSION_STARTUP_PARAMETERS.find((parameter) => new URL(value).searchParams.has(parameter));
+      if (found) {
+        throw new ConfigError(
+          name,
+          `sets ${found}, a session setting a transaction pooler refuses (DATABASE_POOL_MODE=transaction); set it on the database role instead`,
+        );
+      }
+    }
+  }
+  return mode;
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** TRUST_PROXY: empty or `false` (none), a hop count, or a comma list of addresses, CIDRs and names. */
@@ -261,6 +315,30 @@ function trustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** REDIS_CLUSTER_NODES: empty (no cluster) or a comma list of `host:port`, an IPv6 address in brackets. */
+function redisClusterNodes(env: Env): RedisNode[] | null {
+  const name = 'REDIS_CLUSTER_NODES';
+  const raw = str(env, name, '').trim();
+  if (raw === '') return null;
+  const problem = () =>
+    new ConfigError(name, `must be a comma-separated list of host:port such as "redis-0:6379,redis-1:6379", got "${raw}"`);
+  const nodes = raw.split(',').map((entry) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(entry.trim());
+    if (!match) throw problem();
+    const host = match[1] ?? match[2] ?? '';
+    const port = Number(match[3]);
+    // A dotted string of digits is an IPv4 address or nothing (300.1.1.1 is not a host name).
+    const validHost = match[1] !== undefined ? isIP(host) === 6 : /^[\d.]+$/.test(host) ? isIP(host) === 4 : HOST_NAME.test(host);
+    if (!validHost || port < 1 || port > 65535) throw problem();
+    return { host, port };
+  });
+  const keys = nodes.map(({ host, port }) => `${host.toLowerCase()}:${port}`);
+  if (new Set(keys).size !== keys.length) throw new ConfigError(name, 'names the same node twice');
+  return nodes;
+}
+
 /** Parses and validates the whole configuration; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: Env = process.env): KasaConfig {
   const nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -269,12 +347,16 @@ export function loadConfig(env: Env = process.env): KasaConfig {
   const gatewayPort = int(env, 'GATEWAY_PORT', 8080, 0, 65535);
   const consolePort = int(env, 'CONSOLE_PORT', 8083, 0, 65535);
   const webhookConcurrency = int(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000);
+  const clusterNodes = redisClusterNodes(env);
   return {
     nodeEnv,
     databaseUrl: databaseUrl(env, production),
     databaseReadUrl: env.DATABASE_READ_URL ? url(env, 'DATABASE_READ_URL', undefined, ['postgresql:', 'postgres:']) : null,
+    databasePoolMode: databasePoolMode(env),
     trustProxy: trustProxy(env),
-    redisUrl: url(env, 'REDIS_URL', production ? undefined : DEV_REDIS_URL, ['redis:', 'rediss:']),
+    // With cluster nodes, REDIS_URL only carries credentials and TLS (a cluster without either needs none).
+    redisUrl: url(env, 'REDIS_URL', production && !clusterNodes ? undefined : DEV_REDIS_URL, ['redis:', 'rediss:']),
+    redisClusterNodes: clusterNodes,
     redisPrefix: str(env, 'REDIS_PREFIX', 'kasa'),
     gatewayPort,
     ledgerPort,
@@ -283,6 +365,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
     reviewWaitWarnMinutes: int(env, 'REVIEW_WAIT_WARN_MINUTES', 30, 1, 10080),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
+    ledgerTimeoutMs: int(env, 'LEDGER_TIMEOUT_MS', 10_000, 100, 120_000),
     internalToken: secret(env, 'INTERNAL_TOKEN', production, DEV_INTERNAL_TOKEN),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),
     opsBootstrapToken: secret(env, 'OPS_BOOTSTRAP_TOKEN', production, DEV_OPS_BOOTSTRAP_TOKEN),

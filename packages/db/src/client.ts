@@ -11,6 +11,11 @@ export interface DbOptions {
    * an unreachable PostgreSQL gives a quick 503, not a request that hangs. Default 2 s.
    */
   connectionTimeoutMs?: number;
+  /**
+   * How long a query waits for its answer before it fails and its connection is discarded (node-postgres's
+   * client-side `query_timeout`; no session setting, so it works behind a transaction pooler). Default none.
+   */
+  queryTimeoutMs?: number;
 }
 
 const DEFAULT_CONNECTION_TIMEOUT_MS = 2_000;
@@ -25,6 +30,8 @@ export interface Database {
 /** One pool for both: Prisma (through its pg adapter, no native engine) and plain SQL. */
 export function createDatabase(options: DbOptions): Database {
   const pool = createPool(options);
+  // No `statementNameGenerator`: Prisma's statements go unnamed, and its transactions (BEGIN ... COMMIT on one
+  // checked-out connection) hold nothing past their end, so both are safe behind a transaction pooler.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
@@ -42,6 +49,7 @@ export function createPool(options: DbOptions): pg.Pool {
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
   });
   // An idle client's error (the server went away) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

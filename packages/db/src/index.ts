@@ -22,3 +22,4 @@ export type {
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
 export { MicroBatch } from './micro-batch.js';
+export { ReplicaReads, type ReadQueryable, type ReplicaReadsOptions } from './replica-reads.js';

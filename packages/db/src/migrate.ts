@@ -50,8 +50,10 @@ async function readMigrations(dir: string): Promise<Migration[]> {
 
 /**
  * Applies every migration in prisma/migrations that the database has not recorded, each in its own
- * transaction, recording it in `_prisma_migrations` as `prisma migrate deploy` would. A session-level
- * advisory lock serialises concurrent starters. A recorded migration whose file changed is an error.
+ * transaction, recording it in `_prisma_migrations` as `prisma migrate deploy` would. A recorded migration
+ * whose file changed is an error. Concurrent starters are serialised by a transaction-level advisory lock
+ * taken first in each migration's transaction: it holds behind a transaction pooler (PgBouncer in transaction
+ * mode), where a session-level lock would stay behind on whichever server connection ran it.
  */
 export async function migrate(databaseUrl: string, dir: string = MIGRATIONS_DIR): Promise<MigrationResult> {
   const migrations = await readMigrations(dir);
@@ -59,41 +61,52 @@ export async function migrate(databaseUrl: string, dir: string = MIGRATIONS_DIR)
   await client.connect();
   const result: MigrationResult = { applied: [], alreadyApplied: [] };
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await client.query(CREATE_MIGRATIONS_TABLE);
-    const done = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
-    );
-    const recorded = new Map(done.rows.map((row) => [row.migration_name, row]));
     for (const migration of migrations) {
-      const row = recorded.get(migration.name);
-      if (row) {
-        if (!row.finished_at) throw new Error(`migration ${migration.name} started but never finished; resolve it by hand`);
-        if (row.checksum !== migration.checksum) throw new Error(`migration ${migration.name} was changed after it was applied`);
-        result.alreadyApplied.push(migration.name);
-        continue;
-      }
-      const id = randomUUID();
-      await client.query('BEGIN');
-      try {
-        await client.query(migration.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
-           VALUES ($1, $2, now(), $3, now(), 1)`,
-          [id, migration.checksum, migration.name],
-        );
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
-      }
-      result.applied.push(migration.name);
+      if (await applyUnlessRecorded(client, migration)) result.applied.push(migration.name);
+      else result.alreadyApplied.push(migration.name);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await client.end();
   }
   return result;
+}
+
+/**
+ * One migration's transaction: the lock, then the record check (a starter that waited on the lock now sees
+ * what the other one committed), then the migration and its record. True when this call applied it.
+ */
+async function applyUnlessRecorded(client: pg.Client, migration: Migration): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await client.query(CREATE_MIGRATIONS_TABLE);
+    const { rows } = await client.query<{ checksum: string; finished_at: Date | null }>(
+      'SELECT checksum, finished_at FROM "_prisma_migrations" WHERE migration_name = $1 AND rolled_back_at IS NULL',
+      [migration.name],
+    );
+    const row = rows[0];
+    if (row) {
+      if (!row.finished_at) throw new Error(`migration ${migration.name} started but never finished; resolve it by hand`);
+      if (row.checksum !== migration.checksum) throw new Error(`migration ${migration.name} was changed after it was applied`);
+      await client.query('COMMIT');
+      return false;
+    }
+    try {
+      await client.query(migration.sql);
+      await client.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+         VALUES ($1, $2, now(), $3, now(), 1)`,
+        [randomUUID(), migration.checksum, migration.name],
+      );
+    } catch (error) {
+      throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
+    }
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 /** What {@link pendingMigrations} needs of a connection: a pg Pool or Client. */

@@ -53,6 +53,13 @@ const UNAVAILABLE_MESSAGES = [
   /Connection is closed\./,
   /Command timed out/,
   /Reached the max retries per request limit/,
+  // ioredis's cluster client while it has no slot map or none of its nodes answers, and a cluster whose slots
+  // are moving or not all served (replies: CLUSTERDOWN, TRYAGAIN; LOADING while a node reads its data).
+  /Cluster isn't ready and enableOfflineQueue options is false/,
+  /None of startup nodes is available/,
+  /Failed to refresh slots cache/,
+  /Too many Cluster redirections/,
+  /^(CLUSTERDOWN|TRYAGAIN|LOADING) /,
 ];
 
 const MAX_DEPTH = 6;

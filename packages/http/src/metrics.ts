@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import express from 'express';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { routeOf, trackRoute } from './route-template.js';
 
 export interface HttpMetrics {
@@ -54,27 +54,75 @@ export function scrapeSample<T>(load: () => Promise<T>, timeoutMs = 1_000): () =
 
 export type ReadinessCheck = () => Promise<void>;
 
-/** GET /healthz (process up), GET /readyz (every dependency answers), GET /metrics (Prometheus). */
-export function operationalRoutes(registry: Registry, checks: Record<string, ReadinessCheck>): Router {
+/** A dependency readiness asks about, and what its failures mean for the service. */
+export interface DependencyCheck {
+  probe: ReadinessCheck;
+  /**
+   * The service still does useful work without it: while it is unavailable, /readyz stays 200 with
+   * `status: "degraded"` and the check `unavailable`, so a dependency outage does not empty every Service.
+   */
+  optional?: boolean;
+  /**
+   * A failure that waiting will not fix (a misconfiguration): the check says `misconfigured` and readiness
+   * fails, optional or not, so a rollout that points at the wrong place stops at its first pod.
+   */
+  misconfigured?: (error: Error) => boolean;
+}
+
+/** What /readyz reports for one check. */
+export type CheckState = 'ok' | 'unavailable' | 'misconfigured';
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+function dependencyUpGauge(registry: Registry): Gauge<'dependency'> {
+  const existing = registry.getSingleMetric('kasa_dependency_up');
+  if (existing) return existing as Gauge<'dependency'>;
+  return new Gauge({
+    name: 'kasa_dependency_up',
+    help: 'Whether the last readiness probe of a dependency passed (1) or failed (0)',
+    labelNames: ['dependency'],
+    registers: [registry],
+  });
+}
+
+async function stateOf(check: DependencyCheck): Promise<CheckState> {
+  try {
+    await withTimeout(check.probe(), READINESS_TIMEOUT_MS);
+    return 'ok';
+  } catch (error) {
+    return check.misconfigured?.(error as Error) ? 'misconfigured' : 'unavailable';
+  }
+}
+
+/**
+ * GET /healthz (process up), GET /readyz (the dependencies answer), GET /metrics (Prometheus). /readyz is
+ * 200 `ready` when every check passes, 200 `degraded` when only optional dependencies are unavailable, and
+ * 503 `not_ready` otherwise; each probe also sets `kasa_dependency_up{dependency}`.
+ */
+export function operationalRoutes(registry: Registry, checks: Record<string, ReadinessCheck | DependencyCheck>): Router {
   const router = express.Router();
+  const up = dependencyUpGauge(registry);
+  const dependencies = Object.entries(checks).map(([name, check]) => ({
+    name,
+    check: typeof check === 'function' ? { probe: check } : check,
+  }));
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const results: Record<string, string> = {};
+    const states = await Promise.all(dependencies.map(({ check }) => stateOf(check)));
+    const results: Record<string, CheckState> = {};
     let ready = true;
-    await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => {
-        try {
-          await withTimeout(check(), 2000);
-          results[name] = 'ok';
-        } catch {
-          ready = false;
-          results[name] = 'unavailable';
-        }
-      }),
-    );
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: results });
+    let degraded = false;
+    dependencies.forEach(({ name, check }, index) => {
+      const state = states[index] as CheckState;
+      results[name] = state;
+      up.set({ dependency: name }, state === 'ok' ? 1 : 0);
+      if (state === 'unavailable' && check.optional) degraded = true;
+      else if (state !== 'ok') ready = false;
+    });
+    const status = !ready ? 'not_ready' : degraded ? 'degraded' : 'ready';
+    res.status(ready ? 200 : 503).json({ status, checks: results });
   });
   router.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());

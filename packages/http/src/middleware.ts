@@ -5,6 +5,7 @@ import { RequestValidationError, type ErrorCode, type FieldError } from '@kasa/c
 import { AppError, problemOf } from './app-error.js';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './dependency-errors.js';
 import { routeOf } from './route-template.js';
+import { requestScope } from './request-scope.js';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -22,7 +23,7 @@ export const requestId: RequestHandler = (req, res, next) => {
   const incoming = req.get('x-request-id');
   req.requestId = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', req.requestId);
-  next();
+  requestScope.run({ requestId: req.requestId }, next);
 };
 
 export function sendProblem(res: Response, code: ErrorCode, detail: string, errors?: FieldError[]): void {

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { currentRequestId } from './request-scope.js';
 
 /** How long a stopping process gives in-flight work when SHUTDOWN_GRACE_MS is not set. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
@@ -119,12 +120,37 @@ export interface RunningProcess {
 }
 
 /**
+ * A rejection nobody handled or an exception nobody caught leaves the process in a state nothing planned
+ * for: it is written as one JSON line on stderr (synchronous, so it is not lost to the exit) with the id
+ * of the request whose work it was, and the process exits 1 for its supervisor to start a fresh one. Every
+ * await on a request path is meant to make this unreachable; this line is how a miss shows.
+ */
+function exitOnUnexpectedFailure(name: string): void {
+  const fatal = (kind: string) => (reason: unknown) => {
+    const line = {
+      level: 'error',
+      service: name,
+      message: `${name} ${kind}; exiting`,
+      requestId: currentRequestId() ?? null,
+      error: reason instanceof Error ? reason.message : String(reason),
+      stack: reason instanceof Error ? reason.stack : undefined,
+      timestamp: new Date().toISOString(),
+    };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', fatal('unhandled rejection'));
+  process.on('uncaughtException', fatal('uncaught exception'));
+}
+
+/**
  * A service's process entry: starts it, and on SIGTERM/SIGINT (the first one) stops it within its grace.
  * Logs one line when stopping and one when stopped (with the duration); exits 0 after a clean stop, or 1
  * when the grace ran out (then `forceStop` drops what was left) or the stop failed. A start-up failure (a
  * bad configuration variable, a port in use) is one JSON line on stderr and exit code 1.
  */
 export async function runProcess(name: string, start: () => Promise<RunningProcess>): Promise<void> {
+  exitOnUnexpectedFailure(name);
   let running: RunningProcess;
   try {
     running = await start();

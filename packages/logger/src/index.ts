@@ -2,6 +2,7 @@ import winston from 'winston';
 import { redact, redactString } from './redact.js';
 
 export { redact, redactString, maskIban } from './redact.js';
+export { repeatLimited, type RepeatLimitedLevel, type RepeatLimitedLog, type RepeatLimitedOptions } from './repeat-limited.js';
 
 export type Logger = winston.Logger;
 

@@ -3,7 +3,7 @@
  * (consumer), so both sides agree on where a job lives and how it is retried.
  */
 import { Queue, type JobsOptions } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRedisClient, type RedisClient, type RedisTarget } from '@kasa/redis';
 
 /** Name of the BullMQ queue of webhook deliveries. */
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
@@ -29,9 +29,13 @@ export function deliveryJobOptions(policy: RetryPolicy): JobsOptions {
   };
 }
 
-/** A Redis connection as BullMQ wants it: no per-command retry limit, so blocking commands wait out outages. */
-export function createQueueConnection(redisUrl: string, options: RedisOptions = {}): Redis {
-  return new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+/**
+ * A Redis connection as BullMQ wants it: no per-command retry limit, so blocking commands wait out outages.
+ * One Redis, or a cluster client when `target` names cluster nodes (BullMQ's keys of a queue share the
+ * `{bull}` hash tag, so each script stays within one slot). Attach an `error` listener.
+ */
+export function createQueueConnection(target: RedisTarget): RedisClient {
+  return createRedisClient(target, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
 /**
@@ -60,6 +64,9 @@ export async function queueBacklog(queue: Queue<DeliverEventJob>): Promise<numbe
 }
 
 /** The webhook delivery queue under the given Redis prefix. */
-export function createWebhookQueue(connection: Redis, redisPrefix: string): Queue<DeliverEventJob> {
+export function createWebhookQueue(connection: RedisClient, redisPrefix: string): Queue<DeliverEventJob> {
   return new Queue<DeliverEventJob>(WEBHOOK_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
 }
+
+export { backOffWhenFailing, type WorkerBackoffOptions } from './worker-backoff.js';
+export type { RedisClient, RedisTarget } from '@kasa/redis';

@@ -1,11 +1,14 @@
 export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
+export { startPrivateRedisCluster, type ClusterNode, type PrivateRedisCluster } from './private-redis-cluster.js';
 export { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
+export { startStreamingReplica, type StreamingReplica, type StreamingReplicaOptions } from './streaming-replica.js';
+export { startPgBouncer, PGBOUNCER_PATH, type PgBouncer, type PgBouncerOptions } from './pgbouncer.js';
 /**
  * Test harness: every test file gets its own PostgreSQL database and Redis key prefix, so files run in
  * parallel against the real services and leave nothing behind.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { loadConfig, type KasaConfig } from '@kasa/config';
 import { dropDatabase, ensureDatabase, migrate } from '@kasa/db';
 
@@ -44,25 +47,53 @@ export async function createTestEnvironment(overrides: Record<string, string> = 
     databaseUrl,
     redisPrefix,
     async cleanup() {
-      await deleteRedisPrefix(redisPrefix);
+      // A test on a Redis Cluster of its own (REDIS_CLUSTER_NODES) leaves its keys there, not on the shared Redis.
+      await deleteRedisPrefix(redisPrefix, config.redisClusterNodes ?? TEST_REDIS_URL);
       await dropDatabase(databaseUrl);
     },
   };
 }
 
-/** Deletes every key that starts with `prefix` (SCAN, never KEYS). */
-export async function deleteRedisPrefix(prefix: string, redisUrl = TEST_REDIS_URL): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+/** Deletes every key of one Redis that starts with `prefix` (SCAN, never KEYS), one DEL per key batch of a slot. */
+async function deleteOnNode(redis: Redis, prefix: string, perKey: boolean): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length === 0) continue;
+    // A cluster node holds many slots: a DEL of several keys would be CROSSSLOT there, so one DEL per key (pipelined).
+    if (perKey) await keys.reduce((pipeline, key) => pipeline.del(key), redis.pipeline()).exec();
+    else await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/**
+ * Deletes every key that starts with `prefix` from the Redis at `target` (a URL), or from every master of the
+ * Redis Cluster whose seed nodes `target` lists: SCAN walks one node only, so each master is scanned.
+ */
+export async function deleteRedisPrefix(
+  prefix: string,
+  target: string | ReadonlyArray<{ host: string; port: number }> = TEST_REDIS_URL,
+): Promise<void> {
+  if (typeof target === 'string') {
+    const redis = new Redis(target, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    try {
+      await deleteOnNode(redis, prefix, false);
+    } finally {
+      redis.disconnect();
+    }
+    return;
+  }
+  const cluster = new Cluster(
+    target.map(({ host, port }) => ({ host, port })),
+    { lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 } },
+  );
+  await cluster.connect();
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await Promise.all(cluster.nodes('master').map((node) => deleteOnNode(node, prefix, true)));
   } finally {
-    redis.disconnect();
+    cluster.disconnect();
   }
 }
 

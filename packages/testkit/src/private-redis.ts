@@ -11,6 +11,8 @@ export interface PrivateRedis {
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** Sends one command as the default user (ACL, CLIENT PAUSE, ...) and returns Redis's reply. */
+  command(name: string, ...args: string[]): Promise<unknown>;
 }
 
 export async function freePort(): Promise<number> {
@@ -61,6 +63,15 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     running.kill('SIGKILL');
     await once(running, 'exit');
   };
+  const command = async (name: string, ...args: string[]) => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await client.connect();
+      return await client.call(name, ...args);
+    } finally {
+      client.disconnect();
+    }
+  };
   await start();
-  return { url, port, kill, restart: start, stop: kill };
+  return { url, port, kill, restart: start, stop: kill, command };
 }

@@ -11,6 +11,7 @@ import {
   rejectHostileUrl,
   requestId,
 } from '@kasa/http';
+import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
 import type { GatewayDeps } from './gateway-deps.js';
 import { gatewayMetrics } from './gateway-metrics.js';
 import { buildOpenApiDocument, type Principal } from '@kasa/contracts';
@@ -63,8 +64,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(rejectHostileUrl);
   app.use(
     operationalRoutes(metrics.registry, {
-      redis: async () => {
-        await deps.redis.ping();
+      // Optional while merely down (the gateway keeps answering, 503 where a request needs it); a Redis that
+      // answers with a misconfiguration (MOVED from a plain client on a cluster, NOAUTH, ...) fails readiness.
+      redis: {
+        probe: redisReadinessProbe(deps.redis, [`${deps.redisPrefix}:readyz`]),
+        optional: true,
+        misconfigured: (error) => redisFailureKind(error) === 'misconfigured',
       },
       ledger: async () => {
         await deps.ledger.request('GET', '/readyz', 'readiness-probe');

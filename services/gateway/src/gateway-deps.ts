@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
 import { IdempotencyStore } from './idempotency/idempotency.js';
 import { InvalidKeyLimiter, RequestCounter } from './rate-limit/rate-limit.js';
+import { LocalPrincipalCache } from './auth/principal-cache.js';
 
 /** Everything the gateway needs, wired once by hand. */
 export interface GatewayDeps {
@@ -16,24 +17,25 @@ export interface GatewayDeps {
   requestCounter: RequestCounter;
   /** Failed API-key attempts per client address. */
   invalidKeys: InvalidKeyLimiter;
+  /** API keys this process resolved while Redis could not answer (auth/principal-cache.ts). */
+  localPrincipals: LocalPrincipalCache;
 }
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
   const logger = overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel });
   const redis =
     overrides.redis ??
-    createCommandRedis(config.redisUrl, (error) => logger.warn('redis connection error', { error: error.message }), {
-      enableAutoPipelining: true,
-    });
+    createCommandRedis(config, (error) => logger.warn('redis connection error', { error: error.message }), { autoPipelining: true });
   return {
     config,
     logger,
     redis,
     redisPrefix: config.redisPrefix,
-    ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken),
+    ledger: overrides.ledger ?? new LedgerClient(config.ledgerUrl, config.internalToken, config.ledgerTimeoutMs),
     idempotency: overrides.idempotency ?? new IdempotencyStore(redis, config.redisPrefix),
     requestCounter: overrides.requestCounter ?? new RequestCounter(redis, config.redisPrefix),
     invalidKeys: overrides.invalidKeys ?? new InvalidKeyLimiter(redis, config.redisPrefix, config.invalidKeyAttemptsPerMinute),
+    localPrincipals: overrides.localPrincipals ?? new LocalPrincipalCache(),
     ...overrides,
   };
 }

@@ -13,6 +13,8 @@ import {
 } from '@kasa/http';
 import { buildOpsOpenApiDocument } from '@kasa/contracts';
 import { schemaReadiness } from '@kasa/db';
+import { queuePrefix } from '@kasa/queue';
+import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
 import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
@@ -57,8 +59,12 @@ export function createApp(deps: LedgerDeps): Express {
       postgres: async () => {
         await deps.db.$queryRaw`SELECT 1`;
       },
-      redis: async () => {
-        await deps.redis.ping();
+      // Optional while merely down (partner creates and reviews need PostgreSQL only; the outbox relay catches
+      // up later); a Redis that answers with a misconfiguration (MOVED, NOAUTH, READONLY, ...) fails readiness.
+      redis: {
+        probe: redisReadinessProbe(deps.redis, [`${deps.redisPrefix}:readyz`, `${queuePrefix(deps.redisPrefix)}:readyz`]),
+        optional: true,
+        misconfigured: (error) => redisFailureKind(error) === 'misconfigured',
       },
       // Not ready until the migrate step has applied every migration this build ships (docs/operations.md).
       schema: schemaReadiness(deps.pool),

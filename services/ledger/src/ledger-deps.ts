@@ -1,10 +1,9 @@
 import { hkdfSync } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { createCommandRedis } from '@kasa/redis';
+import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
-import { createDatabase, createPool, type PrismaClient } from '@kasa/db';
+import { createDatabase, createPool, ReplicaReads, type PrismaClient } from '@kasa/db';
 import type pg from 'pg';
-import { createLogger, type Logger } from '@kasa/logger';
+import { createLogger, repeatLimited, type Logger } from '@kasa/logger';
 import type { Queue } from 'bullmq';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
 import { CursorCodec } from './shared/cursor.js';
@@ -39,9 +38,9 @@ export interface LedgerDeps {
   db: PrismaClient;
   /** The pool under `db`, for the partner API's hot statements. */
   pool: pg.Pool;
-  /** A read replica's pool (DATABASE_READ_URL) for partner lookups and lists; null without one. */
+  /** A read replica's pool (DATABASE_READ_URL) for partner lists; null without one. */
   readPool: pg.Pool | null;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   sites: SiteRepository;
   apiKeys: ApiKeyRepository;
@@ -52,7 +51,7 @@ export interface LedgerDeps {
   depositTokenKey: Buffer;
   publicBaseUrl: string;
   /** BullMQ's own Redis connection (blocking-safe settings), separate from the command client above. */
-  queueConnection: Redis;
+  queueConnection: RedisClient;
   webhookQueue: Queue<DeliverEventJob>;
   outbox: OutboxPublisher;
   /** Enqueues events the publisher could not (started and stopped with the ledger). */
@@ -83,6 +82,10 @@ export interface LedgerDeps {
   auditLog: AuditQueryRepository;
 }
 
+/** How long a list waits to connect to the read replica, and for its answer, before it reads the primary instead. */
+const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
+const REPLICA_QUERY_TIMEOUT_MS = 2_000;
+
 export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDeps> = {}): LedgerDeps {
   const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: 20 });
   const db = overrides.db ?? (database as NonNullable<typeof database>).prisma;
@@ -91,16 +94,23 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     overrides.readPool !== undefined
       ? overrides.readPool
       : config.databaseReadUrl
-        ? createPool({ connectionString: config.databaseReadUrl, max: 20 })
+        ? createPool({
+            connectionString: config.databaseReadUrl,
+            max: 20,
+            // A dead or hung replica must cost a list a moment, not seconds: its error sends the read to the primary.
+            connectionTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+            queryTimeoutMs: REPLICA_QUERY_TIMEOUT_MS,
+          })
         : null;
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.logLevel });
-  const redis =
-    overrides.redis ?? createCommandRedis(config.redisUrl, (error) => logger.warn('redis connection error', { error: error.message }));
+  const redis = overrides.redis ?? createCommandRedis(config, (error) => logger.warn('redis connection error', { error: error.message }));
   const clock = overrides.clock ?? systemClock;
-  const queueConnection = overrides.queueConnection ?? createQueueConnection(config.redisUrl);
-  // Logged as JSON (ioredis prints raw lines without a listener); the command client above warns once per error already.
+  const queueConnection = overrides.queueConnection ?? createQueueConnection(config);
+  // Logged as JSON (ioredis prints raw lines without a listener), held back when repeated; the command client
+  // above warns about the same outage already.
+  const queueErrors = repeatLimited(logger);
   if (!overrides.queueConnection)
-    queueConnection.on('error', (error: Error) => logger.debug('queue connection error', { error: error.message }));
+    queueConnection.on('error', (error: Error) => queueErrors('debug', 'queue connection error', { error: error.message }));
   const webhookQueue = overrides.webhookQueue ?? createWebhookQueue(queueConnection, config.redisPrefix);
   const policy = { maxAttempts: config.webhookMaxAttempts, retryDelayMs: config.webhookRetryDelayMs };
   const outbox = overrides.outbox ?? new OutboxPublisher(db, webhookQueue, policy, logger);
@@ -111,6 +121,12 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     graceMs: config.outboxRelayGraceMs,
     lostJobAfterMs: config.outboxRelayLostJobAfterMs,
   };
+  // Lists may lag, so they read the replica; a failing replica is skipped for a few seconds (ReplicaReads).
+  const lists = new ReplicaReads(pool, readPool, {
+    onReplicaError: (error) => logger.warn('read replica failed; lists read the primary for a few seconds', { error: error.message }),
+  });
+  // Named statements live on one server connection: only where each client keeps its own (session mode).
+  const recordAccess = { lists, namedStatements: config.databasePoolMode === 'session' };
   return {
     config,
     logger,
@@ -121,8 +137,8 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     redisPrefix: config.redisPrefix,
     sites: new SiteRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    deposits: new DepositRepository(db, pool, readPool),
-    withdrawals: new WithdrawalRepository(db, pool, readPool),
+    deposits: new DepositRepository(db, pool, recordAccess),
+    withdrawals: new WithdrawalRepository(db, pool, recordAccess),
     readPool,
     accounts: new ReceivingAccountRepository(db),
     cursors: new CursorCodec(config.cursorSigningKey),

@@ -2,6 +2,8 @@ import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { schemaReadiness } from '@kasa/db';
 import { operationalRoutes } from '@kasa/http';
+import { queuePrefix } from '@kasa/queue';
+import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** The worker's small HTTP face: GET /healthz, /readyz (PostgreSQL, Redis, schema current, consumer running), /metrics. */
@@ -13,8 +15,10 @@ export function createApp(deps: WorkerDeps, registry: Registry, isConsuming: () 
       postgres: async () => {
         await deps.pool.query('SELECT 1');
       },
-      redis: async () => {
-        await deps.queueConnection.ping();
+      // Required: without its queue the worker does nothing. Keyed, in the queue's own slot (PING is not keyed).
+      redis: {
+        probe: redisReadinessProbe(deps.queueConnection, [`${queuePrefix(deps.config.redisPrefix)}:readyz`]),
+        misconfigured: (error) => redisFailureKind(error) === 'misconfigured',
       },
       // Not ready until the migrate step has applied every migration this build ships.
       schema: schemaReadiness(deps.pool),

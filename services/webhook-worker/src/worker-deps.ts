@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
 import pg from 'pg';
 import { createPool } from '@kasa/db';
@@ -21,7 +21,7 @@ export interface WorkerDeps {
   /** PostgreSQL, for the two statements of a delivery. */
   pool: pg.Pool;
   /** BullMQ connection (no per-command retry limit); the Worker duplicates it for its blocking reads. */
-  queueConnection: Redis;
+  queueConnection: RedisClient;
   /** The queue as a producer sees it, for the backlog gauge. */
   queue: Queue<DeliverEventJob>;
   deliveries: DeliveryRepository;
@@ -55,7 +55,7 @@ export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides 
   const pool = injected.pool ?? createPool({ connectionString: config.databaseUrl, max: Math.min(20, config.webhookConcurrency + 2) });
   // An idle client's error (the server went away) must not crash the worker; the pool replaces it.
   pool.on('error', () => undefined);
-  const queueConnection = injected.queueConnection ?? createQueueConnection(config.redisUrl);
+  const queueConnection = injected.queueConnection ?? createQueueConnection(config);
   const guard =
     injected.guard ??
     new WebhookUrlGuard({

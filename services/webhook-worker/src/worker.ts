@@ -2,7 +2,8 @@ import type { Server } from 'node:http';
 import { Worker } from 'bullmq';
 import type { KasaConfig } from '@kasa/config';
 import { close, createHttpMetrics, forceClose, listen, settleWithin } from '@kasa/http';
-import { queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
+import { repeatLimited } from '@kasa/logger';
+import { backOffWhenFailing, queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
 import { createApp } from './app.js';
 import { deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
@@ -46,9 +47,15 @@ export async function startWorker(
     // A job stalls when its worker dies; twice is bad luck, more is a job that kills workers.
     maxStalledCount: 3,
   });
-  // Connection errors during a Redis outage are expected; BullMQ reconnects and carries on.
-  worker.on('error', (error) => deps.logger.warn('webhook worker error', { error }));
-  deps.queue.on('error', (error) => deps.logger.debug('webhook queue connection error', { error }));
+  // Connection errors during a Redis outage are expected; BullMQ reconnects and carries on. Errors a failing
+  // Redis repeats are logged at most once per 5 s, and a fetch loop that keeps failing is paused with a
+  // growing backoff (BullMQ retries an error reply at once).
+  const log = repeatLimited(deps.logger);
+  backOffWhenFailing(worker, {
+    onError: (error) => log('warn', 'webhook worker error', { error }),
+    onPause: (pauseMs, error) => log('warn', 'webhook worker paused: Redis keeps failing', { pauseMs, error }),
+  });
+  deps.queue.on('error', (error) => log('debug', 'webhook queue connection error', { error }));
   worker.on('failed', (job, error) => {
     if (job) deps.logger.debug('webhook attempt failed', { jobId: job.id, attemptsMade: job.attemptsMade, error: error.message });
   });

@@ -5,6 +5,7 @@ import { authCacheKey, REVOKED, UNKNOWN, type Principal } from '@kasa/contracts'
 import { AppError } from '@kasa/http';
 import type { LedgerClient } from '../ledger-client.js';
 import { applyBudget, type InvalidKeyLimiter, type RequestCounter } from '../rate-limit/rate-limit.js';
+import type { LocalPrincipalCache } from './principal-cache.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
@@ -25,6 +26,10 @@ const INVALID = 'The API key is not valid.';
  * ledger, which reads PostgreSQL. Revocation overwrites the cache entry, so a revoked key is refused from
  * the next request on, by every gateway replica. Every refused key counts against the client address; an
  * address over its allowance gets 429 and no further lookups for keys the cache does not know.
+ *
+ * Redis is an accelerator here, not a requirement: when it cannot answer, keys are resolved by the ledger
+ * and kept in a short in-process cache, and both counters fall back to per-process ones (see
+ * rate-limit.ts), so partners keep being served through a Redis outage.
  */
 export function authenticate(deps: {
   redis: RedisClient;
@@ -32,6 +37,7 @@ export function authenticate(deps: {
   ledger: LedgerClient;
   requestCounter: RequestCounter;
   invalidKeys: InvalidKeyLimiter;
+  localPrincipals: LocalPrincipalCache;
 }): RequestHandler {
   return async (req, res, next) => {
     const address = req.ip ?? 'unknown';
@@ -46,22 +52,14 @@ export function authenticate(deps: {
     const parsed = key ? API_KEY.exec(key) : null;
     if (!key || !parsed) return refuse(INVALID);
     const keyHash = createHash('sha256').update(key).digest('hex');
-    // Issued in the same tick, so auto-pipelining sends the three commands in one round trip.
-    const counted = deps.requestCounter.count(keyHash);
-    const blocked = deps.invalidKeys.assertNotBlocked(address).then(
-      () => null,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
-    let cached: string | null;
-    try {
-      cached = await deps.redis.get(authCacheKey(deps.redisPrefix, keyHash));
-    } catch {
-      counted.catch(() => undefined);
-      throw new AppError('service_unavailable', 'The service is temporarily unavailable.', undefined, { 'Retry-After': '1' });
-    }
-    const refusal = await blocked;
+    // Issued in the same tick, so auto-pipelining sends the three commands in one round trip, and awaited
+    // together, so none of them can fail unobserved while another is awaited.
+    const [counted, refusal, cached] = await Promise.all([
+      deps.requestCounter.count(keyHash),
+      deps.invalidKeys.refusalFor(address),
+      readSharedCache(deps.redis, authCacheKey(deps.redisPrefix, keyHash)),
+    ]);
     if (cached === REVOKED || cached === UNKNOWN) {
-      counted.catch(() => undefined);
       if (refusal) throw refusal;
       return refuse(INVALID);
     }
@@ -69,21 +67,35 @@ export function authenticate(deps: {
     if (cached) {
       principal = JSON.parse(cached) as Principal;
     } else {
-      if (refusal) {
-        counted.catch(() => undefined);
-        throw refusal;
-      }
-      try {
-        const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, { keyHash, slug: parsed[1] });
-        principal = JSON.parse(resolved.body) as Principal;
-      } catch (error) {
-        counted.catch(() => undefined);
-        if (error instanceof AppError && error.code === 'unauthorized') return refuse(INVALID);
-        throw error;
+      // Redis could not answer: a key this process resolved a moment ago is trusted for a short while.
+      const local = cached === undefined ? deps.localPrincipals.get(keyHash) : null;
+      if (local) {
+        principal = local;
+      } else {
+        if (refusal) throw refusal;
+        try {
+          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, { keyHash, slug: parsed[1] });
+          principal = JSON.parse(resolved.body) as Principal;
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'unauthorized') return refuse(INVALID);
+          throw error;
+        }
+        if (cached === undefined) deps.localPrincipals.set(keyHash, principal);
       }
     }
     res.locals.principal = principal;
-    res.set(applyBudget(await counted, principal.rateLimitPerMinute));
+    res.set(applyBudget(counted, principal.rateLimitPerMinute));
     next();
   };
+}
+
+/** The shared cache's entry for a key hash: its text, null when there is none, undefined when Redis cannot answer. */
+async function readSharedCache(redis: RedisClient, cacheKey: string): Promise<string | null | undefined> {
+  // A connection that is not ready fails every command at once; asking would only cost the error.
+  if (redis.status !== 'ready') return undefined;
+  try {
+    return await redis.get(cacheKey);
+  } catch {
+    return undefined;
+  }
 }

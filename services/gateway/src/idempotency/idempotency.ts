@@ -57,7 +57,9 @@ export function idempotencyKeyOf(header: string | undefined): string {
  * The IETF idempotency-key draft over Redis: the first request claims the key, concurrent ones get 409,
  * later ones replay the stored answer (or 422 with another body). Only successes are stored; a failure
  * releases the claim so the client can retry. Redis is a fast path only: the ledger's unique constraint
- * answers correctly when Redis has lost the key.
+ * answers correctly when Redis has lost the key, and it alone decides while Redis cannot be reached (a
+ * retry then replays the ledger's record, another body gets 422 from it; only the 409 for a request still
+ * in flight is Redis's, and without it two concurrent requests with one key still make one record).
  */
 export class IdempotencyStore {
   constructor(
@@ -71,6 +73,8 @@ export class IdempotencyStore {
   ): Promise<StoredResponse> {
     const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('base64url').slice(0, 22)}`;
     const fingerprint = shortFingerprint(scope.fingerprint);
+    // A connection that is not ready fails every command at once: the ledger's record decides alone.
+    if (this.redis.status !== 'ready') return execute();
     let claimed: string | null;
     let existing: Entry | null = null;
     try {
@@ -86,7 +90,8 @@ export class IdempotencyStore {
         existing = raw === null ? null : decode(raw);
       }
     } catch {
-      throw new AppError('service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');
+      // Redis failed or timed out: nothing was claimed, so nothing needs releasing; the ledger decides.
+      return execute();
     }
     if (!claimed) {
       if (existing === null) {

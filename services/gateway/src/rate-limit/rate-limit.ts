@@ -1,5 +1,5 @@
 import type { RedisClient } from '@kasa/redis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@kasa/http';
 
 export const WINDOW_SECONDS = 60;
@@ -13,21 +13,34 @@ export interface RateState {
 }
 
 /**
- * Per-API-key request counter in Redis (fixed one-minute window from the key's first request), shared by
- * every gateway replica.
+ * A limiter in Redis, shared by every gateway replica, that counts in this process instead while Redis
+ * cannot answer (down, not ready, or past the command timeout): limits stay in force through an outage,
+ * per replica, so a site's budget is then approximate (up to its limit on each replica). A connection
+ * that is not ready is not asked at all, so an outage costs no time per request.
+ */
+function sharedLimiter(redis: RedisClient, keyPrefix: string, points: number): RateLimiterRedis {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix,
+    points,
+    duration: WINDOW_SECONDS,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
+  });
+}
+
+/**
+ * Per-API-key request counter (fixed one-minute window from the key's first request), shared by every
+ * gateway replica through Redis, per replica while Redis is away.
  */
 export class RequestCounter {
   private readonly limiter: RateLimiterRedis;
 
   constructor(redis: RedisClient, redisPrefix: string) {
-    this.limiter = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${redisPrefix}:rl`,
-      points: COUNTER_CEILING,
-      duration: WINDOW_SECONDS,
-    });
+    this.limiter = sharedLimiter(redis, `${redisPrefix}:rl`, COUNTER_CEILING);
   }
 
+  /** Counts one request; fails only if the in-process fallback itself failed. */
   async count(key: string): Promise<RateState> {
     try {
       const state = await this.limiter.consume(key);
@@ -72,23 +85,21 @@ export class InvalidKeyLimiter {
     redisPrefix: string,
     private readonly perMinute: number,
   ) {
-    this.limiter = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${redisPrefix}:rl-badkey`,
-      points: perMinute,
-      duration: WINDOW_SECONDS,
-    });
+    this.limiter = sharedLimiter(redis, `${redisPrefix}:rl-badkey`, perMinute);
   }
 
-  /** Throws `rate_limited` when the address has used its allowance of failed attempts this minute. */
-  async assertNotBlocked(address: string): Promise<void> {
-    let state: RateLimiterRes | null;
+  /**
+   * The `rate_limited` refusal when the address has used its allowance of failed attempts this minute, else
+   * null. Never rejects: an allowance that cannot be read leaves the address unblocked (each refused key is
+   * still counted, in this process while Redis is away).
+   */
+  async refusalFor(address: string): Promise<AppError | null> {
     try {
-      state = await this.limiter.get(address);
+      const state = await this.limiter.get(address);
+      return state && state.consumedPoints >= this.perMinute ? this.refusal(state) : null;
     } catch {
-      throw new AppError('service_unavailable', 'The service is temporarily unavailable.', undefined, { 'Retry-After': '1' });
+      return null;
     }
-    if (state && state.consumedPoints >= this.perMinute) throw this.refusal(state);
   }
 
   /** Counts one failed attempt; throws `rate_limited` instead of the 401 once the allowance is used up. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
 import type { NewSiteRecord } from '../shared/create-record.js';
-import { SiteScopedRepository, type SiteRecordRow } from '../shared/site-scoped.js';
+import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../shared/site-scoped.js';
 
 export interface NewDeposit extends NewSiteRecord {
   id?: string;
@@ -32,9 +32,9 @@ export class DepositRepository extends SiteScopedRepository<DepositRow, DepositS
   constructor(
     private readonly db: PrismaClient,
     pool: pg.Pool,
-    readPool: pg.Pool | null = null,
+    access: SiteScopedAccess = {},
   ) {
-    super(pool, { name: 'deposit_intents', ownColumn: 'approved_at AS "approvedAt"' }, readPool);
+    super(pool, { name: 'deposit_intents', ownColumn: 'approved_at AS "approvedAt"' }, access);
   }
 
   /** Inserts the intent RESERVED unless the site already has one under this idempotency key; returns null then. */

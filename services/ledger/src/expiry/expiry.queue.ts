@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { Logger } from '@kasa/logger';
+import type { RedisClient } from '@kasa/redis';
+import { repeatLimited, type Logger } from '@kasa/logger';
 import { queuePrefix } from '@kasa/queue';
 
 /**
@@ -13,7 +13,7 @@ export const SWEEP_SCHEDULER_ID = 'deposit-expiry-sweep';
 
 export type ExpiryJob = { kind: 'expire'; intentId: string } | { kind: 'sweep' };
 
-export function createExpiryQueue(connection: Redis, redisPrefix: string): Queue<ExpiryJob> {
+export function createExpiryQueue(connection: RedisClient, redisPrefix: string): Queue<ExpiryJob> {
   return new Queue<ExpiryJob>(EXPIRY_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
 }
 
@@ -36,7 +36,8 @@ export class ExpiryScheduler {
     private readonly logger: Logger,
   ) {
     // Without a listener BullMQ prints a connection error raw (console.error); the scheduler retries anyway.
-    queue.on('error', (error) => this.logger.debug('expiry queue connection error', { error }));
+    const log = repeatLimited(logger);
+    queue.on('error', (error) => log('debug', 'expiry queue connection error', { error }));
   }
 
   /** Installs (or updates) the repeatable sweep; idempotent, so every ledger replica may call it. */

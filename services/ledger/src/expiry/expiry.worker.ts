@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { Logger } from '@kasa/logger';
-import { queuePrefix } from '@kasa/queue';
+import type { RedisClient } from '@kasa/redis';
+import { repeatLimited, type Logger } from '@kasa/logger';
+import { backOffWhenFailing, queuePrefix } from '@kasa/queue';
 import { EXPIRY_QUEUE, type ExpiryJob } from './expiry.queue.js';
 import type { ExpiryRepository } from './expiry.repository.js';
 
@@ -33,15 +33,21 @@ export async function processExpiryJob(deps: ExpiryWorkerDeps, data: ExpiryJob):
 
 /**
  * The expiry consumer, run inside every ledger process. BullMQ hands each job to one worker; the
- * conditional update makes a repeat harmless anyway. `close()` waits for the running job.
+ * conditional update makes a repeat harmless anyway. `close()` waits for the running job. A Redis that
+ * fails every command pauses it with a growing backoff instead of letting BullMQ retry at once, and each
+ * repeated error is logged at most once per 5 s.
  */
-export function startExpiryWorker(deps: ExpiryWorkerDeps, connection: Redis): Worker<ExpiryJob> {
+export function startExpiryWorker(deps: ExpiryWorkerDeps, connection: RedisClient): Worker<ExpiryJob> {
   const worker = new Worker<ExpiryJob>(EXPIRY_QUEUE, (job: Job<ExpiryJob>) => processExpiryJob(deps, job.data), {
     connection,
     prefix: queuePrefix(deps.redisPrefix),
     concurrency: 4,
   });
-  worker.on('error', (error) => deps.logger.error('expiry worker error', { error }));
-  worker.on('failed', (job, error) => deps.logger.warn('expiry job failed', { jobId: job?.id, error }));
+  const log = repeatLimited(deps.logger);
+  backOffWhenFailing(worker, {
+    onError: (error) => log('error', 'expiry worker error', { error }),
+    onPause: (pauseMs, error) => log('warn', 'expiry worker paused: Redis keeps failing', { pauseMs, error }),
+  });
+  worker.on('failed', (job, error) => log('warn', 'expiry job failed', { jobId: job?.id, error }));
   return worker;
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@kasa/http';
 import { sha256Hex } from '../shared/secrets.js';
@@ -63,7 +63,7 @@ export class LoginThrottle {
   private readonly knownPrefix: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     redisPrefix: string,
     config: LoginThrottleConfig,
   ) {

@@ -1,7 +1,7 @@
 import { markEnqueued } from './outbox.repository.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@kasa/db';
-import type { Logger } from '@kasa/logger';
+import { repeatLimited, type Logger, type RepeatLimitedLog } from '@kasa/logger';
 import { deliveryJobId, deliveryJobOptions, type DeliverEventJob, type RetryPolicy } from '@kasa/queue';
 
 /** One delivery cycle to enqueue: cycle 0 is the first delivery, n the n-th replay. */
@@ -22,14 +22,18 @@ const ENQUEUE_WAIT_MS = 2_000;
  * for more than {@link ENQUEUE_WAIT_MS}: the enqueue goes on in the background and the relay covers it.
  */
 export class OutboxPublisher {
+  /** Failures repeat for every request while Redis fails: logged at most once per 5 s each (the relay retries them all). */
+  private readonly failures: RepeatLimitedLog;
+
   constructor(
     private readonly db: PrismaClient,
     private readonly queue: Queue<DeliverEventJob>,
     private readonly policy: RetryPolicy,
     private readonly logger: Logger,
   ) {
+    this.failures = repeatLimited(logger);
     // Without a listener a connection error would be printed raw; the relay covers whatever it delays.
-    queue.on('error', (error) => this.logger.debug('webhook queue connection error', { error }));
+    queue.on('error', (error) => this.failures('debug', 'webhook queue connection error', { error }));
   }
 
   /** Enqueues the first delivery cycle of freshly committed events, written by the request `requestId`. */
@@ -42,7 +46,7 @@ export class OutboxPublisher {
     if (jobs.length === 0) return;
     const work = this.enqueueNow(jobs, 'publisher').catch((error: unknown) => {
       const requestIds = [...new Set(jobs.map((job) => job.requestId))];
-      this.logger.warn('outbox enqueue failed; the relay will retry', {
+      this.failures('warn', 'outbox enqueue failed; the relay will retry', {
         eventIds: jobs.map((job) => job.eventId),
         ...(requestIds.length === 1 ? { requestId: requestIds[0] } : { requestIds }),
         error,

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Logger } from '@kasa/logger';
+import { repeatLimited, type Logger, type RepeatLimitedLog } from '@kasa/logger';
 import { deliveryJobId, type DeliverEventJob } from '@kasa/queue';
 import type { CursorPosition } from '../shared/cursor.js';
 import type { EventRepository } from '../events/event.repository.js';
@@ -35,6 +35,8 @@ export class OutboxRelay {
   private stopped = true;
   private scanPosition: CursorPosition | undefined;
   private readonly batchSize: number;
+  /** A pass that fails the same way every interval (Redis down) is logged at most once per 5 s. */
+  private readonly failures: RepeatLimitedLog;
 
   constructor(
     private readonly events: EventRepository,
@@ -44,6 +46,7 @@ export class OutboxRelay {
     private readonly logger: Logger,
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.failures = repeatLimited(logger);
   }
 
   start(): void {
@@ -71,7 +74,7 @@ export class OutboxRelay {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.runOnce()
-        .catch((error: unknown) => this.logger.warn('outbox relay pass failed; retrying next pass', { error }))
+        .catch((error: unknown) => this.failures('warn', 'outbox relay pass failed; retrying next pass', { error }))
         .finally(() => {
           this.running = undefined;
           this.schedule();

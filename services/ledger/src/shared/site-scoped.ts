@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { MicroBatch } from '@kasa/db';
+import { MicroBatch, type ReadQueryable } from '@kasa/db';
 import type { NewSiteRecord } from './create-record.js';
 import { keysetClause, type ListWindow } from './keyset.js';
 
@@ -33,6 +33,21 @@ const SHARED_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::t
 /** A row as node-postgres returns it: BIGINT money as strings. */
 type RawRow<Row> = Omit<Row, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 
+/** How a site's records are read: where lists go, and whether the hot statements are prepared by name. */
+export interface SiteScopedAccess {
+  /**
+   * Where lists are read: a read replica with the primary behind it (ReplicaReads), since a list may lag.
+   * Default: the primary pool.
+   */
+  lists?: ReadQueryable;
+  /**
+   * Named (server-side prepared) statements for the create and the lookup, so each connection parses and plans
+   * them once. Only with DATABASE_POOL_MODE=session: behind a transaction pooler the next statement may run on
+   * another server connection, where the name is unknown (or already taken). Default off.
+   */
+  namedStatements?: boolean;
+}
+
 /** Prepared-statement names by text: one name never stands for two different statements. */
 const statementNames = new Map<string, string>();
 function statementName(prefix: string, text: string): string {
@@ -44,6 +59,17 @@ function statementName(prefix: string, text: string): string {
   return name;
 }
 
+/** Runs a statement, prepared under a name (derived from `prefix`) only when `named`. */
+function run<Row extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  named: boolean,
+  prefix: string,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult<Row>> {
+  return named ? pool.query<Row>({ name: statementName(prefix, text), text, values }) : pool.query<Row>(text, values);
+}
+
 /**
  * Scoped lookups by primary key, batched: the lookups arriving in one turn of the event loop are read with
  * one `id = ANY(...)` statement. Another site's record is indistinguishable from a missing one, and the
@@ -52,13 +78,11 @@ function statementName(prefix: string, text: string): string {
 class ScopedLookup<Raw extends object> {
   private readonly batch: MicroBatch<string, (Raw & { siteId: string }) | null>;
 
-  constructor(pool: pg.Pool, table: string, columns: string) {
+  constructor(pool: pg.Pool, table: string, columns: string, namedStatements: boolean) {
     const lookupText = `SELECT ${columns}, site_id::text AS "siteId" FROM ${table} WHERE id = ANY($1::uuid[])`;
-    const lookupName = statementName(`${table}-lookup`, lookupText);
     this.batch = new MicroBatch<string, (Raw & { siteId: string }) | null>(
       async (ids) => {
-        // Named, so each connection parses and plans it once (it runs on every partner lookup).
-        const result = await pool.query<Raw & { id: string; siteId: string }>({ name: lookupName, text: lookupText, values: [ids] });
+        const result = await run<Raw & { id: string; siteId: string }>(pool, namedStatements, `${table}-lookup`, lookupText, [ids]);
         const byId = new Map(result.rows.map((row) => [row.id, row]));
         return ids.map((id) => byId.get(id) ?? null);
       },
@@ -83,20 +107,19 @@ class ScopedLookup<Raw extends object> {
 export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, Status extends string> {
   private readonly columns: string;
   private readonly lookup: ScopedLookup<RawRow<Row>>;
-  /** With a read replica: the primary's lookup, asked when the replica has not seen a record yet. */
-  private readonly primaryLookup: ScopedLookup<RawRow<Row>> | null;
-  private readonly readPool: pg.Pool;
+  private readonly lists: ReadQueryable;
+  private readonly namedStatements: boolean;
 
-  /** `readPool` is a read replica's pool (DATABASE_READ_URL) for lookups and lists; writes use `pool`. */
+  /** `pool` is the primary's: creates and lookups; lists go where `access` says (see SiteScopedAccess). */
   protected constructor(
     protected readonly pool: pg.Pool,
     private readonly table: SiteScopedTable,
-    readPool: pg.Pool | null = null,
+    access: SiteScopedAccess = {},
   ) {
     this.columns = `${SHARED_COLUMNS}, ${table.ownColumn}`;
-    this.readPool = readPool ?? pool;
-    this.lookup = new ScopedLookup<RawRow<Row>>(this.readPool, table.name, this.columns);
-    this.primaryLookup = readPool ? new ScopedLookup<RawRow<Row>>(pool, table.name, this.columns) : null;
+    this.namedStatements = access.namedStatements ?? false;
+    this.lists = access.lists ?? pool;
+    this.lookup = new ScopedLookup<RawRow<Row>>(pool, table.name, this.columns, this.namedStatements);
   }
 
   /**
@@ -114,39 +137,36 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
        VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${ownColumns.map((_, i) => `$${i + 11}`).join(', ')}, now(), now())
        ON CONFLICT (site_id, idempotency_key) DO NOTHING
        RETURNING ${returning}`;
-    // Named, so each connection parses and plans it once; the name follows the text.
-    const result = await this.pool.query<Returned>({
-      name: statementName(`${this.table.name}-insert`, text),
-      text,
-      values: [
-        record.id,
-        record.siteId,
-        record.referenceNo,
-        record.status,
-        record.amount.toString(),
-        record.currency,
-        record.externalUserId,
-        record.externalUserLabel,
-        record.idempotencyKey,
-        record.idempotencyFingerprint,
-        ...Object.values(own),
-      ],
-    });
+    const result = await run<Returned>(this.pool, this.namedStatements, `${this.table.name}-insert`, text, [
+      record.id,
+      record.siteId,
+      record.referenceNo,
+      record.status,
+      record.amount.toString(),
+      record.currency,
+      record.externalUserId,
+      record.externalUserLabel,
+      record.idempotencyKey,
+      record.idempotencyFingerprint,
+      ...Object.values(own),
+    ]);
     return result.rows[0] ?? null;
   }
 
-  /** Scoped lookup: another site's record answers exactly like a missing one (see ScopedLookup). */
+  /**
+   * Scoped lookup: another site's record answers exactly like a missing one (see ScopedLookup). Always from
+   * the primary, never a replica: a lookup must not show a state older than one Kasa already reported to the
+   * partner (in a create's or a review's answer, or a webhook), and a replica may be seconds behind.
+   */
   async findInSite(siteId: string, id: string): Promise<Row | null> {
-    // A replica may lag behind by a moment: a record it does not have yet is looked up on the primary, so
-    // a partner that creates and then looks up never sees a 404 for its own record.
-    const raw = (await this.lookup.find(siteId, id)) ?? (await this.primaryLookup?.find(siteId, id)) ?? null;
+    const raw = await this.lookup.find(siteId, id);
     return raw ? toRow(raw) : null;
   }
 
-  /** One newest-first keyset page of a site's records (from the replica when there is one: it may lag). */
+  /** One newest-first keyset page of a site's records; from the read replica when there is one, so it may lag. */
   async list(siteId: string, statuses: Status[] | undefined, window: ListWindow): Promise<Row[]> {
     const page = keysetClause(window, statuses, 2);
-    const result = await this.readPool.query<RawRow<Row>>(
+    const result = await this.lists.query<RawRow<Row>>(
       `SELECT ${this.columns} FROM ${this.table.name} WHERE site_id = $1${page.where}${page.tail}`,
       [siteId, ...page.params],
     );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 import type { WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
@@ -22,7 +22,7 @@ export interface ProvisioningDeps {
   db: PrismaClient;
   sites: SiteRepository;
   apiKeys: ApiKeyRepository;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   webhookUrlGuard: WebhookUrlGuard;
   webhookSecrets: SecretBox;

@@ -87,19 +87,31 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
   return { ...siteView(updated), webhookSecret };
 }
 
-/** Writes the site's active keys' principals with the new rate limit into the shared auth cache. */
+/**
+ * Writes the site's active keys' principals with the new rate limit into the shared auth cache. The change
+ * is already committed, so a Redis that cannot take the write must not turn it into an error (the admin would
+ * retry a change that happened, and lose a webhook secret issued with it): a cached principal then keeps
+ * the old limit until it expires (AUTH_CACHE_SECONDS), and a gateway without Redis asks the ledger anyway.
+ */
 async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<void> {
   const keys = await deps.apiKeys.listForSite(site.id);
+  if (deps.redis.status !== 'ready') return;
   for (const key of keys) {
     if (key.revokedAt) continue;
     const principal: Principal = { apiKeyId: key.id, siteId: site.id, siteSlug: site.slug, rateLimitPerMinute: site.rateLimitPerMinute };
-    await deps.redis.eval(
-      REFRESH_UNLESS_REVOKED,
-      1,
-      authCacheKey(deps.redisPrefix, key.keyHash),
-      JSON.stringify(principal),
-      String(AUTH_CACHE_SECONDS),
-      REVOKED,
-    );
+    const written = await deps.redis
+      .eval(
+        REFRESH_UNLESS_REVOKED,
+        1,
+        authCacheKey(deps.redisPrefix, key.keyHash),
+        JSON.stringify(principal),
+        String(AUTH_CACHE_SECONDS),
+        REVOKED,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!written) return;
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
 import type { NewSiteRecord } from '../shared/create-record.js';
-import { SiteScopedRepository, type SiteRecordRow } from '../shared/site-scoped.js';
+import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../shared/site-scoped.js';
 
 export interface NewWithdrawal extends NewSiteRecord {
   targetIban: string;
@@ -19,9 +19,9 @@ export class WithdrawalRepository extends SiteScopedRepository<WithdrawalRow, Wi
   constructor(
     private readonly db: PrismaClient,
     pool: pg.Pool,
-    readPool: pg.Pool | null = null,
+    access: SiteScopedAccess = {},
   ) {
-    super(pool, { name: 'withdrawals', ownColumn: 'sent_at AS "sentAt"' }, readPool);
+    super(pool, { name: 'withdrawals', ownColumn: 'sent_at AS "sentAt"' }, access);
   }
 
   /** Inserts the withdrawal PENDING_REVIEW unless the site already has one under this idempotency key (then null). */

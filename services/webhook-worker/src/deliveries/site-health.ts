@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@kasa/redis';
 
 /**
  * What every worker replica should know about a site: whether its last finished attempt failed, and if its
@@ -59,7 +59,7 @@ export class RedisSiteHealthStore implements SiteHealthStore {
   private readonly commandTimeoutMs: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyPrefix: string,
     options: RedisSiteHealthStoreOptions = {},
   ) {

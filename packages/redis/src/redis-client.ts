@@ -1,0 +1,107 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** A connection to one Redis or to a Redis Cluster: the commands Kasa uses are the same on both. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Kasa's Redis is: the two fields of `KasaConfig` that say it. */
+export interface RedisTarget {
+  /** One Redis; with cluster nodes, only its username, password and `rediss:` (TLS) are used. */
+  redisUrl: string;
+  /** A Redis Cluster's seed nodes (`REDIS_CLUSTER_NODES`), or null for the one Redis of `redisUrl`. */
+  redisClusterNodes: ReadonlyArray<{ host: string; port: number }> | null;
+}
+
+/** What every connection of one kind gets, on one Redis and on each node of a cluster alike. */
+type NodeOptions = Omit<RedisOptions, 'host' | 'port' | 'path' | 'sentinels' | 'retryStrategy' | 'enableOfflineQueue' | 'readOnly'>;
+
+/** REDIS_URL's credentials and TLS, which every node of a cluster is given (the cluster has no URL of its own). */
+function credentialsOf(redisUrl: string): NodeOptions {
+  const url = new URL(redisUrl);
+  return {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/**
+ * One Redis (`new Redis(redisUrl)`) or, with cluster nodes, `new Cluster(nodes)`, which follows the
+ * cluster's slot map (MOVED, ASK) and talks to the master of each key's slot. `node` applies to every
+ * connection (the one Redis, or each cluster node); `cluster` to the cluster client itself.
+ */
+export function createRedisClient(
+  target: RedisTarget,
+  node: NodeOptions & { enableOfflineQueue?: boolean },
+  cluster: Omit<ClusterOptions, 'redisOptions'> = {},
+): RedisClient {
+  if (!target.redisClusterNodes) return new Redis(target.redisUrl, node);
+  const { enableOfflineQueue, ...perNode } = node;
+  const redisOptions = { ...credentialsOf(target.redisUrl), ...perNode };
+  return new Cluster(
+    target.redisClusterNodes.map(({ host, port }) => ({ host, port })),
+    {
+      ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+      // Behind TLS a certificate names the host, not its address: connect by the names given (ioredis's advice).
+      ...(redisOptions.tls
+        ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) }
+        : {}),
+      ...cluster,
+      redisOptions,
+    },
+  );
+}
+
+/** Whether `client` is a cluster client (it follows MOVED) rather than a connection to one Redis. */
+export function isClusterClient(client: RedisClient): client is Cluster {
+  return client instanceof Cluster;
+}
+
+/** How long a request-path Redis command may take before the request is answered 503. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+/** Options of {@link createCommandRedis} beyond the fail-fast ones it always sets. */
+export interface CommandRedisOptions {
+  /** Sends commands issued in the same tick in one round trip (per node on a cluster). */
+  autoPipelining?: boolean;
+}
+
+/** How often one connection error, repeated (a reconnect loop), reaches `onError`. */
+const REPEATED_ERROR_EVERY_MS = 5_000;
+
+/** `onError` for the first of identical errors, then at most once per {@link REPEATED_ERROR_EVERY_MS}. */
+function repeatLimitedListener(onError: (error: Error) => void): (error: Error) => void {
+  const lastCall = new Map<string, number>();
+  return (error) => {
+    const now = Date.now();
+    const last = lastCall.get(error.message);
+    if (last !== undefined && now - last < REPEATED_ERROR_EVERY_MS) return;
+    if (lastCall.size >= 100) lastCall.clear();
+    lastCall.set(error.message, now);
+    onError(error);
+  };
+}
+
+/**
+ * A Redis connection for request paths (auth cache, rate limits, idempotency, login throttling): when Redis
+ * is unreachable a command fails at once or after {@link REDIS_COMMAND_TIMEOUT_MS}, so the request goes on
+ * without Redis (the gateway's fallbacks) or gets a fast 503 (operator login) instead of waiting for a
+ * reconnect. Commands queue only until the first connection is ready
+ * (start-up), never during an outage. On a cluster the same holds for every node, and the cluster client
+ * itself refuses commands while it has no slot map. `onError` receives connection errors, the cluster's
+ * and each node's, an error repeated by a reconnect loop at most once per 5 s (log them as JSON; without a
+ * listener ioredis prints raw lines to stderr).
+ */
+export function createCommandRedis(target: RedisTarget, onError: (error: Error) => void, options: CommandRedisOptions = {}): RedisClient {
+  const failFast = { maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, connectTimeout: 2_000 };
+  const autoPipelining = { enableAutoPipelining: options.autoPipelining ?? false };
+  const client = target.redisClusterNodes
+    ? createRedisClient(target, { ...failFast, enableOfflineQueue: true }, autoPipelining)
+    : createRedisClient(target, { ...failFast, ...autoPipelining, enableOfflineQueue: true });
+  client.once('ready', () => {
+    client.options.enableOfflineQueue = false;
+  });
+  const listener = repeatLimitedListener(onError);
+  client.on('error', listener);
+  if (isClusterClient(client)) client.on('node error', listener);
+  return client;
+}
