@@ -230,7 +230,41 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
     const events = await ops('GET', `/ops/v1/events?siteId=${site.siteId}&limit=10`);
     expect(events.status).toBe(200);
     const eventId = events.body.data[0].eventId as string;
-    expect((await ops('GET', `/ops/v1/events/${eventId}`)).status).toBe(200);
+    // Attempts as the worker records them: an answer kept to its first 4 KiB, and an attempt that got none.
+    await h.ledger.deps.db.deliveryAttempt.createMany({
+      data: [
+        {
+          eventId,
+          attemptNo: 1,
+          url: 'https://127.0.0.2:9443/hooks',
+          startedAt: new Date(),
+          durationMs: 40,
+          statusCode: 500,
+          error: null,
+          responseBody: 'x'.repeat(4096),
+        },
+        {
+          eventId,
+          attemptNo: 2,
+          url: '(no webhook URL configured)',
+          startedAt: new Date(),
+          durationMs: 0,
+          statusCode: null,
+          error: 'the site has no webhook URL or signing secret configured',
+          responseBody: null,
+        },
+      ],
+    });
+    const detail = await ops('GET', `/ops/v1/events/${eventId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.attempts.map((a: { url: string; responseBody: string | null }) => [a.url, a.responseBody?.length ?? null])).toEqual([
+      ['https://127.0.0.2:9443/hooks', 4096],
+      ['(no webhook URL configured)', null],
+    ]);
+    const partnerRead = await call(partnerProxy.url, 'GET', `/api/v1/external/events/${eventId}`, { token: site.apiKey });
+    expect(partnerRead.status).toBe(200);
+    expect(partnerRead.body.attempts).toEqual(detail.body.attempts);
+    expect(partnerProxy.violations).toEqual([]);
     expect((await ops('GET', `/ops/v1/events/${randomUUID()}`)).status).toBe(404);
     expect([202, 409]).toContain((await ops('POST', `/ops/v1/events/${eventId}/replay`)).status);
 

@@ -49,7 +49,11 @@ export interface ProblemDetails {
   requestId?: string;
 }
 
-export const PROBLEM_TYPE_BASE = 'https://docs.kasa.example/errors/';
+/**
+ * A problem's `type` is this followed by its code: the code's section of docs/errors.md, where the docs/ folder is
+ * published at https://docs.kasa.example/ (README, Documentation). Callers branch on `error`, never on `type`.
+ */
+export const PROBLEM_TYPE_BASE = 'https://docs.kasa.example/errors.md#';
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);

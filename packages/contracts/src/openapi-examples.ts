@@ -2,6 +2,7 @@
  * The example requests and answers of the OpenAPI documents. test/contract validates every one against the
  * schema beside it, so an example cannot drift from the contract it illustrates.
  */
+import { PROBLEM_TYPE_BASE } from './errors.js';
 
 const intentId = '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11';
 const withdrawalId = '9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54';
@@ -9,7 +10,7 @@ const eventId = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f';
 const requestId = '4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10';
 
 function problemOf(error: string, status: number, title: string, detail: string, errors?: Array<{ field: string; message: string }>) {
-  return { type: `https://docs.kasa.example/errors/${error}`, title, status, detail, error, ...(errors ? { errors } : {}), requestId };
+  return { type: `${PROBLEM_TYPE_BASE}${error}`, title, status, detail, error, ...(errors ? { errors } : {}), requestId };
 }
 
 const depositIntent = {

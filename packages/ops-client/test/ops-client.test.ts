@@ -155,7 +155,7 @@ describe('OpsClient requests', () => {
 describe('OpsApiError', () => {
   it('carries the status, the problem details and a message naming code, detail and fields', async () => {
     const problem = {
-      type: 'https://docs.kasa.example/errors/validation_failed',
+      type: 'https://docs.kasa.example/errors.md#validation_failed',
       title: 'The request is not valid',
       status: 400,
       detail: 'One or more fields are not valid.',

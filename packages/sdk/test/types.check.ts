@@ -5,6 +5,7 @@
  * names them. Nothing here runs.
  */
 import type { KasaApiError, KasaClient, verifyWebhook, WebhookEvent } from '../src/index.js';
+import type { AttemptView } from '@kasa/contracts';
 import type { components, operations } from '../src/generated/kasa-api.js';
 
 /** True only when A and B are the same type (not merely assignable one way). */
@@ -48,6 +49,8 @@ export type SdkMatchesTheContract = [
   Expect<Equal<Item<Client['events']['iterate']>, Json<operations['listEvents']['responses'][200]>['data'][number]>>,
   Expect<Equal<Input<Client['events']['replay']>[0], operations['replayEvent']['parameters']['path']['eventId']>>,
   Expect<Equal<Output<Client['events']['replay']>, Json<operations['replayEvent']['responses'][202]>>>,
+  // ...and an event's attempts are exactly what the ledger answers for them (its AttemptView), field by field.
+  Expect<Equal<Json<operations['getEvent']['responses'][200]>['attempts'][number], AttemptView>>,
 
   // webhookConfig.update(body) -> 200 body
   Expect<Equal<Input<Client['webhookConfig']['update']>[0], Json<operations['putWebhookConfig']['requestBody']>>>,

@@ -83,7 +83,13 @@ export const createReceivingAccountRequestSchema = {
   properties: {
     bankName: { type: 'string', minLength: 2, maxLength: 140 },
     holderName: { type: 'string', minLength: 2, maxLength: 140 },
-    iban: { type: 'string', minLength: 15, maxLength: 42, trIban: true },
+    iban: {
+      type: 'string',
+      minLength: 15,
+      maxLength: 42,
+      'x-tr-iban': true,
+      description: 'TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.',
+    },
   },
 } as const;
 
@@ -167,7 +173,13 @@ export const recordBankTransferRequestSchema = {
     amount: amountBound,
     currency: { type: 'string', enum: ['TRY'], 'x-message': 'must be TRY, the only active currency' },
     senderName: { type: 'string', minLength: 1, maxLength: 140 },
-    senderIban: { type: 'string', minLength: 15, maxLength: 42, trIban: true },
+    senderIban: {
+      type: 'string',
+      minLength: 15,
+      maxLength: 42,
+      'x-tr-iban': true,
+      description: "The sender's TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.",
+    },
     description: { type: 'string', maxLength: 500 },
     receivedAt: opsTimestamp,
   },

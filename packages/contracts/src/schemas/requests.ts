@@ -88,8 +88,8 @@ export const createWithdrawalRequestSchema = {
       type: 'string',
       minLength: 15,
       maxLength: 42,
-      trIban: true,
-      description: 'Destination TR IBAN, 26 characters; spaces are ignored and letters upper-cased.',
+      'x-tr-iban': true,
+      description: 'Destination TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.',
       examples: ['TR330006100519786457841326'],
     },
     targetHolderName: {

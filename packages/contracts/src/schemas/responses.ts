@@ -126,7 +126,11 @@ export const problemSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'error'],
   properties: {
-    type: { type: 'string', format: 'uri' },
+    type: {
+      type: 'string',
+      format: 'uri',
+      description: 'Where the error code is explained: its section of docs/errors.md. Branch on `error`, not on this.',
+    },
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
@@ -177,16 +181,32 @@ export const eventSchema = {
   },
 } as const;
 
+/** What the ledger answers for each attempt (AttemptView, from the `delivery_attempts` row). */
 export const deliveryAttemptSchema = {
   $id: 'DeliveryAttempt',
   type: 'object',
-  required: ['attemptNo', 'startedAt', 'durationMs', 'statusCode', 'error'],
+  additionalProperties: false,
+  required: ['attemptNo', 'url', 'startedAt', 'durationMs', 'statusCode', 'error', 'responseBody'],
   properties: {
     attemptNo: { type: 'integer', minimum: 1 },
+    url: {
+      type: 'string',
+      // Not `format: uri`: an attempt made while the site had no webhook URL records a sentence instead.
+      description: 'The webhook URL the attempt was sent to; "(no webhook URL configured)" when the site had none.',
+    },
     startedAt: timestamp,
     durationMs: { type: 'integer', minimum: 0 },
-    statusCode: { type: ['integer', 'null'] },
-    error: { type: ['string', 'null'] },
+    statusCode: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when no response arrived." },
+    error: {
+      type: ['string', 'null'],
+      maxLength: 1000,
+      description: 'Why no complete answer arrived (connection error, timeout, refused URL, missing configuration); null when one did.',
+    },
+    responseBody: {
+      type: ['string', 'null'],
+      maxLength: 4096,
+      description: "The first 4 KiB (4096 bytes, read as UTF-8) of the receiver's answer; null exactly when statusCode is null.",
+    },
   },
 } as const;
 

@@ -325,7 +325,7 @@ export interface components {
              */
             currency?: "TRY";
             /**
-             * @description Destination TR IBAN, 26 characters; spaces are ignored and letters upper-cased.
+             * @description Destination TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.
              * @example TR330006100519786457841326
              */
             targetIban: string;
@@ -387,14 +387,20 @@ export interface components {
         };
         DeliveryAttempt: {
             attemptNo: number;
+            /** @description The webhook URL the attempt was sent to; "(no webhook URL configured)" when the site had none. */
+            url: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
              */
             startedAt: string;
             durationMs: number;
+            /** @description The receiver's HTTP status; null when no response arrived. */
             statusCode: number | null;
+            /** @description Why no complete answer arrived (connection error, timeout, refused URL, missing configuration); null when one did. */
             error: string | null;
+            /** @description The first 4 KiB (4096 bytes, read as UTF-8) of the receiver's answer; null exactly when statusCode is null. */
+            responseBody: string | null;
         };
         EventWithAttempts: {
             /** Format: uuid */
@@ -578,7 +584,10 @@ export interface components {
             nextCursor: string | null;
         };
         Problem: {
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the error code is explained: its section of docs/errors.md. Branch on `error`, not on this.
+             */
             type: string;
             title: string;
             status: number;
@@ -680,7 +689,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -705,7 +714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -724,7 +733,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
                      *       "title": "A request with this Idempotency-Key is still in progress",
                      *       "status": 409,
                      *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
@@ -761,7 +770,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
                      *       "title": "Idempotency-Key was used with a different request body",
                      *       "status": 422,
                      *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
@@ -781,7 +790,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -870,7 +879,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -895,7 +904,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -915,7 +924,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1003,7 +1012,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -1028,7 +1037,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1047,7 +1056,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
                      *       "title": "A request with this Idempotency-Key is still in progress",
                      *       "status": 409,
                      *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
@@ -1084,7 +1093,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
                      *       "title": "Idempotency-Key was used with a different request body",
                      *       "status": 422,
                      *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
@@ -1104,7 +1113,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1183,7 +1192,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1202,7 +1211,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No deposit intent with this id.",
@@ -1222,7 +1231,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1301,7 +1310,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1320,7 +1329,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No deposit intent with this id.",
@@ -1340,7 +1349,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1429,7 +1438,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -1454,7 +1463,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1474,7 +1483,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1563,7 +1572,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1601,7 +1610,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1705,7 +1714,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -1730,7 +1739,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1750,7 +1759,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1855,7 +1864,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -1874,7 +1883,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No deposit intent with this id.",
@@ -1894,7 +1903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
@@ -1993,7 +2002,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/validation_failed",
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
                      *       "title": "The request is not valid",
                      *       "status": 400,
                      *       "detail": "The request body is not valid; nothing was created.",
@@ -2018,7 +2027,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/unauthorized",
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
                      *       "title": "Missing or invalid credentials",
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
@@ -2037,7 +2046,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/not_found",
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No deposit intent with this id.",
@@ -2056,7 +2065,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_in_use",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
                      *       "title": "A request with this Idempotency-Key is still in progress",
                      *       "status": 409,
                      *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
@@ -2093,7 +2102,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/idempotency_key_reused",
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
                      *       "title": "Idempotency-Key was used with a different request body",
                      *       "status": 422,
                      *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
@@ -2113,7 +2122,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.kasa.example/errors/rate_limited",
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
                      *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
