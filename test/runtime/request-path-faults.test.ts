@@ -297,7 +297,11 @@ describe('a failing ledger call on the request path', () => {
         const answers =
           call === 'create'
             ? [await partner('POST', '/deposits', apiKey, { externalUserId: 'fault-user', amount: '150000' })]
-            : [await partner('GET', `/intents/${String(created.body.intentId)}`, apiKey), await partner('GET', '/intents?limit=5', apiKey)];
+            : [
+                await partner('GET', `/intents/${String(created.body.intentId)}`, apiKey),
+                await partner('GET', '/intents?limit=5', apiKey),
+                await partner('GET', '/events?limit=5', apiKey),
+              ];
         for (const answer of answers) expect(answer.status).toBe(FAULT_STATUS[fault]);
       } finally {
         proxy.set(call, 'pass');

@@ -65,22 +65,6 @@ export interface CommandRedisOptions {
   autoPipelining?: boolean;
 }
 
-/** How often one connection error, repeated (a reconnect loop), reaches `onError`. */
-const REPEATED_ERROR_EVERY_MS = 5_000;
-
-/** `onError` for the first of identical errors, then at most once per {@link REPEATED_ERROR_EVERY_MS}. */
-function repeatLimitedListener(onError: (error: Error) => void): (error: Error) => void {
-  const lastCall = new Map<string, number>();
-  return (error) => {
-    const now = Date.now();
-    const last = lastCall.get(error.message);
-    if (last !== undefined && now - last < REPEATED_ERROR_EVERY_MS) return;
-    if (lastCall.size >= 100) lastCall.clear();
-    lastCall.set(error.message, now);
-    onError(error);
-  };
-}
-
 /**
  * A Redis connection for request paths (auth cache, rate limits, idempotency, login throttling): when Redis
  * is unreachable a command fails at once or after {@link REDIS_COMMAND_TIMEOUT_MS}, so the request goes on
@@ -88,8 +72,8 @@ function repeatLimitedListener(onError: (error: Error) => void): (error: Error) 
  * reconnect. Commands queue only until the first connection is ready
  * (start-up), never during an outage. On a cluster the same holds for every node, and the cluster client
  * itself refuses commands while it has no slot map. `onError` receives connection errors, the cluster's
- * and each node's, an error repeated by a reconnect loop at most once per 5 s (log them as JSON; without a
- * listener ioredis prints raw lines to stderr).
+ * and each node's; a reconnect loop repeats them, so log them with @kasa/logger's `repeatLimited` (as JSON:
+ * without a listener ioredis prints raw lines to stderr).
  */
 export function createCommandRedis(target: RedisTarget, onError: (error: Error) => void, options: CommandRedisOptions = {}): RedisClient {
   const failFast = { maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, connectTimeout: 2_000 };
@@ -100,8 +84,7 @@ export function createCommandRedis(target: RedisTarget, onError: (error: Error) 
   client.once('ready', () => {
     client.options.enableOfflineQueue = false;
   });
-  const listener = repeatLimitedListener(onError);
-  client.on('error', listener);
-  if (isClusterClient(client)) client.on('node error', listener);
+  client.on('error', onError);
+  if (isClusterClient(client)) client.on('node error', onError);
   return client;
 }

@@ -1,6 +1,6 @@
 import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
-import { createLogger, type Logger } from '@kasa/logger';
+import { createLogger, repeatLimited, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
 import { IdempotencyStore } from './idempotency/idempotency.js';
 import { InvalidKeyLimiter, RequestCounter } from './rate-limit/rate-limit.js';
@@ -23,9 +23,13 @@ export interface GatewayDeps {
 
 export function createGatewayDeps(config: KasaConfig, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
   const logger = overrides.logger ?? createLogger({ service: 'gateway', level: config.logLevel });
+  // A reconnect loop repeats its error: one line, then at most one per 5 s.
+  const redisErrors = repeatLimited(logger);
   const redis =
     overrides.redis ??
-    createCommandRedis(config, (error) => logger.warn('redis connection error', { error: error.message }), { autoPipelining: true });
+    createCommandRedis(config, (error) => redisErrors('warn', 'redis connection error', { error: error.message }), {
+      autoPipelining: true,
+    });
   return {
     config,
     logger,

@@ -103,7 +103,10 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
           })
         : null;
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: config.logLevel });
-  const redis = overrides.redis ?? createCommandRedis(config, (error) => logger.warn('redis connection error', { error: error.message }));
+  // A reconnect loop repeats its error: one line, then at most one per 5 s.
+  const redisErrors = repeatLimited(logger);
+  const redis =
+    overrides.redis ?? createCommandRedis(config, (error) => redisErrors('warn', 'redis connection error', { error: error.message }));
   const clock = overrides.clock ?? systemClock;
   const queueConnection = overrides.queueConnection ?? createQueueConnection(config);
   // Logged as JSON (ioredis prints raw lines without a listener), held back when repeated; the command client
