@@ -91,8 +91,6 @@ export function authenticate(deps: {
 
 /** The shared cache's entry for a key hash: its text, null when there is none, undefined when Redis cannot answer. */
 async function readSharedCache(redis: RedisClient, cacheKey: string): Promise<string | null | undefined> {
-  // A connection that is not ready fails every command at once; asking would only cost the error.
-  if (redis.status !== 'ready') return undefined;
   try {
     return await redis.get(cacheKey);
   } catch {

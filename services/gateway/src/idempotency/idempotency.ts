@@ -73,8 +73,6 @@ export class IdempotencyStore {
   ): Promise<StoredResponse> {
     const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('base64url').slice(0, 22)}`;
     const fingerprint = shortFingerprint(scope.fingerprint);
-    // A connection that is not ready fails every command at once: the ledger's record decides alone.
-    if (this.redis.status !== 'ready') return execute();
     let claimed: string | null;
     let existing: Entry | null = null;
     try {

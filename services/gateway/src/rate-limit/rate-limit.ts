@@ -15,8 +15,9 @@ export interface RateState {
 /**
  * A limiter in Redis, shared by every gateway replica, that counts in this process instead while Redis
  * cannot answer (down, not ready, or past the command timeout): limits stay in force through an outage,
- * per replica, so a site's budget is then approximate (up to its limit on each replica). A connection
- * that is not ready is not asked at all, so an outage costs no time per request.
+ * per replica, so a site's budget is then approximate (up to its limit on each replica). The command
+ * connection refuses commands at once while it reconnects (createCommandRedis), so an outage costs no time
+ * per request.
  */
 function sharedLimiter(redis: RedisClient, keyPrefix: string, points: number): RateLimiterRedis {
   return new RateLimiterRedis({
@@ -24,7 +25,6 @@ function sharedLimiter(redis: RedisClient, keyPrefix: string, points: number): R
     keyPrefix,
     points,
     duration: WINDOW_SECONDS,
-    rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
   });
 }

@@ -35,6 +35,5 @@ export async function resolveApiKey(
  * or slow costs the cache, never the answer (NX keeps a late write from replacing a revocation's marker).
  */
 function fillCache(redis: RedisClient, cacheKey: string, value: string, seconds: number): void {
-  if (redis.status !== 'ready') return;
   redis.set(cacheKey, value, 'EX', seconds, 'NX').catch(() => undefined);
 }
