@@ -159,6 +159,10 @@ describe('on a Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect((await request(stack.worker!.url).get('/readyz')).body.checks.redis).toBe('ok');
 
     const perNode = await keysPerNode(cluster, stack.h.env.redisPrefix);
+    console.log(
+      `redis cluster: ${statuses.length} partner requests, ${statuses.filter((status) => status >= 500).length} answered 5xx; keys per master:`,
+      perNode.map((keys) => keys.length),
+    );
     // Kasa's own keys (auth cache, rate limits, idempotency, login throttle) hash all over the slots.
     expect(perNode.filter((keys) => keys.some((key) => !key.includes('{bull}'))).length).toBeGreaterThan(1);
     // Every BullMQ key shares the {bull} hash tag, so all of them are on the one master of its slot.
