@@ -2,6 +2,94 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Architecture rules (docs/architecture.md, Arrows that must never exist; ADR 0015), proven by
+// test/lint/architecture-rules.test.ts. Each rule is one selector list, so a file gets every rule that applies to it
+// from exactly one block below (a later block replaces, never merges, a rule's options).
+const SHIPPED = ['{packages,services}/*/src/**/*.ts'];
+/** Repositories: the only files that touch Prisma or SQL (ADR 0015). */
+const REPOSITORIES = ['**/*.repository.ts'];
+/** Composition roots: the top of each service's src wires the database, checks it for health and disconnects it. */
+const COMPOSITION = ['services/*/src/{app,main,index,ledger,gateway,console,worker}.ts', 'services/*/src/*-deps.ts'];
+/** The Prisma client's own package, and the test kit that drives real databases for tests. */
+const DATABASE_PACKAGES = ['packages/db/src/**', 'packages/testkit/src/**'];
+/** Where a transaction may begin: use cases own it, and the transition recipe opens it for reviewed changes. */
+const TRANSACTION_OWNERS = ['**/*.use-case.ts', 'services/ledger/src/shared/transition.ts'];
+const NOT_SHIPPED = ['**/*.test.ts', 'packages/db/src/generated/**'];
+
+const ONLY_REPOSITORIES = "only repositories (*.repository.ts) touch Prisma or SQL (ADR 0015): move the query into the folder's repository";
+const PRISMA_AND_SQL = [
+  {
+    // tx.site.update(...), deps.db.senderReturn.findMany(...), this.db.withdrawal.findUnique(...)
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.object.type='MemberExpression']:matches([callee.object.object.name=/^(tx|db|prisma)$/], [callee.object.object.property.name=/^(db|prisma)$/])",
+    message: `A Prisma model call: ${ONLY_REPOSITORIES}.`,
+  },
+  {
+    selector: 'MemberExpression[property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]',
+    message: `Raw SQL: ${ONLY_REPOSITORIES}.`,
+  },
+  {
+    // pool.query(...), deps.pool.query(...), client.query(...) on node-postgres
+    selector:
+      "CallExpression[callee.property.name='query']:matches([callee.object.name=/^(pool|readPool|client)$/i], [callee.object.property.name=/^(pool|readPool|client)$/i])",
+    message: `SQL on a pg pool: ${ONLY_REPOSITORIES}.`,
+  },
+];
+const TRANSACTION = {
+  selector: "MemberExpression[property.name='$transaction']",
+  message:
+    'A transaction begins in a use case (deps.db.$transaction, or runTransition/inTransaction from shared/transition.ts), never in a route or helper (ADR 0015).',
+};
+
+const SERVICES = ['gateway', 'ledger', 'webhook-worker', 'console'];
+/** No service imports another: by package name, or by a relative path into services/<other>. */
+const otherServices = (self) => {
+  const others = SERVICES.filter((name) => name !== self);
+  return [
+    {
+      regex: `^@kasa/(${SERVICES.join('|')})(/|$)`,
+      message: 'A service never imports a service (its own package name included): shared code goes in packages/ (STYLE.md 1).',
+    },
+    {
+      regex: `^(\\.\\./)+(services/)?(${others.join('|')})/`,
+      message: 'A service never imports another service: shared code goes in packages/ (STYLE.md 1).',
+    },
+  ];
+};
+const DB_VALUES = {
+  name: '@kasa/db',
+  allowTypeImports: true,
+  message:
+    'Only repositories and composition roots use @kasa/db values (the client, Prisma.sql, MicroBatch); elsewhere `import type` its row types.',
+};
+
+const architectureRules = [
+  {
+    files: SHIPPED,
+    ignores: [...NOT_SHIPPED, ...REPOSITORIES, ...COMPOSITION, ...DATABASE_PACKAGES, ...TRANSACTION_OWNERS],
+    rules: { 'no-restricted-syntax': ['error', ...PRISMA_AND_SQL, TRANSACTION] },
+  },
+  {
+    files: TRANSACTION_OWNERS.map((glob) => (glob.startsWith('**') ? `{packages,services}/*/src/${glob}` : glob)),
+    ignores: NOT_SHIPPED,
+    rules: { 'no-restricted-syntax': ['error', ...PRISMA_AND_SQL] },
+  },
+  ...SERVICES.flatMap((service) => [
+    {
+      files: [`services/${service}/src/**/*.ts`],
+      ignores: [...NOT_SHIPPED, ...REPOSITORIES, ...COMPOSITION],
+      rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [DB_VALUES], patterns: otherServices(service) }] },
+    },
+    {
+      files: [...REPOSITORIES, ...COMPOSITION].map((glob) =>
+        glob.startsWith('**') ? `services/${service}/src/${glob}` : glob.replace('services/*/', `services/${service}/`),
+      ),
+      ignores: NOT_SHIPPED,
+      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: otherServices(service) }] },
+    },
+  ]),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -59,4 +147,5 @@ export default tseslint.config(
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  ...architectureRules,
 );

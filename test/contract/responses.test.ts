@@ -141,7 +141,9 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
       401,
     );
     expect((await call(opsProxy.url, 'POST', '/ops/v1/login', { body: { email: 'x' } })).status).toBe(400);
-    expect((await ops('POST', '/ops/v1/logout')).status).toBe(409);
+    const logout = await ops('POST', '/ops/v1/logout');
+    expect(logout.status).toBe(409);
+    expect(logout.body).toMatchObject({ error: 'conflict', reason: 'bootstrap_token' });
 
     const slug = `contract-${randomUUID().slice(0, 8)}`;
     const created = await ops('POST', '/ops/v1/sites', {

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { OpsApiError } from '@kasa/ops-client';
+import { CONFLICT_HINTS } from './conflict-hints.js';
 import { registerAdminCommands } from './commands/admin.commands.js';
 import { registerEventCommands } from './commands/events.commands.js';
 import { registerDeskCommands } from './commands/desk.commands.js';
@@ -47,6 +48,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       printJson(io.stdout, { error: problem });
     } else {
       io.stderr.write(`kasa: ${message}\n`);
+      const reason = error instanceof OpsApiError ? error.reason : null;
+      if (reason) io.stderr.write(`kasa: next: ${CONFLICT_HINTS[reason]}\n`);
     }
     return 1;
   }

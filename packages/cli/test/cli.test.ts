@@ -138,9 +138,11 @@ describe('kasa', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('409 conflict');
     expect(refused.stderr).toContain('RESERVED');
+    expect(refused.stderr).toContain('409 conflict (invalid_transition)');
+    expect(refused.stderr).toContain('kasa: next: the record has moved on, or is not ready for this yet');
     const asJson = await kasa(['--json', 'intents', 'reject', intent.intentId, '--reason', 'no money']);
     expect(asJson.code).toBe(1);
-    expect(asJson.json.error).toMatchObject({ status: 409, error: 'conflict' });
+    expect(asJson.json.error).toMatchObject({ status: 409, error: 'conflict', reason: 'invalid_transition' });
   });
 
   it('exits 2 on a wrong command line, without calling the API', async () => {
@@ -384,7 +386,8 @@ describe('returns to senders from the terminal', () => {
     expect(asked.json).toMatchObject({ status: 'PENDING_REVIEW', amount: '33300' });
     const again = await kasa(['transfers', 'return', transferId, '--reason', 'again']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('409 conflict');
+    expect(again.stderr).toContain('409 conflict (transfer_not_returnable)');
+    expect(again.stderr).toContain('kasa: next: only unmatched or set-aside transfers');
     const listed = await kasa(['returns', 'list', '--status', 'PENDING_REVIEW', '--order', 'oldest']);
     expect(listed.stdout).toContain(asked.json.returnId);
     expect((await kasa(['returns', 'approve', asked.json.returnId])).stdout).toContain('is now APPROVED');

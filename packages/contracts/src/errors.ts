@@ -33,6 +33,39 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   service_unavailable: 'Service temporarily unavailable',
 };
 
+/**
+ * Why a 409 `conflict` was answered, in the problem's `reason` member: the closed set a caller branches on (the
+ * console picks its message by it, the CLI prints it), each with its meaning as docs/errors.md states it. A
+ * problem's `detail` is prose for people and may change wording at any time.
+ */
+export const CONFLICT_REASONS = {
+  invalid_transition:
+    "The record's status does not allow this action: it was already decided, or is not ready for it yet (the detail names the status).",
+  state_changed: 'The record changed while this action ran (another operator acted at the same moment); reload it and decide again.',
+  amount_exceeds_received: 'The credit asked for is more than the money recorded as received for this deposit.',
+  insufficient_balance: "The site's available balance does not cover the withdrawal.",
+  intent_decided:
+    'A bank transfer cannot be assigned to a deposit that was already approved or rejected; set the transfer aside or return it to its sender.',
+  transfer_settled:
+    'The bank transfer already went somewhere (matched, assigned, set aside or being returned), so this action no longer applies.',
+  transfer_not_returnable:
+    'The transfer cannot go back to its sender: a deposit kept it, or it is already being returned. Only unmatched or set-aside money, or money paid for a rejected deposit, goes back.',
+  bank_tx_id_reused: 'This bankTxId was already recorded with different details.',
+  event_in_delivery: 'The event is still being delivered; replay it once it is DELIVERED or DEAD.',
+  operator_disabled: 'The operator is disabled, so no token can be issued for them.',
+  self_disable: 'An operator cannot disable their own account.',
+  bootstrap_token: 'The bootstrap token is configuration: it cannot be logged out.',
+} as const satisfies Record<string, string>;
+
+export type ConflictReason = keyof typeof CONFLICT_REASONS;
+
+/** Every reason a problem may carry; today only `conflict` has reasons. */
+export type ErrorReason = ConflictReason;
+
+export function isErrorReason(value: unknown): value is ErrorReason {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CONFLICT_REASONS, value);
+}
+
 export interface FieldError {
   field: string;
   message: string;
@@ -45,6 +78,8 @@ export interface ProblemDetails {
   status: number;
   detail: string;
   error: ErrorCode;
+  /** Which case of `error` this is, where callers must tell cases apart ({@link CONFLICT_REASONS}). */
+  reason?: ErrorReason;
   errors?: FieldError[];
   requestId?: string;
 }

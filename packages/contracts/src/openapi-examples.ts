@@ -9,8 +9,24 @@ const withdrawalId = '9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54';
 const eventId = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f';
 const requestId = '4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10';
 
-function problemOf(error: string, status: number, title: string, detail: string, errors?: Array<{ field: string; message: string }>) {
-  return { type: `${PROBLEM_TYPE_BASE}${error}`, title, status, detail, error, ...(errors ? { errors } : {}), requestId };
+function problemOf(
+  error: string,
+  status: number,
+  title: string,
+  detail: string,
+  errors?: Array<{ field: string; message: string }>,
+  reason?: string,
+) {
+  return {
+    type: `${PROBLEM_TYPE_BASE}${error}`,
+    title,
+    status,
+    detail,
+    error,
+    ...(reason ? { reason } : {}),
+    ...(errors ? { errors } : {}),
+    requestId,
+  };
 }
 
 const depositIntent = {
@@ -149,5 +165,13 @@ export const OPS_EXAMPLES = {
     401,
     'Missing or invalid credentials',
     'Send an operator token as Authorization: Bearer <token>.',
+  ),
+  conflictProblem: problemOf(
+    'conflict',
+    409,
+    'The record is not in a state that allows this',
+    'The intent is APPROVED; a transfer cannot be assigned to a decided intent. Nothing was changed.',
+    undefined,
+    'intent_decided',
   ),
 } as const;

@@ -15,7 +15,10 @@ const ERRORS = {
   '401': problem('unauthorized: no operator token, or one that is unknown, expired or revoked', OPS_EXAMPLES.unauthorizedProblem),
   '403': problem("forbidden: the operator's role may not do this (provisioning and operator accounts are for ADMIN)"),
   '404': problem('not_found: no record with this id'),
-  '409': problem('conflict: the record is not in a state that allows this'),
+  '409': problem(
+    'conflict: the record is not in a state that allows this; `reason` says which case (docs/errors.md, conflict)',
+    OPS_EXAMPLES.conflictProblem,
+  ),
   '413': problem('payload_too_large: body over 64 KiB'),
   '415': problem('unsupported_media_type: Content-Type must be application/json'),
   '429': problem('rate_limited: too many failed logins from this address or for this account; see Retry-After'),

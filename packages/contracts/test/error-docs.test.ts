@@ -1,12 +1,13 @@
 /**
  * The documents a partner reads about errors follow the contract's closed set (ERROR_STATUS): docs/api.md's error
  * table has one row per code with its status, docs/errors.md one section per code, and every problem `type`
- * (PROBLEM_TYPE_BASE + code, as the services answer) leads to that code's section of a file in docs/.
+ * (PROBLEM_TYPE_BASE + code, as the services answer) leads to that code's section of a file in docs/; the conflict
+ * section lists every reason of CONFLICT_REASONS.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { ERROR_STATUS, ERROR_TITLE, PROBLEM_TYPE_BASE, isErrorCode, type ErrorCode } from '../src/index.js';
+import { CONFLICT_REASONS, ERROR_STATUS, ERROR_TITLE, PROBLEM_TYPE_BASE, isErrorCode, type ErrorCode } from '../src/index.js';
 
 const docsDir = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const read = (file: string) => readFileSync(`${docsDir}${file}`, 'utf8');
@@ -67,6 +68,11 @@ describe('docs/errors.md', () => {
       ({ code, status }) => !section(errors, `## ${code}`).trim().startsWith(`HTTP ${status}, "${ERROR_TITLE[code]}".`),
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('lists every conflict reason of the closed set under conflict, in its order, and no other', () => {
+    const rows = [...section(errors, '## conflict').matchAll(/^\| `(\w+)` +\|/gm)].map(([, reason]) => reason);
+    expect(rows).toEqual(Object.keys(CONFLICT_REASONS));
   });
 });
 

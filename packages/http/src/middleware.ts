@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@kasa/logger';
-import { RequestValidationError, type ErrorCode, type FieldError } from '@kasa/contracts';
+import { RequestValidationError, type ErrorCode, type ErrorReason, type FieldError } from '@kasa/contracts';
 import { AppError, problemOf } from './app-error.js';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './dependency-errors.js';
 import { routeOf } from './route-template.js';
@@ -26,8 +26,8 @@ export const requestId: RequestHandler = (req, res, next) => {
   requestScope.run({ requestId: req.requestId }, next);
 };
 
-export function sendProblem(res: Response, code: ErrorCode, detail: string, errors?: FieldError[]): void {
-  const body = problemOf(code, detail, res.req.requestId, errors);
+export function sendProblem(res: Response, code: ErrorCode, detail: string, errors?: FieldError[], reason?: ErrorReason): void {
+  const body = problemOf(code, detail, res.req.requestId, errors, reason);
   // Every 503 tells the client when to come back (docs/api.md, Errors).
   if (code === 'service_unavailable' && !res.hasHeader('Retry-After'))
     res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
@@ -59,7 +59,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-      sendProblem(res, error.code, error.detail, error.errors);
+      sendProblem(res, error.code, error.detail, error.errors, error.reason);
       return;
     }
     const parserError = error as BodyParserError;

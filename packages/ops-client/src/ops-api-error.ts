@@ -1,4 +1,4 @@
-import type { FieldError } from '@kasa/contracts';
+import { isErrorReason, type ErrorReason, type FieldError } from '@kasa/contracts';
 
 /** What an ops API error body may hold: RFC 9457 problem details with the ledger's code in `error`. */
 export interface OpsProblem {
@@ -7,6 +7,7 @@ export interface OpsProblem {
   status?: number;
   detail?: string;
   error?: string;
+  reason?: string;
   errors?: FieldError[];
   requestId?: string;
 }
@@ -19,7 +20,7 @@ export interface OpsApiErrorOptions {
 
 /**
  * Every failed ops API call: a non-2xx answer with its problem details, or no answer at all (status 503,
- * `answered` false). The message reads like `409 conflict: The intent is RESERVED (amount must be ...)`.
+ * `answered` false). The message reads like `409 conflict (invalid_transition): Cannot approve a deposit intent ...`.
  */
 export class OpsApiError extends Error {
   /** The answer's Retry-After in seconds (429, 503), when it sent one. */
@@ -57,7 +58,12 @@ export class OpsApiError extends Error {
     return this.status >= 500 ? 'service_unavailable' : 'unknown';
   }
 
-  /** The ledger's explanation; '' when it gave none. */
+  /** Which case of the code this is (`intent_decided`, ...), to branch on; null when the ledger named none we know. */
+  get reason(): ErrorReason | null {
+    return isErrorReason(this.problem.reason) ? this.problem.reason : null;
+  }
+
+  /** The ledger's explanation, for people; '' when it gave none. Branch on {@link reason}, never on this. */
   get detail(): string {
     return typeof this.problem.detail === 'string' ? this.problem.detail : '';
   }
@@ -80,7 +86,8 @@ function describe(status: number, problem: OpsProblem): string {
   const fields = fieldErrorsOf(problem)
     .map((e) => `${e.field} ${e.message}`)
     .join('; ');
-  return `${status} ${problem.error ?? 'error'}: ${problem.detail ?? problem.title ?? 'request failed'}${fields ? ` (${fields})` : ''}`;
+  const reason = isErrorReason(problem.reason) ? ` (${problem.reason})` : '';
+  return `${status} ${problem.error ?? 'error'}${reason}: ${problem.detail ?? problem.title ?? 'request failed'}${fields ? ` (${fields})` : ''}`;
 }
 
 /** Retry-After in seconds; the HTTP-date form is not used by the ledger and counts as absent. */

@@ -176,6 +176,18 @@ describe('OpsApiError', () => {
     expect(error.message).toBe('400 validation_failed: One or more fields are not valid. (amount must be positive)');
   });
 
+  it('reads the reason of a conflict, and none when the ledger names one it does not know', async () => {
+    const detail = 'The intent is APPROVED; a transfer cannot be assigned to a decided intent. Nothing was changed.';
+    reply = () => json(409, { error: 'conflict', reason: 'intent_decided', detail });
+    const decided = await failureOf(new OpsClient({ baseUrl }).post('/bank-transfers/t-1/assign', { intentId: 'i-1' }));
+    expect(decided).toMatchObject({ status: 409, code: 'conflict', reason: 'intent_decided', detail });
+    expect(decided.message).toBe(`409 conflict (intent_decided): ${detail}`);
+    reply = () => json(409, { error: 'conflict', reason: 'not_a_reason', detail: 'Something new.' });
+    const unknown = await failureOf(new OpsClient({ baseUrl }).post('/bank-transfers/t-1/assign', { intentId: 'i-1' }));
+    expect(unknown.reason).toBeNull();
+    expect(unknown.message).toBe('409 conflict: Something new.');
+  });
+
   it('passes on Retry-After in seconds (and ignores the date form)', async () => {
     reply = () => json(429, { error: 'rate_limited', detail: 'Too many login attempts.' }, { 'retry-after': '240' });
     const throttled = await failureOf(new OpsClient({ baseUrl }).login({ email: 'a@b.test', password: 'x' }));

@@ -12,7 +12,6 @@ import { deliveryRoutes } from './pages/deliveries.page.js';
 import { depositRoutes } from './pages/deposits.page.js';
 import { searchRoutes } from './pages/search.page.js';
 import { returnRoutes } from './pages/returns.page.js';
-import { intentRoutes } from './pages/intent.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
 import { siteKeyRoutes } from './pages/site-keys.page.js';
@@ -71,7 +70,6 @@ export function createApp(deps: ConsoleDeps): Express {
     searchRoutes(deps),
     depositRoutes(deps),
     reviewQueueRoutes(deps),
-    intentRoutes(deps),
     withdrawalRoutes(deps),
     bankTransferRoutes(deps),
     returnRoutes(deps),

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { FieldError } from '@kasa/contracts';
+import type { ConflictReason, FieldError } from '@kasa/contracts';
 import { AppError, routeOf } from '@kasa/http';
 import { OpsApiError } from '@kasa/ops-client';
 import type { ConsoleDeps } from './console-deps.js';
@@ -16,6 +16,26 @@ export interface ReadableError {
   fields: FieldError[];
 }
 
+/**
+ * What the operator is told about each 409, by the ledger's reason (docs/errors.md, conflict): what happened and,
+ * where there is one, what to do instead. A `Record`, so a new reason does not compile until it has its line here.
+ */
+const CONFLICT_TITLES: Record<ConflictReason, string> = {
+  // A review that lost a race with another operator, or a page loaded before the record moved on.
+  invalid_transition: 'Someone else already acted on this record.',
+  state_changed: 'Someone else already acted on this record.',
+  amount_exceeds_received: 'The amount is more than the money received for this deposit.',
+  insufficient_balance: "The site's available balance does not cover this.",
+  intent_decided: 'This deposit was already approved or rejected; set the transfer aside or return it to the sender.',
+  transfer_settled: 'This transfer is no longer unmatched: it was matched, assigned, set aside or returned meanwhile.',
+  transfer_not_returnable: 'This transfer cannot go back to its sender: a deposit kept it, or it is already being returned.',
+  bank_tx_id_reused: 'This bank transaction id was already recorded with different details.',
+  event_in_delivery: 'This event is still being delivered; replay it once it is delivered or dead.',
+  operator_disabled: 'This operator is disabled; no token can be issued for them.',
+  self_disable: 'You cannot disable your own account; ask another admin.',
+  bootstrap_token: 'The bootstrap token is configuration and cannot be logged out.',
+};
+
 function fromLedger(error: OpsApiError): ReadableError {
   const base = { detail: error.detail, fields: error.fieldErrors };
   switch (error.status) {
@@ -26,15 +46,11 @@ function fromLedger(error: OpsApiError): ReadableError {
     case 404:
       return { ...base, status: 404, title: 'This record does not exist.' };
     case 409:
-      // Conflicts that name the amount are about money: a deposit credited above what arrived, or a
-      // withdrawal past the site's balance. Everything else is a race with another operator (or a state
-      // that has moved on since the page was loaded).
-      if (error.fieldErrors.some((f) => f.field === 'amount' && f.message.includes('received'))) {
-        return { ...base, status: 409, title: 'The amount is more than the money received for this deposit.' };
-      }
-      return error.fieldErrors.some((f) => f.field === 'amount')
-        ? { ...base, status: 409, title: "The site's available balance does not cover this." }
-        : { ...base, status: 409, title: 'Someone else already acted on this record.' };
+      return {
+        ...base,
+        status: 409,
+        title: error.reason ? CONFLICT_TITLES[error.reason] : 'The record is not in a state that allows this.',
+      };
     case 429:
       return { ...base, status: 429, title: 'Too many requests; wait a moment and try again.' };
     default:

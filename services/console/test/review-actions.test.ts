@@ -199,6 +199,24 @@ describe('unmatched transfers', () => {
   });
 });
 
+describe('assigning to a decided deposit', () => {
+  it('tells the operator to set the transfer aside or return it, instead of "someone else already acted"', async () => {
+    const { h, page } = setup;
+    const intent = await pendingDeposit(64000);
+    expect((await h.ops('POST', `/intents/${intent.intentId}/approve`, {})).status).toBe(200);
+    const recorded = await h.transfer('NOREF', 64000);
+    expect(recorded.body).toMatchObject({ status: 'UNMATCHED' });
+    await page.goto('/bank-transfers');
+    const row = page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`);
+    await row.getByLabel('Deposit reference or intent id').fill(intent.intentId);
+    await row.getByRole('button', { name: 'Assign' }).click();
+    await expect(page.locator('section.error h2').textContent()).resolves.toBe(
+      'This deposit was already approved or rejected; set the transfer aside or return it to the sender.',
+    );
+    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED', receivedAmount: '64000' });
+  });
+});
+
 describe('navigation', () => {
   it('renders every section without browser errors (nothing blocked by the CSP)', async () => {
     const { page, site } = setup;

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { isErrorCode, type FieldError } from '@kasa/contracts';
+import { isErrorCode, isErrorReason, type FieldError } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 
 export interface LedgerResponse {
@@ -53,14 +53,16 @@ export class LedgerClient {
 }
 
 function toAppError(status: number, text: string): AppError {
-  let problem: { error?: unknown; detail?: unknown; errors?: FieldError[] } = {};
+  let problem: { error?: unknown; reason?: unknown; detail?: unknown; errors?: FieldError[] } = {};
   try {
     problem = JSON.parse(text) as typeof problem;
   } catch {
     // Not a problem document: fall through to a generic error.
   }
   if (isErrorCode(problem.error) && problem.error !== 'internal_error' && status < 500) {
-    return new AppError(problem.error, typeof problem.detail === 'string' ? problem.detail : '', problem.errors);
+    const detail = typeof problem.detail === 'string' ? problem.detail : '';
+    // The ledger's reason goes on to the partner, who branches on it as the ledger's callers do.
+    return new AppError(problem.error, detail, problem.errors, undefined, isErrorReason(problem.reason) ? problem.reason : undefined);
   }
   if (status === 503)
     return new AppError('service_unavailable', 'The service is temporarily unavailable; retry with the same Idempotency-Key.');

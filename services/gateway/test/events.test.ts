@@ -183,6 +183,7 @@ describe('POST /api/v1/external/events/:eventId/replay', () => {
     const pending = await replay(site, ids[0]!);
     expect(pending.status).toBe(409);
     expect(pending.body.error).toBe('conflict');
+    expect(pending.body.reason).toBe('event_in_delivery');
   });
 });
 

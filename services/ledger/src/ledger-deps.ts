@@ -22,11 +22,12 @@ import { BankTransferRepository } from './bank-transfers/bank-transfer.repositor
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
-import { HouseJournal } from './returns/house-journal.js';
+import { SenderReturnRepository } from './returns/sender-return.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
-import { ReviewRepository } from './shared/review.repository.js';
+import { DepositReviewRepository } from './deposits/deposit-review.repository.js';
+import { WithdrawalReviewRepository } from './withdrawals/withdrawal-review.repository.js';
 import { systemClock, type Clock } from './shared/clock.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
@@ -68,12 +69,14 @@ export interface LedgerDeps {
   operators: OperatorRepository;
   /** Operator login allowances in Redis (OPS_LOGIN_*). */
   loginThrottle: LoginThrottle;
-  /** Locks and conditional updates of intents and withdrawals under review. */
-  review: ReviewRepository;
+  /** Locks and conditional updates of intents under review, and the operators' deposit lists. */
+  depositReview: DepositReviewRepository;
+  /** Locks and conditional updates of withdrawals under review, and the operators' withdrawal lists. */
+  withdrawalReview: WithdrawalReviewRepository;
   /** The sites' double-entry journal and its balances. */
   journal: JournalRepository;
-  /** The house journal: returns to senders (money no site owns). */
-  houseJournal: HouseJournal;
+  /** Returns to senders and their house journal (money no site owns). */
+  senderReturns: SenderReturnRepository;
   bankTransfers: BankTransferRepository;
   expiries: ExpiryRepository;
   /** The repeatable expiry sweep (BullMQ `deposit-expiry`). */
@@ -162,9 +165,10 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     webhookSecrets: webhookSecretBox(config.secretEncryptionKey),
     operators: new OperatorRepository(db),
     loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
-    review: new ReviewRepository(db),
+    depositReview: new DepositReviewRepository(db),
+    withdrawalReview: new WithdrawalReviewRepository(db),
     journal: new JournalRepository(db),
-    houseJournal: new HouseJournal(db),
+    senderReturns: new SenderReturnRepository(db),
     bankTransfers: new BankTransferRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,

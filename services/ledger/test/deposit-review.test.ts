@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { bankTransferBody } from '@kasa/testkit';
 import { useHarness } from '@kasa/testkit/jest';
-import { generateReferenceNo } from '../src/shared/reference-no.js';
+import { generateReferenceNo } from '../src/site-records/reference-no.js';
 import { startLedgerHarness } from './harness.js';
 
 const setup = useHarness(startLedgerHarness, async (h) => ({ site: await h.createSite() }));
@@ -142,6 +142,7 @@ describe('bank transfer matching', () => {
     });
     const again = await h.ops('POST', `/bank-transfers/${recorded.body.bankTransferId}/assign`, { intentId: created.intentId });
     expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'conflict', reason: 'transfer_settled' });
     expect((await intent(created.intentId)).receivedAmount).toBe('40000');
   });
 
@@ -181,6 +182,7 @@ describe('bank transfer matching', () => {
     expect(await intent(created.intentId)).toMatchObject({ status: 'APPROVED', amount: '25000', receivedAmount: '25000' });
     const assign = await h.ops('POST', `/bank-transfers/${late.body.bankTransferId}/assign`, { intentId: created.intentId });
     expect(assign.status).toBe(409);
+    expect(assign.body).toMatchObject({ error: 'conflict', reason: 'intent_decided' });
   });
 
   it('adds a second transfer to an intent under review', async () => {
@@ -209,6 +211,7 @@ describe('bank transfer matching', () => {
     expect((await intent(created.intentId)).receivedAmount).toBe('70000');
     const different = await h.ops('POST', '/bank-transfers', { ...body, amount: '70001' });
     expect(different.status).toBe(409);
+    expect(different.body).toMatchObject({ error: 'conflict', reason: 'bank_tx_id_reused' });
     expect((await intent(created.intentId)).receivedAmount).toBe('70000');
   });
 

@@ -75,7 +75,9 @@ describe('set aside', () => {
     expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/set-aside`, {})).status).toBe(400);
     const journalBefore = await h.ledger.deps.db.journalEntry.count();
     expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/set-aside`, { reason: 'Compliance hold' })).status).toBe(200);
-    expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/set-aside`, { reason: 'again' })).status).toBe(409);
+    const again = await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/set-aside`, { reason: 'again' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'conflict', reason: 'transfer_settled' });
     expect(await h.ledger.deps.db.journalEntry.count()).toBe(journalBefore);
     expect((await h.ops('GET', '/dashboard')).body.unmatchedTransfers.count).toBe(before);
     const listed = await h.ops('GET', '/bank-transfers?status=SET_ASIDE');
@@ -83,7 +85,9 @@ describe('set aside', () => {
 
     const intent = await h.createDeposit(site, 5000);
     const matched = await h.transfer(intent.referenceNo, 5000);
-    expect((await h.ops('POST', `/bank-transfers/${matched.body.bankTransferId}/set-aside`, { reason: 'no' })).status).toBe(409);
+    const matchedAside = await h.ops('POST', `/bank-transfers/${matched.body.bankTransferId}/set-aside`, { reason: 'no' });
+    expect(matchedAside.status).toBe(409);
+    expect(matchedAside.body).toMatchObject({ error: 'conflict', reason: 'transfer_settled' });
     expect((await h.ops('POST', '/bank-transfers/not-an-id/set-aside', { reason: 'no' })).status).toBe(404);
   });
 });

@@ -33,6 +33,7 @@ describe('approving a deposit', () => {
     const huge = await h.ops('POST', `/intents/${intent.intentId}/approve`, { amount: '999999999999999999' });
     expect(huge.status).toBe(409);
     expect(huge.body.error).toBe('conflict');
+    expect(huge.body.reason).toBe('amount_exceeds_received');
     expect(huge.body.errors).toEqual([{ field: 'amount', message: 'must not exceed the 200000 kuruş (2.000,00 ₺) received' }]);
     const oneMore = await h.ops('POST', `/intents/${intent.intentId}/approve`, { amount: '200001' });
     expect(oneMore.status).toBe(409);

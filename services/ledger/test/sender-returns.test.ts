@@ -10,7 +10,7 @@ import { startLedgerHarness } from './harness.js';
 const setup = useHarness(startLedgerHarness, async (h) => ({ site: await h.createSite() }));
 
 const houseLegs = async (returnId: string) =>
-  (await setup.h.ledger.deps.houseJournal.entriesOf(returnId)).map((leg) => `${leg.account} ${leg.amount.toString()}`);
+  (await setup.h.ledger.deps.senderReturns.houseEntriesOf(returnId)).map((leg) => `${leg.account} ${leg.amount.toString()}`);
 const actionsOf = async (entityId: string) =>
   (await setup.h.ledger.deps.db.auditLog.findMany({ where: { entityId }, orderBy: { createdAt: 'asc' } })).map((entry) => entry.action);
 const transferStatus = async (id: string) => (await setup.h.ops('GET', `/bank-transfers/${id}`)).body.status as string;
@@ -33,12 +33,18 @@ describe('returns to senders', () => {
     expect(await transferStatus(loose.body.bankTransferId)).toBe('RETURNING');
     // Out of the queues: not assignable, not set aside, not asked for twice.
     const intent = await h.createDeposit(setup.site, 45000);
-    expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/assign`, { intentId: intent.intentId })).status).toBe(409);
-    expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/return`, { reason: 'again' })).status).toBe(409);
+    const assign = await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/assign`, { intentId: intent.intentId });
+    expect(assign.status).toBe(409);
+    expect(assign.body.reason).toBe('transfer_settled');
+    const again = await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/return`, { reason: 'again' });
+    expect(again.status).toBe(409);
+    expect(again.body.reason).toBe('transfer_not_returnable');
     expect(await houseLegs(returnId)).toEqual([]);
     expect((await h.ops('GET', '/dashboard')).body.returnsToReview.count).toBeGreaterThanOrEqual(1);
 
-    expect((await h.ops('POST', `/sender-returns/${returnId}/mark-sent`, {})).status).toBe(409);
+    const early = await h.ops('POST', `/sender-returns/${returnId}/mark-sent`, {});
+    expect(early.status).toBe(409);
+    expect(early.body.reason).toBe('invalid_transition');
     expect((await h.ops('POST', `/sender-returns/${returnId}/approve`, {})).body.status).toBe('APPROVED');
     expect(await houseLegs(returnId)).toEqual(['bank_clearing 45000', 'sender_refunds_payable -45000']);
     const sent = await h.ops('POST', `/sender-returns/${returnId}/mark-sent`, { bankTxId: 'EFT-RETURN-1' });
@@ -68,6 +74,7 @@ describe('returns to senders', () => {
     await h.ops('POST', `/intents/${approvedDeposit.intentId}/approve`, {});
     const refused = await h.ops('POST', `/bank-transfers/${kept.body.bankTransferId}/return`, { reason: 'x' });
     expect(refused.status).toBe(409);
+    expect(refused.body.reason).toBe('transfer_not_returnable');
     expect(refused.body.detail).toContain('no deposit kept');
 
     // Approved, then rejected: the booking is reversed and the transfer is back where it was.
@@ -76,7 +83,7 @@ describe('returns to senders', () => {
     const withdrawn = await h.ops('POST', `/sender-returns/${returnId}/reject`, { reason: 'The user sent a new deposit for it' });
     expect(withdrawn.body).toMatchObject({ status: 'REJECTED', rejectedReason: 'The user sent a new deposit for it' });
     expect(await transferStatus(paid.body.bankTransferId)).toBe('MATCHED');
-    const legs = await h.ledger.deps.houseJournal.entriesOf(returnId);
+    const legs = await h.ledger.deps.senderReturns.houseEntriesOf(returnId);
     expect(legs.reduce((sum, leg) => sum + leg.amount, 0n)).toBe(0n);
     expect(legs.filter((leg) => leg.account === 'bank_clearing').reduce((sum, leg) => sum + leg.amount, 0n)).toBe(0n);
     expect((await h.ops('GET', '/journal/check')).body).toMatchObject({ ok: true, problems: [] });

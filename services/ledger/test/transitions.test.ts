@@ -133,7 +133,7 @@ describe('deposit intent: illegal transitions answer 409 and change nothing', ()
     const before = await snapshot(id);
     const answer = await h.ops('POST', `/intents/${id}/${action}`, action === 'reject' ? { reason: 'x' } : { amount: '10000' });
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ error: 'conflict' });
+    expect(answer.body).toMatchObject({ error: 'conflict', reason: 'invalid_transition' });
     expect(answer.body.detail).toContain(from);
     expect(await snapshot(id)).toEqual(before);
   });
@@ -228,7 +228,7 @@ describe('withdrawal: illegal transitions answer 409 and change nothing', () => 
     const before = await snapshot(id);
     const answer = await actOnWithdrawal(id, action);
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ error: 'conflict' });
+    expect(answer.body).toMatchObject({ error: 'conflict', reason: 'invalid_transition' });
     expect(answer.body.detail).toContain(from);
     expect(await snapshot(id)).toEqual(before);
   });

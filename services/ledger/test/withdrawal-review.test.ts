@@ -73,6 +73,7 @@ describe('balance check', () => {
     const { withdrawalId } = await h.createWithdrawal(site, 10001);
     const refused = await h.ops('POST', `/withdrawals/${withdrawalId}/approve`, {});
     expect(refused.status).toBe(409);
+    expect(refused.body.reason).toBe('insufficient_balance');
     expect(refused.body.detail).toContain('available balance (10000)');
     expect(refused.body.errors).toEqual([{ field: 'amount', message: 'exceeds the available balance of 10000' }]);
     expect((await h.ops('GET', `/withdrawals/${withdrawalId}`)).body.status).toBe('PENDING_REVIEW');

@@ -2,7 +2,7 @@
  * JSON Schemas of the partner API's responses. The OpenAPI document uses them, and the contract test
  * validates real responses of the running gateway against them, so code and document cannot drift apart.
  */
-import { ERROR_STATUS } from '../errors.js';
+import { CONFLICT_REASONS, ERROR_STATUS } from '../errors.js';
 import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, WITHDRAWAL_STATUSES } from '../statuses.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
@@ -108,7 +108,7 @@ export const createWithdrawalResponseSchema = {
   properties: { withdrawalId: uuid, referenceNo },
 } as const;
 
-export function listResponseSchema(id: string, item: { $id: string }) {
+export function listResponseSchema<const Id extends string, const Item extends string>(id: Id, item: { $id: Item }) {
   return {
     $id: id,
     type: 'object',
@@ -135,6 +135,13 @@ export const problemSchema = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+    reason: {
+      type: 'string',
+      enum: Object.keys(CONFLICT_REASONS),
+      description:
+        'Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in ' +
+        'docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.',
+    },
     errors: {
       type: 'array',
       items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },

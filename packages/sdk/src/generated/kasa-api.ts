@@ -594,6 +594,11 @@ export interface components {
             detail: string;
             /** @enum {string} */
             error: "validation_failed" | "idempotency_key_missing" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+            /**
+             * @description Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
+             * @enum {string}
+             */
+            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "operator_disabled" | "self_disable" | "bootstrap_token";
             errors?: {
                 field: string;
                 message: string;

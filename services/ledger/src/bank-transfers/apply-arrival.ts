@@ -2,7 +2,7 @@ import type { DepositIntent, Prisma } from '@kasa/db';
 import type { Actor } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { writeAudit } from '../shared/audit.repository.js';
-import type { ReviewRepository } from '../shared/review.repository.js';
+import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { arrivalEffect } from './arrival.js';
 
 /**
@@ -13,7 +13,7 @@ import { arrivalEffect } from './arrival.js';
  */
 export async function applyArrival(
   tx: Prisma.TransactionClient,
-  deps: { review: ReviewRepository; clock: Clock; config: { arrivalClockSkewMs: number } },
+  deps: { depositReview: DepositReviewRepository; clock: Clock; config: { arrivalClockSkewMs: number } },
   actor: Actor,
   intent: DepositIntent,
   transfer: { id: string; amount: bigint; receivedAt: Date; bankTxId: string },
@@ -21,7 +21,7 @@ export async function applyArrival(
   const effect = arrivalEffect(intent, transfer.receivedAt, deps.config.arrivalClockSkewMs);
   if (!effect) return null;
   const receivedAmount = (intent.receivedAmount ?? 0n) + transfer.amount;
-  const updated = await deps.review.updateIntent(tx, intent.id, intent.status, {
+  const updated = await deps.depositReview.updateIntent(tx, intent.id, intent.status, {
     status: effect.to,
     receivedAmount,
     // Cancelled now by the ledger's clock, as the expiry sweep would have done.

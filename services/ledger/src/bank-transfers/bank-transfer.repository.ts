@@ -1,6 +1,6 @@
 import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockRow } from '../shared/review.repository.js';
+import { lockRow } from '../shared/row-lock.repository.js';
 
 type Tx = Prisma.TransactionClient;
 

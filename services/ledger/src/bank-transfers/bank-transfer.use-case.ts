@@ -1,30 +1,28 @@
-import type { BankTransfer, DepositIntent, PrismaClient } from '@kasa/db';
+import type { Prisma } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { maskIban, type Logger } from '@kasa/logger';
-import { findReferenceNos } from '../shared/reference-no.js';
+import { maskIban } from '@kasa/logger';
+import { findReferenceNos } from '../site-records/reference-no.js';
 import { actorOf } from '../operators/operator-principal.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { writeAudit } from '../shared/audit.repository.js';
-import type { ReviewRepository } from '../shared/review.repository.js';
+import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
+import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
+import { assertTransferAction } from './bank-transfer.states.js';
 import { toOpsIntent } from '../deposits/deposit.views.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
-import { isUuid } from '../shared/http-guards.js';
 import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
 import type { UnmatchedReason } from './arrival.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
 
-export interface BankTransferDeps {
-  db: PrismaClient;
-  logger: Logger;
+export interface BankTransferDeps extends TransitionDeps {
   clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
-  review: ReviewRepository;
+  depositReview: DepositReviewRepository;
 }
 
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 // A bank's clock and ours differ a little; a transfer "received" further in the future is a typo.
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -40,24 +38,27 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
   }
   const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };
   const references = findReferenceNos(transfer.description);
-  const outcome = await deps.db.$transaction(async (tx) => {
+  const outcome = await inTransaction(deps, async (tx) => {
     const id = await deps.bankTransfers.insertUnlessKnown(tx, transfer);
     if (!id) return null;
-    const intents = await deps.review.lockIntentsByReference(tx, references);
+    const intents = await deps.depositReview.lockIntentsByReference(tx, references);
+    const [named] = intents;
     let reason: UnmatchedReason | null = null;
     let matched = null;
     if (references.length === 0) reason = 'no_reference';
-    else if (intents.length === 0) reason = 'unknown_reference';
+    else if (!named) reason = 'unknown_reference';
     else if (intents.length > 1) reason = 'ambiguous_reference';
     else {
-      matched = await applyArrival(tx, deps, actorOf(caller), intents[0] as DepositIntent, { id, ...transfer });
+      matched = await applyArrival(tx, deps, actorOf(caller), named, { id, ...transfer });
       if (!matched) reason = 'intent_closed';
     }
-    const settled = (await deps.bankTransfers.settle(tx, id, 'UNMATCHED', {
+    const settled = await deps.bankTransfers.settle(tx, id, 'UNMATCHED', {
       status: matched ? 'MATCHED' : 'UNMATCHED',
       intentId: matched?.id ?? null,
       unmatchedReason: reason,
-    })) as BankTransfer;
+    });
+    // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved it.
+    if (!settled) throw new Error('a transfer recorded in this transaction changed under it');
     await writeAudit(tx, {
       actor: actorOf(caller),
       action: 'BANK_TRANSFER.RECORDED',
@@ -74,7 +75,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
       },
     });
     return { transfer: settled, intent: matched };
-  }, TRANSACTION_OPTIONS);
+  });
   if (outcome) {
     // One line for the step, matched or not; the sender's name and IBAN stay out of the log.
     deps.logger.info('bank transfer recorded', {
@@ -103,8 +104,9 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     existing.currency === transfer.currency &&
     existing.senderIban === transfer.senderIban &&
     existing.description === transfer.description;
-  if (!same) throw new AppError('conflict', 'This bankTxId was already recorded with different details; nothing was changed.');
-  const intent = existing.intentId ? await deps.review.findIntent(existing.intentId) : null;
+  if (!same)
+    throw AppError.conflict('bank_tx_id_reused', 'This bankTxId was already recorded with different details; nothing was changed.');
+  const intent = existing.intentId ? await deps.depositReview.findIntent(existing.intentId) : null;
   deps.logger.info('bank transfer record replayed', {
     requestId: request.requestId,
     bankTransferId: existing.id,
@@ -115,60 +117,47 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
   return { replayed: true, bankTransfer: toOpsBankTransfer(existing), intent: intent ? toOpsIntent(intent) : null };
 }
 
-/** Transfers whose money no deposit has yet: the unmatched queue, and what an operator set aside. */
-const ASSIGNABLE = ['UNMATCHED', 'SET_ASIDE'] as const;
-
 /**
  * Assigns a transfer no deposit has to the intent an operator identified (the reference was missing or
  * wrong); the intent moves exactly as if the transfer had carried its reference. Only UNMATCHED or
  * SET_ASIDE transfers, and only intents not yet decided. Several transfers may fund one intent this way.
  */
-export async function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, intentId: string) {
-  if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
-  const { caller } = request;
-  const assigned = await deps.db.$transaction(async (tx) => {
-    const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
-    if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
-    if (!(ASSIGNABLE as readonly string[]).includes(transfer.status)) {
-      throw new AppError(
-        'conflict',
-        `The transfer is ${transfer.status}; only UNMATCHED or SET_ASIDE transfers can be assigned. Nothing was changed.`,
-      );
-    }
-    const intent = await deps.review.lockIntent(tx, intentId);
-    if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
-    const updated = await applyArrival(tx, deps, actorOf(caller), intent, transfer);
-    if (!updated)
-      throw new AppError(
-        'conflict',
-        `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
-      );
-    const settled = (await deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
-      status: 'ASSIGNED',
-      intentId,
-      setAsideReason: null,
-      setAsideAt: null,
-    })) as BankTransfer;
-    await writeAudit(tx, {
-      actor: actorOf(caller),
+export function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, intentId: string) {
+  return runTransition(deps, request, bankTransferId, {
+    ...transferRecord(deps, bankTransferId),
+    decide: async (tx, transfer) => {
+      const to = assertTransferAction('assign', transfer.status);
+      const intent = await deps.depositReview.lockIntent(tx, intentId);
+      if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+      // The intent takes the money first: a decided intent refuses it, and the transfer stays where it was.
+      const paid = await applyArrival(tx, deps, actorOf(request.caller), intent, transfer);
+      if (!paid)
+        throw AppError.conflict(
+          'intent_decided',
+          `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
+        );
+      return { to, intent: paid };
+    },
+    update: (tx, transfer, { to }) =>
+      deps.bankTransfers.settle(tx, transfer.id, transfer.status, { status: to, intentId, setAsideReason: null, setAsideAt: null }),
+    audit: ({ current, decision: { to, intent } }) => ({
       action: 'BANK_TRANSFER.ASSIGNED',
-      entityType: 'bank_transfer',
-      entityId: transfer.id,
-      siteId: updated.siteId,
-      metadata: { intentId, from: transfer.status, to: 'ASSIGNED', unmatchedReason: transfer.unmatchedReason },
-    });
-    return { bankTransfer: toOpsBankTransfer(settled), intent: toOpsIntent(updated) };
-  }, TRANSACTION_OPTIONS);
-  deps.logger.info('bank transfer assigned', {
-    requestId: request.requestId,
-    bankTransferId,
-    amount: assigned.bankTransfer.amount,
-    intentId,
-    intentStatus: assigned.intent.status,
-    siteId: assigned.intent.siteId,
-    operatorId: caller.operatorId,
+      siteId: intent.siteId,
+      metadata: { intentId, from: current.status, to, unmatchedReason: current.unmatchedReason },
+    }),
+    log: ({ updated, decision: { intent } }) => ({
+      message: 'bank transfer assigned',
+      fields: {
+        bankTransferId,
+        amount: toOpsBankTransfer(updated).amount,
+        intentId,
+        intentStatus: intent.status,
+        siteId: intent.siteId,
+        operatorId: request.caller.operatorId,
+      },
+    }),
+    result: ({ updated, decision: { intent } }) => ({ bankTransfer: toOpsBankTransfer(updated), intent: toOpsIntent(intent) }),
   });
-  return assigned;
 }
 
 /**
@@ -176,27 +165,30 @@ export async function assignBankTransfer(deps: BankTransferDeps, request: Operat
  * still needs matching) and stays assignable. No money moves: the transfer was credited to nobody. Audited
  * as `BANK_TRANSFER.SET_ASIDE`.
  */
-export async function setBankTransferAside(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, reason: string) {
-  if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
-  const { caller } = request;
-  return deps.db.$transaction(async (tx) => {
-    const transfer = await deps.bankTransfers.lock(tx, bankTransferId);
-    if (!transfer) throw new AppError('not_found', 'No bank transfer with this id.');
-    if (transfer.status !== 'UNMATCHED') {
-      throw new AppError('conflict', `The transfer is ${transfer.status}; only UNMATCHED transfers can be set aside. Nothing was changed.`);
-    }
-    const settled = (await deps.bankTransfers.settle(tx, transfer.id, 'UNMATCHED', {
-      status: 'SET_ASIDE',
-      setAsideReason: reason.trim(),
-      setAsideAt: deps.clock.now(),
-    })) as BankTransfer;
-    await writeAudit(tx, {
-      actor: actorOf(caller),
+export function setBankTransferAside(deps: BankTransferDeps, request: OperatorRequest, bankTransferId: string, reason: string) {
+  return runTransition(deps, request, bankTransferId, {
+    ...transferRecord(deps, bankTransferId),
+    decide: (_tx, transfer) => ({ to: assertTransferAction('setAside', transfer.status) }),
+    update: (tx, transfer, { to }) =>
+      deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
+        status: to,
+        setAsideReason: reason.trim(),
+        setAsideAt: deps.clock.now(),
+      }),
+    audit: ({ current, decision: { to } }) => ({
       action: 'BANK_TRANSFER.SET_ASIDE',
-      entityType: 'bank_transfer',
-      entityId: transfer.id,
-      metadata: { from: 'UNMATCHED', to: 'SET_ASIDE', reason: reason.trim(), amount: transfer.amount.toString() },
-    });
-    return toOpsBankTransfer(settled);
-  }, TRANSACTION_OPTIONS);
+      metadata: { from: current.status, to, reason: reason.trim(), amount: current.amount.toString() },
+    }),
+    result: ({ updated }) => toOpsBankTransfer(updated),
+  });
+}
+
+/** What every transfer step shares on the transition recipe: the entity, its 404, its lock and its 409. */
+function transferRecord(deps: BankTransferDeps, bankTransferId: string) {
+  return {
+    entityType: 'bank_transfer',
+    notFound: 'No bank transfer with this id.',
+    lock: (tx: Prisma.TransactionClient) => deps.bankTransfers.lock(tx, bankTransferId),
+    changedMeanwhile: 'The transfer changed meanwhile; nothing was changed.',
+  };
 }

@@ -8,8 +8,8 @@ import { depositToken, sha256Hex } from '../shared/secrets.js';
 import type { DepositRepository } from './deposit.repository.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
-import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
-import { checkReturnUrl } from '../shared/return-url.js';
+import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../site-records/create-record.js';
+import { checkReturnUrl } from '../sites/return-url.js';
 
 export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
-import type { NewSiteRecord } from '../shared/create-record.js';
-import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../shared/site-scoped.js';
+import type { NewSiteRecord } from '../site-records/create-record.js';
+import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../site-records/site-scoped.repository.js';
 
 export interface NewDeposit extends NewSiteRecord {
   id?: string;

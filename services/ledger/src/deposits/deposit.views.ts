@@ -2,7 +2,7 @@ import type { DepositIntentListItem, DepositIntentRecord, UserRejectionReason } 
 import type { DepositIntent } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
 import { senderNameMismatch } from './sender-name.js';
-import { siteRecordFields } from '../shared/site-record.views.js';
+import { siteRecordFields } from '../site-records/site-record.views.js';
 import type { DepositRow } from './deposit.repository.js';
 
 /** The deposit intent exactly as the status lookup (and a webhook's `data`) shows it. */

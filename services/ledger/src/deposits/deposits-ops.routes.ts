@@ -20,14 +20,16 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
       schema: 'opsListIntents',
       cursorList: 'ops-intents',
       fetch: async (filters, window) =>
-        deps.review.withSenderNames(await deps.review.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window)),
+        deps.depositReview.withSenderNames(
+          await deps.depositReview.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+        ),
       toItem: toOpsIntent,
     }),
   );
 
   router.get('/intents/:intentId', async (req, res) => {
     const intentId = pathParam(req, 'intentId');
-    const row = await foundOr404(intentId, (id) => deps.review.findIntent(id), 'No deposit intent with this id.');
+    const row = await foundOr404(intentId, (id) => deps.depositReview.findIntent(id), 'No deposit intent with this id.');
     const transfers = await deps.bankTransfers.listForIntent(intentId);
     res.json({
       ...toOpsIntent({ ...row, senderNames: transfers.map((t) => t.senderName) }),

@@ -4,7 +4,7 @@ import { jsonBody } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
-import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../shared/site-record.routes.js';
+import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createDeposit } from './create-deposit.use-case.js';
 import { toDepositListItem, toDepositRecord } from './deposit.views.js';
 

@@ -1,50 +1,82 @@
-import type { DepositIntent, Prisma } from '@kasa/db';
+import type { DepositIntent, DepositStatus, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
 import type { UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsIntent } from './deposit.views.js';
-import { Postings } from '../journal/accounts.js';
-import { actorOf } from '../operators/operator-principal.js';
-import { writeOutboxEvent } from '../outbox/outbox.repository.js';
-import { writeAudit } from '../shared/audit.repository.js';
-import { isUuid } from '../shared/http-guards.js';
+import { assertIntentAction, type IntentAction } from './deposit.states.js';
+import type { DepositReviewRepository } from './deposit-review.repository.js';
+import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
+import { Postings, type JournalPosting } from '../journal/accounts.js';
+import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import type { ReviewDeps } from '../shared/review-deps.js';
-import { assertIntentAction } from '../shared/state-machines.js';
-import { commitTransition, type TransitionOutcome } from '../shared/transition.js';
+import { runTransition, type TransitionDeps } from '../shared/transition.js';
 
-const notFound = () => new AppError('not_found', 'No deposit intent with this id.');
+type Tx = Prisma.TransactionClient;
 
-/**
- * The decision's webhook (the partner's record of the intent as `data`, with the deciding request's id),
- * the step to log (`deposit approved` / `deposit rejected`) and the answer: the ops view with the event's id.
- */
-async function announceDecision(
-  tx: Prisma.TransactionClient,
+/** What reviewing a deposit needs: the transition's database, publisher and logger, the rows, the journal and the money that arrived. */
+export interface DepositReviewDeps extends TransitionDeps {
+  depositReview: DepositReviewRepository;
+  journal: JournalRepository;
+  bankTransfers: BankTransferRepository;
+}
+
+interface Step<Decision extends { to: DepositStatus }> {
+  action: IntentAction;
+  /** What the decision reads under the lock besides the state table (the money received); throws to refuse. */
+  decide(tx: Tx, current: DepositIntent, to: DepositStatus): Promise<Decision> | Decision;
+  /** The row fields the transition sets, besides the status. */
+  changes(decision: Decision): Prisma.DepositIntentUpdateManyMutationInput;
+  changedMeanwhile: string;
+  /** The journal posting, if money moves. */
+  posting?(updated: DepositIntent, decision: Decision): JournalPosting;
+  audit: string;
+  metadata(current: DepositIntent, updated: DepositIntent, decision: Decision, journalTransactionId: string | null): Prisma.InputJsonObject;
+  /** The decision's webhook: the partner's record of the intent as `data`, with the deciding request's id. */
+  event: 'intent.approved' | 'intent.rejected';
+  /** The business log line once committed: `deposit approved` / `deposit rejected`. */
+  log: string;
+}
+
+/** Every intent step on the one transition recipe (shared/transition.ts); the answer is the ops view with the event's id. */
+function transition<Decision extends { to: DepositStatus }>(
+  deps: DepositReviewDeps,
   request: OperatorRequest,
   intentId: string,
-  decided: DepositIntent,
-  type: 'intent.approved' | 'intent.rejected',
-): Promise<TransitionOutcome<ReturnType<typeof toOpsIntent> & { eventId: string }>> {
-  const event = await writeOutboxEvent(tx, {
-    siteId: decided.siteId,
-    type,
-    entityId: intentId,
-    data: toDepositRecord(decided),
-    requestId: request.requestId,
-  });
-  const step = {
-    message: type === 'intent.approved' ? 'deposit approved' : 'deposit rejected',
-    fields: {
-      intentId,
-      siteId: decided.siteId,
-      status: decided.status,
-      amount: decided.amount.toString(),
-      operatorId: request.caller.operatorId,
-      eventId: event.eventId,
+  step: Step<Decision>,
+) {
+  return runTransition(deps, request, intentId, {
+    entityType: 'deposit_intent',
+    notFound: 'No deposit intent with this id.',
+    lock: (tx) => deps.depositReview.lockIntent(tx, intentId),
+    decide: (tx, current) => step.decide(tx, current, assertIntentAction(step.action, current.status)),
+    update: (tx, current, decision) =>
+      deps.depositReview.updateIntent(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),
+    changedMeanwhile: step.changedMeanwhile,
+    post: async (tx, { decision, updated }) => {
+      if (!step.posting) return null;
+      const posted = await deps.journal.post(tx, step.posting(updated, decision));
+      if (!posted.ok) throw new Error('a deposit credit cannot be refused');
+      return posted.transactionId;
     },
-  };
-  return { result: { ...toOpsIntent(decided), eventId: event.eventId }, step, events: [event] };
+    audit: ({ current, updated, decision, journalTransactionId }) => ({
+      action: step.audit,
+      siteId: updated.siteId,
+      metadata: step.metadata(current, updated, decision, journalTransactionId),
+    }),
+    event: ({ updated }) => ({ siteId: updated.siteId, type: step.event, data: toDepositRecord(updated) }),
+    log: ({ updated, eventId }) => ({
+      message: step.log,
+      fields: {
+        intentId,
+        siteId: updated.siteId,
+        status: updated.status,
+        amount: updated.amount.toString(),
+        operatorId: request.caller.operatorId,
+        eventId,
+      },
+    }),
+    result: ({ updated, eventId }) => ({ ...toOpsIntent(updated), eventId }),
+  });
 }
 
 /**
@@ -54,80 +86,61 @@ async function announceDecision(
  * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
  * balance and emits `intent.approved`.
  */
-export async function approveIntent(deps: ReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
-  if (!isUuid(intentId)) throw notFound();
-  return commitTransition(deps, request, async (tx) => {
-    const current = await deps.review.lockIntent(tx, intentId);
-    if (!current) throw notFound();
-    const to = assertIntentAction('approve', current.status);
-    const received = await deps.bankTransfers.receivedFor(tx, intentId);
-    const amount = input.amount ?? received;
-    if (amount <= 0n) {
-      throw AppError.validation([{ field: 'amount', message: 'is required: no money was recorded for this intent' }]);
-    }
-    if (amount > received) {
-      throw new AppError(
-        'conflict',
-        `The credit (${formatTry(amount)}) exceeds the money received for this intent (${formatTry(received)}); nothing was changed.`,
-        [{ field: 'amount', message: `must not exceed the ${received} kuruş (${formatTry(received)}) received` }],
-      );
-    }
-    const updated = await deps.review.updateIntent(tx, intentId, current.status, { status: to, amount, approvedAt: new Date() });
-    if (!updated) throw new AppError('conflict', 'The intent changed while it was being approved; nothing was changed.');
-    const posted = await deps.journal.post(tx, Postings.depositApproved(updated.siteId, updated.id, amount));
-    if (!posted.ok) throw new Error('a deposit credit cannot be refused');
-    await writeAudit(tx, {
-      actor: actorOf(request.caller),
-      action: 'INTENT.APPROVED',
-      entityType: 'deposit_intent',
-      entityId: intentId,
-      siteId: updated.siteId,
-      metadata: {
-        from: current.status,
-        to,
-        amount: amount.toString(),
-        requestedAmount: current.requestedAmount.toString(),
-        receivedAmount: received.toString(),
-        operatorEnteredAmount: input.amount !== undefined,
-        journalTransactionId: posted.transactionId,
-      },
-    });
-    return announceDecision(tx, request, intentId, updated, 'intent.approved');
+export function approveIntent(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
+  return transition(deps, request, intentId, {
+    action: 'approve',
+    decide: async (tx, _current, to) => {
+      const received = await deps.bankTransfers.receivedFor(tx, intentId);
+      const amount = input.amount ?? received;
+      if (amount <= 0n) {
+        throw AppError.validation([{ field: 'amount', message: 'is required: no money was recorded for this intent' }]);
+      }
+      if (amount > received) {
+        throw AppError.conflict(
+          'amount_exceeds_received',
+          `The credit (${formatTry(amount)}) exceeds the money received for this intent (${formatTry(received)}); nothing was changed.`,
+          [{ field: 'amount', message: `must not exceed the ${received} kuruş (${formatTry(received)}) received` }],
+        );
+      }
+      return { to, amount, received };
+    },
+    changes: ({ amount }) => ({ amount, approvedAt: new Date() }),
+    changedMeanwhile: 'The intent changed while it was being approved; nothing was changed.',
+    posting: (updated, { amount }) => Postings.depositApproved(updated.siteId, updated.id, amount),
+    audit: 'INTENT.APPROVED',
+    metadata: (current, _updated, { to, amount, received }, journalTransactionId) => ({
+      from: current.status,
+      to,
+      amount: amount.toString(),
+      requestedAmount: current.requestedAmount.toString(),
+      receivedAmount: received.toString(),
+      operatorEnteredAmount: input.amount !== undefined,
+      journalTransactionId,
+    }),
+    event: 'intent.approved',
+    log: 'deposit approved',
   });
 }
 
-/** Rejects a deposit under review with a reason the partner receives in `intent.rejected`. No money moves. */
 /**
- * Rejects an intent that waits for review. `reason` is the partner's (in `intent.rejected`) and the audit
- * log's; `userReason`, one of the hosted page's catalogue codes, is what the end user is told (null: a
- * general text).
+ * Rejects an intent that waits for review. No money moves. `reason` is the partner's (in `intent.rejected`)
+ * and the audit log's; `userReason`, one of the hosted page's catalogue codes, is what the end user is told
+ * (null: a general text).
  */
-export async function rejectIntent(
-  deps: ReviewDeps,
+export function rejectIntent(
+  deps: DepositReviewDeps,
   request: OperatorRequest,
   intentId: string,
   { reason, userReason }: { reason: string; userReason: UserRejectionReason | null },
 ) {
-  if (!isUuid(intentId)) throw notFound();
-  return commitTransition(deps, request, async (tx) => {
-    const current = await deps.review.lockIntent(tx, intentId);
-    if (!current) throw notFound();
-    const to = assertIntentAction('reject', current.status);
-    const updated = await deps.review.updateIntent(tx, intentId, current.status, {
-      status: to,
-      rejectedAt: new Date(),
-      rejectedReason: reason.trim(),
-      rejectedUserReason: userReason,
-    });
-    if (!updated) throw new AppError('conflict', 'The intent changed while it was being rejected; nothing was changed.');
-    await writeAudit(tx, {
-      actor: actorOf(request.caller),
-      action: 'INTENT.REJECTED',
-      entityType: 'deposit_intent',
-      entityId: intentId,
-      siteId: updated.siteId,
-      metadata: { from: current.status, to, reason: updated.rejectedReason, userReason },
-    });
-    return announceDecision(tx, request, intentId, updated, 'intent.rejected');
+  return transition(deps, request, intentId, {
+    action: 'reject',
+    decide: (_tx, _current, to) => ({ to }),
+    changes: () => ({ rejectedAt: new Date(), rejectedReason: reason.trim(), rejectedUserReason: userReason }),
+    changedMeanwhile: 'The intent changed while it was being rejected; nothing was changed.',
+    audit: 'INTENT.REJECTED',
+    metadata: (current, updated, { to }) => ({ from: current.status, to, reason: updated.rejectedReason, userReason }),
+    event: 'intent.rejected',
+    log: 'deposit rejected',
   });
 }

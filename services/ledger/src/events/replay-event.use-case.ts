@@ -58,7 +58,7 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
       const row = await deps.events.find(eventId, siteId, tx);
       if (!row) throw new AppError('not_found', 'No event with this id.');
       if (!(await deps.events.reopen(tx, eventId))) {
-        throw new AppError('conflict', 'The event is still being delivered; replay it once it is DELIVERED or DEAD.');
+        throw AppError.conflict('event_in_delivery', 'The event is still being delivered; replay it once it is DELIVERED or DEAD.');
       }
       await writeAudit(tx, {
         actor: request.actor,

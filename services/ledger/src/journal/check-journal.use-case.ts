@@ -1,5 +1,5 @@
 import type { JournalRepository } from './journal.repository.js';
-import type { HouseJournal } from '../returns/house-journal.js';
+import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
 
 export interface JournalProblem {
   kind: 'unbalanced_transaction' | 'balance_mismatch' | 'impossible_balance' | 'record_mismatch' | 'unbacked_credit';
@@ -21,14 +21,17 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * backed by incoming transfers recorded for it; the house journal of returns to senders likewise. Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
-export async function checkJournal(deps: { journal: JournalRepository; houseJournal: HouseJournal }): Promise<JournalCheckReport> {
+export async function checkJournal(deps: {
+  journal: JournalRepository;
+  senderReturns: SenderReturnRepository;
+}): Promise<JournalCheckReport> {
   const [unbalanced, mismatches, impossible, records, unbacked, house] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
     deps.journal.recordMismatches(),
     deps.journal.unbackedCredits(),
-    deps.houseJournal.problems(),
+    deps.senderReturns.houseProblems(),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
@@ -37,7 +40,7 @@ export async function checkJournal(deps: { journal: JournalRepository; houseJour
     ...records.map((row) => ({ kind: 'record_mismatch' as const, detail: stringify({ ...row }) })),
     ...unbacked.map((row) => ({ kind: 'unbacked_credit' as const, detail: stringify({ ...row }) })),
     // The house journal (returns to senders) by the same rules; its details name `journal: house`.
-    ...(house as JournalProblem[]),
+    ...house,
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

@@ -50,7 +50,7 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
 
   router.post('/logout', async (_req, res) => {
     const caller = principalOf(res.locals);
-    if (!caller.tokenId) throw new AppError('conflict', 'The bootstrap token is configuration and cannot be logged out.');
+    if (!caller.tokenId) throw AppError.conflict('bootstrap_token', 'The bootstrap token is configuration and cannot be logged out.');
     res.json(await revokeOperatorToken(deps, caller, caller.tokenId));
   });
 

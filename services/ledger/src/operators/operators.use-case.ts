@@ -94,7 +94,7 @@ export async function issueOperatorToken(
     throw new AppError('forbidden', 'Only an admin may issue tokens for another operator.');
   const operator = await deps.operators.findById(operatorId);
   if (!operator) throw new AppError('not_found', 'No operator with this id.');
-  if (operator.disabledAt) throw new AppError('conflict', 'The operator is disabled.');
+  if (operator.disabledAt) throw AppError.conflict('operator_disabled', 'The operator is disabled.');
   const { token, tokenHash } = generateOperatorToken();
   const expiresAt = input.expiresInSeconds ? msFromNow(deps.clock, input.expiresInSeconds * 1000) : null;
   const created = await deps.db.$transaction(async (tx) => {
@@ -134,7 +134,7 @@ export async function revokeOperatorToken(deps: OperatorsDeps, caller: OperatorP
 
 /** Disables an account and revokes all its tokens at once. */
 export async function disableOperator(deps: OperatorsDeps, caller: OperatorPrincipal, operatorId: string) {
-  if (caller.operatorId === operatorId) throw new AppError('conflict', 'An operator cannot disable their own account.');
+  if (caller.operatorId === operatorId) throw AppError.conflict('self_disable', 'An operator cannot disable their own account.');
   const operator = await deps.operators.findById(operatorId);
   if (!operator) throw new AppError('not_found', 'No operator with this id.');
   await deps.db.$transaction(async (tx) => {

@@ -22,7 +22,7 @@ export function searchOpsRoutes(deps: LedgerDeps): Router {
     const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);
     res.json({
       query: terms.text,
-      deposits: (await deps.review.withSenderNames(found.deposits)).map(toOpsIntent),
+      deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsIntent),
       withdrawals: found.withdrawals.map(toOpsWithdrawal),
       bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
       events: found.events.map((row) => ({ ...toEventView(row), siteId: row.siteId })),

@@ -1,8 +1,14 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
+import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
+import { actorOf } from '../operators/operator-principal.js';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
-import type { WrittenOutboxEvent } from '../outbox/outbox.repository.js';
-import type { RequestContext } from './request-context.js';
+import { writeOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
+import { writeAudit, type AuditEntry } from './audit.repository.js';
+import { isUuid } from './http-guards.js';
+import type { OperatorRequest, RequestContext } from './request-context.js';
+
+type Tx = Prisma.TransactionClient;
 
 export interface TransitionDeps {
   db: PrismaClient;
@@ -19,12 +25,21 @@ export interface TransitionStep {
 /** What a transition's transaction produced: the answer for the caller, the step to log and the events to enqueue. */
 export interface TransitionOutcome<T> {
   result: T;
-  step: TransitionStep;
+  /** Null for a step that logs nothing of its own (setting a transfer aside). */
+  step: TransitionStep | null;
   events: WrittenOutboxEvent[];
 }
 
 // Transitions queue on a row lock when operators collide; give them room before Prisma's 5 s default aborts.
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
+/**
+ * Runs `work` in one transaction with the transitions' room to wait on a row lock: for a use case that
+ * changes records under review without being one transition (recording a transfer, asking for a return).
+ */
+export function inTransaction<T>(deps: { db: PrismaClient }, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return deps.db.$transaction(work, TRANSACTION_OPTIONS);
+}
 
 /**
  * Runs a state change, its audit entry, journal postings and outbox rows in one transaction, then logs the
@@ -34,11 +49,11 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 export async function commitTransition<T>(
   deps: TransitionDeps,
   context: RequestContext,
-  work: (tx: Prisma.TransactionClient) => Promise<TransitionOutcome<T>>,
+  work: (tx: Tx) => Promise<TransitionOutcome<T>>,
 ): Promise<T> {
-  const outcome = await deps.db.$transaction(work, TRANSACTION_OPTIONS);
+  const outcome = await inTransaction(deps, work);
   const { requestId } = context;
-  deps.logger.info(outcome.step.message, { requestId, ...outcome.step.fields });
+  if (outcome.step) deps.logger.info(outcome.step.message, { requestId, ...outcome.step.fields });
   for (const event of outcome.events) {
     deps.logger.info('outbox event written', {
       requestId,
@@ -53,4 +68,83 @@ export async function commitTransition<T>(
     requestId,
   );
   return outcome.result;
+}
+
+/** What a transition knows once its record changed: the locked row, the decision taken on it, the row after. */
+export interface Changed<Row, Decision> {
+  current: Row;
+  decision: Decision;
+  updated: Row;
+  /** The journal transaction the step posted, if money moved. */
+  journalTransactionId: string | null;
+}
+
+/** ... and, once its event is written, the event's id (null without one). */
+export interface Announced<Row, Decision> extends Changed<Row, Decision> {
+  eventId: string | null;
+}
+
+/**
+ * One reviewed change of one record, as data: each record folder (deposits, withdrawals, returns, bank
+ * transfers) builds these from its own `Step`s, its state table and its review repository.
+ */
+export interface Transition<Row, Decision extends { to: string }, Result> {
+  /** The record's audit entity type (`withdrawal`, `deposit_intent`, ...). */
+  entityType: string;
+  /** The 404's detail, for an id that is no uuid or names no row. */
+  notFound: string;
+  /** `SELECT ... FOR UPDATE` of the record; null when there is no such row. */
+  lock(tx: Tx): Promise<Row | null>;
+  /**
+   * The decision on the locked row: the state table's next status (or its 409), and whatever else the step
+   * needs under the lock (the money received, the intent a transfer pays); throws to refuse.
+   */
+  decide(tx: Tx, current: Row): Promise<Decision> | Decision;
+  /** The conditional update (and the records that move with it); null when the row changed meanwhile. */
+  update(tx: Tx, current: Row, decision: Decision): Promise<Row | null>;
+  /** The 409's detail when `update` found the row changed (`state_changed`). */
+  changedMeanwhile: string;
+  /** The journal posting, if money moves: its transaction id, or null when this step posts nothing. */
+  post?(tx: Tx, changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>): Promise<string | null>;
+  /** The audit entry (actor, entity type and id are the recipe's). */
+  audit(changed: Changed<Row, Decision>): Pick<AuditEntry, 'action' | 'siteId' | 'metadata'>;
+  /** The webhook the step announces, if any (its entity and request id are the recipe's). */
+  event?(changed: Changed<Row, Decision>): Omit<NewOutboxEvent, 'entityId' | 'requestId'> | null;
+  /** The business log line once committed, if the step has one. */
+  log?(announced: Announced<Row, Decision>): TransitionStep;
+  /** The answer for the caller. */
+  result(announced: Announced<Row, Decision>): Result;
+}
+
+/**
+ * The one recipe of a reviewed change: lock the record, decide from its state table, one conditional update,
+ * the journal posting, the audit entry and the outbox event in one transaction; the log line and the
+ * publishing after commit ({@link commitTransition}).
+ */
+export async function runTransition<Row, Decision extends { to: string }, Result>(
+  deps: TransitionDeps,
+  request: OperatorRequest,
+  entityId: string,
+  transition: Transition<Row, Decision, Result>,
+): Promise<Result> {
+  if (!isUuid(entityId)) throw new AppError('not_found', transition.notFound);
+  return commitTransition(deps, request, async (tx) => {
+    const current = await transition.lock(tx);
+    if (!current) throw new AppError('not_found', transition.notFound);
+    const decision = await transition.decide(tx, current);
+    const updated = await transition.update(tx, current, decision);
+    if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);
+    const journalTransactionId = (await transition.post?.(tx, { current, decision, updated })) ?? null;
+    const changed = { current, decision, updated, journalTransactionId };
+    await writeAudit(tx, {
+      actor: actorOf(request.caller),
+      entityType: transition.entityType,
+      entityId,
+      ...transition.audit(changed),
+    });
+    const event = transition.event?.(changed) ?? null;
+    const events = event ? [await writeOutboxEvent(tx, { ...event, entityId, requestId: request.requestId })] : [];
+    const announced = { ...changed, eventId: events[0]?.eventId ?? null };
+    return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };
+  });
 }

@@ -1,14 +1,12 @@
-import { Prisma } from '@kasa/db';
-
 /**
  * What a unique violation names: the constraint (index) and, where the driver says, the columns. Null when
  * `error` is not a unique violation. Recognised by error code, never by searching the message:
- * PostgreSQL's SQLSTATE 23505 from a raw `pg` query, Prisma's P2002 from a model call.
+ * PostgreSQL's SQLSTATE 23505 from a raw `pg` query, Prisma's P2002 from a model call (a
+ * `PrismaClientKnownRequestError`, told by its code so that only repositories need `@kasa/db`'s values).
  */
 export function uniqueViolationOf(error: unknown): { constraint: string | null; fields: string[] } | null {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code !== 'P2002') return null;
-    const meta = error.meta ?? {};
+  if (error instanceof Error && 'code' in error && error.code === 'P2002') {
+    const meta: Record<string, unknown> = 'meta' in error && typeof error.meta === 'object' && error.meta !== null ? { ...error.meta } : {};
     const cause = (meta.driverAdapterError as { cause?: { constraint?: { index?: string; fields?: string[] } } } | undefined)?.cause;
     const target = meta.target;
     return {

@@ -2,8 +2,8 @@ import type { Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { SiteRepository } from '../sites/site.repository.js';
 import { generateReferenceNo, type ReferenceKind } from './reference-no.js';
-import type { RequestContext } from './request-context.js';
-import { isUniqueViolation } from './unique-violation.js';
+import type { RequestContext } from '../shared/request-context.js';
+import { isUniqueViolation } from '../shared/unique-violation.js';
 
 /** A create's answer: `replayed` when the idempotency key had already produced this record. */
 export interface Idempotent<T> {

@@ -2,9 +2,9 @@ import type { RequestHandler } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import type { CreateCommand, Idempotent } from './create-record.js';
-import type { CursorCodec } from './cursor.js';
-import { lookupId } from './http-guards.js';
-import { listPage, type ListQuery, type ListSource } from './partner-list.use-case.js';
+import type { CursorCodec } from '../shared/cursor.js';
+import { lookupId } from '../shared/http-guards.js';
+import { listPage, type ListQuery, type ListSource } from '../shared/partner-list.use-case.js';
 
 // The partner API's routes over a site's records (deposit intents, withdrawals) behind the gateway, at
 // `/internal/v1/sites/:siteId/...`: every read is scoped by the site id in the path.

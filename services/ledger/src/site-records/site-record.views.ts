@@ -1,5 +1,5 @@
-import { isoOrNull } from './iso.js';
-import type { SiteRecordRow } from './site-scoped.js';
+import { isoOrNull } from '../shared/iso.js';
+import type { SiteRecordRow } from './site-scoped.repository.js';
 
 /**
  * A partner record's fields after its id, as the status lookup (and a webhook's `data`) shows a deposit

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { MicroBatch, type ReadQueryable } from '@kasa/db';
 import type { NewSiteRecord } from './create-record.js';
-import { keysetClause, type ListWindow } from './keyset.js';
+import { keysetClause, type ListWindow } from '../shared/keyset.js';
 
 /**
  * What the partner API shows of a site's record, a deposit intent or a withdrawal alike; each kind adds its

@@ -16,7 +16,7 @@ import type { NewSite, SiteRepository } from './site.repository.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
 import { assertWebhookUrlAllowed } from './webhook-config.use-case.js';
 import { siteView } from './site.views.js';
-import { checkReturnUrl } from '../shared/return-url.js';
+import { checkReturnUrl } from './return-url.js';
 
 export interface ProvisioningDeps {
   db: PrismaClient;

@@ -2,8 +2,7 @@ import { AUTH_CACHE_SECONDS, authCacheKey, REVOKED, type Principal } from '@kasa
 import { AppError } from '@kasa/http';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
-import { checkReturnUrl } from '../shared/return-url.js';
-import { lockRow } from '../shared/review.repository.js';
+import { checkReturnUrl } from './return-url.js';
 import { siteView } from './site.views.js';
 import type { ProvisioningDeps } from './provisioning.use-case.js';
 import type { Site } from '@kasa/db';
@@ -48,8 +47,8 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
   if (change.webhookUrl !== undefined) await assertWebhookUrlAllowed(deps.webhookUrlGuard, change.webhookUrl);
   let webhookSecret: string | null = null;
   const updated = await deps.db.$transaction(async (tx) => {
-    if (!(await lockRow(tx, 'sites', siteId))) throw new AppError('not_found', 'No site with this id.');
-    const before = (await tx.site.findUnique({ where: { id: siteId } })) as Site;
+    const before = await deps.sites.lock(tx, siteId);
+    if (!before) throw new AppError('not_found', 'No site with this id.');
     const minAmount = change.minAmount ?? before.minAmount;
     const maxAmount = change.maxAmount ?? before.maxAmount;
     if (minAmount > maxAmount) {
@@ -61,12 +60,9 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
     const changed = SETTINGS.filter((key) => change[key] !== undefined && shown(change[key]) !== shown(before[key]));
     if (changed.length === 0) return before;
     if (changed.includes('webhookUrl') && !before.webhookSecretEnc) webhookSecret = generateWebhookSecret();
-    const site = await tx.site.update({
-      where: { id: siteId },
-      data: {
-        ...Object.fromEntries(changed.map((key) => [key, change[key]])),
-        ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, siteId), webhookRotatedAt: new Date() } : {}),
-      },
+    const site = await deps.sites.update(tx, siteId, {
+      ...Object.fromEntries(changed.map((key) => [key, change[key]])),
+      ...(webhookSecret ? { webhookSecretEnc: deps.webhookSecrets.seal(webhookSecret, siteId), webhookRotatedAt: new Date() } : {}),
     });
     await writeAudit(tx, {
       actor,
@@ -95,7 +91,6 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
  */
 async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<void> {
   const keys = await deps.apiKeys.listForSite(site.id);
-  if (deps.redis.status !== 'ready') return;
   for (const key of keys) {
     if (key.revokedAt) continue;
     const principal: Principal = { apiKeyId: key.id, siteId: site.id, siteSlug: site.slug, rateLimitPerMinute: site.rateLimitPerMinute };

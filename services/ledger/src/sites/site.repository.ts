@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient, Site } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
+import { lockRow } from '../shared/row-lock.repository.js';
 
 export interface NewSite {
   slug: string;
@@ -35,6 +36,16 @@ export class SiteRepository {
     const [site] = await tx.$queryRaw<Array<{ webhook_secret_enc: string | null }>>`
       SELECT webhook_secret_enc FROM sites WHERE id = ${siteId}::uuid FOR UPDATE`;
     return site ? { webhookSecretEnc: site.webhook_secret_enc } : null;
+  }
+
+  /** Locks the site's row until the transaction ends and reads it; null when there is no such site. */
+  async lock(tx: Prisma.TransactionClient, siteId: string): Promise<Site | null> {
+    return (await lockRow(tx, 'sites', siteId)) ? tx.site.findUnique({ where: { id: siteId } }) : null;
+  }
+
+  /** Writes changed settings of a locked site (the caller drops the cached copy with {@link forget}). */
+  update(tx: Prisma.TransactionClient, siteId: string, data: Prisma.SiteUpdateInput): Promise<Site> {
+    return tx.site.update({ where: { id: siteId }, data });
   }
 
   /** Stores a new webhook URL and, when given, the new sealed secret with the previous one and its expiry. */

@@ -3,7 +3,7 @@ import { normalizeIban } from '@kasa/contracts';
 import type { Logger } from '@kasa/logger';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { WithdrawalRepository } from './withdrawal.repository.js';
-import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../shared/create-record.js';
+import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../site-records/create-record.js';
 
 export type CreateWithdrawalCommand = CreateCommand<RequestOf<'createWithdrawal'>>;
 

@@ -1,16 +1,19 @@
-import type { Prisma, Withdrawal, WithdrawalStatus } from '@kasa/db';
+import type { Prisma, Withdrawal } from '@kasa/db';
 import type { EventType } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { toOpsWithdrawal, toWithdrawalRecord } from './withdrawal.views.js';
+import { assertWithdrawalAction, type WithdrawalAction } from './withdrawal.states.js';
+import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
 import { Postings, type JournalPosting } from '../journal/accounts.js';
-import { actorOf } from '../operators/operator-principal.js';
-import { writeOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
-import { writeAudit } from '../shared/audit.repository.js';
-import { isUuid } from '../shared/http-guards.js';
+import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import type { ReviewDeps } from '../shared/review-deps.js';
-import { assertWithdrawalAction, type WithdrawalAction } from '../shared/state-machines.js';
-import { commitTransition } from '../shared/transition.js';
+import { runTransition, type TransitionDeps } from '../shared/transition.js';
+
+/** What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal. */
+export interface WithdrawalReviewDeps extends TransitionDeps {
+  withdrawalReview: WithdrawalReviewRepository;
+  journal: JournalRepository;
+}
 
 interface Step {
   action: WithdrawalAction;
@@ -26,55 +29,38 @@ interface Step {
 }
 
 /**
- * The shared shape of every withdrawal transition: lock, check the state machine, one conditional update,
- * the journal posting (approval is refused past the available balance), the audit entry and the event.
+ * Every withdrawal step on the one transition recipe (shared/transition.ts): lock, the state table, one
+ * conditional update, the journal posting (approval is refused past the available balance), the audit entry
+ * and the event.
  */
-async function transition(deps: ReviewDeps, request: OperatorRequest, withdrawalId: string, step: Step) {
-  const notFound = new AppError('not_found', 'No withdrawal with this id.');
-  if (!isUuid(withdrawalId)) throw notFound;
-  return commitTransition(deps, request, async (tx) => {
-    const current = await deps.review.lockWithdrawal(tx, withdrawalId);
-    if (!current) throw notFound;
-    const to: WithdrawalStatus = assertWithdrawalAction(step.action, current.status);
-    const now = new Date();
-    const updated = await deps.review.updateWithdrawal(tx, withdrawalId, current.status, { status: to, ...step.changes(current, now) });
-    if (!updated) throw new AppError('conflict', 'The withdrawal changed meanwhile; nothing was changed.');
-    const posting = step.posting?.(current) ?? null;
-    let journalTransactionId: string | null = null;
-    if (posting) {
+function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, step: Step) {
+  return runTransition(deps, request, withdrawalId, {
+    entityType: 'withdrawal',
+    notFound: 'No withdrawal with this id.',
+    lock: (tx) => deps.withdrawalReview.lockWithdrawal(tx, withdrawalId),
+    decide: (_tx, current) => ({ to: assertWithdrawalAction(step.action, current.status) }),
+    update: (tx, current, { to }) =>
+      deps.withdrawalReview.updateWithdrawal(tx, withdrawalId, current.status, { status: to, ...step.changes(current, new Date()) }),
+    changedMeanwhile: 'The withdrawal changed meanwhile; nothing was changed.',
+    post: async (tx, { current }) => {
+      const posting = step.posting?.(current) ?? null;
+      if (!posting) return null;
       const posted = await deps.journal.post(tx, posting, step.action === 'approve' ? 'site_available' : undefined);
-      if (!posted.ok) {
-        const available = (-posted.balance).toString();
-        throw new AppError(
-          'conflict',
-          `The site's available balance (${available}) is less than the withdrawal amount (${current.amount}); nothing was changed.`,
-          [{ field: 'amount', message: `exceeds the available balance of ${available}` }],
-        );
-      }
-      journalTransactionId = posted.transactionId;
-    }
-    await writeAudit(tx, {
-      actor: actorOf(request.caller),
+      if (posted.ok) return posted.transactionId;
+      const available = (-posted.balance).toString();
+      throw AppError.conflict(
+        'insufficient_balance',
+        `The site's available balance (${available}) is less than the withdrawal amount (${current.amount}); nothing was changed.`,
+        [{ field: 'amount', message: `exceeds the available balance of ${available}` }],
+      );
+    },
+    audit: ({ current, decision: { to }, updated, journalTransactionId }) => ({
       action: step.audit,
-      entityType: 'withdrawal',
-      entityId: withdrawalId,
       siteId: updated.siteId,
       metadata: { from: current.status, to, amount: current.amount.toString(), journalTransactionId, ...step.metadata },
-    });
-    const events: WrittenOutboxEvent[] = [];
-    if (step.event) {
-      events.push(
-        await writeOutboxEvent(tx, {
-          siteId: updated.siteId,
-          type: step.event,
-          entityId: withdrawalId,
-          data: toWithdrawalRecord(updated),
-          requestId: request.requestId,
-        }),
-      );
-    }
-    const eventId = events[0]?.eventId ?? null;
-    const loggedStep = {
+    }),
+    event: ({ updated }) => (step.event ? { siteId: updated.siteId, type: step.event, data: toWithdrawalRecord(updated) } : null),
+    log: ({ current, decision: { to }, updated, journalTransactionId, eventId }) => ({
       message: step.log,
       fields: {
         withdrawalId,
@@ -85,13 +71,13 @@ async function transition(deps: ReviewDeps, request: OperatorRequest, withdrawal
         journalTransactionId,
         eventId,
       },
-    };
-    return { result: { ...toOpsWithdrawal(updated), eventId }, step: loggedStep, events };
+    }),
+    result: ({ updated, eventId }) => ({ ...toOpsWithdrawal(updated), eventId }),
   });
 }
 
 /** PENDING_REVIEW -> APPROVED: reserves the amount from the site's available balance (409 if short). */
-export function approveWithdrawal(deps: ReviewDeps, request: OperatorRequest, withdrawalId: string) {
+export function approveWithdrawal(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string) {
   return transition(deps, request, withdrawalId, {
     action: 'approve',
     audit: 'WITHDRAWAL.APPROVED',
@@ -102,7 +88,7 @@ export function approveWithdrawal(deps: ReviewDeps, request: OperatorRequest, wi
 }
 
 /** PENDING_REVIEW | APPROVED -> REJECTED; after approval the reserved amount is released. */
-export function rejectWithdrawal(deps: ReviewDeps, request: OperatorRequest, withdrawalId: string, reason: string) {
+export function rejectWithdrawal(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, reason: string) {
   return transition(deps, request, withdrawalId, {
     action: 'reject',
     audit: 'WITHDRAWAL.REJECTED',
@@ -115,7 +101,7 @@ export function rejectWithdrawal(deps: ReviewDeps, request: OperatorRequest, wit
 }
 
 /** APPROVED -> SENT: the payout left the bank; settles the reservation. */
-export function markWithdrawalSent(deps: ReviewDeps, request: OperatorRequest, withdrawalId: string, bankTxId?: string) {
+export function markWithdrawalSent(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, bankTxId?: string) {
   return transition(deps, request, withdrawalId, {
     action: 'markSent',
     audit: 'WITHDRAWAL.SENT',
@@ -128,7 +114,7 @@ export function markWithdrawalSent(deps: ReviewDeps, request: OperatorRequest, w
 }
 
 /** SENT -> RETURNED: the bank sent the payout back; the amount is available to the site again. */
-export function markWithdrawalReturned(deps: ReviewDeps, request: OperatorRequest, withdrawalId: string, reason: string) {
+export function markWithdrawalReturned(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, reason: string) {
   return transition(deps, request, withdrawalId, {
     action: 'markReturned',
     audit: 'WITHDRAWAL.RETURNED',

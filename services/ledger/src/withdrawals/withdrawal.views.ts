@@ -1,7 +1,7 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
-import { siteRecordFields } from '../shared/site-record.views.js';
+import { siteRecordFields } from '../site-records/site-record.views.js';
 import type { WithdrawalRow } from './withdrawal.repository.js';
 
 /** The withdrawal exactly as the status lookup (and a webhook's `data`) shows it. */

@@ -19,13 +19,18 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListWithdrawals',
       cursorList: 'ops-withdrawals',
-      fetch: (filters, window) => deps.review.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
+      fetch: (filters, window) =>
+        deps.withdrawalReview.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
       toItem: toOpsWithdrawal,
     }),
   );
 
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
-    const row = await foundOr404(pathParam(req, 'withdrawalId'), (id) => deps.review.findWithdrawal(id), 'No withdrawal with this id.');
+    const row = await foundOr404(
+      pathParam(req, 'withdrawalId'),
+      (id) => deps.withdrawalReview.findWithdrawal(id),
+      'No withdrawal with this id.',
+    );
     // The reviewer decides against the site's balance, so it comes with the record.
     res.json({ ...toOpsWithdrawal(row), siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)) });
   });

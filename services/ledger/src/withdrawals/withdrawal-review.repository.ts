@@ -1,0 +1,31 @@
+import type { Prisma, PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
+import { keysetPage, type ListWindow } from '../shared/keyset.js';
+import { lockRow } from '../shared/row-lock.repository.js';
+import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Row access for the withdrawals' transitions and the operators' lists: lock, decide from the locked status,
+ * one UPDATE conditional on it (concurrent actions queue on the lock; every one after the first sees the new status).
+ */
+export class WithdrawalReviewRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  async lockWithdrawal(tx: Tx, id: string): Promise<Withdrawal | null> {
+    return (await lockRow(tx, 'withdrawals', id)) ? tx.withdrawal.findUnique({ where: { id } }) : null;
+  }
+
+  /** The withdrawal's conditional write (see {@link updateFrom}). */
+  updateWithdrawal(tx: Tx, id: string, from: WithdrawalStatus, data: Prisma.WithdrawalUpdateManyMutationInput): Promise<Withdrawal | null> {
+    return updateFrom((args) => tx.withdrawal.update(args), id, from, data);
+  }
+
+  findWithdrawal(id: string): Promise<Withdrawal | null> {
+    return this.db.withdrawal.findUnique({ where: { id } });
+  }
+
+  listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
+    return this.db.withdrawal.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter) }, window));
+  }
+}
