@@ -5,7 +5,9 @@
 export * from './errors.js';
 export * from './statuses.js';
 export * from './records.js';
-export * from './ops-records.js';
+export * from './response-types.js';
+export * from './ops-routes.js';
+export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';
 export * from './canonical-json.js';

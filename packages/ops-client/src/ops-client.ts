@@ -1,7 +1,15 @@
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { ListPage, LoginResult, OpsOperatorToken } from '@kasa/contracts';
+import {
+  OPS_ROUTES,
+  type LoginResult,
+  type OpsCall,
+  type OpsListOperationId,
+  type OpsOperationId,
+  type OpsOperatorToken,
+  type OpsPaginate,
+} from '@kasa/contracts';
 import { errorOfAnswer, OpsApiError } from './ops-api-error.js';
-import { withQuery, type Query } from './query.js';
+import { seg, withQuery, type Query } from './query.js';
 
 /** The part of `fetch` the client uses; the global `fetch` fits, so a tool or test can pass its own. */
 export type FetchLike = (
@@ -46,14 +54,23 @@ export interface ClientAddress {
 }
 
 const OPS_PREFIX = '/ops/v1';
+
+/** What {@link OpsClient.call} reads of any operation's input. */
+interface CallInput {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Query;
+  headers?: Record<string, string>;
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * A typed client of the ledger's ops API. Paths are relative to `/ops/v1`; every answer other than 2xx,
- * and no answer at all, is thrown as an {@link OpsApiError}.
+ * A typed client of the ledger's ops API: each operation of the route table by name ({@link OpsClient.call}).
+ * Every answer other than 2xx, and no answer at all, is thrown as an {@link OpsApiError}.
  */
 export class OpsClient {
-  private readonly send: FetchLike;
+  private readonly fetch: FetchLike;
   private readonly pool: Agent | null;
 
   constructor(private readonly options: OpsClientOptions) {
@@ -62,45 +79,77 @@ export class OpsClient {
         ? new Agent({ connections: options.connections, pipelining: 1, keepAliveTimeout: 30_000 })
         : null;
     this.pool = pool;
-    this.send = options.fetch ?? ((url, init) => undiciFetch(url, pool ? { ...init, dispatcher: pool } : init));
+    this.fetch = options.fetch ?? ((url, init) => undiciFetch(url, pool ? { ...init, dispatcher: pool } : init));
   }
 
   /** The same client (and connections) as another operator or for another request; the console makes one per request. */
   with(scope: Pick<OpsClientOptions, 'token' | 'requestId'>): OpsClient {
-    return new OpsClient({ ...this.options, ...scope, fetch: this.send });
+    return new OpsClient({ ...this.options, ...scope, fetch: this.fetch });
   }
 
-  /** Sends one call; resolves with the parsed JSON answer (null when empty). */
-  request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-    return this.call<T>(method, `${OPS_PREFIX}${path}`, options);
+  /**
+   * Calls one ops operation by name (`ops.call('approveIntent', { params: { intentId }, body })`): method and path
+   * come from the route table, the input and the answer are typed from the operation's schemas.
+   */
+  readonly call: OpsCall = (operationId: OpsOperationId, input: CallInput = {}) =>
+    // The cast (`never` fits every signature of OpsCall): the ledger answers each operation with its response
+    // schema, which test/contract checks on real answers, and OpsCall types each operation's answer from it.
+    this.callOperation(operationId, input) as never;
+
+  /** Follows `nextCursor` (100 a page) of a list operation until it is exhausted or `max` items were read. */
+  readonly paginate: OpsPaginate = (operationId: OpsListOperationId, query: Query = {}, max = Infinity) =>
+    // As for `call`: the items are the list operation's items, by its response schema.
+    this.pages(operationId, query, max) as never;
+
+  /** Sends any request under `/ops/v1`, untyped: for a path outside the route table. Prefer {@link call}. */
+  request(method: Method, path: string, options: RequestOptions = {}): Promise<unknown> {
+    return this.send(method, `${OPS_PREFIX}${path}`, options);
   }
 
-  get<T = unknown>(path: string, query?: Query): Promise<T> {
-    return this.request<T>('GET', path, query ? { query } : {});
+  /** Trades e-mail and password for an operator token; `client` is the console's browser (see {@link ClientAddress}). */
+  login(credentials: { email: string; password: string }, client?: ClientAddress): Promise<LoginResult> {
+    const headers: Record<string, string> = client
+      ? { 'x-internal-token': client.internalToken, 'x-kasa-client-address': client.address }
+      : {};
+    return this.call('login', { body: credentials, headers });
   }
 
-  post<T = unknown>(path: string, body: unknown = {}, options: Pick<RequestOptions, 'headers'> = {}): Promise<T> {
-    return this.request<T>('POST', path, { ...options, body });
+  /** Revokes the client's own token. */
+  logout(): Promise<OpsOperatorToken> {
+    return this.call('logout');
   }
 
-  put<T = unknown>(path: string, body: unknown = {}, options: Pick<RequestOptions, 'headers'> = {}): Promise<T> {
-    return this.request<T>('PUT', path, { ...options, body });
+  /** Resolves when the ledger reports itself ready (`GET /readyz`, outside the ops API). */
+  async ready(): Promise<void> {
+    await this.send('GET', '/readyz', {});
   }
 
-  patch<T = unknown>(path: string, body: unknown = {}, options: Pick<RequestOptions, 'headers'> = {}): Promise<T> {
-    return this.request<T>('PATCH', path, { ...options, body });
+  /** Closes the connections of a pool the client owns ({@link OpsClientOptions.connections}); otherwise does nothing. */
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 
-  delete<T = unknown>(path: string): Promise<T> {
-    return this.request<T>('DELETE', path);
+  private async callOperation(operationId: OpsOperationId, { params, body, query, headers }: CallInput): Promise<unknown> {
+    const { method, path } = OPS_ROUTES[operationId];
+    const filled = path.replace(/:(\w+)/g, (_match, name: string) => {
+      const value = params?.[name];
+      if (value === undefined) throw new TypeError(`${operationId} needs the path parameter ${name}`);
+      return seg(value);
+    });
+    // A write without a body still sends `{}`: the ledger checks every write's content type.
+    const sent = method === 'GET' || method === 'DELETE' ? undefined : (body ?? {});
+    return this.send(method, `${OPS_PREFIX}${filled}`, { query, body: sent, headers });
   }
 
-  /** Follows `nextCursor` (100 a page) until the list is exhausted or `max` items were read. */
-  async *paginate<T>(path: string, query: Query = {}, max = Infinity): AsyncGenerator<T> {
+  private async *pages(operationId: OpsListOperationId, query: Query, max: number): AsyncGenerator<unknown> {
     let cursor: string | null = null;
     let seen = 0;
     do {
-      const page: ListPage<T> = await this.get<ListPage<T>>(path, { ...query, limit: '100', ...(cursor ? { cursor } : {}) });
+      const pageQuery = { ...query, limit: '100', ...(cursor ? { cursor } : {}) };
+      const page = (await this.send('GET', `${OPS_PREFIX}${OPS_ROUTES[operationId].path}`, { query: pageQuery })) as {
+        data: unknown[];
+        nextCursor: string | null;
+      };
       for (const item of page.data) {
         if (seen >= max) return;
         seen += 1;
@@ -110,34 +159,12 @@ export class OpsClient {
     } while (cursor && seen < max);
   }
 
-  /** Trades e-mail and password for an operator token; `client` is the console's browser (see {@link ClientAddress}). */
-  login(credentials: { email: string; password: string }, client?: ClientAddress): Promise<LoginResult> {
-    const headers: Record<string, string> = client
-      ? { 'x-internal-token': client.internalToken, 'x-kasa-client-address': client.address }
-      : {};
-    return this.post<LoginResult>('/login', credentials, { headers });
-  }
-
-  /** Revokes the client's own token. */
-  logout(): Promise<OpsOperatorToken> {
-    return this.post<OpsOperatorToken>('/logout');
-  }
-
-  /** Resolves when the ledger reports itself ready (`GET /readyz`, outside the ops API). */
-  async ready(): Promise<void> {
-    await this.call('GET', '/readyz', {});
-  }
-
-  /** Closes the connections of a pool the client owns ({@link OpsClientOptions.connections}); otherwise does nothing. */
-  async close(): Promise<void> {
-    await this.pool?.close();
-  }
-
-  private async call<T>(method: Method, path: string, { query, body, headers = {} }: RequestOptions): Promise<T> {
+  /** Sends one request; resolves with the parsed JSON answer (null when empty). */
+  private async send(method: Method, path: string, { query, body, headers = {} }: RequestOptions): Promise<unknown> {
     const { baseUrl, token, requestId } = this.options;
     let answer: { status: number; text: string; retryAfter: string | null };
     try {
-      const response = await this.send(`${baseUrl.replace(/\/+$/, '')}${withQuery(path, query)}`, {
+      const response = await this.fetch(`${baseUrl.replace(/\/+$/, '')}${withQuery(path, query)}`, {
         method,
         headers: {
           accept: 'application/json',
@@ -154,9 +181,9 @@ export class OpsClient {
       throw OpsApiError.noAnswer(baseUrl, error);
     }
     if (answer.status < 200 || answer.status > 299) throw errorOfAnswer(answer.status, answer.text, answer.retryAfter);
-    if (!answer.text) return null as T;
+    if (!answer.text) return null;
     try {
-      return JSON.parse(answer.text) as T;
+      return JSON.parse(answer.text) as unknown;
     } catch {
       throw new OpsApiError(502, { detail: `The ledger answered ${answer.status} with a body that is not JSON.` });
     }

@@ -73,7 +73,7 @@ describe('OpsClient requests', () => {
   it('sends the bearer token and request id to a path under /ops/v1, and parses the JSON answer', async () => {
     reply = () => json(200, { data: [{ intentId: 'i-1' }], nextCursor: null });
     const client = new OpsClient({ baseUrl: `${baseUrl}/`, token: 'tok-1', requestId: 'req-1' });
-    const page = await client.get<{ data: Array<{ intentId: string }> }>('/intents');
+    const page = await client.call('opsListIntents');
     expect(page.data[0]?.intentId).toBe('i-1');
     expect(seen[0]).toMatchObject({ method: 'GET', url: '/ops/v1/intents', body: '' });
     expect(seen[0]?.headers).toMatchObject({ authorization: 'Bearer tok-1', 'x-request-id': 'req-1', accept: 'application/json' });
@@ -81,23 +81,25 @@ describe('OpsClient requests', () => {
   });
 
   it('encodes query values and leaves out empty and undefined ones', async () => {
-    await new OpsClient({ baseUrl }).get('/audit', { action: 'INTENT.APPROVED', entityId: 'a b&c=d', siteId: '', actorId: undefined });
+    await new OpsClient({ baseUrl }).call('listAudit', {
+      query: { action: 'INTENT.APPROVED', entityId: 'a b&c=d', siteId: '', actorId: undefined },
+    });
     expect(seen[0]?.url).toBe('/ops/v1/audit?action=INTENT.APPROVED&entityId=a+b%26c%3Dd');
     expect(withQuery('/x', { a: '' })).toBe('/x');
     expect(`/intents/${seg('../sites?x=1')}`).toBe('/intents/..%2Fsites%3Fx%3D1');
   });
 
   it('sends no authorization header without a token', async () => {
-    await new OpsClient({ baseUrl }).get('/me');
+    await new OpsClient({ baseUrl }).call('whoAmI');
     expect(seen[0]?.headers.authorization).toBeUndefined();
   });
 
   it('posts JSON ({} by default) with extra headers, and reads an empty answer as null', async () => {
     reply = () => ({ status: 202 });
     const client = new OpsClient({ baseUrl, token: 't' });
-    expect(await client.post('/events/e-1/replay', undefined, { headers: { 'idempotency-key': 'k-1' } })).toBeNull();
-    await client.put('/things/1', { name: 'x' });
-    await client.delete('/api-keys/k-9');
+    expect(await client.call('opsReplayEvent', { params: { eventId: 'e-1' }, headers: { 'idempotency-key': 'k-1' } })).toBeNull();
+    await client.request('PUT', '/things/1', { body: { name: 'x' } });
+    await client.call('revokeApiKey', { params: { apiKeyId: 'k-9' } });
     expect(seen.map((r) => [r.method, r.url, r.body])).toEqual([
       ['POST', '/ops/v1/events/e-1/replay', '{}'],
       ['PUT', '/ops/v1/things/1', '{"name":"x"}'],
@@ -119,8 +121,8 @@ describe('OpsClient requests', () => {
 
   it('scopes a client to another token and request id with with(), keeping the original unchanged', async () => {
     const shared = new OpsClient({ baseUrl, token: 'admin', connections: 2 });
-    await shared.with({ token: 'operator', requestId: 'req-9' }).get('/me');
-    await shared.get('/me');
+    await shared.with({ token: 'operator', requestId: 'req-9' }).call('whoAmI');
+    await shared.call('whoAmI');
     expect(seen.map((r) => [r.headers.authorization, r.headers['x-request-id']])).toEqual([
       ['Bearer operator', 'req-9'],
       ['Bearer admin', undefined],
@@ -139,14 +141,14 @@ describe('OpsClient requests', () => {
       return cursor === null ? json(200, { data: [1, 2], nextCursor: 'c2' }) : json(200, { data: [3], nextCursor: null });
     };
     const client = new OpsClient({ baseUrl });
-    const all: number[] = [];
-    for await (const item of client.paginate<number>('/events', { status: 'DEAD', type: undefined })) all.push(item);
+    const all: unknown[] = [];
+    for await (const item of client.paginate('opsListEvents', { status: 'DEAD', type: undefined })) all.push(item);
     expect(all).toEqual([1, 2, 3]);
     expect(seen.map((r) => r.url)).toEqual(['/ops/v1/events?status=DEAD&limit=100', '/ops/v1/events?status=DEAD&limit=100&cursor=c2']);
 
     seen.length = 0;
-    const firstTwo: number[] = [];
-    for await (const item of client.paginate<number>('/events', {}, 2)) firstTwo.push(item);
+    const firstTwo: unknown[] = [];
+    for await (const item of client.paginate('opsListEvents', {}, 2)) firstTwo.push(item);
     expect(firstTwo).toEqual([1, 2]);
     expect(seen).toHaveLength(1);
   });
@@ -163,7 +165,9 @@ describe('OpsApiError', () => {
       errors: [{ field: 'amount', message: 'must be positive' }, { nonsense: true }],
     };
     reply = () => json(400, problem);
-    const error = await failureOf(new OpsClient({ baseUrl }).post('/intents/i-1/approve', { amount: '-1' }));
+    const error = await failureOf(
+      new OpsClient({ baseUrl }).call('approveIntent', { params: { intentId: 'i-1' }, body: { amount: '-1' } }),
+    );
     expect(error).toMatchObject({
       status: 400,
       problem,
@@ -179,11 +183,15 @@ describe('OpsApiError', () => {
   it('reads the reason of a conflict, and none when the ledger names one it does not know', async () => {
     const detail = 'The intent is APPROVED; a transfer cannot be assigned to a decided intent. Nothing was changed.';
     reply = () => json(409, { error: 'conflict', reason: 'intent_decided', detail });
-    const decided = await failureOf(new OpsClient({ baseUrl }).post('/bank-transfers/t-1/assign', { intentId: 'i-1' }));
+    const decided = await failureOf(
+      new OpsClient({ baseUrl }).call('assignBankTransfer', { params: { bankTransferId: 't-1' }, body: { intentId: 'i-1' } }),
+    );
     expect(decided).toMatchObject({ status: 409, code: 'conflict', reason: 'intent_decided', detail });
     expect(decided.message).toBe(`409 conflict (intent_decided): ${detail}`);
     reply = () => json(409, { error: 'conflict', reason: 'not_a_reason', detail: 'Something new.' });
-    const unknown = await failureOf(new OpsClient({ baseUrl }).post('/bank-transfers/t-1/assign', { intentId: 'i-1' }));
+    const unknown = await failureOf(
+      new OpsClient({ baseUrl }).call('assignBankTransfer', { params: { bankTransferId: 't-1' }, body: { intentId: 'i-1' } }),
+    );
     expect(unknown.reason).toBeNull();
     expect(unknown.message).toBe('409 conflict: Something new.');
   });
@@ -194,17 +202,17 @@ describe('OpsApiError', () => {
     expect(throttled).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 240 });
 
     reply = () => json(503, { error: 'service_unavailable' }, { 'retry-after': 'Wed, 21 Oct 2037 07:28:00 GMT' });
-    expect((await failureOf(new OpsClient({ baseUrl }).get('/me'))).retryAfterSeconds).toBeNull();
+    expect((await failureOf(new OpsClient({ baseUrl }).call('whoAmI'))).retryAfterSeconds).toBeNull();
   });
 
   it('keeps the start of a body that is not JSON as the detail, with a code from the status', async () => {
     reply = () => ({ status: 502, body: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } });
-    const error = await failureOf(new OpsClient({ baseUrl }).get('/balances'));
+    const error = await failureOf(new OpsClient({ baseUrl }).call('listBalances'));
     expect(error).toMatchObject({ status: 502, problem: { detail: '<html>Bad Gateway</html>' }, code: 'service_unavailable' });
     expect(error.message).toBe('502 error: <html>Bad Gateway</html>');
 
     reply = () => ({ status: 404 });
-    expect(await failureOf(new OpsClient({ baseUrl }).get('/nothing'))).toMatchObject({
+    expect(await failureOf(new OpsClient({ baseUrl }).request('GET', '/nothing'))).toMatchObject({
       status: 404,
       problem: {},
       code: 'unknown',
@@ -217,14 +225,14 @@ describe('OpsApiError', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await failureOf(new OpsClient({ baseUrl: url }).get('/me'));
+    const error = await failureOf(new OpsClient({ baseUrl: url }).call('whoAmI'));
     expect(error).toMatchObject({ status: 503, answered: false, code: 'service_unavailable', detail: 'The ledger did not answer.' });
     expect(error.message).toBe(`cannot reach the ledger at ${url}: ECONNREFUSED`);
   });
 
   it('is a 503 that was not answered when the ledger is slower than the timeout', async () => {
     reply = () => ({ ...json(200, {}), delayMs: 1_000 });
-    const error = await failureOf(new OpsClient({ baseUrl, timeoutMs: 100 }).get('/me'));
+    const error = await failureOf(new OpsClient({ baseUrl, timeoutMs: 100 }).call('whoAmI'));
     expect(error).toMatchObject({ status: 503, answered: false });
     expect(error.message).toContain('timeout');
   });

@@ -95,9 +95,8 @@ export function createApp(deps: LedgerDeps): Express {
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
     senderReturnOpsRoutes(deps),
+    eventOpsRoutes(deps),
   );
-  // After the ops router, so whatever authenticates operators for /ops/v1 has already run.
-  app.use('/ops/v1/events', eventOpsRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,38 +1,13 @@
 /**
  * Every ops route refuses a request without a valid operator token (401) and every admin-only route refuses
- * a reviewer (403); the route table is checked against the routes the Express app really registers.
+ * a reviewer (403); the route table (@kasa/contracts) is checked against the routes the Express app really
+ * registers, both ways.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Express } from 'express';
 import { createApp } from '../src/index.js';
 import { startLedgerHarness, type LedgerHarness, type TestOperator } from './harness.js';
-import { OPS_ROUTES, routeKey, type OpsRoute } from './ops-routes.js';
-
-/** The parts of an Express 5 (router 2) layer this walk reads; the public types do not describe them. */
-interface Layer {
-  rawPath?: unknown;
-  route?: { path: string; methods: Record<string, boolean> };
-  handle: { stack?: Layer[] };
-}
-
-/** Every `METHOD /path` an Express app registers, nested routers included. */
-function registeredRoutes(app: Express): Array<{ method: string; path: string }> {
-  const found: Array<{ method: string; path: string }> = [];
-  const walk = (stack: Layer[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const path = layer.route.path === '/' && prefix ? prefix : `${prefix}${layer.route.path}`;
-        for (const method of Object.keys(layer.route.methods)) found.push({ method: method.toUpperCase(), path });
-      } else if (layer.handle.stack) {
-        const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-        walk(layer.handle.stack, `${prefix}${mount}`);
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
-  return found;
-}
+import { OPS_ROUTES, registeredRoutes, routeKey, type OpsRoute } from './ops-routes.js';
 
 /** A concrete path for a row: every parameter a fresh (non-existent) UUID. */
 const concrete = (route: OpsRoute) => route.path.replace(/:[A-Za-z]+/g, () => randomUUID());

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import type {
-  CreatedSite,
-  IssuedApiKey,
-  IssuedOperatorToken,
-  OpsApiKey,
-  OpsOperator,
-  OpsOperatorToken,
-  OpsSite,
-  RevokedApiKey,
-} from '@kasa/contracts';
+import type { OperatorRole, OpsSite } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
+
+const ROLES: readonly OperatorRole[] = ['ADMIN', 'REVIEWER'];
+
+/** `--role reviewer` -> `REVIEWER`; anything else is refused before a request is sent. */
+function roleOf(text: string): OperatorRole {
+  const role = ROLES.find((known) => known === text.toUpperCase());
+  if (!role) throw new Error('--role must be reviewer or admin');
+  return role;
+}
 
 /** Login, operators and their tokens, sites and API keys. */
 export function registerAdminCommands(program: Command, ctx: Context): void {
@@ -34,7 +34,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('whoami')
     .description('show the operator behind the token')
     .action(async () => {
-      const me = await ctx.client().get<Record<string, unknown>>('/me');
+      const me = await ctx.client().call('whoAmI');
       ctx.emit(me, () => printRecord(ctx.io.stdout, me));
     });
 
@@ -47,13 +47,15 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .requiredOption('--role <role>', 'reviewer or admin')
     .option('--password <password>', 'console password (at least 12 characters); omit for a token-only account')
     .action(async (options: { email: string; name: string; role: string; password?: string }) => {
-      const created = await ctx.client().post<OpsOperator>('/operators', {
-        email: options.email,
-        name: options.name,
-        role: options.role.toUpperCase(),
-        // An empty --password (an unset variable in `--password "$PW"`) is sent as is and refused (at least
-        // 12 characters), never taken for "no password": only leaving the option out makes a token-only account.
-        ...(options.password !== undefined ? { password: options.password } : {}),
+      const created = await ctx.client().call('createOperator', {
+        body: {
+          email: options.email,
+          name: options.name,
+          role: roleOf(options.role),
+          // An empty --password (an unset variable in `--password "$PW"`) is sent as is and refused (at least
+          // 12 characters), never taken for "no password": only leaving the option out makes a token-only account.
+          ...(options.password !== undefined ? { password: options.password } : {}),
+        },
       });
       ctx.emit(created, () => printRecord(ctx.io.stdout, { ...created }));
     });
@@ -61,7 +63,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('list')
     .description('list operator accounts')
     .action(async () => {
-      const { data } = await ctx.client().get<{ data: OpsOperator[] }>('/operators');
+      const { data } = await ctx.client().call('listOperators');
       ctx.emit(data, () =>
         printTable(ctx.io.stdout, data, [
           ['OPERATOR', (o) => o.operatorId],
@@ -75,7 +77,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('disable <operatorId>')
     .description('disable an operator and revoke all their tokens')
     .action(async (operatorId: string) => {
-      const disabled = await ctx.client().post<OpsOperator>(`/operators/${operatorId}/disable`);
+      const disabled = await ctx.client().call('disableOperator', { params: { operatorId } });
       ctx.emit(disabled, () => ctx.io.stdout.write(`Disabled ${disabled.email} at ${disabled.disabledAt}.\n`));
     });
 
@@ -88,10 +90,10 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--expires-in <seconds>', 'lifetime in seconds; default: until revoked', (v) => Number(v))
     .action(async (options: { operator?: string; label: string; expiresIn?: number }) => {
       const client = ctx.client();
-      const operatorId = options.operator ?? (await client.get<{ operatorId: string }>('/me')).operatorId;
-      const issued = await client.post<IssuedOperatorToken>(`/operators/${operatorId}/tokens`, {
-        label: options.label,
-        ...(options.expiresIn ? { expiresInSeconds: options.expiresIn } : {}),
+      const operatorId = options.operator ?? (await client.call('whoAmI')).operatorId;
+      const issued = await client.call('issueOperatorToken', {
+        params: { operatorId },
+        body: { label: options.label, ...(options.expiresIn ? { expiresInSeconds: options.expiresIn } : {}) },
       });
       ctx.emit(issued, () => {
         ctx.io.stdout.write(`Token ${issued.tokenId} (expires ${issued.expiresAt ?? 'never'}); it is shown only now:\n${issued.token}\n`);
@@ -101,7 +103,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('revoke <tokenId>')
     .description('revoke an operator token (401 from its next request on)')
     .action(async (tokenId: string) => {
-      const revoked = await ctx.client().delete<OpsOperatorToken>(`/operator-tokens/${tokenId}`);
+      const revoked = await ctx.client().call('revokeOperatorToken', { params: { tokenId } });
       ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${revoked.revokedAt}.\n`));
     });
 
@@ -129,15 +131,17 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           returnUrl?: string;
         },
       ) => {
-        const site = await ctx.client().post<CreatedSite>('/sites', {
-          slug,
-          name: o.name,
-          ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
-          ...(o.rateLimit ? { rateLimitPerMinute: o.rateLimit } : {}),
-          ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
-          ...(o.minAmount ? { minAmount: o.minAmount } : {}),
-          ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
-          ...(o.returnUrl ? { returnUrl: o.returnUrl } : {}),
+        const site = await ctx.client().call('createSite', {
+          body: {
+            slug,
+            name: o.name,
+            ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
+            ...(o.rateLimit ? { rateLimitPerMinute: o.rateLimit } : {}),
+            ...(o.depositTtl ? { depositTtlSeconds: o.depositTtl } : {}),
+            ...(o.minAmount ? { minAmount: o.minAmount } : {}),
+            ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+            ...(o.returnUrl ? { returnUrl: o.returnUrl } : {}),
+          },
         });
         ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
       },
@@ -149,7 +153,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 500)
     .action(async (o: { limit: number }) => {
       const rows: OpsSite[] = [];
-      for await (const row of ctx.client().paginate<OpsSite>('/sites', {}, o.limit)) rows.push(row);
+      for await (const row of ctx.client().paginate('listSites', {}, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['SITE', (s) => s.siteId],
@@ -167,7 +171,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('show <siteId>')
     .description("one site's settings")
     .action(async (siteId: string) => {
-      const site = await ctx.client().get<OpsSite>(`/sites/${siteId}`);
+      const site = await ctx.client().call('getSite', { params: { siteId } });
       ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
     });
 
@@ -204,7 +208,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ...(o.maxAmount !== undefined ? { maxAmount: o.maxAmount } : {}),
           ...(o.returnUrl === false ? { returnUrl: null } : o.returnUrl !== undefined ? { returnUrl: o.returnUrl } : {}),
         };
-        const site = await ctx.client().patch<CreatedSite>(`/sites/${siteId}`, change);
+        const site = await ctx.client().call('updateSite', { params: { siteId }, body: change });
         ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
       },
     );
@@ -214,7 +218,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('list <siteId>')
     .description("a site's API keys (prefixes only; a key is shown once, when issued)")
     .action(async (siteId: string) => {
-      const list = await ctx.client().get<{ data: OpsApiKey[] }>(`/sites/${siteId}/api-keys`);
+      const list = await ctx.client().call('listApiKeys', { params: { siteId } });
       ctx.emit(list.data, () =>
         printTable(ctx.io.stdout, list.data, [
           ['KEY', (k) => k.apiKeyId],
@@ -228,14 +232,14 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .command('issue <siteId>')
     .description('issue an API key for a site (shown once)')
     .action(async (siteId: string) => {
-      const key = await ctx.client().post<IssuedApiKey>(`/sites/${siteId}/api-keys`);
+      const key = await ctx.client().call('issueApiKey', { params: { siteId } });
       ctx.emit(key, () => ctx.io.stdout.write(`API key ${key.apiKeyId}; it is shown only now:\n${key.apiKey}\n`));
     });
   keys
     .command('revoke <apiKeyId>')
     .description('revoke an API key (401 from its next request on)')
     .action(async (apiKeyId: string) => {
-      const revoked = await ctx.client().delete<RevokedApiKey>(`/api-keys/${apiKeyId}`);
+      const revoked = await ctx.client().call('revokeApiKey', { params: { apiKeyId } });
       ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.apiKeyId} at ${revoked.revokedAt}.\n`));
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DeliveryHealthList, OpsDashboard, OpsSearchResult, QueueHead } from '@kasa/contracts';
+import type { OpsDashboard, QueueHead } from '@kasa/contracts';
 import { waitedFor } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
@@ -22,7 +22,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
     .command('search <text...>')
     .description('find deposits, withdrawals, bank transfers and events by reference, id, user id, name or IBAN tail')
     .action(async (words: string[]) => {
-      const found = await ctx.client().get<OpsSearchResult>('/search', { q: words.join(' ') });
+      const found = await ctx.client().call('opsSearch', { query: { q: words.join(' ') } });
       ctx.emit(found, () => {
         const out = ctx.io.stdout;
         out.write(`Deposits (${found.deposits.length})\n`);
@@ -66,7 +66,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
     .command('dashboard')
     .description('what needs an operator: each queue with its count and how long its oldest item has waited')
     .action(async () => {
-      const dashboard = await ctx.client().get<OpsDashboard>('/dashboard');
+      const dashboard = await ctx.client().call('opsDashboard');
       const now = new Date(dashboard.generatedAt);
       ctx.emit(dashboard, () =>
         printTable(
@@ -89,7 +89,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
     .option('--site <siteId>', 'only this site')
     .option('--hours <n>', 'the window success rates count (default 24)')
     .action(async (o: { site?: string; hours?: string }) => {
-      const health = await ctx.client().get<DeliveryHealthList>('/delivery-health', { siteId: o.site, hours: o.hours });
+      const health = await ctx.client().call('deliveryHealth', { query: { siteId: o.site, hours: o.hours } });
       const now = new Date(health.generatedAt);
       ctx.emit(health, () =>
         printTable(ctx.io.stdout, health.data, [

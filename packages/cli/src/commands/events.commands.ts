@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { EventView } from '@kasa/contracts';
+import type { OpsEvent } from '@kasa/contracts';
 import { OpsApiError, type OpsClient } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import { printTable } from '../output.js';
 
-/** An event with the part of its webhook body the list shows. */
-interface EventItem extends EventView {
-  payload: { data?: { intentId?: string; withdrawalId?: string } };
+/** The record an event is about, from its webhook body: the intent's or the withdrawal's id. */
+function recordOf(event: OpsEvent): string | undefined {
+  const { intentId, withdrawalId } = event.payload.data;
+  if (typeof intentId === 'string') return intentId;
+  return typeof withdrawalId === 'string' ? withdrawalId : undefined;
 }
 
 interface ReplayFailure {
@@ -25,7 +27,7 @@ async function replayOne(client: OpsClient, runId: string, eventId: string): Pro
   const key = `kasa-replay-${runId}-${eventId}`;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await client.post(`/events/${eventId}/replay`, {}, { headers: { 'idempotency-key': key } });
+      await client.call('opsReplayEvent', { params: { eventId }, headers: { 'idempotency-key': key } });
       return null;
     } catch (error) {
       const status = error instanceof OpsApiError && error.answered ? error.status : null;
@@ -48,8 +50,8 @@ export function registerEventCommands(program: Command, ctx: Context): void {
     .option('--site <siteId>')
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
     .action(async (o: { status?: string; type?: string; site?: string; limit: number }) => {
-      const rows: EventItem[] = [];
-      for await (const row of ctx.client().paginate<EventItem>('/events', { status: o.status, type: o.type, siteId: o.site }, o.limit))
+      const rows: OpsEvent[] = [];
+      for await (const row of ctx.client().paginate('opsListEvents', { status: o.status, type: o.type, siteId: o.site }, o.limit))
         rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
@@ -57,7 +59,7 @@ export function registerEventCommands(program: Command, ctx: Context): void {
           ['TYPE', (e) => e.type],
           ['STATUS', (e) => e.status],
           ['ATTEMPTS', (e) => e.attemptCount],
-          ['RECORD', (e) => e.payload.data?.intentId ?? e.payload.data?.withdrawalId],
+          ['RECORD', (e) => recordOf(e)],
           ['CREATED', (e) => e.createdAt],
         ]),
       );
@@ -83,8 +85,8 @@ export function registerEventCommands(program: Command, ctx: Context): void {
     .action(async (o: { site?: string; type?: string; max?: number; concurrency: number; dryRun?: boolean }) => {
       const client = ctx.client();
       // Collect first, then replay: a replayed event leaves DEAD, which would shift the pages under us.
-      const dead: EventItem[] = [];
-      for await (const event of client.paginate<EventItem>('/events', { status: 'DEAD', type: o.type, siteId: o.site }, o.max ?? Infinity))
+      const dead: OpsEvent[] = [];
+      for await (const event of client.paginate('opsListEvents', { status: 'DEAD', type: o.type, siteId: o.site }, o.max ?? Infinity))
         dead.push(event);
       if (o.dryRun) {
         ctx.emit({ dead: dead.length, eventIds: dead.map((e) => e.eventId) }, () =>
@@ -109,7 +111,7 @@ export function registerEventCommands(program: Command, ctx: Context): void {
       let finished = 0;
       const worker = async () => {
         while (next < dead.length) {
-          const event = dead[next] as EventItem;
+          const event = dead[next] as OpsEvent;
           next += 1;
           const failure = await replayOne(client, runId, event.eventId);
           if (failure) failures.push(failure);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AuditEntry, JournalCheckReport, SiteBalance } from '@kasa/contracts';
+import type { AuditEntry } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
 
@@ -12,8 +12,8 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .action(async (o: { site?: string }) => {
       const client = ctx.client();
       const rows = o.site
-        ? [await client.get<SiteBalance>(`/sites/${o.site}/balance`)]
-        : (await client.get<{ data: SiteBalance[] }>('/balances')).data;
+        ? [await client.call('getSiteBalance', { params: { siteId: o.site } })]
+        : (await client.call('listBalances')).data;
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['SITE', (b) => b.slug],
@@ -32,7 +32,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .command('check')
     .description('verify the invariants; exits 1 when any is broken')
     .action(async () => {
-      const report = await ctx.client().get<JournalCheckReport>('/journal/check');
+      const report = await ctx.client().call('checkJournal');
       ctx.emit(report, () => {
         if (report.ok) ctx.io.stdout.write('Journal OK: every transaction balances and every balance equals its entries and records.\n');
         else for (const problem of report.problems) ctx.io.stdout.write(`${problem.kind}: ${JSON.stringify(problem.detail)}\n`);
@@ -51,7 +51,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .action(async (o: { entity?: string; actor?: string; action?: string; site?: string; limit: number }) => {
       const rows: AuditEntry[] = [];
       const query = { entityId: o.entity, actorId: o.actor, action: o.action, siteId: o.site };
-      for await (const row of ctx.client().paginate<AuditEntry>('/audit', query, o.limit)) rows.push(row);
+      for await (const row of ctx.client().paginate('listAudit', query, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['AT', (a) => a.createdAt],

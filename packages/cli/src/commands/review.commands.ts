@@ -1,13 +1,5 @@
 import { Option, type Command } from 'commander';
-import {
-  USER_REJECTION_REASONS,
-  type AssignedBankTransfer,
-  type OpsBankTransfer,
-  type OpsIntent,
-  type OpsSenderReturn,
-  type OpsWithdrawal,
-  type RecordedBankTransfer,
-} from '@kasa/contracts';
+import { USER_REJECTION_REASONS, type OpsBankTransfer, type OpsIntent, type OpsSenderReturn, type OpsWithdrawal } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
@@ -74,13 +66,15 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
     .action(
       async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
-        const recorded = await ctx.client().post<RecordedBankTransfer>('/bank-transfers', {
-          bankTxId: o.bankTxId,
-          amount: o.amount,
-          senderName: o.senderName,
-          senderIban: o.senderIban,
-          description: o.description,
-          receivedAt: o.receivedAt ?? new Date().toISOString(),
+        const recorded = await ctx.client().call('recordBankTransfer', {
+          body: {
+            bankTxId: o.bankTxId,
+            amount: o.amount,
+            senderName: o.senderName,
+            senderIban: o.senderIban,
+            description: o.description,
+            receivedAt: o.receivedAt ?? new Date().toISOString(),
+          },
         });
         ctx.emit(recorded, () => {
           if (recorded.intent)
@@ -97,8 +91,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
     async (o: { status?: string; limit: number; order?: string }) => {
       const rows: OpsBankTransfer[] = [];
-      for await (const row of ctx.client().paginate<OpsBankTransfer>('/bank-transfers', { status: o.status, order: o.order }, o.limit))
-        rows.push(row);
+      for await (const row of ctx.client().paginate('listBankTransfers', { status: o.status, order: o.order }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['TRANSFER', (t) => t.bankTransferId],
@@ -116,7 +109,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('assign <bankTransferId> <intentId>')
     .description('assign an unmatched transfer to an intent')
     .action(async (bankTransferId: string, intentId: string) => {
-      const assigned = await ctx.client().post<AssignedBankTransfer>(`/bank-transfers/${bankTransferId}/assign`, { intentId });
+      const assigned = await ctx.client().call('assignBankTransfer', { params: { bankTransferId }, body: { intentId } });
       ctx.emit(assigned, () =>
         ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`),
       );
@@ -127,7 +120,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description('set an unmatched transfer aside with a reason (it stays assignable; no money moves)')
     .requiredOption('--reason <reason>')
     .action(async (bankTransferId: string, o: { reason: string }) => {
-      const transfer = await ctx.client().post<OpsBankTransfer>(`/bank-transfers/${bankTransferId}/set-aside`, { reason: o.reason });
+      const transfer = await ctx.client().call('setBankTransferAside', { params: { bankTransferId }, body: { reason: o.reason } });
       ctx.emit(transfer, () => ctx.io.stdout.write(`Transfer ${bankTransferId} is now ${transfer.status}.\n`));
     });
 
@@ -136,7 +129,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description("ask to send a transfer's money back to its sender (money no deposit kept); then: returns approve, mark-sent")
     .requiredOption('--reason <reason>')
     .action(async (bankTransferId: string, o: { reason: string }) => {
-      const asked = await ctx.client().post<OpsSenderReturn>(`/bank-transfers/${bankTransferId}/return`, { reason: o.reason });
+      const asked = await ctx.client().call('requestSenderReturn', { params: { bankTransferId }, body: { reason: o.reason } });
       ctx.emit(asked, () => ctx.io.stdout.write(`Return ${asked.returnId} of ${formatAmount(asked.amount)} TRY is ${asked.status}.\n`));
     });
 
@@ -144,8 +137,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   listOptions(returns.command('list').description('list returns (to review: --status PENDING_REVIEW; to send: --status APPROVED)')).action(
     async (o: { status?: string; limit: number; order?: string }) => {
       const rows: OpsSenderReturn[] = [];
-      for await (const row of ctx.client().paginate<OpsSenderReturn>('/sender-returns', { status: o.status, order: o.order }, o.limit))
-        rows.push(row);
+      for await (const row of ctx.client().paginate('listSenderReturns', { status: o.status, order: o.order }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['RETURN', (r) => r.returnId],
@@ -158,31 +150,35 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       );
     },
   );
-  const returnStep = (step: string, body: Record<string, string>) => async (returnId: string) => {
-    const changed = await ctx.client().post<OpsSenderReturn>(`/sender-returns/${returnId}/${step}`, body);
-    ctx.emit(changed, () => ctx.io.stdout.write(`Return ${returnId} is now ${changed.status}.\n`));
-  };
+  const returnChanged = (changed: OpsSenderReturn) =>
+    ctx.emit(changed, () => ctx.io.stdout.write(`Return ${changed.returnId} is now ${changed.status}.\n`));
   returns
     .command('approve <returnId>')
     .description('approve a return (the money is booked as owed back)')
-    .action((id: string) => returnStep('approve', {})(id));
+    .action(async (returnId: string) => returnChanged(await ctx.client().call('approveSenderReturn', { params: { returnId } })));
   returns
     .command('reject <returnId>')
     .description('reject a return (an approval is reversed; the transfer goes back where it was)')
     .requiredOption('--reason <reason>')
-    .action((id: string, o: { reason: string }) => returnStep('reject', { reason: o.reason })(id));
+    .action(async (returnId: string, o: { reason: string }) =>
+      returnChanged(await ctx.client().call('rejectSenderReturn', { params: { returnId }, body: { reason: o.reason } })),
+    );
   returns
     .command('mark-sent <returnId>')
     .description('record that the money went back to the sender')
     .option('--bank-tx-id <id>', "the outgoing transfer's id at the bank")
-    .action((id: string, o: { bankTxId?: string }) => returnStep('mark-sent', o.bankTxId ? { bankTxId: o.bankTxId } : {})(id));
+    .action(async (returnId: string, o: { bankTxId?: string }) =>
+      returnChanged(
+        await ctx.client().call('markSenderReturnSent', { params: { returnId }, body: o.bankTxId ? { bankTxId: o.bankTxId } : {} }),
+      ),
+    );
 
   const intents = program.command('intents').description('deposit intents and their review');
   recordListOptions(
     intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),
   ).action(async (o: RecordListFlags) => {
     const rows: OpsIntent[] = [];
-    for await (const row of ctx.client().paginate<OpsIntent>('/intents', recordFilters(o), o.limit)) rows.push(row);
+    for await (const row of ctx.client().paginate('opsListIntents', recordFilters(o), o.limit)) rows.push(row);
     ctx.emit(rows, () =>
       printTable(ctx.io.stdout, rows, [
         ['INTENT', (i) => i.intentId],
@@ -198,7 +194,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('show <intentId>')
     .description('show an intent with its bank transfers')
     .action(async (intentId: string) => {
-      const intent = await ctx.client().get<Record<string, unknown>>(`/intents/${intentId}`);
+      const intent = await ctx.client().call('opsGetIntent', { params: { intentId } });
       ctx.emit(intent, () => printRecord(ctx.io.stdout, intent));
     });
   intents
@@ -206,7 +202,11 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description('approve a deposit; the amount defaults to what the bank transfers brought')
     .option('--amount <amount>', 'credit this amount in lira (TRY) instead, e.g. 1450 or 1.450,00', parseAmount)
     .action(async (intentId: string, o: { amount?: string }) => {
-      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/approve`, o.amount ? { amount: o.amount } : {}));
+      summarize(
+        ctx,
+        'Intent',
+        await ctx.client().call('approveIntent', { params: { intentId }, body: o.amount ? { amount: o.amount } : {} }),
+      );
     });
   intents
     .command('reject <intentId>')
@@ -216,8 +216,10 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       new Option('--user-reason <code>', "what the user's deposit page says (default: a general text)").choices(USER_REJECTION_REASONS),
     )
     .action(async (intentId: string, o: { reason: string; userReason?: string }) => {
-      const body = { reason: o.reason, ...(o.userReason ? { userReason: o.userReason } : {}) };
-      summarize(ctx, 'Intent', await ctx.client().post(`/intents/${intentId}/reject`, body));
+      // commander has checked the choice; find() gives it its type.
+      const userReason = USER_REJECTION_REASONS.find((known) => known === o.userReason);
+      const body = { reason: o.reason, ...(userReason ? { userReason } : {}) };
+      summarize(ctx, 'Intent', await ctx.client().call('rejectIntent', { params: { intentId }, body }));
     });
 
   const withdrawals = program.command('withdrawals').description('withdrawal review and payout');
@@ -225,7 +227,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)'),
   ).action(async (o: RecordListFlags) => {
     const rows: OpsWithdrawal[] = [];
-    for await (const row of ctx.client().paginate<OpsWithdrawal>('/withdrawals', recordFilters(o), o.limit)) rows.push(row);
+    for await (const row of ctx.client().paginate('opsListWithdrawals', recordFilters(o), o.limit)) rows.push(row);
     ctx.emit(rows, () =>
       printTable(ctx.io.stdout, rows, [
         ['WITHDRAWAL', (w) => w.withdrawalId],
@@ -241,32 +243,46 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('show <withdrawalId>')
     .description("show a withdrawal with the site's balance")
     .action(async (withdrawalId: string) => {
-      const withdrawal = await ctx.client().get<Record<string, unknown>>(`/withdrawals/${withdrawalId}`);
+      const withdrawal = await ctx.client().call('opsGetWithdrawal', { params: { withdrawalId } });
       ctx.emit(withdrawal, () => printRecord(ctx.io.stdout, withdrawal));
     });
   withdrawals
     .command('approve <withdrawalId>')
     .description("approve; reserves the amount from the site's available balance")
-    .action(async (id: string) => summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/approve`)));
+    .action(async (id: string) =>
+      summarize(ctx, 'Withdrawal', await ctx.client().call('approveWithdrawal', { params: { withdrawalId: id } })),
+    );
   withdrawals
     .command('reject <withdrawalId>')
     .description('reject (before or after approval); the reason goes to the partner')
     .requiredOption('--reason <reason>')
     .action(async (id: string, o: { reason: string }) =>
-      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/reject`, { reason: o.reason })),
+      summarize(
+        ctx,
+        'Withdrawal',
+        await ctx.client().call('rejectWithdrawal', { params: { withdrawalId: id }, body: { reason: o.reason } }),
+      ),
     );
   withdrawals
     .command('mark-sent <withdrawalId>')
     .description('record that the payout left the bank')
     .option('--bank-tx-id <id>', "the bank's id of the outgoing transfer")
     .action(async (id: string, o: { bankTxId?: string }) =>
-      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/mark-sent`, o.bankTxId ? { bankTxId: o.bankTxId } : {})),
+      summarize(
+        ctx,
+        'Withdrawal',
+        await ctx.client().call('markWithdrawalSent', { params: { withdrawalId: id }, body: o.bankTxId ? { bankTxId: o.bankTxId } : {} }),
+      ),
     );
   withdrawals
     .command('mark-returned <withdrawalId>')
     .description('record that the bank returned the payout; the amount is available again')
     .requiredOption('--reason <reason>')
     .action(async (id: string, o: { reason: string }) =>
-      summarize(ctx, 'Withdrawal', await ctx.client().post(`/withdrawals/${id}/mark-returned`, { reason: o.reason })),
+      summarize(
+        ctx,
+        'Withdrawal',
+        await ctx.client().call('markWithdrawalReturned', { params: { withdrawalId: id }, body: { reason: o.reason } }),
+      ),
     );
 }

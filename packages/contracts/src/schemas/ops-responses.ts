@@ -1,6 +1,7 @@
 /**
- * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the shapes of ../ops-records.ts,
- * for the ops OpenAPI document. test/contract validates real ledger answers against them.
+ * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the ops OpenAPI document shows
+ * them, ../response-types.ts derives the TypeScript types from them, and test/contract validates real ledger
+ * answers against them.
  */
 import { BANK_TRANSFER_STATUSES, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import {
@@ -17,19 +18,21 @@ const amount = { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'Min
 const uuid = { type: 'string', format: 'uuid' } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 
-function object(id: string, properties: Record<string, unknown>, description?: string) {
+// Generic and `as const`, so FromSchema (./ops-types.ts) reads each schema's literal id, keys and `required`.
+function object<const Id extends string, const P extends Record<string, unknown>>(id: Id, properties: P, description?: string) {
   return {
     $id: id,
     type: 'object',
     additionalProperties: false,
-    required: Object.keys(properties),
+    // Every property is required: Object.keys lists exactly the keys of P.
+    required: Object.keys(properties) as Array<keyof P & string>,
     properties,
     ...(description ? { description } : {}),
-  };
+  } as const;
 }
 
 /** `{data: [...]}` without paging: the short lists (operators, tokens, keys, accounts, balances). */
-function dataOf(id: string, item: string) {
+function dataOf<const Id extends string, const Item extends string>(id: Id, item: Item) {
   return object(id, { data: { type: 'array', items: { $ref: item } } });
 }
 
@@ -49,7 +52,7 @@ const tokenProperties = {
   createdAt: timestamp,
   expiresAt: nullableTimestamp,
   revokedAt: nullableTimestamp,
-};
+} as const;
 
 const intentProperties = {
   ...depositIntentListItemSchema.properties,
@@ -73,12 +76,15 @@ const intentProperties = {
       "In lists, search and the detail: the transfers' sender names that do not resemble the user's label (empty: all do; " +
       'null: nothing to compare, no label or no transfer). A hint to check before approving.',
   },
-};
+} as const;
 
 /** An intent object whose sender-name check is there only where the transfers were read (lists, search, detail). */
-function intentObject(id: string, properties: Record<string, unknown>) {
+function intentObject<const Id extends string, const P extends Record<string, unknown>>(id: Id, properties: P) {
   const schema = object(id, properties);
-  return { ...schema, required: schema.required.filter((key) => key !== 'senderNameMismatch') };
+  return {
+    ...schema,
+    required: schema.required.filter((key): key is Exclude<keyof P & string, 'senderNameMismatch'> => key !== 'senderNameMismatch'),
+  };
 }
 
 const withdrawalProperties = {
@@ -92,7 +98,7 @@ const withdrawalProperties = {
   sentBankTxId: nullableString,
   returnedAt: nullableTimestamp,
   returnedReason: nullableString,
-};
+} as const;
 
 const bankTransferProperties = {
   bankTransferId: uuid,
@@ -109,7 +115,7 @@ const bankTransferProperties = {
   setAsideReason: { ...nullableString, description: 'Why an operator set the transfer aside (status SET_ASIDE).' },
   setAsideAt: nullableTimestamp,
   createdAt: timestamp,
-};
+} as const;
 
 // Journal sums: a balance a correction has overdrawn is negative, so the sign is allowed.
 const sum = { type: 'string', pattern: '^-?(0|[1-9][0-9]*)$', description: 'Minor units (kurus), as a string.' } as const;
@@ -120,7 +126,7 @@ const balanceProperties = {
   reserved: sum,
   receivedTotal: sum,
   paidOutTotal: sum,
-};
+} as const;
 
 const siteProperties = {
   siteId: uuid,
@@ -133,9 +139,13 @@ const siteProperties = {
   maxAmount: amount,
   returnUrl: { ...nullableString, description: "The hosted page's link back when a deposit has none of its own." },
   createdAt: timestamp,
-};
+} as const;
 
-const eventId = { type: ['string', 'null'], format: 'uuid', description: 'The webhook event this decision emitted; null when none.' };
+const eventId = {
+  type: ['string', 'null'],
+  format: 'uuid',
+  description: 'The webhook event this decision emitted; null when none.',
+} as const;
 
 export const OPS_RESPONSE_SCHEMAS = {
   OpsOperator: operator,

@@ -1,13 +1,13 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { AuditEntry, ListPage, OpsOperator } from '@kasa/contracts';
+import type { AuditEntry, OpsOperator } from '@kasa/contracts';
 import { nextPageLink } from '../views/components.js';
 import { formatTime, formatTry, shortId } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
-import { getWithSites, siteLink, type SiteDirectory } from './site-names.js';
+import { siteLink, withSites, type SiteDirectory } from './site-names.js';
 
 const FILTERS = ['actorId', 'action', 'entityType', 'entityId', 'siteId'] as const;
 
@@ -177,9 +177,9 @@ export function auditRoutes(deps: ConsoleDeps): Router {
     for (const name of FILTERS) filters[name] = ctx.query(name)?.trim() || undefined;
     const query = { ...filters, limit: '50', cursor: ctx.query('cursor') };
     const [[page, sites], operators] = await Promise.all([
-      getWithSites<ListPage<AuditEntry>>(ctx.ops, '/audit', query),
+      withSites(ctx.ops, ctx.ops.call('listAudit', { query })),
       // Only admins may list operators; a reviewer filters by an operator's id.
-      ctx.isAdmin ? ctx.ops.get<{ data: OpsOperator[] }>('/operators').then((list) => list.data) : Promise.resolve(null),
+      ctx.isAdmin ? ctx.ops.call('listOperators').then((list) => list.data) : Promise.resolve(null),
     ]);
     const body = html`${filterForm(filters, operators, sites)}
     ${table({ columns: auditColumns(sites), rows: page.data, empty: 'No audit entries match.' })}

@@ -22,7 +22,7 @@ export function balanceRoutes(deps: ConsoleDeps): Router {
 
   router.get('/balances', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const balances = await ctx.ops.get<{ data: SiteBalance[] }>('/balances');
+    const balances = await ctx.ops.call('listBalances');
     const body = html`<p class="hint">
         Available is what a site may pay out now; reserved is earmarked for approved withdrawals not yet sent.
       </p>

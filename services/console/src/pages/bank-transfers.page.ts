@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { ListPage, OpsBankTransfer } from '@kasa/contracts';
+import type { OpsBankTransfer } from '@kasa/contracts';
 import { actionForm, currentTab, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, maskIban, shortId } from '../views/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
@@ -83,7 +83,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
   router.get('/bank-transfers', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'UNMATCHED');
-    const page = await ctx.ops.get<ListPage<OpsBankTransfer>>('/bank-transfers', { status, limit: '50', cursor: ctx.query('cursor') });
+    const page = await ctx.ops.call('listBankTransfers', { query: { status, limit: '50', cursor: ctx.query('cursor') } });
     const body = html`${tabs('/bank-transfers', status, STATUS_TABS)}
       <p class="hint">
         A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
@@ -108,7 +108,10 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
 
   router.post('/bank-transfers/:bankTransferId/set-aside', async (req, res) => {
     const ctx = actionContext(deps, req, res, '/bank-transfers');
-    await ctx.ops.post(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/set-aside`, { reason: ctx.field('reason') });
+    await ctx.ops.call('setBankTransferAside', {
+      params: { bankTransferId: pathParam(req, 'bankTransferId') },
+      body: { reason: ctx.field('reason') },
+    });
     ctx.done('transfer-set-aside');
   });
 
@@ -118,14 +121,15 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     let intentId = entered;
     // Operators know deposits by the reference the sender should have written; ids are for copy-paste.
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(entered)) {
-      const found = await ctx.ops.get<ListPage<{ intentId: string }>>('/intents', { referenceNo: entered, limit: '2' });
+      const found = await ctx.ops.call('opsListIntents', { query: { referenceNo: entered, limit: '2' } });
       if (found.data.length !== 1 || !found.data[0]) {
         throw AppError.validation([{ field: 'intent', message: 'matches no deposit; enter its reference (KD...) or its intent id' }]);
       }
       intentId = found.data[0].intentId;
     }
-    const result = await ctx.ops.post<{ intent: { intentId: string } }>(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/assign`, {
-      intentId,
+    const result = await ctx.ops.call('assignBankTransfer', {
+      params: { bankTransferId: pathParam(req, 'bankTransferId') },
+      body: { intentId },
     });
     ctx.done('transfer-assigned', `/intents/${seg(result.intent.intentId)}`);
   });

@@ -119,7 +119,7 @@ export function dashboardRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   router.get('/', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const dashboard = await ctx.ops.get<OpsDashboard>('/dashboard');
+    const dashboard = await ctx.ops.call('opsDashboard');
     const now = new Date(dashboard.generatedAt);
     const warn = deps.config.reviewWaitWarnMinutes;
     const body = html`<p class="hint">

@@ -2,14 +2,14 @@ import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { AttemptView, DeliveryHealthList, EventView, ListPage, OpsEvent, OpsEventDetail, SiteDeliveryHealth } from '@kasa/contracts';
+import type { DeliveryHealthList, OpsEvent, OpsEventDetail, SiteDeliveryHealth } from '@kasa/contracts';
 import { waitedFor } from '@kasa/ops-client';
 import { actionForm, currentTab, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, shortId } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
-import { getWithSites, siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
+import { siteDirectory, siteLink, withSites, type SiteDirectory } from './site-names.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['', 'All'],
@@ -21,7 +21,7 @@ const STATUS_TABS: Array<[string, string]> = [
 const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'];
 
 /** Only a finished cycle can be replayed; the ledger answers 409 for one still in flight. */
-function replayForm(ctx: FormContext, event: EventView): SafeHtml | '' {
+function replayForm(ctx: FormContext, event: Pick<OpsEvent, 'eventId' | 'type' | 'status'>): SafeHtml | '' {
   if (event.status !== 'DEAD' && event.status !== 'DELIVERED') return '';
   return actionForm(ctx, {
     action: `/deliveries/${seg(event.eventId)}/replay`,
@@ -31,7 +31,7 @@ function replayForm(ctx: FormContext, event: EventView): SafeHtml | '' {
   });
 }
 
-const ATTEMPT_COLUMNS: Array<Column<AttemptView>> = [
+const ATTEMPT_COLUMNS: Array<Column<OpsEventDetail['attempts'][number]>> = [
   { header: '#', cell: (a) => a.attemptNo },
   { header: 'Started', cell: (a) => formatTime(a.startedAt) },
   { header: 'URL', cell: (a) => html`<code>${a.url}</code>` },
@@ -131,8 +131,8 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
     const siteId = sites.has(ctx.query('siteId') ?? '') ? ctx.query('siteId') : undefined;
     const filters = { status, type, siteId };
     const [page, health] = await Promise.all([
-      ctx.ops.get<ListPage<OpsEvent>>('/events', { ...filters, limit: '50', cursor: ctx.query('cursor') }),
-      ctx.ops.get<DeliveryHealthList>('/delivery-health', { siteId }),
+      ctx.ops.call('opsListEvents', { query: { ...filters, limit: '50', cursor: ctx.query('cursor') } }),
+      ctx.ops.call('deliveryHealth', { query: { siteId } }),
     ]);
     const body = html`<section>
         <h2>Partners</h2>
@@ -174,7 +174,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
 
   router.get('/deliveries/:eventId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [event, sites] = await getWithSites<OpsEventDetail>(ctx.ops, `/events/${seg(pathParam(req, 'eventId'))}`);
+    const [event, sites] = await withSites(ctx.ops, ctx.ops.call('opsGetEvent', { params: { eventId: pathParam(req, 'eventId') } }));
     const body = html`<section class="card${event.status === 'DEAD' ? ' dead' : ''}">
         ${facts([
           ['Status', statusBadge(event.status)],
@@ -206,7 +206,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
 
   router.post('/deliveries/:eventId/replay', async (req, res) => {
     const ctx = actionContext(deps, req, res, `/deliveries/${seg(pathParam(req, 'eventId'))}`);
-    await ctx.ops.post(`/events/${seg(pathParam(req, 'eventId'))}/replay`, {});
+    await ctx.ops.call('opsReplayEvent', { params: { eventId: pathParam(req, 'eventId') } });
     ctx.done('event-replayed');
   });
 

@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
-import { seg } from '@kasa/ops-client';
-import { DEPOSIT_STATUSES, type ListPage, type OpsBankTransfer, type OpsIntent, type OpsIntentDetail } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, USER_REJECTION_REASONS, type OpsBankTransfer } from '@kasa/contracts';
 import type { ConsoleDeps } from '../console-deps.js';
 import { USER_REASON_LABELS, intentActions, senderFlag } from '../views/actions.view.js';
 import { facts, nextPageLink, statusBadge } from '../views/components.js';
@@ -13,7 +12,7 @@ import { actionContext, pageContext } from './page-context.js';
 import { recordFacts } from './record-facts.js';
 import { intentColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
 import { returnForm } from './returns.page.js';
-import { getWithSites, siteDirectory } from './site-names.js';
+import { siteDirectory, withSites } from './site-names.js';
 
 /**
  * `/deposits` and `/intents/:intentId`: every deposit, filtered and in pages; one deposit with the transfers that
@@ -26,7 +25,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const filters = readRecordFilters((name) => ctx.query(name), DEPOSIT_STATUSES);
     const [page, sites] = await Promise.all([
-      ctx.ops.get<ListPage<OpsIntent>>('/intents', { ...filters.api, limit: '50', cursor: ctx.query('cursor') }),
+      ctx.ops.call('opsListIntents', { query: { ...filters.api, limit: '50', cursor: ctx.query('cursor') } }),
       siteDirectory(ctx.ops),
     ]);
     const now = new Date();
@@ -62,7 +61,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
 
   router.get('/intents/:intentId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [intent, sites] = await getWithSites<OpsIntentDetail>(ctx.ops, `/intents/${seg(pathParam(req, 'intentId'))}`);
+    const [intent, sites] = await withSites(ctx.ops, ctx.ops.call('opsGetIntent', { params: { intentId: pathParam(req, 'intentId') } }));
     const body = html`<section class="card">
         ${facts([
           ...recordFacts(sites, intent, 'Intent id', intent.intentId),
@@ -121,16 +120,18 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     const typed = action.field('amount');
     const read = typed ? readLira(typed) : null;
     if (read && 'problem' in read) throw AppError.validation([{ field: 'amount', message: read.problem }]);
-    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/approve`, read ? { amount: read.minor } : {});
+    await action.ops.call('approveIntent', { params: { intentId: pathParam(req, 'intentId') }, body: read ? { amount: read.minor } : {} });
     action.done('intent-approved');
   });
 
   router.post('/intents/:intentId/reject', async (req, res) => {
     const action = actionContext(deps, req, res, '/review');
-    const userReason = action.field('userReason');
-    await action.ops.post(`/intents/${seg(pathParam(req, 'intentId'))}/reject`, {
-      reason: action.field('reason'),
-      ...(userReason ? { userReason } : {}),
+    const typed = action.field('userReason');
+    const userReason = USER_REJECTION_REASONS.find((known) => known === typed);
+    if (typed && !userReason) throw AppError.validation([{ field: 'userReason', message: 'is not a reason the hosted page knows' }]);
+    await action.ops.call('rejectIntent', {
+      params: { intentId: pathParam(req, 'intentId') },
+      body: { reason: action.field('reason'), ...(userReason ? { userReason } : {}) },
     });
     action.done('intent-rejected');
   });

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import { pathParam } from '@kasa/http';
-import type { ListPage, OpsSenderReturn } from '@kasa/contracts';
-import { seg } from '@kasa/ops-client';
+import type { OpsSenderReturn } from '@kasa/contracts';
+import { seg, type OpsClient } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
@@ -81,17 +81,19 @@ export function returnForm(ctx: FormContext, bankTransferId: string, amount: str
   });
 }
 
-const STEPS: Array<{ step: string; notice: NoticeCode; body: (field: (name: string) => string) => Record<string, string> }> = [
-  { step: 'approve', notice: 'return-approved', body: () => ({}) },
-  { step: 'reject', notice: 'return-rejected', body: (field) => ({ reason: field('reason') }) },
+type Field = (name: string) => string;
+const STEPS: Array<{ step: string; notice: NoticeCode; send: (ops: OpsClient, returnId: string, field: Field) => Promise<unknown> }> = [
+  { step: 'approve', notice: 'return-approved', send: (ops, returnId) => ops.call('approveSenderReturn', { params: { returnId } }) },
+  {
+    step: 'reject',
+    notice: 'return-rejected',
+    send: (ops, returnId, field) => ops.call('rejectSenderReturn', { params: { returnId }, body: { reason: field('reason') } }),
+  },
   {
     step: 'mark-sent',
     notice: 'return-sent',
-    body: (field) => {
-      const body: Record<string, string> = {};
-      if (field('bankTxId')) body.bankTxId = field('bankTxId');
-      return body;
-    },
+    send: (ops, returnId, field) =>
+      ops.call('markSenderReturnSent', { params: { returnId }, body: field('bankTxId') ? { bankTxId: field('bankTxId') } : {} }),
   },
 ];
 
@@ -103,11 +105,8 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'PENDING_REVIEW');
     const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
-    const page = await ctx.ops.get<ListPage<OpsSenderReturn>>('/sender-returns', {
-      status,
-      ...(queue ? { order: 'oldest' } : {}),
-      limit: '50',
-      cursor: ctx.query('cursor'),
+    const page = await ctx.ops.call('listSenderReturns', {
+      query: { status, ...(queue ? { order: 'oldest' } : {}), limit: '50', cursor: ctx.query('cursor') },
     });
     const body = html`${tabs('/returns', status, STATUS_TABS)}
       <p class="hint">
@@ -134,7 +133,7 @@ export function returnRoutes(deps: ConsoleDeps): Router {
 
   router.get('/returns/:returnId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const r = await ctx.ops.get<OpsSenderReturn>(`/sender-returns/${seg(pathParam(req, 'returnId'))}`);
+    const r = await ctx.ops.call('getSenderReturn', { params: { returnId: pathParam(req, 'returnId') } });
     // The one place the sender's full IBAN is shown: the operator types it into the bank to pay back.
     const body = html`<section class="card">
       ${facts([
@@ -161,20 +160,18 @@ export function returnRoutes(deps: ConsoleDeps): Router {
 
   router.post('/bank-transfers/:bankTransferId/return', async (req, res) => {
     const ctx = actionContext(deps, req, res, '/bank-transfers');
-    const asked = await ctx.ops.post<OpsSenderReturn>(`/bank-transfers/${seg(pathParam(req, 'bankTransferId'))}/return`, {
-      reason: ctx.field('reason'),
+    const asked = await ctx.ops.call('requestSenderReturn', {
+      params: { bankTransferId: pathParam(req, 'bankTransferId') },
+      body: { reason: ctx.field('reason') },
     });
     ctx.done('return-requested', `/returns/${seg(asked.returnId)}`);
   });
 
-  for (const { step, notice, body } of STEPS) {
+  for (const { step, notice, send } of STEPS) {
     router.post(`/returns/:returnId/${step}`, async (req, res) => {
-      const returnId = seg(pathParam(req, 'returnId'));
-      const ctx = actionContext(deps, req, res, `/returns/${returnId}`);
-      await ctx.ops.post(
-        `/sender-returns/${returnId}/${step}`,
-        body((name) => ctx.field(name)),
-      );
+      const returnId = pathParam(req, 'returnId');
+      const ctx = actionContext(deps, req, res, `/returns/${seg(returnId)}`);
+      await send(ctx.ops, returnId, (name) => ctx.field(name));
       ctx.done(notice);
     });
   }

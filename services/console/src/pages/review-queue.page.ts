@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import type { ListPage, OpsIntent, OpsWithdrawal } from '@kasa/contracts';
+import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { intentActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
 import { nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
@@ -82,17 +82,11 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
     const intentsCursor = ctx.query('intentsCursor');
     const withdrawalsCursor = ctx.query('withdrawalsCursor');
     const [intents, withdrawals, sites] = await Promise.all([
-      ctx.ops.get<ListPage<OpsIntent>>('/intents', {
-        status: 'PENDING_REVIEW,LATE_ARRIVAL',
-        order: 'oldest',
-        limit: PAGE_SIZE,
-        cursor: intentsCursor,
+      ctx.ops.call('opsListIntents', {
+        query: { status: 'PENDING_REVIEW,LATE_ARRIVAL', order: 'oldest', limit: PAGE_SIZE, cursor: intentsCursor },
       }),
-      ctx.ops.get<ListPage<OpsWithdrawal>>('/withdrawals', {
-        status: 'PENDING_REVIEW',
-        order: 'oldest',
-        limit: PAGE_SIZE,
-        cursor: withdrawalsCursor,
+      ctx.ops.call('opsListWithdrawals', {
+        query: { status: 'PENDING_REVIEW', order: 'oldest', limit: PAGE_SIZE, cursor: withdrawalsCursor },
       }),
       siteDirectory(ctx.ops),
     ]);

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import type { OpsEvent, OpsSearchResult } from '@kasa/contracts';
+import type { OpsEvent } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { statusBadge } from '../views/components.js';
@@ -48,7 +48,7 @@ export function searchRoutes(deps: ConsoleDeps): Router {
       ctx.render('Search', 'search', body);
       return;
     }
-    const [found, sites] = await Promise.all([ctx.ops.get<OpsSearchResult>('/search', { q }), siteDirectory(ctx.ops)]);
+    const [found, sites] = await Promise.all([ctx.ops.call('opsSearch', { query: { q } }), siteDirectory(ctx.ops)]);
     const total = found.deposits.length + found.withdrawals.length + found.bankTransfers.length + found.events.length;
     const body = html`<p class="hint">
         ${total === 0 ? html`Nothing matches <strong>${q}</strong>.` : html`${total} found for <strong>${q}</strong>.`} Each list shows the

@@ -2,7 +2,7 @@ import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { DeliveryHealthList, IssuedApiKey, OpsApiKey, OpsSite, SiteBalance } from '@kasa/contracts';
+import type { OpsApiKey } from '@kasa/contracts';
 import { siteSettingsSection } from './site-settings.page.js';
 import { actionForm, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
@@ -40,10 +40,10 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const siteId = pathParam(req, 'siteId');
     const [site, keyList, settings, health] = await Promise.all([
-      ctx.ops.get<SiteBalance>(`/sites/${seg(siteId)}/balance`),
-      ctx.ops.get<{ data: OpsApiKey[] }>(`/sites/${seg(siteId)}/api-keys`),
-      ctx.ops.get<OpsSite>(`/sites/${seg(siteId)}`),
-      ctx.ops.get<DeliveryHealthList>('/delivery-health', { siteId }),
+      ctx.ops.call('getSiteBalance', { params: { siteId } }),
+      ctx.ops.call('listApiKeys', { params: { siteId } }),
+      ctx.ops.call('getSite', { params: { siteId } }),
+      ctx.ops.call('deliveryHealth', { query: { siteId } }),
     ]);
     const body = html`<section class="card">
         ${facts([
@@ -84,7 +84,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
 
   router.post('/sites/:siteId/api-keys', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const key = await ctx.ops.post<IssuedApiKey>(`/sites/${seg(pathParam(req, 'siteId'))}/api-keys`, {});
+    const key = await ctx.ops.call('issueApiKey', { params: { siteId: pathParam(req, 'siteId') } });
     // Rendered directly, not redirected: the key exists nowhere else, so it must not go into a URL or a cookie.
     const body = html`<section class="card key-once">
       <p class="warn">
@@ -104,7 +104,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
 
   router.post('/api-keys/revoke', async (req, res) => {
     const ctx = actionContext(deps, req, res, '/sites');
-    await ctx.ops.delete(`/api-keys/${seg(ctx.field('apiKeyId'))}`);
+    await ctx.ops.call('revokeApiKey', { params: { apiKeyId: ctx.field('apiKeyId') } });
     const siteId = ctx.field('siteId');
     ctx.done('key-revoked', siteId ? `/sites/${seg(siteId)}` : ctx.back);
   });

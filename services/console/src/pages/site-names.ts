@@ -1,5 +1,5 @@
 import type { SiteBalance } from '@kasa/contracts';
-import type { OpsClient, Query } from '@kasa/ops-client';
+import type { OpsClient } from '@kasa/ops-client';
 import { shortId } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 
@@ -7,13 +7,13 @@ import { html, type SafeHtml } from '../views/html.js';
 export type SiteDirectory = Map<string, SiteBalance>;
 
 export async function siteDirectory(ops: OpsClient): Promise<SiteDirectory> {
-  const balances = await ops.get<{ data: SiteBalance[] }>('/balances');
+  const balances = await ops.call('listBalances');
   return new Map(balances.data.map((site) => [site.siteId, site]));
 }
 
-/** `GET path` on the ops API, with the directory to name the sites of what it answers. */
-export function getWithSites<T>(ops: OpsClient, path: string, query?: Query): Promise<[T, SiteDirectory]> {
-  return Promise.all([ops.get<T>(path, query), siteDirectory(ops)]);
+/** An ops call's answer, with the directory to name the sites of what it answers (both asked at once). */
+export function withSites<T>(ops: OpsClient, answer: Promise<T>): Promise<[T, SiteDirectory]> {
+  return Promise.all([answer, siteDirectory(ops)]);
 }
 
 /** A site's slug linking to its page, or the short id when the directory does not know it. */

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { pathParam, AppError } from '@kasa/http';
-import type { CreatedSite, OpsSite, SiteDeliveryHealth } from '@kasa/contracts';
+import type { OpsSite, SiteDeliveryHealth } from '@kasa/contracts';
 import { seg, waitedFor } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
@@ -104,21 +104,21 @@ export function changedSettings(site: OpsSite, field: (name: string) => string):
 export function siteSettingsRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   router.post('/sites/:siteId/settings', async (req, res) => {
-    const siteId = seg(pathParam(req, 'siteId'));
-    const ctx = actionContext(deps, req, res, `/sites/${siteId}`);
-    const site = await ctx.ops.get<OpsSite>(`/sites/${siteId}`);
+    const siteId = pathParam(req, 'siteId');
+    const ctx = actionContext(deps, req, res, `/sites/${seg(siteId)}`);
+    const site = await ctx.ops.call('getSite', { params: { siteId } });
     const changes = changedSettings(site, (name) => ctx.field(name));
     if (Object.keys(changes).length === 0) {
-      ctx.done('site-unchanged', `/sites/${siteId}`);
+      ctx.done('site-unchanged', `/sites/${seg(siteId)}`);
       return;
     }
-    const saved = await ctx.ops.patch<CreatedSite>(`/sites/${siteId}`, changes);
+    const saved = await ctx.ops.call('updateSite', { params: { siteId }, body: changes });
     if (saved.webhookSecret) {
       // A first webhook URL came with the site's signing secret: shown here, this once.
       pageContext(deps, req, res).render(`Site ${saved.slug}`, 'sites', webhookSecretOnce(saved));
       return;
     }
-    ctx.done('site-settings-saved', `/sites/${siteId}`);
+    ctx.done('site-settings-saved', `/sites/${seg(siteId)}`);
   });
   return router;
 }

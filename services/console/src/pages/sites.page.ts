@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { CreatedSite, ListPage, OpsSite, SiteBalance } from '@kasa/contracts';
+import type { CreatedSite, OpsSite } from '@kasa/contracts';
 import { facts } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -71,8 +71,8 @@ export function siteRoutes(deps: ConsoleDeps): Router {
   router.get('/sites', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [sites, balances] = await Promise.all([
-      ctx.ops.get<ListPage<OpsSite>>('/sites', { limit: '100', cursor: ctx.query('cursor') }),
-      ctx.ops.get<{ data: SiteBalance[] }>('/balances'),
+      ctx.ops.call('listSites', { query: { limit: '100', cursor: ctx.query('cursor') } }),
+      ctx.ops.call('listBalances'),
     ]);
     const available = new Map(balances.data.map((b) => [b.siteId, b.available]));
     const body = html`${table({ columns: siteColumns(available), rows: sites.data, rowId: (s) => s.siteId, empty: 'No sites yet.' })}
@@ -90,10 +90,8 @@ export function siteRoutes(deps: ConsoleDeps): Router {
 
   router.post('/sites', async (req, res) => {
     const ctx = actionContext(deps, req, res, '/sites');
-    const site = await ctx.ops.post<CreatedSite>('/sites', {
-      slug: ctx.field('slug'),
-      name: ctx.field('name'),
-      ...siteSettings((name) => ctx.field(name)),
+    const site = await ctx.ops.call('createSite', {
+      body: { slug: ctx.field('slug'), name: ctx.field('name'), ...siteSettings((name) => ctx.field(name)) },
     });
     if (!site.webhookSecret) {
       ctx.done('site-created', `/sites/${seg(site.siteId)}`);

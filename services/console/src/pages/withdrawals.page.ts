@@ -1,8 +1,7 @@
 import { pathParam } from '@kasa/http';
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
-import { seg } from '@kasa/ops-client';
-import type { ListPage, OpsWithdrawal, OpsWithdrawalDetail } from '@kasa/contracts';
+import { seg, type OpsClient } from '@kasa/ops-client';
 import { withdrawalActions } from '../views/actions.view.js';
 import { currentTab, facts, nextPageLink, tabs } from '../views/components.js';
 import { formatTime, formatTry, groupIban } from '../views/format.js';
@@ -12,7 +11,7 @@ import { actionContext, pageContext } from './page-context.js';
 import { withdrawalTable } from './review-queue.page.js';
 import { readRecordFilters, recordFilterForm } from './record-lists.js';
 import { recordFacts } from './record-facts.js';
-import { getWithSites } from './site-names.js';
+import { withSites } from './site-names.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['PENDING_REVIEW', 'To review'],
@@ -23,16 +22,32 @@ const STATUS_TABS: Array<[string, string]> = [
 ];
 
 /** The withdrawal transitions an operator drives, with the body each needs and the confirmation after. */
-const ACTIONS: Array<{ path: string; notice: NoticeCode; body: (field: (name: string) => string) => Record<string, string> }> = [
-  { path: 'approve', notice: 'withdrawal-approved', body: () => ({}) },
-  { path: 'reject', notice: 'withdrawal-rejected', body: (field) => ({ reason: field('reason') }) },
-  {
-    path: 'mark-sent',
-    notice: 'withdrawal-sent',
-    body: (field): Record<string, string> => (field('bankTxId') ? { bankTxId: field('bankTxId') } : {}),
-  },
-  { path: 'mark-returned', notice: 'withdrawal-returned', body: (field) => ({ reason: field('reason') }) },
-];
+type Field = (name: string) => string;
+const ACTIONS: Array<{ path: string; notice: NoticeCode; send: (ops: OpsClient, withdrawalId: string, field: Field) => Promise<unknown> }> =
+  [
+    {
+      path: 'approve',
+      notice: 'withdrawal-approved',
+      send: (ops, withdrawalId) => ops.call('approveWithdrawal', { params: { withdrawalId } }),
+    },
+    {
+      path: 'reject',
+      notice: 'withdrawal-rejected',
+      send: (ops, withdrawalId, field) => ops.call('rejectWithdrawal', { params: { withdrawalId }, body: { reason: field('reason') } }),
+    },
+    {
+      path: 'mark-sent',
+      notice: 'withdrawal-sent',
+      send: (ops, withdrawalId, field) =>
+        ops.call('markWithdrawalSent', { params: { withdrawalId }, body: field('bankTxId') ? { bankTxId: field('bankTxId') } : {} }),
+    },
+    {
+      path: 'mark-returned',
+      notice: 'withdrawal-returned',
+      send: (ops, withdrawalId, field) =>
+        ops.call('markWithdrawalReturned', { params: { withdrawalId }, body: { reason: field('reason') } }),
+    },
+  ];
 
 /** `/withdrawals`: the payout lifecycle by status, one withdrawal's payout details, and its transitions. */
 export function withdrawalRoutes(deps: ConsoleDeps): Router {
@@ -44,7 +59,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
     // The tab is the status; the form narrows the tab's list further.
     const filters = readRecordFilters((name) => (name === 'status' ? undefined : ctx.query(name)), []);
     const query = { ...filters.api, status, limit: '50', cursor: ctx.query('cursor') };
-    const [page, sites] = await getWithSites<ListPage<OpsWithdrawal>>(ctx.ops, '/withdrawals', query);
+    const [page, sites] = await withSites(ctx.ops, ctx.ops.call('opsListWithdrawals', { query }));
     const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
     const body = html`${tabs('/withdrawals', status, STATUS_TABS)}
     ${recordFilterForm('/withdrawals', sites, filters, { hidden: { status } })}
@@ -62,7 +77,10 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [w, sites] = await getWithSites<OpsWithdrawalDetail>(ctx.ops, `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`);
+    const [w, sites] = await withSites(
+      ctx.ops,
+      ctx.ops.call('opsGetWithdrawal', { params: { withdrawalId: pathParam(req, 'withdrawalId') } }),
+    );
     // The one place the full IBAN is shown: the operator types it into the bank to pay out.
     const body = html`<section class="card">
       ${facts([
@@ -94,10 +112,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
   for (const action of ACTIONS) {
     router.post(`/withdrawals/:withdrawalId/${action.path}`, async (req, res) => {
       const ctx = actionContext(deps, req, res, `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`);
-      await ctx.ops.post(
-        `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}/${action.path}`,
-        action.body((name) => ctx.field(name)),
-      );
+      await action.send(ctx.ops, pathParam(req, 'withdrawalId'), (name) => ctx.field(name));
       ctx.done(action.notice);
     });
   }

@@ -8,12 +8,13 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
 import { assignBankTransfer, recordBankTransfer, setBankTransferAside } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
 export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.post('/bank-transfers', jsonBody, async (req, res) => {
+  opsRoute(router, 'recordBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('recordBankTransfer', req.body);
     const result = await recordBankTransfer(deps, operatorRequestOf(req, res), {
       bankTxId: body.bankTxId,
@@ -30,8 +31,9 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
       .json({ ...result.bankTransfer, intent: result.intent });
   });
 
-  router.get(
-    '/bank-transfers',
+  opsRoute(
+    router,
+    'listBankTransfers',
     opsListRoute(deps.cursors, {
       schema: 'opsListBankTransfers',
       cursorList: 'ops-bank-transfers',
@@ -40,7 +42,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     }),
   );
 
-  router.get('/bank-transfers/:bankTransferId', async (req, res) => {
+  opsRoute(router, 'getBankTransfer', async (req, res) => {
     const row = await foundOr404(
       pathParam(req, 'bankTransferId'),
       (id) => deps.bankTransfers.findById(id),
@@ -49,13 +51,13 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     res.json(toOpsBankTransfer(row));
   });
 
-  router.post('/bank-transfers/:bankTransferId/assign', jsonBody, async (req, res) => {
+  opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
     const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.intent });
   });
 
-  router.post('/bank-transfers/:bankTransferId/set-aside', jsonBody, async (req, res) => {
+  opsRoute(router, 'setBankTransferAside', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
     res.json(await setBankTransferAside(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), reason));
   });

@@ -9,13 +9,15 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { toOpsIntent } from './deposit.views.js';
 import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
 export function depositOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/intents',
+  opsRoute(
+    router,
+    'opsListIntents',
     opsListRoute(deps.cursors, {
       schema: 'opsListIntents',
       cursorList: 'ops-intents',
@@ -27,7 +29,7 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     }),
   );
 
-  router.get('/intents/:intentId', async (req, res) => {
+  opsRoute(router, 'opsGetIntent', async (req, res) => {
     const intentId = pathParam(req, 'intentId');
     const row = await foundOr404(intentId, (id) => deps.depositReview.findIntent(id), 'No deposit intent with this id.');
     const transfers = await deps.bankTransfers.listForIntent(intentId);
@@ -37,13 +39,13 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     });
   });
 
-  router.post('/intents/:intentId/approve', jsonBody, async (req, res) => {
+  opsRoute(router, 'approveIntent', jsonBody, async (req, res) => {
     const { amount } = parseRequest('approveIntent', req.body);
     const intentId = pathParam(req, 'intentId');
     res.json(await approveIntent(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
   });
 
-  router.post('/intents/:intentId/reject', jsonBody, async (req, res) => {
+  opsRoute(router, 'rejectIntent', jsonBody, async (req, res) => {
     const { reason, userReason } = parseRequest('rejectIntent', req.body);
     res.json(await rejectIntent(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), { reason, userReason: userReason ?? null }));
   });

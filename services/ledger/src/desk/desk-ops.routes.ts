@@ -3,6 +3,7 @@ import { parseRequest } from '@kasa/contracts';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
@@ -43,7 +44,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   const desk = new DeskRepository(deps.db);
 
-  router.get('/dashboard', async (_req, res) => {
+  opsRoute(router, 'opsDashboard', async (_req, res) => {
     const now = deps.clock.now();
     const [queues, health] = await Promise.all([
       desk.queueHeads(),
@@ -67,7 +68,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
     });
   });
 
-  router.get('/delivery-health', async (req, res) => {
+  opsRoute(router, 'deliveryHealth', async (req, res) => {
     const query = parseRequest('deliveryHealth', req.query, 'The filters are not valid.');
     const hours = query.hours ? Number(query.hours) : DEFAULT_WINDOW_HOURS;
     const now = deps.clock.now();

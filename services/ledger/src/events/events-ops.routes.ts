@@ -9,16 +9,17 @@ import type { EventRow } from './event.repository.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /**
- * The operators' delivery ledger, mounted at `/ops/v1/events`: every site's events with a `siteId` filter,
+ * The operators' delivery ledger (`/ops/v1/events`): every site's events with a `siteId` filter,
  * one event with its attempts, and replay (audited with the operator).
  */
 export function eventOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(opsAuth(deps.config.opsBootstrapToken));
 
-  router.get('/', async (req, res) => {
+  opsRoute(router, 'opsListEvents', async (req, res) => {
     const { siteId, ...query } = req.query;
     if (siteId !== undefined && (typeof siteId !== 'string' || !isUuid(siteId))) {
       throw AppError.validation([{ field: 'siteId', message: 'must be a site id (UUID)' }], LIST_FILTERS_INVALID);
@@ -28,12 +29,12 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
     res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID), toOpsEvent));
   });
 
-  router.get('/:eventId', async (req, res) => {
+  opsRoute(router, 'opsGetEvent', async (req, res) => {
     const row = await foundOr404(pathParam(req, 'eventId'), (id) => deps.events.find(id), 'No event with this id.');
     res.json({ ...toEventDetail(row), siteId: row.siteId });
   });
 
-  router.post('/:eventId/replay', jsonBody, async (req, res) => {
+  opsRoute(router, 'opsReplayEvent', jsonBody, async (req, res) => {
     const eventId = pathParam(req, 'eventId');
     if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
     const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });

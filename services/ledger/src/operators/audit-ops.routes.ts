@@ -4,6 +4,7 @@ import type { AuditLog } from '@kasa/db';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage } from '../shared/ops-list.use-case.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 function auditView(row: AuditLog, emails: Map<string, string>) {
   return {
@@ -22,7 +23,7 @@ function auditView(row: AuditLog, emails: Map<string, string>) {
 export function auditOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.get('/audit', async (req, res) => {
+  opsRoute(router, 'listAudit', async (req, res) => {
     const query = parseRequest('listAudit', req.query, LIST_FILTERS_INVALID);
     let emails = new Map<string, string>();
     const page = await opsListPage(

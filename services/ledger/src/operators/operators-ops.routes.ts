@@ -5,10 +5,11 @@ import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { constantTimeEqual } from '../shared/secrets.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isAdmin } from './operator-principal.js';
-import { principalOf, requireRole } from './operator-auth.js';
+import { principalOf } from './operator-auth.js';
 import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken } from './operators.use-case.js';
 import { operatorView, tokenView } from './operator.views.js';
 import { isUuid } from '../shared/http-guards.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /** Where the console puts the browser's address when it logs an operator in on their behalf. */
 export const CLIENT_ADDRESS_HEADER = 'x-kasa-client-address';
@@ -31,7 +32,7 @@ function loginClientAddress(req: Request, internalToken: string): string {
 /** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
 export function opsLoginRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
-  router.post('/login', jsonBody, async (req, res) => {
+  opsRoute(router, 'login', jsonBody, async (req, res) => {
     const body = parseRequest('operatorLogin', req.body);
     const clientAddress = loginClientAddress(req, deps.config.internalToken);
     res.status(201).json(await login(deps, { ...body, clientAddress }));
@@ -42,40 +43,39 @@ export function opsLoginRoutes(deps: LedgerDeps): Router {
 /** Operator accounts and tokens: who may act, and with which credentials. */
 export function opsOperatorRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
-  const admin = requireRole('ADMIN');
 
-  router.get('/me', (_req, res) => {
+  opsRoute(router, 'whoAmI', (_req, res) => {
     res.json(principalOf(res.locals));
   });
 
-  router.post('/logout', async (_req, res) => {
+  opsRoute(router, 'logout', async (_req, res) => {
     const caller = principalOf(res.locals);
     if (!caller.tokenId) throw AppError.conflict('bootstrap_token', 'The bootstrap token is configuration and cannot be logged out.');
     res.json(await revokeOperatorToken(deps, caller, caller.tokenId));
   });
 
-  router.post('/operators', admin, jsonBody, async (req, res) => {
+  opsRoute(router, 'createOperator', jsonBody, async (req, res) => {
     res.status(201).json(await createOperator(deps, principalOf(res.locals), parseRequest('createOperator', req.body)));
   });
 
-  router.get('/operators', admin, async (_req, res) => {
+  opsRoute(router, 'listOperators', async (_req, res) => {
     res.json({ data: (await deps.operators.list()).map(operatorView) });
   });
 
-  router.post('/operators/:operatorId/disable', admin, async (req, res) => {
+  opsRoute(router, 'disableOperator', async (req, res) => {
     const operatorId = pathParam(req, 'operatorId');
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
     res.json(await disableOperator(deps, principalOf(res.locals), operatorId));
   });
 
-  router.post('/operators/:operatorId/tokens', jsonBody, async (req, res) => {
+  opsRoute(router, 'issueOperatorToken', jsonBody, async (req, res) => {
     const body = parseRequest('issueOperatorToken', req.body);
     const operatorId = pathParam(req, 'operatorId');
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
     res.status(201).json(await issueOperatorToken(deps, principalOf(res.locals), operatorId, body));
   });
 
-  router.get('/operators/:operatorId/tokens', async (req, res) => {
+  opsRoute(router, 'listOperatorTokens', async (req, res) => {
     const caller = principalOf(res.locals);
     const operatorId = pathParam(req, 'operatorId');
     if (!isAdmin(caller) && caller.operatorId !== operatorId)
@@ -84,7 +84,7 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
     res.json({ data: (await deps.operators.listTokens(operatorId)).map(tokenView) });
   });
 
-  router.delete('/operator-tokens/:tokenId', async (req, res) => {
+  opsRoute(router, 'revokeOperatorToken', async (req, res) => {
     const tokenId = pathParam(req, 'tokenId');
     if (!isUuid(tokenId)) throw new AppError('not_found', 'No operator token with this id.');
     res.json(await revokeOperatorToken(deps, principalOf(res.locals), tokenId));

@@ -8,6 +8,7 @@ import { statusesOf } from '../shared/ops-list.use-case.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { approveSenderReturn, markSenderReturnSent, rejectSenderReturn, requestSenderReturn } from './sender-return.use-case.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /**
  * Returns to senders (`/ops/v1`): asked for from a transfer, then reviewed and paid out like a withdrawal
@@ -16,13 +17,14 @@ import { toOpsSenderReturn } from './sender-return.views.js';
 export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.post('/bank-transfers/:bankTransferId/return', jsonBody, async (req, res) => {
+  opsRoute(router, 'requestSenderReturn', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
     res.status(201).json(await requestSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), reason));
   });
 
-  router.get(
-    '/sender-returns',
+  opsRoute(
+    router,
+    'listSenderReturns',
     opsListRoute(deps.cursors, {
       schema: 'opsListSenderReturns',
       cursorList: 'ops-sender-returns',
@@ -31,21 +33,21 @@ export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
     }),
   );
 
-  router.get('/sender-returns/:returnId', async (req, res) => {
+  opsRoute(router, 'getSenderReturn', async (req, res) => {
     const row = await foundOr404(pathParam(req, 'returnId'), (id) => deps.senderReturns.find(id), 'No return with this id.');
     res.json(toOpsSenderReturn(row));
   });
 
-  router.post('/sender-returns/:returnId/approve', jsonBody, async (req, res) => {
+  opsRoute(router, 'approveSenderReturn', jsonBody, async (req, res) => {
     res.json(await approveSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'returnId')));
   });
 
-  router.post('/sender-returns/:returnId/reject', jsonBody, async (req, res) => {
+  opsRoute(router, 'rejectSenderReturn', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
     res.json(await rejectSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'returnId'), reason));
   });
 
-  router.post('/sender-returns/:returnId/mark-sent', jsonBody, async (req, res) => {
+  opsRoute(router, 'markSenderReturnSent', jsonBody, async (req, res) => {
     const { bankTxId } = parseRequest('markSent', req.body);
     res.json(await markSenderReturnSent(deps, operatorRequestOf(req, res), pathParam(req, 'returnId'), bankTxId));
   });

@@ -6,6 +6,7 @@ import { toOpsIntent } from '../deposits/deposit.views.js';
 import { toEventView } from '../events/event-view.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
 import { SearchRepository, searchTermsOf } from './search.repository.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -16,7 +17,7 @@ const DEFAULT_LIMIT = 20;
 export function searchOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   const repository = new SearchRepository(deps.db);
-  router.get('/search', async (req, res) => {
+  opsRoute(router, 'opsSearch', async (req, res) => {
     const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
     const terms = searchTermsOf(query.q);
     const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { principalOf, requireRole } from '../operators/operator-auth.js';
+import { principalOf } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { isUuid, opsAuth } from '../shared/http-guards.js';
 import { listPage } from '../shared/partner-list.use-case.js';
@@ -10,16 +10,15 @@ import { createSite, issueApiKey, revokeApiKey, siteOr404 } from './provisioning
 import { siteView } from './site.views.js';
 import { updateSiteSettings } from './site-settings.use-case.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
 export function siteOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(opsAuth(deps.config.opsBootstrapToken));
   const actor = (locals: Parameters<typeof principalOf>[0]) => actorOf(principalOf(locals));
-  // Provisioning changes who can move money; reviewers may read but only admins may change it.
-  const admin = requireRole('ADMIN');
 
-  router.post('/sites', admin, jsonBody, async (req, res) => {
+  opsRoute(router, 'createSite', jsonBody, async (req, res) => {
     const body = parseRequest('createSite', req.body);
     const site = await createSite(deps, actor(res.locals), {
       slug: body.slug,
@@ -34,7 +33,7 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     res.status(201).json(site);
   });
 
-  router.get('/sites', async (req, res) => {
+  opsRoute(router, 'listSites', async (req, res) => {
     const query = parseRequest('listSites', req.query, LIST_FILTERS_INVALID);
     const source = {
       name: 'ops-sites',
@@ -44,11 +43,11 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     res.json(await listPage(source, deps.cursors, 'ops', query));
   });
 
-  router.get('/sites/:siteId', async (req, res) => {
+  opsRoute(router, 'getSite', async (req, res) => {
     res.json(siteView(await siteOr404(deps.sites, pathParam(req, 'siteId'))));
   });
 
-  router.patch('/sites/:siteId', admin, jsonBody, async (req, res) => {
+  opsRoute(router, 'updateSite', jsonBody, async (req, res) => {
     const body = parseRequest('updateSite', req.body, 'The settings are not valid; nothing was changed.');
     const siteId = pathParam(req, 'siteId');
     if (!isUuid(siteId)) throw new AppError('not_found', 'No site with this id.');
@@ -64,7 +63,7 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     res.json(site);
   });
 
-  router.get('/sites/:siteId/api-keys', async (req, res) => {
+  opsRoute(router, 'listApiKeys', async (req, res) => {
     const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
     const keys = await deps.apiKeys.listForSite(site.id);
     res.json({
@@ -77,20 +76,20 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     });
   });
 
-  router.post('/sites/:siteId/api-keys', admin, jsonBody, async (req, res) => {
+  opsRoute(router, 'issueApiKey', jsonBody, async (req, res) => {
     parseRequest('issueApiKey', req.body);
     res.status(201).json(await issueApiKey(deps, actor(res.locals), pathParam(req, 'siteId')));
   });
 
-  router.delete('/api-keys/:apiKeyId', admin, async (req, res) => {
+  opsRoute(router, 'revokeApiKey', async (req, res) => {
     res.json(await revokeApiKey(deps, actor(res.locals), pathParam(req, 'apiKeyId')));
   });
 
-  router.post('/receiving-accounts', admin, jsonBody, async (req, res) => {
+  opsRoute(router, 'createReceivingAccount', jsonBody, async (req, res) => {
     res.status(201).json(await createReceivingAccount(deps, actor(res.locals), parseRequest('createReceivingAccount', req.body)));
   });
 
-  router.get('/receiving-accounts', async (_req, res) => {
+  opsRoute(router, 'listReceivingAccounts', async (_req, res) => {
     res.json({ data: await deps.accounts.list() });
   });
 

@@ -9,13 +9,15 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
 import { toOpsWithdrawal } from './withdrawal.views.js';
+import { opsRoute } from '../shared/ops-route.js';
 
 /** The withdrawal review queue, decisions and payout steps (`/ops/v1/withdrawals`); reviewers and admins alike. */
 export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
-  router.get(
-    '/withdrawals',
+  opsRoute(
+    router,
+    'opsListWithdrawals',
     opsListRoute(deps.cursors, {
       schema: 'opsListWithdrawals',
       cursorList: 'ops-withdrawals',
@@ -25,7 +27,7 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
     }),
   );
 
-  router.get('/withdrawals/:withdrawalId', async (req, res) => {
+  opsRoute(router, 'opsGetWithdrawal', async (req, res) => {
     const row = await foundOr404(
       pathParam(req, 'withdrawalId'),
       (id) => deps.withdrawalReview.findWithdrawal(id),
@@ -35,22 +37,22 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
     res.json({ ...toOpsWithdrawal(row), siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)) });
   });
 
-  router.post('/withdrawals/:withdrawalId/approve', jsonBody, async (req, res) => {
+  opsRoute(router, 'approveWithdrawal', jsonBody, async (req, res) => {
     parseRequest('approveWithdrawal', req.body);
     res.json(await approveWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId')));
   });
 
-  router.post('/withdrawals/:withdrawalId/reject', jsonBody, async (req, res) => {
+  opsRoute(router, 'rejectWithdrawal', jsonBody, async (req, res) => {
     const { reason } = parseRequest('reject', req.body);
     res.json(await rejectWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
   });
 
-  router.post('/withdrawals/:withdrawalId/mark-sent', jsonBody, async (req, res) => {
+  opsRoute(router, 'markWithdrawalSent', jsonBody, async (req, res) => {
     const { bankTxId } = parseRequest('markSent', req.body);
     res.json(await markWithdrawalSent(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), bankTxId));
   });
 
-  router.post('/withdrawals/:withdrawalId/mark-returned', jsonBody, async (req, res) => {
+  opsRoute(router, 'markWithdrawalReturned', jsonBody, async (req, res) => {
     const { reason } = parseRequest('markReturned', req.body);
     res.json(await markWithdrawalReturned(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
   });

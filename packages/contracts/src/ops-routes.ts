@@ -1,0 +1,670 @@
+/**
+ * The ops API (`/ops/v1` on the ledger) as one table: each operation's method, path, role, request and
+ * response schemas, summary, tag and examples, declared once. The ledger's routers, the ops OpenAPI document
+ * (./openapi-ops.ts), the typed client (@kasa/ops-client) and the ledger's role-guard test are derived from it.
+ */
+import type { Json } from './openapi-support.js';
+import type { ResponseSchemaName } from './response-types.js';
+import type { RequestSchemaName } from './schemas/requests.js';
+
+export type OpsMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call: `PUBLIC` needs no token (login, the document); `REVIEWER` any operator, a reviewer or an admin
+ * (some use cases still refuse a reviewer acting on another operator's account); `ADMIN` refuses a reviewer 403.
+ */
+export type OpsRole = 'PUBLIC' | 'REVIEWER' | 'ADMIN';
+
+/** The error answers an operation documents (./openapi-ops.ts describes each). */
+export type OpsErrorStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '429' | '500' | '503';
+
+export type OpsTag =
+  'Operators' | 'Sites' | 'Deposits' | 'Withdrawals' | 'Bank transfers' | 'Balances' | 'Audit' | 'Returns' | 'Desk' | 'Search' | 'Events';
+
+/** A route the ledger serves under `/ops/v1`. */
+export interface OpsRouteSpec {
+  method: OpsMethod;
+  /** Under `/ops/v1`, parameters as `:name` (Express's form; the document writes `{name}`, each a UUID). */
+  path: string;
+  role: OpsRole;
+}
+
+/** One documented operation of the ops API. */
+export interface OpsOperationSpec extends OpsRouteSpec {
+  tag: OpsTag;
+  summary: string;
+  description: string;
+  /** The success status; 200 unless given. */
+  status?: '200' | '201' | '202';
+  /** The answer's schema (./schemas/ops-responses.ts, or the partner API's responses). */
+  response: ResponseSchemaName;
+  /** The success answer's description; `Done` unless given. */
+  responseDescription?: string;
+  /** An example answer. */
+  example?: Json;
+  /** The JSON body's request schema; `optional` when every field may be left out (an empty body is `{}`). */
+  body?: { schema: RequestSchemaName; optional?: boolean; example?: Json };
+  /** The query's request schema (list filters). */
+  query?: RequestSchemaName;
+  /** Query parameters the route reads beside its query schema. */
+  extraQuery?: readonly Json[];
+  errors: readonly OpsErrorStatus[];
+}
+
+const READ = ['401', '500', '503'] as const;
+const WRITE = ['400', '401', '413', '415', '500', '503'] as const;
+const LIST = ['400', ...READ] as const;
+/** Every state change of a record: a body to check, a record to find, a state that must allow it. */
+const DECISION = [...WRITE, '404', '409'] as const;
+
+/** Every ops operation by its operationId, in the order the document lists them. */
+export const OPS_ROUTES = {
+  login: {
+    method: 'POST',
+    path: '/login',
+    role: 'PUBLIC',
+    tag: 'Operators',
+    summary: 'Log in with e-mail and password',
+    description:
+      "Exchanges an operator's e-mail and password for a session token (expires). The only ops call without a bearer token; failed attempts are limited per address and per account (429).",
+    status: '201',
+    response: 'LoginResult',
+    responseDescription: 'Logged in',
+    body: { schema: 'operatorLogin', example: { email: 'ayse@kasa.example', password: 'correct horse battery staple' } },
+    errors: ['400', '401', '413', '415', '429', '500', '503'],
+  },
+  whoAmI: {
+    method: 'GET',
+    path: '/me',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Who the token belongs to',
+    description: 'The operator behind the bearer token, with the role that decides what they may do.',
+    response: 'OpsPrincipal',
+    errors: READ,
+  },
+  logout: {
+    method: 'POST',
+    path: '/logout',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Revoke the token of this request',
+    description: 'Revokes the bearer token used; the bootstrap token is configuration and answers 409.',
+    response: 'OpsOperatorToken',
+    responseDescription: 'Revoked',
+    errors: ['401', '409', '500', '503'],
+  },
+  createOperator: {
+    method: 'POST',
+    path: '/operators',
+    role: 'ADMIN',
+    tag: 'Operators',
+    summary: 'Create an operator account (ADMIN)',
+    description: 'Adds a REVIEWER or ADMIN; a password (12 characters or more) lets them log in to the console.',
+    status: '201',
+    response: 'OpsOperator',
+    responseDescription: 'Created',
+    body: { schema: 'createOperator', example: { email: 'mehmet@kasa.example', name: 'Mehmet Demir', role: 'REVIEWER' } },
+    errors: [...WRITE, '403'],
+  },
+  listOperators: {
+    method: 'GET',
+    path: '/operators',
+    role: 'ADMIN',
+    tag: 'Operators',
+    summary: 'List operator accounts (ADMIN)',
+    description: 'Every operator account, disabled ones included.',
+    response: 'OpsOperatorList',
+    errors: [...READ, '403'],
+  },
+  disableOperator: {
+    method: 'POST',
+    path: '/operators/:operatorId/disable',
+    role: 'ADMIN',
+    tag: 'Operators',
+    summary: 'Disable an operator account (ADMIN)',
+    description: 'Disables the account and revokes its tokens; an operator cannot disable themselves (409).',
+    response: 'OpsOperator',
+    responseDescription: 'Disabled',
+    errors: ['401', '403', '404', '409', '500', '503'],
+  },
+  issueOperatorToken: {
+    method: 'POST',
+    path: '/operators/:operatorId/tokens',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Issue a token for scripts',
+    description: 'A bearer token for the kasa CLI or a script, shown once; without `expiresInSeconds` it lives until revoked.',
+    status: '201',
+    response: 'IssuedOperatorToken',
+    responseDescription: 'Issued',
+    body: { schema: 'issueOperatorToken', optional: true, example: { label: 'reconciliation script', expiresInSeconds: 86400 } },
+    errors: [...WRITE, '403', '404'],
+  },
+  listOperatorTokens: {
+    method: 'GET',
+    path: '/operators/:operatorId/tokens',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: "List an operator's tokens",
+    description: "An operator's tokens (never the tokens themselves); only an admin may list someone else's.",
+    response: 'OpsOperatorTokenList',
+    errors: [...READ, '403', '404'],
+  },
+  revokeOperatorToken: {
+    method: 'DELETE',
+    path: '/operator-tokens/:tokenId',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Revoke an operator token',
+    description: "Revokes one token; only an admin may revoke someone else's.",
+    response: 'OpsOperatorToken',
+    responseDescription: 'Revoked',
+    errors: [...READ, '403', '404'],
+  },
+  createSite: {
+    method: 'POST',
+    path: '/sites',
+    role: 'ADMIN',
+    tag: 'Sites',
+    summary: 'Create a partner site (ADMIN)',
+    description: 'Provisions a site; a webhook URL given here gets a signing secret, returned once.',
+    status: '201',
+    response: 'CreatedSite',
+    responseDescription: 'Created',
+    body: { schema: 'createSite', example: { slug: 'acme', name: 'Acme Games', rateLimitPerMinute: 600 } },
+    errors: [...WRITE, '403'],
+  },
+  listSites: {
+    method: 'GET',
+    path: '/sites',
+    role: 'REVIEWER',
+    tag: 'Sites',
+    summary: 'List sites, newest first',
+    description: 'Every partner site, in pages joined by an opaque `nextCursor`.',
+    query: 'listSites',
+    response: 'OpsSiteList',
+    errors: LIST,
+  },
+  getSite: {
+    method: 'GET',
+    path: '/sites/:siteId',
+    role: 'REVIEWER',
+    tag: 'Sites',
+    summary: 'Read a site',
+    description: "A site's settings (never its webhook secret).",
+    response: 'OpsSite',
+    errors: [...READ, '404'],
+  },
+  updateSite: {
+    method: 'PATCH',
+    path: '/sites/:siteId',
+    role: 'ADMIN',
+    tag: 'Sites',
+    summary: "Change a site's settings (ADMIN)",
+    description:
+      'Only the settings given change, in one transaction with the audit entry `SITE.SETTINGS_CHANGED` (before and after). ' +
+      'A new rate limit applies at the gateway from its next request. A webhook URL on a site that had none comes with a signing secret, returned once in `webhookSecret`.',
+    response: 'CreatedSite',
+    responseDescription: 'The site as it now is',
+    body: { schema: 'updateSite', example: { rateLimitPerMinute: 600, maxAmount: '5000000', returnUrl: 'https://acme.example/wallet' } },
+    errors: [...WRITE, '403', '404'],
+  },
+  listApiKeys: {
+    method: 'GET',
+    path: '/sites/:siteId/api-keys',
+    role: 'REVIEWER',
+    tag: 'Sites',
+    summary: "List a site's API keys",
+    description: 'Each key by id and prefix; the keys themselves are never stored.',
+    response: 'OpsApiKeyList',
+    errors: [...READ, '404'],
+  },
+  issueApiKey: {
+    method: 'POST',
+    path: '/sites/:siteId/api-keys',
+    role: 'ADMIN',
+    tag: 'Sites',
+    summary: 'Issue an API key (ADMIN)',
+    description: 'A new `sk_live_` key for the site, shown this once.',
+    status: '201',
+    response: 'IssuedApiKey',
+    responseDescription: 'Issued',
+    body: { schema: 'issueApiKey', optional: true },
+    errors: [...WRITE, '403', '404'],
+  },
+  revokeApiKey: {
+    method: 'DELETE',
+    path: '/api-keys/:apiKeyId',
+    role: 'ADMIN',
+    tag: 'Sites',
+    summary: 'Revoke an API key (ADMIN)',
+    description: 'The very next request with the key is refused 401.',
+    response: 'RevokedApiKey',
+    responseDescription: 'Revoked',
+    errors: [...READ, '403', '404'],
+  },
+  getSiteBalance: {
+    method: 'GET',
+    path: '/sites/:siteId/balance',
+    role: 'REVIEWER',
+    tag: 'Balances',
+    summary: "A site's balance",
+    description: "The site's journal balances: available, reserved for approved withdrawals, received and paid out.",
+    response: 'SiteBalance',
+    errors: [...READ, '404'],
+  },
+  listBalances: {
+    method: 'GET',
+    path: '/balances',
+    role: 'REVIEWER',
+    tag: 'Balances',
+    summary: "Every site's balance",
+    description: 'One balance per site.',
+    response: 'SiteBalanceList',
+    errors: READ,
+  },
+  checkJournal: {
+    method: 'GET',
+    path: '/journal/check',
+    role: 'REVIEWER',
+    tag: 'Balances',
+    summary: 'Check the journal invariants',
+    description: 'Checks that every journal transaction balances and every balance matches its records; `ok` false lists the problems.',
+    response: 'JournalCheckReport',
+    errors: READ,
+  },
+  createReceivingAccount: {
+    method: 'POST',
+    path: '/receiving-accounts',
+    role: 'ADMIN',
+    tag: 'Bank transfers',
+    summary: "Add one of the service's receiving bank accounts (ADMIN)",
+    description: 'A bank account end users are told to send deposits to; accounts are handed out round-robin.',
+    status: '201',
+    response: 'ReceivingAccount',
+    responseDescription: 'Created',
+    body: {
+      schema: 'createReceivingAccount',
+      example: { bankName: 'Ziraat Bankası', holderName: 'Kasa Ödeme Hizmetleri A.Ş.', iban: 'TR330006100519786457841326' },
+    },
+    errors: [...WRITE, '403'],
+  },
+  listReceivingAccounts: {
+    method: 'GET',
+    path: '/receiving-accounts',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'List the receiving bank accounts',
+    description: "The service's receiving accounts, oldest first.",
+    response: 'ReceivingAccountList',
+    errors: READ,
+  },
+  opsListIntents: {
+    method: 'GET',
+    path: '/intents',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'The deposit review queue, newest first',
+    description: "Every site's deposit intents, filtered by status, site or reference, in pages joined by `nextCursor`.",
+    query: 'opsListIntents',
+    response: 'OpsIntentList',
+    errors: LIST,
+  },
+  opsGetIntent: {
+    method: 'GET',
+    path: '/intents/:intentId',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'Read a deposit intent with its bank transfers',
+    description: 'The intent as operators see it, with every bank transfer credited to it.',
+    response: 'OpsIntentDetail',
+    errors: [...READ, '404'],
+  },
+  approveIntent: {
+    method: 'POST',
+    path: '/intents/:intentId/approve',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'Approve a deposit',
+    description: 'Approves a PENDING_REVIEW or LATE_ARRIVAL intent, crediting `amount` (default: what arrived); emits `intent.approved`.',
+    response: 'OpsIntentDecision',
+    responseDescription: 'Approved',
+    body: { schema: 'approveIntent', optional: true, example: { amount: '150000' } },
+    errors: DECISION,
+  },
+  rejectIntent: {
+    method: 'POST',
+    path: '/intents/:intentId/reject',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'Reject a deposit',
+    description:
+      'Rejects a PENDING_REVIEW or LATE_ARRIVAL intent with a reason the partner sees; emits `intent.rejected`. ' +
+      "`userReason` picks what the end user's hosted page says.",
+    response: 'OpsIntentDecision',
+    responseDescription: 'Rejected',
+    body: {
+      schema: 'rejectIntent',
+      example: { reason: 'Sender name does not match the account holder.', userReason: 'SENDER_NOT_ACCOUNT_HOLDER' },
+    },
+    errors: DECISION,
+  },
+  opsListWithdrawals: {
+    method: 'GET',
+    path: '/withdrawals',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: 'The withdrawal review queue, newest first',
+    description: "Every site's withdrawals, filtered by status, site or reference, in pages joined by `nextCursor`.",
+    query: 'opsListWithdrawals',
+    response: 'OpsWithdrawalList',
+    errors: LIST,
+  },
+  opsGetWithdrawal: {
+    method: 'GET',
+    path: '/withdrawals/:withdrawalId',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: "Read a withdrawal with the site's balance",
+    description: 'The withdrawal with the full target IBAN and the balance the reviewer decides against.',
+    response: 'OpsWithdrawalDetail',
+    errors: [...READ, '404'],
+  },
+  approveWithdrawal: {
+    method: 'POST',
+    path: '/withdrawals/:withdrawalId/approve',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: 'Approve a withdrawal',
+    description:
+      "Approves a PENDING_REVIEW withdrawal and reserves its amount on the site's balance (409 when the balance is short); no webhook.",
+    response: 'OpsWithdrawalDecision',
+    body: { schema: 'approveWithdrawal', optional: true },
+    errors: DECISION,
+  },
+  rejectWithdrawal: {
+    method: 'POST',
+    path: '/withdrawals/:withdrawalId/reject',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: 'Reject a withdrawal',
+    description: 'Rejects a PENDING_REVIEW or APPROVED withdrawal, releasing any reservation; emits `withdrawal.rejected`.',
+    response: 'OpsWithdrawalDecision',
+    body: { schema: 'reject', example: { reason: 'Target IBAN is closed.' } },
+    errors: DECISION,
+  },
+  markWithdrawalSent: {
+    method: 'POST',
+    path: '/withdrawals/:withdrawalId/mark-sent',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: 'Record that the money was sent',
+    description: 'Marks an APPROVED withdrawal SENT, settling the payout; emits `withdrawal.sent`.',
+    response: 'OpsWithdrawalDecision',
+    body: { schema: 'markSent', optional: true, example: { bankTxId: 'EFT-2026-000123' } },
+    errors: DECISION,
+  },
+  markWithdrawalReturned: {
+    method: 'POST',
+    path: '/withdrawals/:withdrawalId/mark-returned',
+    role: 'REVIEWER',
+    tag: 'Withdrawals',
+    summary: 'Record that the bank returned the money',
+    description: "Marks a SENT withdrawal RETURNED, crediting the site's balance back; emits `withdrawal.returned`.",
+    response: 'OpsWithdrawalDecision',
+    body: { schema: 'markReturned', example: { reason: 'Returned by the receiving bank: account closed.' } },
+    errors: DECISION,
+  },
+  recordBankTransfer: {
+    method: 'POST',
+    path: '/bank-transfers',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Record an incoming bank transfer',
+    description:
+      'Records money that arrived on a receiving account and matches it to an intent by the reference in its description. 201 when recorded, 200 with `Idempotent-Replayed: true` when this `bankTxId` was already recorded.',
+    status: '201',
+    response: 'RecordedBankTransfer',
+    responseDescription: 'Recorded',
+    body: {
+      schema: 'recordBankTransfer',
+      example: {
+        bankTxId: 'FAST-2026-0000042',
+        amount: '150000',
+        senderName: 'Ayşe Yılmaz',
+        senderIban: 'TR330006100519786457841326',
+        description: 'KD7MX4Q2RH',
+        receivedAt: '2026-01-31T12:00:00.000Z',
+      },
+    },
+    errors: WRITE,
+  },
+  listBankTransfers: {
+    method: 'GET',
+    path: '/bank-transfers',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'List bank transfers, newest first',
+    description: 'Incoming transfers, for example the UNMATCHED queue, in pages joined by `nextCursor`.',
+    query: 'opsListBankTransfers',
+    response: 'OpsBankTransferList',
+    errors: LIST,
+  },
+  getBankTransfer: {
+    method: 'GET',
+    path: '/bank-transfers/:bankTransferId',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Read a bank transfer',
+    description: 'One incoming transfer.',
+    response: 'OpsBankTransfer',
+    errors: [...READ, '404'],
+  },
+  assignBankTransfer: {
+    method: 'POST',
+    path: '/bank-transfers/:bankTransferId/assign',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Assign an unmatched transfer to an intent',
+    description:
+      'Credits an UNMATCHED or SET_ASIDE transfer to the intent an operator identified (its reference was missing or wrong); ' +
+      'several transfers may fund one intent.',
+    response: 'AssignedBankTransfer',
+    responseDescription: 'Assigned',
+    body: { schema: 'assignBankTransfer', example: { intentId: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11' } },
+    errors: DECISION,
+  },
+  setBankTransferAside: {
+    method: 'POST',
+    path: '/bank-transfers/:bankTransferId/set-aside',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Set an unmatched transfer aside with a reason',
+    description:
+      'Moves an UNMATCHED transfer out of the unmatched queue (`SET_ASIDE`, audited with the reason); no money moves, and it can still be assigned.',
+    response: 'OpsBankTransfer',
+    responseDescription: 'Set aside',
+    body: { schema: 'reject', example: { reason: 'Sender asked us to hold it; waiting for their deposit reference.' } },
+    errors: DECISION,
+  },
+  requestSenderReturn: {
+    method: 'POST',
+    path: '/bank-transfers/:bankTransferId/return',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: "Ask to send a transfer's money back to its sender",
+    description:
+      'For money no deposit kept (UNMATCHED, SET_ASIDE, or paid for a REJECTED deposit): a return PENDING_REVIEW for the whole ' +
+      'amount; the transfer becomes RETURNING. No money moves until the return is approved and sent.',
+    status: '201',
+    response: 'OpsSenderReturn',
+    responseDescription: 'Return asked for',
+    body: { schema: 'reject', example: { reason: "Sent from an account not in the user's name; returning it." } },
+    errors: DECISION,
+  },
+  listSenderReturns: {
+    method: 'GET',
+    path: '/sender-returns',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: 'Returns to senders, newest first',
+    description:
+      'Filtered by status (PENDING_REVIEW, APPROVED, SENT, REJECTED), in pages joined by `nextCursor`; `order=oldest` for a queue.',
+    query: 'opsListSenderReturns',
+    response: 'OpsSenderReturnList',
+    errors: LIST,
+  },
+  getSenderReturn: {
+    method: 'GET',
+    path: '/sender-returns/:returnId',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: 'Read a return to a sender',
+    description: "With the sender's full IBAN, which the money goes back to.",
+    response: 'OpsSenderReturn',
+    errors: [...READ, '404'],
+  },
+  approveSenderReturn: {
+    method: 'POST',
+    path: '/sender-returns/:returnId/approve',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: 'Approve a return',
+    description: 'PENDING_REVIEW -> APPROVED; books the money as owed back to the sender.',
+    response: 'OpsSenderReturn',
+    responseDescription: 'Changed',
+    errors: DECISION,
+  },
+  rejectSenderReturn: {
+    method: 'POST',
+    path: '/sender-returns/:returnId/reject',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: 'Reject a return',
+    description: 'PENDING_REVIEW or APPROVED -> REJECTED (an approval is reversed); the transfer goes back to where it was.',
+    response: 'OpsSenderReturn',
+    responseDescription: 'Changed',
+    body: { schema: 'reject', example: { reason: 'The sender asked to keep it for a new deposit.' } },
+    errors: DECISION,
+  },
+  markSenderReturnSent: {
+    method: 'POST',
+    path: '/sender-returns/:returnId/mark-sent',
+    role: 'REVIEWER',
+    tag: 'Returns',
+    summary: 'Record that the money went back',
+    description: 'APPROVED -> SENT; the transfer becomes RETURNED.',
+    response: 'OpsSenderReturn',
+    responseDescription: 'Changed',
+    body: { schema: 'markSent', optional: true, example: { bankTxId: 'EFT-2026-000777' } },
+    errors: DECISION,
+  },
+  listAudit: {
+    method: 'GET',
+    path: '/audit',
+    role: 'REVIEWER',
+    tag: 'Audit',
+    summary: 'The audit log, newest first',
+    description: 'Who did what, filtered by site, actor, action or entity, in pages joined by `nextCursor`.',
+    query: 'listAudit',
+    response: 'AuditList',
+    errors: LIST,
+  },
+  opsDashboard: {
+    method: 'GET',
+    path: '/dashboard',
+    role: 'REVIEWER',
+    tag: 'Desk',
+    summary: 'What needs an operator now',
+    description:
+      'Counts of deposits to review, late arrivals, unmatched transfers, withdrawals to review and to send, DEAD events and ' +
+      'failing partners, each with the item that has waited longest.',
+    response: 'OpsDashboard',
+    errors: READ,
+  },
+  deliveryHealth: {
+    method: 'GET',
+    path: '/delivery-health',
+    role: 'REVIEWER',
+    tag: 'Desk',
+    summary: "Each partner's webhook deliveries",
+    description: 'Per site: attempts and successes in the window, success rate, failing since, the last failure, DEAD and PENDING events.',
+    query: 'deliveryHealth',
+    response: 'DeliveryHealthList',
+    errors: LIST,
+  },
+  opsSearch: {
+    method: 'GET',
+    path: '/search',
+    role: 'REVIEWER',
+    tag: 'Search',
+    summary: 'Find deposits, withdrawals, bank transfers and events',
+    description:
+      "One box for everything: a reference (any case, spaces and dashes ignored), a record's or event's id, the partner's user id, " +
+      "a sender's, holder's or user's name (3 characters or more), or an IBAN's last digits. Each kind newest first, at most `limit` (20).",
+    query: 'opsSearch',
+    response: 'OpsSearchResult',
+    errors: LIST,
+  },
+  opsListEvents: {
+    method: 'GET',
+    path: '/events',
+    role: 'REVIEWER',
+    tag: 'Events',
+    summary: "Every site's webhook events, newest first",
+    description: 'The delivery ledger across sites (or one, with `siteId`), in pages joined by `nextCursor`.',
+    query: 'listEvents',
+    extraQuery: [
+      { name: 'siteId', in: 'query', required: false, description: "Only this site's events.", schema: { type: 'string', format: 'uuid' } },
+    ],
+    response: 'OpsEventList',
+    errors: LIST,
+  },
+  opsGetEvent: {
+    method: 'GET',
+    path: '/events/:eventId',
+    role: 'REVIEWER',
+    tag: 'Events',
+    summary: 'Read an event with its delivery attempts',
+    description: 'One event, its site and every delivery attempt, oldest first.',
+    response: 'OpsEventDetail',
+    errors: [...READ, '404'],
+  },
+  opsReplayEvent: {
+    method: 'POST',
+    path: '/events/:eventId/replay',
+    role: 'REVIEWER',
+    tag: 'Events',
+    summary: 'Deliver an event again',
+    description: 'Starts a new delivery cycle of a DELIVERED or DEAD event with the same eventId; audited with the operator.',
+    status: '202',
+    response: 'Event',
+    responseDescription: 'Accepted',
+    errors: ['401', '404', '409', '413', '415', '500', '503'],
+  },
+} as const satisfies Record<string, OpsOperationSpec>;
+
+/** The name of an ops operation (its operationId). */
+export type OpsOperationId = keyof typeof OPS_ROUTES;
+
+/** The ops API's own OpenAPI document: public, served beside the operations and not described among them. */
+export const OPS_DOCUMENT_ROUTE = { method: 'GET', path: '/openapi.json', role: 'PUBLIC' } as const satisfies OpsRouteSpec;
+
+/** Every route the ledger serves under `/ops/v1`, by name: each operation, and the document (`null`). */
+export function opsRouteList(): Array<OpsRouteSpec & { operationId: OpsOperationId | null }> {
+  return [
+    { ...OPS_DOCUMENT_ROUTE, operationId: null },
+    ...Object.entries(OPS_ROUTES).map(([operationId, spec]) => ({
+      method: spec.method,
+      path: spec.path,
+      role: spec.role,
+      operationId: operationId as OpsOperationId,
+    })),
+  ];
+}
+
+/** The names of a path's parameters, in order (`/a/:x/b/:y` -> `['x', 'y']`). */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+}
