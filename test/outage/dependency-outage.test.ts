@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '@kasa/testkit';
 import { emitMany } from '../../services/ledger/test/emit-event.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
 import type { TestSite } from '../../services/gateway/test/harness.js';
 
 /** A 503 must arrive within about a second; the bound leaves room for a loaded two-core machine. */
@@ -125,7 +125,7 @@ async function readiness(url: string): Promise<number> {
 
 describe('dependency outages under traffic', () => {
   it('PostgreSQL stopped: only fast 503s with Retry-After, then recovery without a restart', async () => {
-    const intentId = await createIntent(stack.h, site);
+    const intentId = await createDeposit(stack.h, site);
     const before = await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.approved', entityId: intentId }, 5);
 
     const { during, ready } = await whileDown(postgres.stop, postgres.start, async () => ({
@@ -150,7 +150,7 @@ describe('dependency outages under traffic', () => {
   }, 120_000);
 
   it('Redis stopped: the partner API keeps serving from PostgreSQL, limits hold per process, and every event is delivered after', async () => {
-    const intentId = await createIntent(stack.h, site);
+    const intentId = await createDeposit(stack.h, site);
     // A key never seen before the outage (resolved by the ledger during it) and a site with a small budget.
     const limited = await stack.h.createSite({ rateLimitPerMinute: 5 });
 
@@ -198,6 +198,9 @@ describe('dependency outages under traffic', () => {
       },
     );
 
+    const byStatus = (answers: Answer[]) =>
+      answers.reduce<Record<string, number>>((t, a) => ({ ...t, [`${a.kind} ${a.status}`]: (t[`${a.kind} ${a.status}`] ?? 0) + 1 }), {});
+    console.log(`redis stopped: ${during.length} partner requests`, byStatus(during), `slowest ${Math.max(...during.map((a) => a.ms))} ms`);
     // Every create and lookup answered, none with 503, and quickly.
     expect(during.filter((a) => ![200, 201].includes(a.status)).map((a) => `${a.kind} ${a.status} ${a.error}`)).toEqual([]);
     expect(during.filter((a) => a.ms > FAST_MS).map((a) => `${a.kind} ${a.status} after ${a.ms} ms`)).toEqual([]);

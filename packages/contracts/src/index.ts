@@ -1,12 +1,13 @@
 /**
  * The contracts between the services and their clients: JSON Schemas, validators, error codes, the partner
- * and ops API record shapes, the API-key cache shared by ledger and gateway, and the OpenAPI document.
+ * and ops API record shapes and route tables, the API-key cache shared by ledger and gateway, and the OpenAPI document.
  */
 export * from './errors.js';
 export * from './statuses.js';
 export * from './records.js';
 export * from './response-types.js';
 export * from './ops-routes.js';
+export * from './partner-routes.js';
 export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';

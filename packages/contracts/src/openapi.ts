@@ -1,18 +1,16 @@
 /**
  * The partner API as an OpenAPI 3.1 document, built from the same JSON Schemas the gateway validates with
- * and the same response schemas the contract test checks real responses against.
+ * and the same response schemas the contract test checks real responses against. Its operations come from the
+ * route table (./partner-routes.ts); its webhooks are what Kasa sends.
  */
 import { PARTNER_EXAMPLES as EX } from './openapi-examples.js';
 import { componentsOf, pathId, problem, queryParametersOf, ref, withoutUnusedSchemas, type Json } from './openapi-support.js';
+import { pathParameterNames } from './ops-routes.js';
+import { PARTNER_ROUTES, partnerDocumentPath, type PartnerErrorStatus, type PartnerOperationSpec } from './partner-routes.js';
 import { REQUEST_SCHEMAS } from './schemas/requests.js';
 import { RESPONSE_SCHEMAS } from './schemas/responses.js';
 import { EVENT_TYPES } from './statuses.js';
 
-const json = (description: string, schema: string, example: unknown, headers: Json = {}) => ({
-  description,
-  headers: { ...RATE_LIMIT_HEADERS, ...headers },
-  content: { 'application/json': { schema: ref(schema), example } },
-});
 const body = (schema: string, example: unknown) => ({ required: true, content: { 'application/json': { schema: ref(schema), example } } });
 
 const RATE_LIMIT_HEADERS = {
@@ -21,22 +19,14 @@ const RATE_LIMIT_HEADERS = {
   'X-Request-Id': { description: 'Request id; a valid incoming one is kept.', schema: { type: 'string' } },
 };
 
-const COMMON_ERRORS = {
-  '401': problem('unauthorized: missing or invalid API key', EX.unauthorizedProblem),
-  '429': { ...problem('rate_limited', EX.rateLimitedProblem), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
-  '500': problem('internal_error'),
-  '503': problem('service_unavailable'),
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` when this answer replays an earlier request with the same key.',
+    schema: { type: 'string' },
+  },
 };
 
-const WRITE_ERRORS = {
-  '400': problem('validation_failed or idempotency_key_missing', EX.validationProblem),
-  '409': problem('idempotency_key_in_use: the same key is still in flight', EX.inUseProblem),
-  '413': problem('payload_too_large: body over 64 KiB'),
-  '415': problem('unsupported_media_type: Content-Type must be application/json'),
-  '422': problem('idempotency_key_reused: the same key with a different body', EX.reusedProblem),
-};
-
-const idempotencyKey = {
+const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: true,
@@ -44,16 +34,67 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
-function queryParameters(schemaName: 'listIntents' | 'listWithdrawals' | 'listEvents') {
-  return queryParametersOf(REQUEST_SCHEMAS[schemaName]);
+/** Each error answer of the table's lists; a 400's wording and example depend on what the operation checks. */
+function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec): Json {
+  switch (status) {
+    case '400':
+      if (spec.idempotent) return problem('validation_failed or idempotency_key_missing', EX.validationProblem);
+      return problem('validation_failed', spec.query ? EX.validationProblem : undefined);
+    case '401':
+      return problem('unauthorized: missing or invalid API key', EX.unauthorizedProblem);
+    case '404':
+      return problem("not_found (missing or another site's)", EX.notFoundProblem);
+    case '409':
+      return problem('idempotency_key_in_use: the same key is still in flight', EX.inUseProblem);
+    case '413':
+      return problem('payload_too_large: body over 64 KiB');
+    case '415':
+      return problem('unsupported_media_type: Content-Type must be application/json');
+    case '422':
+      return problem('idempotency_key_reused: the same key with a different body', EX.reusedProblem);
+    case '429':
+      return { ...problem('rate_limited', EX.rateLimitedProblem), headers: { 'Retry-After': { schema: { type: 'integer' } } } };
+    case '500':
+      return problem('internal_error');
+    case '503':
+      return problem('service_unavailable');
+  }
 }
 
-const replayed = {
-  'Idempotent-Replayed': {
-    description: '`true` when this answer replays an earlier request with the same key.',
-    schema: { type: 'string' },
-  },
-};
+/** An operation of the table as the document describes it. */
+function operation(operationId: string, spec: PartnerOperationSpec): Json {
+  const parameters = [
+    ...pathParameterNames(spec.path).map(pathId),
+    ...(spec.idempotent ? [IDEMPOTENCY_KEY] : []),
+    ...(spec.query ? queryParametersOf(REQUEST_SCHEMAS[spec.query]) : []),
+  ];
+  return {
+    operationId,
+    tags: [spec.tag],
+    description: spec.description,
+    summary: spec.summary,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(spec.body ? { requestBody: body(REQUEST_SCHEMAS[spec.body.schema].$id, spec.body.example) } : {}),
+    responses: {
+      [spec.status ?? '200']: {
+        description: spec.responseDescription,
+        headers: { ...RATE_LIMIT_HEADERS, ...(spec.idempotent ? REPLAYED_HEADER : {}) },
+        content: { 'application/json': { schema: ref(spec.response), example: spec.example } },
+      },
+      ...Object.fromEntries(spec.errors.map((status) => [status, errorAnswer(status, spec)])),
+    },
+  };
+}
+
+/** The document's paths: every operation of the table, under its full path in the document's `{name}` form. */
+function partnerPaths(): Record<string, Json> {
+  const paths: Record<string, Json> = {};
+  for (const [operationId, spec] of Object.entries(PARTNER_ROUTES) as Array<[string, PartnerOperationSpec]>) {
+    const path = partnerDocumentPath(spec.path);
+    paths[path] = { ...paths[path], [spec.method.toLowerCase()]: operation(operationId, spec) };
+  }
+  return paths;
+}
 
 /** The headers on every webhook delivery: Kasa's own (SPEC section 6) and the Standard Webhooks trio. */
 const WEBHOOK_HEADERS = [
@@ -169,153 +210,6 @@ function fullDocument(serverUrl: string) {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: '`sk_live_<site-slug>_<secret>`; server-side only.' } },
       schemas,
     },
-    paths: {
-      '/api/v1/external/deposits': {
-        post: {
-          operationId: 'createDeposit',
-          tags: ['Deposits'],
-          description:
-            'Creates a deposit intent for one end user and returns the hosted deposit page URL. A retry with the same Idempotency-Key and body returns the same intent.',
-          summary: 'Create a deposit intent',
-          parameters: [idempotencyKey],
-          requestBody: body('CreateDepositRequest', EX.createDepositRequest),
-          responses: {
-            '201': json('Created, or replayed', 'CreateDepositResponse', EX.createDepositResponse, replayed),
-            ...WRITE_ERRORS,
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/withdrawals': {
-        post: {
-          operationId: 'createWithdrawal',
-          tags: ['Withdrawals'],
-          description:
-            'Records a payout request to a TR IBAN; operators review and send it. A retry with the same Idempotency-Key and body returns the same withdrawal.',
-          summary: 'Request a withdrawal (payout)',
-          parameters: [idempotencyKey],
-          requestBody: body('CreateWithdrawalRequest', EX.createWithdrawalRequest),
-          responses: {
-            '201': json('Received, or replayed', 'CreateWithdrawalResponse', EX.createWithdrawalResponse, replayed),
-            ...WRITE_ERRORS,
-            ...COMMON_ERRORS,
-          },
-        },
-        get: {
-          operationId: 'listWithdrawals',
-          tags: ['Withdrawals'],
-          description: "The site's withdrawals, newest first, in pages joined by an opaque `nextCursor`.",
-          summary: 'List withdrawals, newest first',
-          parameters: queryParameters('listWithdrawals'),
-          responses: {
-            '200': json('A page', 'WithdrawalList', EX.withdrawalList),
-            '400': problem('validation_failed', EX.validationProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/intents/{intentId}': {
-        get: {
-          operationId: 'getIntent',
-          tags: ['Deposits'],
-          description: "The intent as it stands now; another site's intent answers 404 like a missing one.",
-          summary: 'Look up a deposit intent',
-          parameters: [pathId('intentId')],
-          responses: {
-            '200': json('The intent', 'DepositIntent', EX.depositIntent),
-            '404': problem("not_found (missing or another site's)", EX.notFoundProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/withdrawals/{withdrawalId}': {
-        get: {
-          operationId: 'getWithdrawal',
-          tags: ['Withdrawals'],
-          description: "The withdrawal as it stands now; another site's withdrawal answers 404 like a missing one.",
-          summary: 'Look up a withdrawal',
-          parameters: [pathId('withdrawalId')],
-          responses: {
-            '200': json('The withdrawal', 'Withdrawal', EX.withdrawal),
-            '404': problem("not_found (missing or another site's)", EX.notFoundProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/intents': {
-        get: {
-          operationId: 'listIntents',
-          tags: ['Deposits'],
-          description: "The site's deposit intents, newest first, in pages joined by an opaque `nextCursor`.",
-          summary: 'List deposit intents, newest first',
-          parameters: queryParameters('listIntents'),
-          responses: {
-            '200': json('A page', 'DepositIntentList', EX.depositIntentList),
-            '400': problem('validation_failed', EX.validationProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/site/webhook-config': {
-        put: {
-          operationId: 'putWebhookConfig',
-          tags: ['Site'],
-          description:
-            'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.',
-          summary: 'Change the webhook URL and (by default) rotate the signing secret',
-          requestBody: body('UpdateWebhookConfigRequest', EX.webhookConfigRequest),
-          responses: {
-            '200': json('Recorded', 'WebhookConfigResponse', EX.webhookConfigResponse),
-            '400': problem('validation_failed'),
-            '413': problem('payload_too_large'),
-            '415': problem('unsupported_media_type'),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/events': {
-        get: {
-          operationId: 'listEvents',
-          tags: ['Events'],
-          description: "The site's webhook events with their delivery status, newest first.",
-          summary: 'List webhook events, newest first',
-          parameters: queryParameters('listEvents'),
-          responses: {
-            '200': json('A page', 'EventList', EX.eventList),
-            '400': problem('validation_failed', EX.validationProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/events/{eventId}': {
-        get: {
-          operationId: 'getEvent',
-          tags: ['Events'],
-          description: 'One event with every delivery attempt.',
-          summary: 'Read an event with its delivery attempts',
-          parameters: [pathId('eventId')],
-          responses: {
-            '200': json('The event', 'EventWithAttempts', EX.eventWithAttempts),
-            '404': problem('not_found', EX.notFoundProblem),
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      '/api/v1/external/events/{eventId}/replay': {
-        post: {
-          operationId: 'replayEvent',
-          tags: ['Events'],
-          description: 'Starts a new delivery cycle of a DELIVERED or DEAD event with the same eventId and a fresh signature.',
-          summary: 'Deliver an event again (typically a DEAD one): a new delivery cycle with the same eventId',
-          parameters: [pathId('eventId'), idempotencyKey],
-          responses: {
-            '202': json('Accepted', 'Event', EX.event, replayed),
-            '404': problem('not_found', EX.notFoundProblem),
-            ...WRITE_ERRORS,
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-    },
+    paths: partnerPaths(),
   };
 }

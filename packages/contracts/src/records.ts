@@ -1,58 +1,44 @@
-import type { DepositStatus, UserRejectionReason, WithdrawalStatus } from './statuses.js';
+import type { ResponseOf } from './response-types.js';
+import type { UserRejectionReason } from './statuses.js';
 
-/** A deposit intent as the status lookup returns it (docs/api.md, Records), plus createdAt/updatedAt. */
-export interface DepositIntentRecord {
-  intentId: string;
-  referenceNo: string;
-  status: DepositStatus;
-  amount: string;
-  currency: string;
-  approvedAt: string | null;
-  rejectedAt: string | null;
-  rejectedReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// The partner API's records by name, for code that builds or reads one; each is its response schema's type
+// (./schemas/responses.ts, through FromSchema), so a record and what the document and the contract test say cannot drift.
 
-export interface DepositIntentListItem extends DepositIntentRecord {
-  requestedAmount: string;
-}
+/**
+ * A record with `currency` as the ledger's rows hold it: a text column (always `TRY`, which the schema says). Until
+ * the ledger's views narrow it, the records they build may carry any string there; every other field is the schema's.
+ */
+type CurrencyAsStored<T> = Omit<T, 'currency'> & { currency: string };
 
-export interface CreateDepositResponse {
-  intentId: string;
-  referenceNo: string;
-  depositUrl: string;
-  amount: string;
-  currency: string;
-  expiresAt: string;
-}
+/** A deposit intent as the status lookup (and a webhook's `data`) returns it. */
+export type DepositIntentRecord = CurrencyAsStored<ResponseOf<'DepositIntent'>>;
+/** A deposit intent in a list page: the record plus the amount first asked for. */
+export type DepositIntentListItem = CurrencyAsStored<ResponseOf<'DepositIntentListItem'>>;
+export type CreateDepositResponse = CurrencyAsStored<ResponseOf<'CreateDepositResponse'>>;
+export type DepositIntentList = ResponseOf<'DepositIntentList'>;
 
-export interface WithdrawalRecord {
-  withdrawalId: string;
-  referenceNo: string;
-  status: WithdrawalStatus;
-  amount: string;
-  currency: string;
-  sentAt: string | null;
-  rejectedAt: string | null;
-  rejectedReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A withdrawal as the status lookup (and a webhook's `data`) returns it. */
+export type WithdrawalRecord = CurrencyAsStored<ResponseOf<'Withdrawal'>>;
+/** A withdrawal in a list page: the record plus the amount first asked for. */
+export type WithdrawalListItem = CurrencyAsStored<ResponseOf<'WithdrawalListItem'>>;
+export type CreateWithdrawalResponse = ResponseOf<'CreateWithdrawalResponse'>;
+export type WithdrawalList = ResponseOf<'WithdrawalList'>;
 
-export interface WithdrawalListItem extends WithdrawalRecord {
-  requestedAmount: string;
-}
+export type WebhookConfigResponse = ResponseOf<'WebhookConfigResponse'>;
+export type EventList = ResponseOf<'EventList'>;
+export type EventWithAttempts = ResponseOf<'EventWithAttempts'>;
+/** One delivery attempt of an event. */
+export type AttemptView = ResponseOf<'DeliveryAttempt'>;
+export type Problem = ResponseOf<'Problem'>;
 
-export interface CreateWithdrawalResponse {
-  withdrawalId: string;
-  referenceNo: string;
-}
+/**
+ * A webhook event as the events surface shows it (partner and ops alike): the `Event` schema's type, with `type`
+ * and `payload` as the ledger reads them (a text column, and the JSON body exactly as delivered).
+ */
+export type EventView = Omit<ResponseOf<'Event'>, 'type' | 'payload'> & { type: string; payload: unknown };
 
-export interface ListResponse<T> {
-  data: T[];
-  nextCursor: string | null;
-}
+/** A page of any list, partner or ops: the list schemas' shape (`nextCursor` as they say it) around its own items. */
+export type ListResponse<T> = Omit<DepositIntentList, 'data'> & { data: T[] };
 
 /** What the hosted deposit page shows (ledger -> gateway); bank details only while the end user may pay. */
 export interface DepositPageView {
@@ -75,30 +61,4 @@ export interface DepositPageView {
   userConfirmedAt: string | null;
   /** Once rejected: what the operator chose to tell the end user; null for the general text. */
   rejectedUserReason: UserRejectionReason | null;
-}
-
-/** A webhook event as the events surface shows it (partner and ops alike). */
-export interface EventView {
-  eventId: string;
-  type: string;
-  status: string;
-  createdAt: string;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-  deadAt: string | null;
-  /** Exactly what the webhook body carries: `{eventId, type, createdAt, data}`. */
-  payload: unknown;
-}
-
-/** One delivery attempt of an event. */
-export interface AttemptView {
-  attemptNo: number;
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  /** At most 4 KiB of what the receiver answered. */
-  responseBody: string | null;
 }

@@ -14,7 +14,7 @@ import {
 import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
 import type { GatewayDeps } from './gateway-deps.js';
 import { gatewayMetrics } from './gateway-metrics.js';
-import { buildOpenApiDocument, type Principal } from '@kasa/contracts';
+import { buildOpenApiDocument, PARTNER_BASE_PATH, type Principal } from '@kasa/contracts';
 import { depositPageRoutes } from './deposit-page/deposit-page.routes.js';
 import { partnerRoutes } from './partner-api/partner.routes.js';
 
@@ -86,7 +86,7 @@ export function createApp(deps: GatewayDeps): Express {
     res.status(204).end();
   });
   app.use('/deposit', depositPageRoutes(deps));
-  app.use('/api/v1/external', canonicalUuidPath, partnerRoutes(deps));
+  app.use(PARTNER_BASE_PATH, canonicalUuidPath, partnerRoutes(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -2,4 +2,3 @@
 export { startGateway, type GatewayService } from './gateway.js';
 export { createApp } from './app.js';
 export { createGatewayDeps, type GatewayDeps } from './gateway-deps.js';
-export { PARTNER_ROUTES } from './partner-api/partner.routes.js';

@@ -1588,7 +1588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large */
+            /** @description payload_too_large: body over 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1597,7 +1597,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unsupported_media_type */
+            /** @description unsupported_media_type: Content-Type must be application/json */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1880,7 +1880,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found */
+            /** @description not_found (missing or another site's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2043,7 +2043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description not_found */
+            /** @description not_found (missing or another site's) */
             404: {
                 headers: {
                     [name: string]: unknown;

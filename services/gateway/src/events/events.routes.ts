@@ -3,6 +3,7 @@ import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contrac
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency.js';
+import { partnerRoute } from '../partner-api/partner-route.js';
 import { sendStored, sitePathOf } from '../partner-api/respond.js';
 import { searchOf } from '../partner-api/search-params.js';
 
@@ -13,7 +14,7 @@ import { searchOf } from '../partner-api/search-params.js';
 export function eventRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
 
-  router.get('/events', async (req, res) => {
+  partnerRoute(router, 'listEvents', async (req, res) => {
     const filters = parseRequest('listEvents', req.query, LIST_FILTERS_INVALID);
     const query = searchOf(filters);
     sendStored(
@@ -22,12 +23,12 @@ export function eventRoutes(deps: GatewayDeps): Router {
     );
   });
 
-  router.get('/events/:eventId', async (req, res) => {
+  partnerRoute(router, 'getEvent', async (req, res) => {
     const id = encodeURIComponent(pathParam(req, 'eventId'));
     sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events/${id}`, req.requestId));
   });
 
-  router.post('/events/:eventId/replay', jsonBody, async (req, res) => {
+  partnerRoute(router, 'replayEvent', jsonBody, async (req, res) => {
     const key = idempotencyKeyOf(req.get('idempotency-key'));
     const body: unknown = req.body;
     const fields = body !== null && typeof body === 'object' ? Object.keys(body) : [];

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
+import { partnerRoute } from '../partner-api/partner-route.js';
 
 /**
  * Endpoint 7 of docs/api.md, `PUT /site/webhook-config`: the partner changes its webhook URL and rotates its signing
@@ -12,7 +13,7 @@ import type { GatewayDeps } from '../gateway-deps.js';
 export function webhookConfigRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
 
-  router.put('/site/webhook-config', jsonBody, async (req, res) => {
+  partnerRoute(router, 'putWebhookConfig', jsonBody, async (req, res) => {
     const body = parseRequest('updateWebhookConfig', req.body, 'The webhook config is not valid; nothing was changed.');
     const { siteId, apiKeyId } = res.locals.principal;
     const result = await deps.ledger.request('PUT', `/internal/v1/sites/${encodeURIComponent(siteId)}/webhook-config`, req.requestId, {

@@ -1,0 +1,202 @@
+/**
+ * The partner API (`/api/v1/external` on the gateway) as one table: each operation's method, path, request and
+ * response schemas, summary, tag, examples and error answers, declared once. The gateway's partner routers, the
+ * partner OpenAPI document (./openapi.ts) and from it the SDK's generated types are derived from it.
+ */
+import { PARTNER_EXAMPLES as EX } from './openapi-examples.js';
+import type { Json } from './openapi-support.js';
+import type { ResponseSchemaName } from './response-types.js';
+import type { RequestSchemaName } from './schemas/requests.js';
+
+/** Where the gateway mounts the partner API; every path of the table is under it. */
+export const PARTNER_BASE_PATH = '/api/v1/external';
+
+export type PartnerMethod = 'GET' | 'POST' | 'PUT';
+
+/** The error answers a partner operation documents (./openapi.ts describes each). */
+export type PartnerErrorStatus = '400' | '401' | '404' | '409' | '413' | '415' | '422' | '429' | '500' | '503';
+
+export type PartnerTag = 'Deposits' | 'Withdrawals' | 'Events' | 'Site';
+
+/** A route the gateway serves under `/api/v1/external`. */
+export interface PartnerRouteSpec {
+  method: PartnerMethod;
+  /** Under `/api/v1/external`, parameters as `:name` (Express's form; the document writes `{name}`, each a UUID). */
+  path: string;
+}
+
+/** One documented operation of the partner API. */
+export interface PartnerOperationSpec extends PartnerRouteSpec {
+  tag: PartnerTag;
+  summary: string;
+  description: string;
+  /** The success status; 200 unless given. */
+  status?: '200' | '201' | '202';
+  /** The answer's schema (./schemas/responses.ts). */
+  response: ResponseSchemaName;
+  /** The success answer's description. */
+  responseDescription: string;
+  /** An example answer. */
+  example: Json;
+  /** Takes an Idempotency-Key header, and a replayed answer says so in `Idempotent-Replayed`. */
+  idempotent?: true;
+  /** The JSON body's request schema, with an example. */
+  body?: { schema: RequestSchemaName; example: Json };
+  /** The query's request schema (list filters). */
+  query?: RequestSchemaName;
+  errors: readonly PartnerErrorStatus[];
+}
+
+/** Every operation: the key, the rate limit and the services behind the gateway. */
+const COMMON = ['401', '429', '500', '503'] as const;
+/** Every write that takes an Idempotency-Key: a body or key to check, a key in flight or reused. */
+const IDEMPOTENT_WRITE = ['400', '409', '413', '415', '422', ...COMMON] as const;
+const LIST = ['400', ...COMMON] as const;
+const LOOKUP = ['404', ...COMMON] as const;
+
+/** Every partner operation by its operationId, in the order the document lists them. */
+export const PARTNER_ROUTES = {
+  createDeposit: {
+    method: 'POST',
+    path: '/deposits',
+    tag: 'Deposits',
+    summary: 'Create a deposit intent',
+    description:
+      'Creates a deposit intent for one end user and returns the hosted deposit page URL. A retry with the same Idempotency-Key and body returns the same intent.',
+    status: '201',
+    response: 'CreateDepositResponse',
+    responseDescription: 'Created, or replayed',
+    example: EX.createDepositResponse,
+    idempotent: true,
+    body: { schema: 'createDeposit', example: EX.createDepositRequest },
+    errors: IDEMPOTENT_WRITE,
+  },
+  createWithdrawal: {
+    method: 'POST',
+    path: '/withdrawals',
+    tag: 'Withdrawals',
+    summary: 'Request a withdrawal (payout)',
+    description:
+      'Records a payout request to a TR IBAN; operators review and send it. A retry with the same Idempotency-Key and body returns the same withdrawal.',
+    status: '201',
+    response: 'CreateWithdrawalResponse',
+    responseDescription: 'Received, or replayed',
+    example: EX.createWithdrawalResponse,
+    idempotent: true,
+    body: { schema: 'createWithdrawal', example: EX.createWithdrawalRequest },
+    errors: IDEMPOTENT_WRITE,
+  },
+  listWithdrawals: {
+    method: 'GET',
+    path: '/withdrawals',
+    tag: 'Withdrawals',
+    summary: 'List withdrawals, newest first',
+    description: "The site's withdrawals, newest first, in pages joined by an opaque `nextCursor`.",
+    response: 'WithdrawalList',
+    responseDescription: 'A page',
+    example: EX.withdrawalList,
+    query: 'listWithdrawals',
+    errors: LIST,
+  },
+  getIntent: {
+    method: 'GET',
+    path: '/intents/:intentId',
+    tag: 'Deposits',
+    summary: 'Look up a deposit intent',
+    description: "The intent as it stands now; another site's intent answers 404 like a missing one.",
+    response: 'DepositIntent',
+    responseDescription: 'The intent',
+    example: EX.depositIntent,
+    errors: LOOKUP,
+  },
+  getWithdrawal: {
+    method: 'GET',
+    path: '/withdrawals/:withdrawalId',
+    tag: 'Withdrawals',
+    summary: 'Look up a withdrawal',
+    description: "The withdrawal as it stands now; another site's withdrawal answers 404 like a missing one.",
+    response: 'Withdrawal',
+    responseDescription: 'The withdrawal',
+    example: EX.withdrawal,
+    errors: LOOKUP,
+  },
+  listIntents: {
+    method: 'GET',
+    path: '/intents',
+    tag: 'Deposits',
+    summary: 'List deposit intents, newest first',
+    description: "The site's deposit intents, newest first, in pages joined by an opaque `nextCursor`.",
+    response: 'DepositIntentList',
+    responseDescription: 'A page',
+    example: EX.depositIntentList,
+    query: 'listIntents',
+    errors: LIST,
+  },
+  putWebhookConfig: {
+    method: 'PUT',
+    path: '/site/webhook-config',
+    tag: 'Site',
+    summary: 'Change the webhook URL and (by default) rotate the signing secret',
+    description:
+      'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.',
+    response: 'WebhookConfigResponse',
+    responseDescription: 'Recorded',
+    example: EX.webhookConfigResponse,
+    body: { schema: 'updateWebhookConfig', example: EX.webhookConfigRequest },
+    // No Idempotency-Key: a retry rotates again and returns the newest secret; the one before keeps signing.
+    errors: ['400', '413', '415', ...COMMON],
+  },
+  listEvents: {
+    method: 'GET',
+    path: '/events',
+    tag: 'Events',
+    summary: 'List webhook events, newest first',
+    description: "The site's webhook events with their delivery status, newest first.",
+    response: 'EventList',
+    responseDescription: 'A page',
+    example: EX.eventList,
+    query: 'listEvents',
+    errors: LIST,
+  },
+  getEvent: {
+    method: 'GET',
+    path: '/events/:eventId',
+    tag: 'Events',
+    summary: 'Read an event with its delivery attempts',
+    description: 'One event with every delivery attempt.',
+    response: 'EventWithAttempts',
+    responseDescription: 'The event',
+    example: EX.eventWithAttempts,
+    errors: LOOKUP,
+  },
+  replayEvent: {
+    method: 'POST',
+    path: '/events/:eventId/replay',
+    tag: 'Events',
+    summary: 'Deliver an event again (typically a DEAD one): a new delivery cycle with the same eventId',
+    description: 'Starts a new delivery cycle of a DELIVERED or DEAD event with the same eventId and a fresh signature.',
+    status: '202',
+    response: 'Event',
+    responseDescription: 'Accepted',
+    example: EX.event,
+    idempotent: true,
+    errors: ['404', ...IDEMPOTENT_WRITE],
+  },
+} as const satisfies Record<string, PartnerOperationSpec>;
+
+/** The name of a partner operation (its operationId). */
+export type PartnerOperationId = keyof typeof PARTNER_ROUTES;
+
+/** Every partner operation as the document lists it: lower-case method and full path in the `{name}` form. */
+export function partnerRouteList(): Array<{ operationId: PartnerOperationId; method: Lowercase<PartnerMethod>; path: string }> {
+  return (Object.entries(PARTNER_ROUTES) as Array<[PartnerOperationId, PartnerOperationSpec]>).map(([operationId, spec]) => ({
+    operationId,
+    method: spec.method.toLowerCase() as Lowercase<PartnerMethod>,
+    path: partnerDocumentPath(spec.path),
+  }));
+}
+
+/** A table path as the document writes it: under the base path, `:name` as `{name}`. */
+export function partnerDocumentPath(path: string): string {
+  return `${PARTNER_BASE_PATH}${path.replace(/:(\w+)/g, '{$1}')}`;
+}
