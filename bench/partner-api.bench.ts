@@ -26,13 +26,13 @@ import { CursorCodec } from '../services/ledger/src/shared/cursor.js';
 import { createTestEnvironment, type TestEnvironment } from '../packages/testkit/src/index.js';
 import { baselineCursor } from './lib/baseline-app.js';
 import { machineBusyOver, type CpuTargets } from './lib/cpu.js';
-import { analyzeIntents, explainListQueries, explainLookup, type ExplainResult, type PlanSummary } from './lib/explain.js';
+import { analyzeDeposits, explainListQueries, explainLookup, type ExplainResult, type PlanSummary } from './lib/explain.js';
 import { runLoad, serialLatency, type LoadResult, type LoadSpec } from './lib/load.js';
 import { runSteady, type SteadyRequest, type SteadyResult } from './lib/steady-load.js';
 import { opsClient } from './lib/ops.js';
 import { repoPath, startService, stopAllChildren, type Mode, type ServiceHandle } from './lib/processes.js';
 import { fmt, passFail, writeSection } from './lib/report.js';
-import { positionAt, seedIntents, type SeedResult } from './lib/seed.js';
+import { positionAt, seedDeposits, type SeedResult } from './lib/seed.js';
 
 const num = (name: string, fallback: number, min: number, max: number): number => {
   const raw = process.env[name];
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     // as it is, then ANALYZE (what autovacuum eventually does) so the lookup run measures the API path.
     const lookupPlan: { staleStats: PlanSummary | { error: string }; afterAnalyze: PlanSummary | { error: string }; analyzeMs: number } = {
       staleStats: await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({ error: String(error) })),
-      analyzeMs: await analyzeIntents(env.databaseUrl),
+      analyzeMs: await analyzeDeposits(env.databaseUrl),
       afterAnalyze: { error: 'not run' },
     };
     lookupPlan.afterAnalyze = await explainLookup(env.databaseUrl, hot.siteId, ids[0] as string).catch((error: unknown) => ({
@@ -354,7 +354,7 @@ async function main(): Promise<void> {
 
     // Seeded only now: the bulk insert's checkpoint and autovacuum would otherwise run under the create and lookup runs.
     log(`seeding ${LIST_ROWS.toLocaleString('en-US')} intents for the list site (one INSERT ... SELECT generate_series)`);
-    const seed: SeedResult = await seedIntents(env.databaseUrl, listSite.siteId, account.id, LIST_ROWS);
+    const seed: SeedResult = await seedDeposits(env.databaseUrl, listSite.siteId, account.id, LIST_ROWS);
     log(
       `inserted in ${seed.insertMs} ms, ${seed.indexesRebuilt} secondary indexes re-created in ${seed.indexMs} ms, VACUUM ANALYZE ${seed.analyzeMs} ms, CHECKPOINT ${seed.checkpointMs ?? 'not permitted'} ms`,
     );

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     await scenario.transfer(received.referenceNo, '80000');
     const partial = await pagePath(site.siteId, '80000');
     await scenario.transfer(partial.referenceNo, '75000');
-    await scenario.approveIntent(partial.intentId, { amount: '75000' });
+    await scenario.approveDeposit(partial.intentId, { amount: '75000' });
     const rejected = await pagePath(site.siteId, '50000');
     await scenario.transfer(rejected.referenceNo, '50000');
     await scenario.ops('POST', `/intents/${rejected.intentId}/reject`, { reason: 'Gönderen adı kullanıcıyla eşleşmiyor' });

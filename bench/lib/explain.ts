@@ -121,7 +121,7 @@ export async function explainLookup(databaseUrl: string, siteId: string, intentI
 }
 
 /** ANALYZE deposit_intents; returns how long it took. */
-export async function analyzeIntents(databaseUrl: string): Promise<number> {
+export async function analyzeDeposits(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

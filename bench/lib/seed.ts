@@ -27,7 +27,7 @@ export interface SeedResult {
  * their own definitions (pg_indexes) right after, so the schema afterwards is exactly the migrated one.
  * The primary key stays (bank_transfers references it).
  */
-export async function seedIntents(databaseUrl: string, siteId: string, accountId: string, rows: number): Promise<SeedResult> {
+export async function seedDeposits(databaseUrl: string, siteId: string, accountId: string, rows: number): Promise<SeedResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -96,14 +96,14 @@ describe('PgBouncer in transaction mode', () => {
     expect([...statuses.keys()].filter((key) => !/ (200|201)$/.test(key))).toEqual([]);
     expect(statuses.get('create 201') ?? 0).toBeGreaterThan(0);
     expect(statuses.get('lookup 200') ?? 0).toBeGreaterThan(0);
-    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } })).toBe(created.length);
+    expect(await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } })).toBe(created.length);
   }, 60_000);
 
   it('commits reviews through the pooler: a bank transfer recorded and the intent approved, five at once', async () => {
     const intents = await Promise.all(Array.from({ length: 5 }, () => scenario.createDeposit(site.siteId, '150000')));
     const transfers = await Promise.all(intents.map((intent) => scenario.transfer(intent.referenceNo, '150000')));
     expect(transfers.map((transfer) => transfer.status)).toEqual([201, 201, 201, 201, 201]);
-    await Promise.all(intents.map((intent) => scenario.approveIntent(intent.intentId)));
+    await Promise.all(intents.map((intent) => scenario.approveDeposit(intent.intentId)));
     for (const intent of intents) {
       const lookup = await partner('GET', `/intents/${intent.intentId}`);
       expect(lookup.status).toBe(200);

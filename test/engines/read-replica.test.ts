@@ -114,7 +114,7 @@ describe('a streaming read replica with a two-second apply delay', () => {
     const shown: string[] = [];
     const onReplica: Array<string | null> = [];
     for (const intent of intents) {
-      await scenario.approveIntent(intent.intentId);
+      await scenario.approveDeposit(intent.intentId);
       const lookup = await partner('GET', `/intents/${intent.intentId}`);
       expect(lookup.status).toBe(200);
       shown.push(lookup.body.status as string);

@@ -389,7 +389,7 @@ interface Planned {
   creates?: Table;
 }
 
-type Table = 'depositIntent' | 'withdrawal' | 'site' | 'apiKey' | 'bankTransfer' | 'operator' | 'receivingBankAccount';
+type Table = 'deposit' | 'withdrawal' | 'site' | 'apiKey' | 'bankTransfer' | 'operator' | 'receivingBankAccount';
 
 function endpoint(
   service: Planned['service'],
@@ -424,7 +424,7 @@ function plans(): fc.Arbitrary<Planned> {
       'POST',
       c(`${api}/deposits`),
       { externalUserId: 'u-1', externalUserLabel: 'Ayşe', amount: '150000', currency: 'TRY' },
-      'depositIntent',
+      'deposit',
     ),
     endpoint(
       'gateway',
@@ -638,7 +638,7 @@ async function send(pools: Record<Planned['service'], Pool>, plan: Planned): Pro
   return { status: response.statusCode, text: await response.body.text(), replayed: response.headers['idempotent-replayed'] === 'true' };
 }
 
-const TABLES: Table[] = ['depositIntent', 'withdrawal', 'site', 'apiKey', 'bankTransfer', 'operator', 'receivingBankAccount'];
+const TABLES: Table[] = ['deposit', 'withdrawal', 'site', 'apiKey', 'bankTransfer', 'operator', 'receivingBankAccount'];
 
 async function counts(): Promise<Record<Table, number>> {
   const db = ledger.deps.db;

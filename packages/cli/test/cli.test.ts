@@ -212,7 +212,7 @@ describe('kasa', () => {
       expect((await kasa(['intents', 'reject', intent.intentId, '--reason', 'test', ...userReason])).code).toBe(0);
     }
     const db = ledger.deps.db;
-    const told = await db.depositIntent.findMany({
+    const told = await db.deposit.findMany({
       where: { id: { in: intents.map((i) => i.intentId) } },
       select: { rejectedUserReason: true },
     });

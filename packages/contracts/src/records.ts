@@ -44,8 +44,8 @@ export type ListResponse<T> = Omit<DepositIntentList, 'data'> & { data: T[] };
 export interface DepositPageView {
   referenceNo: string;
   status: string;
-  /** The amount the end user was asked to send (kuruş). */
-  amount: string;
+  /** The amount the end user was asked to send (kuruş); the partner's record calls the credited amount `amount`. */
+  requestedAmount: string;
   /** Once approved: the amount credited (an operator may approve less than was asked); null before. */
   creditedAmount: string | null;
   currency: string;

@@ -7,7 +7,7 @@ export type {
   Site,
   ApiKey,
   ReceivingBankAccount,
-  DepositIntent,
+  Deposit,
   Withdrawal,
   IdempotencyRecord,
   AuditLog,

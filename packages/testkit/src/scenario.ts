@@ -145,16 +145,16 @@ export class Scenario {
     return this.ops('POST', '/bank-transfers', bankTransferBody(reference, amount, overrides));
   }
 
-  /** Approves a deposit intent that is waiting for review. */
-  async approveIntent(intentId: string, body: Record<string, unknown> = {}): Promise<HttpResult> {
+  /** Approves a deposit that is waiting for review. */
+  async approveDeposit(intentId: string, body: Record<string, unknown> = {}): Promise<HttpResult> {
     return expectStatus(await this.ops('POST', `/intents/${intentId}/approve`, body), 200, 'approve intent');
   }
 
   /** Puts `amount` on the site's available balance: a deposit, its transfer and its approval. */
   async fund(siteId: string, amount: string | number): Promise<void> {
-    const intent = await this.createDeposit(siteId, amount);
-    expectStatus(await this.transfer(intent.referenceNo, amount), 201, 'fund transfer');
-    await this.approveIntent(intent.intentId);
+    const deposit = await this.createDeposit(siteId, amount);
+    expectStatus(await this.transfer(deposit.referenceNo, amount), 201, 'fund transfer');
+    await this.approveDeposit(deposit.intentId);
   }
 }
 

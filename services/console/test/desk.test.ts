@@ -52,7 +52,7 @@ describe('queues and dashboard', () => {
     const older = await pendingDeposit(20000);
     const newer = await pendingDeposit(30000);
     // The older one's money arrived two hours ago (the limit is REVIEW_WAIT_WARN_MINUTES, 30 by default).
-    await h.ledger.deps.db.depositIntent.update({
+    await h.ledger.deps.db.deposit.update({
       where: { id: older.intentId },
       data: { awaitingReviewSince: new Date(Date.now() - 2 * 3_600_000) },
     });

@@ -26,8 +26,8 @@ describe('approving more than arrived in the console', () => {
       // Refused either by the console's own input check or by the ledger's: never a success notice.
       await expect(page.locator('.notice').count()).resolves.toBe(0);
       await expect(page.locator('section.error').count()).resolves.toBe(1);
-      const intentNow = (await h.ops('GET', `/intents/${intent.intentId}`)).body;
-      expect(intentNow).toMatchObject({ status: 'PENDING_REVIEW', amount: '200000' });
+      const depositNow = (await h.ops('GET', `/intents/${intent.intentId}`)).body;
+      expect(depositNow).toMatchObject({ status: 'PENDING_REVIEW', amount: '200000' });
       expect(await balance()).toEqual(before);
       expect((await h.ops('GET', '/journal/check')).body).toMatchObject({ ok: true });
     },

@@ -5,7 +5,7 @@ import { useConsoleBrowser } from './browser-fixture.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
 
-const intentOf = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body;
+const depositOf = async (intentId: string) => (await setup.h.ops('GET', `/intents/${intentId}`)).body;
 const withdrawalOf = async (withdrawalId: string) => (await setup.h.ops('GET', `/withdrawals/${withdrawalId}`)).body;
 
 async function pendingDeposit(amount: number, received = amount, extra: Record<string, string> = {}) {
@@ -26,7 +26,7 @@ describe('review queue', () => {
     await page.waitForURL('**/review?notice=intent-approved');
     await expect(page.locator('.notice').textContent()).resolves.toContain('Deposit approved');
     await expect(page.locator(`tr[data-id="${intent.intentId}"]`).count()).resolves.toBe(0);
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED', amount: '150000' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'APPROVED', amount: '150000' });
   });
 
   it('approves an operator-entered amount in lira as kurus', async () => {
@@ -37,7 +37,7 @@ describe('review queue', () => {
     await row.getByLabel('Approved amount in lira (TRY)').fill('1985,00');
     await row.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL('**/review?notice=intent-approved');
-    expect(await intentOf(intent.intentId)).toMatchObject({
+    expect(await depositOf(intent.intentId)).toMatchObject({
       status: 'APPROVED',
       amount: '198500',
       receivedAmount: '199000',
@@ -54,7 +54,7 @@ describe('review queue', () => {
     await row.getByLabel("What the user's deposit page says").selectOption('SENDER_NOT_ACCOUNT_HOLDER');
     await row.getByRole('button', { name: 'Reject' }).click();
     await page.waitForURL('**/review?notice=intent-rejected');
-    expect(await intentOf(intent.intentId)).toMatchObject({
+    expect(await depositOf(intent.intentId)).toMatchObject({
       status: 'REJECTED',
       rejectedReason: 'Sender name does not match the user',
       rejectedUserReason: 'SENDER_NOT_ACCOUNT_HOLDER',
@@ -72,7 +72,7 @@ describe('review queue', () => {
     await row.getByPlaceholder('Reason for rejecting').fill('Duplicate');
     await row.getByRole('button', { name: 'Reject' }).click();
     await expect(page.locator('section.error h2').textContent()).resolves.toBe('Someone else already acted on this record.');
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'APPROVED' });
   });
 
   it('escapes what partners and senders typed instead of running it', async () => {
@@ -176,7 +176,7 @@ describe('unmatched transfers', () => {
     await row.getByLabel('Deposit reference or intent id').fill(intent.intentId);
     await row.getByRole('button', { name: 'Assign' }).click();
     await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '75000' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '75000' });
     await expect(page.locator('table.list').textContent()).resolves.toContain(recorded.body.bankTxId);
   });
 
@@ -189,13 +189,13 @@ describe('unmatched transfers', () => {
     await row.getByLabel('Deposit reference or intent id').fill('KDZZZZZZZZ');
     await row.getByRole('button', { name: 'Assign' }).click();
     await expect(page.locator('body').textContent()).resolves.toContain('matches no deposit');
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'RESERVED' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'RESERVED' });
     await page.goto('/bank-transfers');
     const typed = `${intent.referenceNo.slice(0, 5).toLowerCase()} ${intent.referenceNo.slice(5)}`;
     await page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`).getByLabel('Deposit reference or intent id').fill(typed);
     await page.locator(`tr[data-id="${recorded.body.bankTransferId}"]`).getByRole('button', { name: 'Assign' }).click();
     await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-assigned`);
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '82000' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '82000' });
   });
 });
 
@@ -213,7 +213,7 @@ describe('assigning to a decided deposit', () => {
     await expect(page.locator('section.error h2').textContent()).resolves.toBe(
       'This deposit was already approved or rejected; set the transfer aside or return it to the sender.',
     );
-    expect(await intentOf(intent.intentId)).toMatchObject({ status: 'APPROVED', receivedAmount: '64000' });
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'APPROVED', receivedAmount: '64000' });
   });
 });
 

@@ -22,8 +22,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function countIntents(siteId: string): Promise<number> {
-  return h.ledger.deps.db.depositIntent.count({ where: { siteId } });
+async function countDeposits(siteId: string): Promise<number> {
+  return h.ledger.deps.db.deposit.count({ where: { siteId } });
 }
 
 describe('POST /api/v1/external/deposits', () => {
@@ -46,7 +46,7 @@ describe('POST /api/v1/external/deposits', () => {
     const token = url.pathname.replace('/deposit/', '');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The database keeps only the token's hash.
-    const row = await h.ledger.deps.db.depositIntent.findUniqueOrThrow({ where: { id: res.body.intentId } });
+    const row = await h.ledger.deps.db.deposit.findUniqueOrThrow({ where: { id: res.body.intentId } });
     expect(row.depositTokenHash).not.toContain(token);
     expect(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(token);
   });
@@ -70,11 +70,11 @@ describe('POST /api/v1/external/deposits', () => {
   });
 
   it('refuses a missing Idempotency-Key with 400 idempotency_key_missing and creates nothing', async () => {
-    const before = await countIntents(site.siteId);
+    const before = await countDeposits(site.siteId);
     const res = await partner(h.gateway.url, site).createDeposit({}, null);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('idempotency_key_missing');
-    expect(await countIntents(site.siteId)).toBe(before);
+    expect(await countDeposits(site.siteId)).toBe(before);
   });
 
   it('refuses an Idempotency-Key longer than 255 characters', async () => {
@@ -106,11 +106,11 @@ describe('POST /api/v1/external/deposits', () => {
   it('answers 422 idempotency_key_reused for the same key with a different body', async () => {
     const key = randomUUID();
     await partner(h.gateway.url, site).createDeposit({ amount: '120000' }, key);
-    const before = await countIntents(site.siteId);
+    const before = await countDeposits(site.siteId);
     const res = await partner(h.gateway.url, site).createDeposit({ amount: '999999' }, key);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('idempotency_key_reused');
-    expect(await countIntents(site.siteId)).toBe(before);
+    expect(await countDeposits(site.siteId)).toBe(before);
   });
 
   it('scopes keys to the site: two sites may use the same key', async () => {
@@ -134,7 +134,7 @@ describe('POST /api/v1/external/deposits', () => {
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.intentId)).size).toBe(1);
     for (const conflict of results.filter((r) => r.status === 409)) expect(conflict.body.error).toBe('idempotency_key_in_use');
-    expect(await countIntents(concurrentSite.siteId)).toBe(1);
+    expect(await countDeposits(concurrentSite.siteId)).toBe(1);
     const settled = await api.createDeposit({ amount: '140000' }, key);
     expect(settled.status).toBe(201);
     expect(settled.body.intentId).toBe(created[0]?.body.intentId);
@@ -158,7 +158,7 @@ describe('POST /api/v1/external/deposits', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.intentId).toBe(retry.body.intentId);
-    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId, idempotencyKey: key } })).toBe(1);
+    expect(await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId, idempotencyKey: key } })).toBe(1);
     // The key's entry is compact: the answer and a short fingerprint, expiring within 24 hours.
     const admin = new Redis(redis.url);
     const [entryKey] = await admin

@@ -167,7 +167,7 @@ describe('hosted deposit page on a phone', () => {
     expect(created.status).toBe(201);
     const path = new URL(created.body.depositUrl).pathname;
     const stored = () =>
-      h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.body.intentId }, select: { userConfirmedAt: true, status: true } });
+      h.ledger.deps.db.deposit.findUnique({ where: { id: created.body.intentId }, select: { userConfirmedAt: true, status: true } });
 
     // Another site making the browser post is refused and records nothing.
     const crossSite = await request(h.gateway.url).post(`${path}/confirm`).set('sec-fetch-site', 'cross-site');

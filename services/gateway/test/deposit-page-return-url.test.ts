@@ -30,14 +30,14 @@ describe('returnUrl in production', () => {
         errors: [{ field: 'returnUrl', message: expect.stringMatching(/https|valid URL/) }],
       });
     }
-    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } })).toBe(0);
+    expect(await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } })).toBe(0);
   });
 
   it('accepts https, stores it and links the page back to it', async () => {
     const returnUrl = 'https://orneks-bahis.example/kasa/done?from=kasa#deposit';
     const created = await partner(h.gateway.url, site).createDeposit({ returnUrl });
     expect(created.status).toBe(201);
-    const stored = await h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.body.intentId } });
+    const stored = await h.ledger.deps.db.deposit.findUnique({ where: { id: created.body.intentId } });
     expect(stored?.returnUrl).toBe(returnUrl);
     const page = await request(h.gateway.url).get(new URL(created.body.depositUrl).pathname);
     expect(page.text).toContain('<a id="back" href="https://orneks-bahis.example/kasa/done?from=kasa#deposit" rel="noreferrer">');

@@ -269,7 +269,7 @@ describe('hosted deposit page, live', () => {
   it('records "I have sent the transfer" in place with JavaScript, once, and keeps saying so after a reload', async () => {
     const created = await deposit();
     const path = pathOf(created.depositUrl);
-    const stored = () => h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.intentId } });
+    const stored = () => h.ledger.deps.db.deposit.findUnique({ where: { id: created.intentId } });
     const context = await browser.newContext({ viewport: VIEWPORTS.phone, locale: 'en-GB' });
     const page = await context.newPage();
     const posts: string[] = [];
@@ -313,7 +313,7 @@ describe('hosted deposit page, live', () => {
     await expect(page.locator('.countdown').textContent()).resolves.toMatch(/^(29|30):\d{2} kaldı$/);
     await Promise.all([page.waitForURL(/\?lang=tr$/), page.click('#confirm')]);
     await expect(page.locator('#confirmed').textContent()).resolves.toContain('Bildiriminizi aldık');
-    expect((await h.ledger.deps.db.depositIntent.findUnique({ where: { id: created.intentId } }))?.userConfirmedAt).toBeInstanceOf(Date);
+    expect((await h.ledger.deps.db.deposit.findUnique({ where: { id: created.intentId } }))?.userConfirmedAt).toBeInstanceOf(Date);
     await context.close();
   });
 });

@@ -41,7 +41,7 @@ async function raw(method: 'GET' | 'POST', path: string, body?: Buffer | string,
   return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : {} };
 }
 
-const depositCount = () => h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } });
+const depositCount = () => h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } });
 const withdrawalCount = () => h.ledger.deps.db.withdrawal.count({ where: { siteId: site.siteId } });
 
 describe('timestamps', () => {

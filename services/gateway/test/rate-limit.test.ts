@@ -113,6 +113,6 @@ describe('per-key rate limit', () => {
     expect((await api.createDeposit()).status).toBe(201);
     const limited = await api.createDeposit();
     expect(limited.status).toBe(429);
-    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } })).toBe(1);
+    expect(await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } })).toBe(1);
   });
 });

@@ -41,7 +41,7 @@ describe('a read replica', () => {
     const list = await api.get('/api/v1/external/intents');
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([]);
-    expect(await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } })).toBe(1);
+    expect(await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } })).toBe(1);
   });
 
   it('does not change where the record is written', async () => {
@@ -70,7 +70,7 @@ describe('a read replica', () => {
     } finally {
       client.release(true);
     }
-    await scenario.approveIntent(intentId);
+    await scenario.approveDeposit(intentId);
 
     const lookup = await api.get(`/api/v1/external/intents/${intentId}`);
     expect(lookup.status).toBe(200);

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const counts = async () => ({
-  intents: await h.ledger.deps.db.depositIntent.count({ where: { siteId: site.siteId } }),
+  intents: await h.ledger.deps.db.deposit.count({ where: { siteId: site.siteId } }),
   withdrawals: await h.ledger.deps.db.withdrawal.count({ where: { siteId: site.siteId } }),
 });
 

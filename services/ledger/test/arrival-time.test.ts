@@ -19,12 +19,12 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const intentOf = async (intentId: string) => expectStatus(await h.ops('GET', `/intents/${intentId}`), 200, 'intent').body;
+const depositOf = async (intentId: string) => expectStatus(await h.ops('GET', `/intents/${intentId}`), 200, 'intent').body;
 
 /** A deposit the expiry sweep has already cancelled. */
 async function cancelledDeposit() {
   const intent = await h.createDeposit(site, 25000);
-  await eventually(async () => (await intentOf(intent.intentId)).status === 'AUTO_CANCELLED', 15_000, 'expiry sweep');
+  await eventually(async () => (await depositOf(intent.intentId)).status === 'AUTO_CANCELLED', 15_000, 'expiry sweep');
   return intent;
 }
 
@@ -42,7 +42,7 @@ describe('a transfer recorded after the expiry sweep', () => {
     expect(recorded.body.intent).toMatchObject({ status: 'PENDING_REVIEW', receivedAmount: '25000' });
     const audit = await h.ledger.deps.db.auditLog.findFirst({ where: { entityId: intent.intentId, action: 'INTENT.PENDING_REVIEW' } });
     expect(audit?.metadata).toMatchObject({ from: 'AUTO_CANCELLED', to: 'PENDING_REVIEW' });
-    const row = await h.ledger.deps.db.depositIntent.findUnique({ where: { id: intent.intentId } });
+    const row = await h.ledger.deps.db.deposit.findUnique({ where: { id: intent.intentId } });
     expect(row?.cancelledAt).toBeNull();
   });
 

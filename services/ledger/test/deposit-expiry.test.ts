@@ -33,7 +33,7 @@ describe('with the repeatable sweep', () => {
   /** Sets an intent's expiry `msAgo` before the ledger's now; returns it. */
   const expiredAgo = async (intentId: string, msAgo: number) => {
     const expiresAt = new Date(clock.now().getTime() - msAgo);
-    await h.ledger.deps.db.depositIntent.update({ where: { id: intentId }, data: { expiresAt } });
+    await h.ledger.deps.db.deposit.update({ where: { id: intentId }, data: { expiresAt } });
     return expiresAt;
   };
   beforeAll(async () => {

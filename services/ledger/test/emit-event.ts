@@ -26,7 +26,7 @@ export async function emitEvents(ledger: LedgerService, requests: EmitRequest[],
         let data = records.get(request.entityId);
         if (!data) {
           data = request.type.startsWith('intent.')
-            ? toDepositRecord(await tx.depositIntent.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }))
+            ? toDepositRecord(await tx.deposit.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }))
             : toWithdrawalRecord(await tx.withdrawal.findFirstOrThrow({ where: { id: request.entityId, siteId: request.siteId } }));
           records.set(request.entityId, data);
         }

@@ -45,7 +45,7 @@ describe('journal invariants', () => {
     const withdrawals = new Map<string, string>();
     const unmatched: string[] = [];
     const returns: string[] = [];
-    const chooseIntent = (statuses: string[]) => {
+    const chooseDeposit = (statuses: string[]) => {
       const fitting = [...intents].filter(([, i]) => statuses.includes(i.status)).map(([id]) => id);
       return random() < 0.85 && fitting.length > 0 ? pick(fitting) : pick([...intents.keys()]);
     };
@@ -60,7 +60,7 @@ describe('journal invariants', () => {
       if (!allowed.includes(answer.status)) unexpected.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.status === 200 || answer.status === 201;
     };
-    const onIntent = async (id: string | undefined, action: string, body: unknown) => {
+    const onDeposit = async (id: string | undefined, action: string, body: unknown) => {
       if (!id) return;
       const answer = await h.ops('POST', `/intents/${id}/${action}`, body);
       if (check(`${action} intent`, answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.status;
@@ -83,7 +83,7 @@ describe('journal invariants', () => {
       [
         14,
         async () => {
-          const id = chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL']);
+          const id = chooseDeposit(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL']);
           const target = id && random() < 0.9 ? intents.get(id) : undefined;
           const answer = await h.transfer(target?.referenceNo ?? '', deposit());
           if (!check('transfer', answer, [201])) return;
@@ -94,7 +94,7 @@ describe('journal invariants', () => {
       [
         3,
         async () => {
-          const [transfer, id] = [pick(unmatched), chooseIntent(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL'])];
+          const [transfer, id] = [pick(unmatched), chooseDeposit(['RESERVED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'LATE_ARRIVAL'])];
           if (!transfer || !id) return;
           const answer = await h.ops('POST', `/bank-transfers/${transfer}/assign`, { intentId: id });
           if (check('assign', answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.intent.status;
@@ -130,8 +130,8 @@ describe('journal invariants', () => {
           check(`${step} return`, answer, [200, 409]);
         },
       ],
-      [14, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],
-      [4, () => onIntent(chooseIntent(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'reject', { reason: 'random' })],
+      [14, () => onDeposit(chooseDeposit(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],
+      [4, () => onDeposit(chooseDeposit(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'reject', { reason: 'random' })],
       [12, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW']), 'approve', {})],
       [4, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW', 'APPROVED']), 'reject', { reason: 'random' })],
       [10, () => onWithdrawal(chooseWithdrawal(['APPROVED']), 'mark-sent', {})],
@@ -171,7 +171,7 @@ describe('journal invariants', () => {
     expect(byTransaction.size).toBeGreaterThan(OPERATIONS / 10);
 
     for (const site of sites) {
-      const approvedDeposits = await db.depositIntent.findMany({ where: { siteId: site.siteId, status: 'APPROVED' } });
+      const approvedDeposits = await db.deposit.findMany({ where: { siteId: site.siteId, status: 'APPROVED' } });
       const open = await db.withdrawal.findMany({ where: { siteId: site.siteId, status: { in: ['APPROVED', 'SENT'] } } });
       const sum = (rows: Array<{ amount: bigint }>) => rows.reduce((total, row) => total + row.amount, 0n);
       const received = sum(approvedDeposits);

@@ -12,7 +12,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function eventsAboutNewIntent(count: number, publish: boolean) {
+async function eventsAboutNewDeposit(count: number, publish: boolean) {
   const site = await h.createSite();
   const intentId = (await partner(h.gateway.url, site).createDeposit()).body.intentId as string;
   return emitMany(h.ledger, { siteId: site.siteId, type: 'intent.approved', entityId: intentId }, count, publish);
@@ -25,7 +25,7 @@ const ageEnqueued = (ids: string[]) =>
 describe('outbox relay', () => {
   const deps = () => h.ledger.deps;
   it('publishes committed events with jobId = eventId and stamps them enqueued', async () => {
-    const [payload] = await eventsAboutNewIntent(1, true);
+    const [payload] = await eventsAboutNewDeposit(1, true);
     const job = await jobOf(payload!.eventId);
     expect(job?.data).toEqual({ eventId: payload!.eventId });
     expect(job?.opts.attempts).toBe(h.env.config.webhookMaxAttempts);
@@ -33,7 +33,7 @@ describe('outbox relay', () => {
   });
 
   it('enqueues events whose publish never happened (a crash between commit and enqueue)', async () => {
-    const payloads = await eventsAboutNewIntent(3, false);
+    const payloads = await eventsAboutNewDeposit(3, false);
     const ids = payloads.map((p) => p.eventId);
     for (const id of ids) expect(await jobOf(id)).toBeUndefined();
 
@@ -46,7 +46,7 @@ describe('outbox relay', () => {
   });
 
   it('re-enqueues a PENDING event whose job Redis lost, and leaves finished events alone', async () => {
-    const payloads = await eventsAboutNewIntent(2, true);
+    const payloads = await eventsAboutNewDeposit(2, true);
     const [lost, delivered] = payloads.map((p) => p.eventId) as [string, string];
     await ageEnqueued([lost, delivered]);
     await deps().db.outboxEvent.update({ where: { id: delivered }, data: { status: 'DELIVERED', deliveredAt: new Date() } });
@@ -62,7 +62,7 @@ describe('outbox relay', () => {
   });
 
   it('re-enqueues a replayed event under its own cycle job id', async () => {
-    const [payload] = await eventsAboutNewIntent(1, true);
+    const [payload] = await eventsAboutNewDeposit(1, true);
     const eventId = payload!.eventId;
     await deps().db.outboxEvent.update({ where: { id: eventId }, data: { status: 'DEAD', deadAt: new Date() } });
     const replayed = await h.ops('POST', `/ops/v1/events/${eventId}/replay`);

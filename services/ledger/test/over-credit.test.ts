@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const balanceOf = async (site: TestSite) => expectStatus(await h.ops('GET', `/sites/${site.siteId}/balance`), 200, 'balance').body;
-const intentOf = async (intentId: string) => expectStatus(await h.ops('GET', `/intents/${intentId}`), 200, 'intent').body;
+const depositOf = async (intentId: string) => expectStatus(await h.ops('GET', `/intents/${intentId}`), 200, 'intent').body;
 
 async function depositWithMoney(site: TestSite, requested: number, ...transfers: number[]) {
   const intent = await h.createDeposit(site, requested);
@@ -39,7 +39,7 @@ describe('approving a deposit', () => {
     expect(oneMore.status).toBe(409);
 
     expect(await balanceOf(site)).toEqual(before);
-    expect((await intentOf(intent.intentId)).status).toBe('PENDING_REVIEW');
+    expect((await depositOf(intent.intentId)).status).toBe('PENDING_REVIEW');
     const entries = await h.ledger.deps.db.journalEntry.count({ where: { siteId: site.siteId } });
     expect(entries).toBe(0);
     const audit = await h.ledger.deps.db.auditLog.count({ where: { entityId: intent.intentId, action: 'INTENT.APPROVED' } });
@@ -94,7 +94,7 @@ describe('the journal check', () => {
     // balances, all consistent with each other, but no transfer behind them.
     const transactionId = randomUUID();
     await db.$transaction([
-      db.depositIntent.update({ where: { id: intent.intentId }, data: { status: 'APPROVED', amount: 500000n, approvedAt: new Date() } }),
+      db.deposit.update({ where: { id: intent.intentId }, data: { status: 'APPROVED', amount: 500000n, approvedAt: new Date() } }),
       db.journalEntry.createMany({
         data: [
           {
@@ -140,7 +140,7 @@ describe('the journal check', () => {
     await db.$transaction([
       db.journalEntry.deleteMany({ where: { transactionId } }),
       db.siteBalance.deleteMany({ where: { siteId: site.siteId } }),
-      db.depositIntent.update({ where: { id: intent.intentId }, data: { status: 'RESERVED', amount: 500000n, approvedAt: null } }),
+      db.deposit.update({ where: { id: intent.intentId }, data: { status: 'RESERVED', amount: 500000n, approvedAt: null } }),
     ]);
     expect((await h.ops('GET', '/journal/check')).body.ok).toBe(true);
   });

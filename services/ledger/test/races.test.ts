@@ -111,7 +111,7 @@ describe('concurrent operators', () => {
     clock.advance(1_300);
     await Promise.all(intents.flatMap((i) => [h.transfer(i.referenceNo, 10000), h.ledger.deps.expiries.cancelIfDue(i.intentId)]));
     const ids = intents.map((i) => i.intentId);
-    const rows = await h.ledger.deps.db.depositIntent.findMany({ where: { id: { in: ids } } });
+    const rows = await h.ledger.deps.db.deposit.findMany({ where: { id: { in: ids } } });
     for (const row of rows) expect(row).toMatchObject({ status: 'LATE_ARRIVAL', receivedAmount: 10000n });
     for (const id of ids) {
       expect(await h.ledger.deps.db.auditLog.count({ where: { entityId: id, action: 'INTENT.AUTO_CANCELLED' } })).toBeLessThanOrEqual(1);

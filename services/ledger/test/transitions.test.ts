@@ -28,7 +28,7 @@ type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 const status = async (path: string): Promise<string> => (await h.ops('GET', path)).body.status;
 
-async function intentIn(target: DepositStatus): Promise<string> {
+async function depositIn(target: DepositStatus): Promise<string> {
   const expiring = target === 'AUTO_CANCELLED' || target === 'LATE_ARRIVAL';
   const created = await h.createDeposit(expiring ? expiringSite : site, 10000);
   const id = created.intentId;
@@ -73,7 +73,7 @@ async function withdrawalIn(target: WithdrawalStatus): Promise<string> {
 async function snapshot(entityId: string) {
   const db = h.ledger.deps.db;
   return {
-    intent: await db.depositIntent.findUnique({ where: { id: entityId } }),
+    intent: await db.deposit.findUnique({ where: { id: entityId } }),
     withdrawal: await db.withdrawal.findUnique({ where: { id: entityId } }),
     audit: await db.auditLog.count({ where: { entityId } }),
     events: await db.outboxEvent.count({ where: { entityId } }),
@@ -84,22 +84,22 @@ async function snapshot(entityId: string) {
 
 describe('deposit intent: legal transitions', () => {
   it('RESERVED -> PENDING_REVIEW when a transfer arrives before expiry', async () => {
-    expect(await status(`/intents/${await intentIn('PENDING_REVIEW')}`)).toBe('PENDING_REVIEW');
+    expect(await status(`/intents/${await depositIn('PENDING_REVIEW')}`)).toBe('PENDING_REVIEW');
   });
 
   it('RESERVED -> AUTO_CANCELLED at expiry, with no money', async () => {
-    const id = await intentIn('AUTO_CANCELLED');
+    const id = await depositIn('AUTO_CANCELLED');
     const row = (await h.ops('GET', `/intents/${id}`)).body;
     expect(row.cancelledAt).not.toBeNull();
     expect(await h.ledger.deps.db.outboxEvent.count({ where: { entityId: id } })).toBe(0);
   });
 
   it('AUTO_CANCELLED -> LATE_ARRIVAL when money arrives after expiry', async () => {
-    expect(await status(`/intents/${await intentIn('LATE_ARRIVAL')}`)).toBe('LATE_ARRIVAL');
+    expect(await status(`/intents/${await depositIn('LATE_ARRIVAL')}`)).toBe('LATE_ARRIVAL');
   });
 
   it.each(['PENDING_REVIEW', 'LATE_ARRIVAL'] as const)('%s -> APPROVED credits the site and emits intent.approved', async (from) => {
-    const id = await intentIn(from);
+    const id = await depositIn(from);
     const before = await snapshot(id);
     const approved = await h.ops('POST', `/intents/${id}/approve`, {});
     expect(approved.body.status).toBe('APPROVED');
@@ -113,7 +113,7 @@ describe('deposit intent: legal transitions', () => {
   });
 
   it.each(['PENDING_REVIEW', 'LATE_ARRIVAL'] as const)('%s -> REJECTED emits intent.rejected and moves no money', async (from) => {
-    const id = await intentIn(from);
+    const id = await depositIn(from);
     const rejected = await h.ops('POST', `/intents/${id}/reject`, { reason: 'Third-party payment' });
     expect(rejected.body.status).toBe('REJECTED');
     const types = (await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } })).map(
@@ -129,7 +129,7 @@ describe('deposit intent: illegal transitions answer 409 and change nothing', ()
     (['approve', 'reject'] as const).map((action) => [action, from] as const),
   );
   it.each(cases)('%s from %s', async (action, from) => {
-    const id = await intentIn(from);
+    const id = await depositIn(from);
     const before = await snapshot(id);
     const answer = await h.ops('POST', `/intents/${id}/${action}`, action === 'reject' ? { reason: 'x' } : { amount: '10000' });
     expect(answer.status).toBe(409);

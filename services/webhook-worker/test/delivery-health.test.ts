@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents } from '../../ledger/test/emit-event.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ async function siteAt(path: string): Promise<TestSite> {
 }
 
 async function emit(site: TestSite): Promise<string> {
-  const intentId = await createIntent(stack.h, site);
+  const intentId = await createDeposit(stack.h, site);
   const [payload] = await emitEvents(stack.h.ledger, [{ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId }]);
   return payload!.eventId;
 }

@@ -14,7 +14,7 @@ import { Webhook as SvixWebhook } from 'svix';
 import { verifyWebhook as sdkVerifyWebhook, WebhookVerificationError as SdkVerificationError } from '@kasa/sdk';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents } from '../../ledger/test/emit-event.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
 import type { ReceivedDelivery } from './support/receiver.js';
 
 let stack: Stack;
@@ -45,7 +45,7 @@ async function siteWithWebhook(path = '/webhooks/kasa') {
 }
 
 async function emitFor(site: TestSite, count = 1) {
-  const intentId = await createIntent(stack.h, site);
+  const intentId = await createDeposit(stack.h, site);
   const payloads = await emitEvents(
     stack.h.ledger,
     Array.from({ length: count }, () => ({ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId })),

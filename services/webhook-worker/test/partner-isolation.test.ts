@@ -10,7 +10,7 @@ import request from 'supertest';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { emitEvents, type EmitRequest } from '../../ledger/test/emit-event.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
 
 const HANGING_SITES = 10;
 const EVENTS_PER_HANGING_SITE = 10;
@@ -42,7 +42,7 @@ describe('partner isolation', () => {
     const withWebhook = async (url: string): Promise<{ site: TestSite; request: EmitRequest }> => {
       const site = await h.createSite();
       await configureWebhook(h, site, url);
-      return { site, request: { siteId: site.siteId, type: 'intent.approved', entityId: await createIntent(h, site) } };
+      return { site, request: { siteId: site.siteId, type: 'intent.approved', entityId: await createDeposit(h, site) } };
     };
     const healthy = await withWebhook(stack.receiver.url);
     const stuck: Array<{ site: TestSite; request: EmitRequest }> = [];

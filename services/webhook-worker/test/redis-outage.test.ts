@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startPrivateRedis, type PrivateRedis } from '@kasa/testkit';
 import { emitMany } from '../../ledger/test/emit-event.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
 
 let redis: PrivateRedis;
 let stack: Stack;
@@ -20,7 +20,7 @@ describe('a Redis outage', () => {
   it('delivers every event: jobs Redis lost and events created while it was down', async () => {
     const site = await stack.h.createSite();
     await configureWebhook(stack.h, site, stack.receiver.url);
-    const intentId = await createIntent(stack.h, site);
+    const intentId = await createDeposit(stack.h, site);
     const db = stack.h.ledger.deps.db;
     let receiverUp = false;
     stack.receiver.respond = () => (receiverUp ? 200 : 503);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { emitMany } from '../../ledger/test/emit-event.js';
-import { configureWebhook, createIntent, startStack, waitFor, type Stack } from './support/stack.js';
+import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const EVENTS = 500;
@@ -48,7 +48,7 @@ describe('a worker killed mid-batch', () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       return 200;
     };
-    const intentId = await createIntent(stack.h, site);
+    const intentId = await createDeposit(stack.h, site);
     const payloads = await emitMany(stack.h.ledger, { siteId: site.siteId, type: 'intent.approved', entityId: intentId }, EVENTS);
     const emitted = new Set(payloads.map((p) => p.eventId));
 

@@ -173,9 +173,9 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       ),
     );
 
-  const intents = program.command('intents').description('deposit intents and their review');
+  const deposits = program.command('intents').description('deposit intents and their review');
   recordListOptions(
-    intents.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),
+    deposits.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),
   ).action(async (o: RecordListFlags) => {
     const rows: OpsIntent[] = [];
     for await (const row of ctx.client().paginate('opsListIntents', recordFilters(o), o.limit)) rows.push(row);
@@ -190,14 +190,14 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       ]),
     );
   });
-  intents
+  deposits
     .command('show <intentId>')
     .description('show an intent with its bank transfers')
     .action(async (intentId: string) => {
-      const intent = await ctx.client().call('opsGetIntent', { params: { intentId } });
-      ctx.emit(intent, () => printRecord(ctx.io.stdout, intent));
+      const deposit = await ctx.client().call('opsGetIntent', { params: { intentId } });
+      ctx.emit(deposit, () => printRecord(ctx.io.stdout, deposit));
     });
-  intents
+  deposits
     .command('approve <intentId>')
     .description('approve a deposit; the amount defaults to what the bank transfers brought')
     .option('--amount <amount>', 'credit this amount in lira (TRY) instead, e.g. 1450 or 1.450,00', parseAmount)
@@ -208,7 +208,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
         await ctx.client().call('approveIntent', { params: { intentId }, body: o.amount ? { amount: o.amount } : {} }),
       );
     });
-  intents
+  deposits
     .command('reject <intentId>')
     .description('reject a deposit; the reason goes to the partner in intent.rejected')
     .requiredOption('--reason <reason>')

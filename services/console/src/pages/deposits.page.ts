@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
 import { DEPOSIT_STATUSES, USER_REJECTION_REASONS, type OpsBankTransfer } from '@kasa/contracts';
 import type { ConsoleDeps } from '../console-deps.js';
-import { USER_REASON_LABELS, intentActions, senderFlag } from '../views/actions.view.js';
+import { USER_REASON_LABELS, depositActions, senderFlag } from '../views/actions.view.js';
 import { facts, nextPageLink, statusBadge } from '../views/components.js';
 import { formatTime, formatTry, readLira } from '../views/format.js';
 import { html } from '../views/html.js';
@@ -10,7 +10,7 @@ import { table } from '../views/table.js';
 import { transferColumns } from './bank-transfers.page.js';
 import { actionContext, pageContext } from './page-context.js';
 import { recordFacts } from './record-facts.js';
-import { intentColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
+import { depositColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
 import { returnForm } from './returns.page.js';
 import { siteDirectory, withSites } from './site-names.js';
 
@@ -33,7 +33,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
       <p class="hint">Amounts are what was requested; received differs when the user sent another figure. Days are in Türkiye time.</p>
       ${table({
         columns: [
-          ...intentColumns(sites),
+          ...depositColumns(sites),
           { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
           {
             header: 'Received',
@@ -61,33 +61,34 @@ export function depositRoutes(deps: ConsoleDeps): Router {
 
   router.get('/intents/:intentId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const [intent, sites] = await withSites(ctx.ops, ctx.ops.call('opsGetIntent', { params: { intentId: pathParam(req, 'intentId') } }));
+    const [deposit, sites] = await withSites(ctx.ops, ctx.ops.call('opsGetIntent', { params: { intentId: pathParam(req, 'intentId') } }));
     const body = html`<section class="card">
         ${facts([
-          ...recordFacts(sites, intent, 'Intent id', intent.intentId),
-          ['Requested', formatTry(intent.requestedAmount)],
-          ['Received', formatTry(intent.receivedAmount)],
+          ...recordFacts(sites, deposit, 'Intent id', deposit.intentId),
+          ['Requested', formatTry(deposit.requestedAmount)],
+          ['Received', formatTry(deposit.receivedAmount)],
           [
             'Sender check',
-            intent.senderNameMismatch === null || intent.senderNameMismatch === undefined
+            deposit.senderNameMismatch === null || deposit.senderNameMismatch === undefined
               ? 'nothing to compare (no user label or no transfer)'
-              : intent.senderNameMismatch.length === 0
+              : deposit.senderNameMismatch.length === 0
                 ? 'every sender resembles the user'
-                : html`${senderFlag(intent)} sent by ${intent.senderNameMismatch.join(', ')}; the user is ${intent.externalUserLabel ?? ''}`,
+                : html`${senderFlag(deposit)} sent by ${deposit.senderNameMismatch.join(', ')}; the user is
+                  ${deposit.externalUserLabel ?? ''}`,
           ],
-          ['Approved amount', intent.status === 'APPROVED' ? formatTry(intent.amount) : null],
-          ['Created', formatTime(intent.createdAt)],
-          ['Expires', formatTime(intent.expiresAt)],
-          ['Approved at', formatTime(intent.approvedAt)],
-          ['Rejected at', intent.rejectedAt ? html`${formatTime(intent.rejectedAt)} — ${intent.rejectedReason ?? ''}` : null],
+          ['Approved amount', deposit.status === 'APPROVED' ? formatTry(deposit.amount) : null],
+          ['Created', formatTime(deposit.createdAt)],
+          ['Expires', formatTime(deposit.expiresAt)],
+          ['Approved at', formatTime(deposit.approvedAt)],
+          ['Rejected at', deposit.rejectedAt ? html`${formatTime(deposit.rejectedAt)} — ${deposit.rejectedReason ?? ''}` : null],
           [
             'User was told',
-            intent.rejectedAt ? (intent.rejectedUserReason ? USER_REASON_LABELS[intent.rejectedUserReason] : 'general text') : null,
+            deposit.rejectedAt ? (deposit.rejectedUserReason ? USER_REASON_LABELS[deposit.rejectedUserReason] : 'general text') : null,
           ],
-          ['User said sent', intent.userConfirmedAt ? formatTime(intent.userConfirmedAt) : null],
+          ['User said sent', deposit.userConfirmedAt ? formatTime(deposit.userConfirmedAt) : null],
         ])}
         <h2>Decision</h2>
-        ${intentActions(ctx, intent)}
+        ${depositActions(ctx, deposit)}
       </section>
       <section>
         <h2>Bank transfers</h2>
@@ -95,7 +96,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
           columns: [
             ...transferColumns((t) => t.description),
             // A rejected deposit kept none of its money: it may go back to the sender.
-            ...(intent.status === 'REJECTED'
+            ...(deposit.status === 'REJECTED'
               ? [
                   {
                     header: 'Money back',
@@ -107,12 +108,12 @@ export function depositRoutes(deps: ConsoleDeps): Router {
                 ]
               : []),
           ],
-          rows: intent.bankTransfers,
+          rows: deposit.bankTransfers,
           rowId: (t) => t.bankTransferId,
           empty: 'No transfer has been matched to this deposit.',
         })}
       </section>`;
-    ctx.render(`Deposit ${intent.referenceNo}`, 'review', body);
+    ctx.render(`Deposit ${deposit.referenceNo}`, 'review', body);
   });
 
   router.post('/intents/:intentId/approve', async (req, res) => {

@@ -27,7 +27,7 @@ export function partnerColumns<T extends OpsIntent | OpsWithdrawal>(sites: SiteD
   ];
 }
 
-export const intentColumns = (sites: SiteDirectory) =>
+export const depositColumns = (sites: SiteDirectory) =>
   partnerColumns<OpsIntent>(sites, (i) => html`<a href="/intents/${seg(i.intentId)}"><code>${i.referenceNo}</code></a>`);
 
 /** A withdrawal's row without its actions: amount, who is paid (IBAN masked) and status. */

@@ -1,13 +1,13 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
-import { intentActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
+import { depositActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
 import { nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table } from '../views/table.js';
 import { pageContext } from './page-context.js';
-import { intentColumns, waitingCell, withdrawalColumns } from './record-lists.js';
+import { depositColumns, waitingCell, withdrawalColumns } from './record-lists.js';
 import { siteDirectory, type SiteDirectory } from './site-names.js';
 
 const PAGE_SIZE = '25';
@@ -23,17 +23,17 @@ function receivedClass(i: OpsIntent): string {
 }
 
 /** Deposits whose money arrived (in time or late) and that wait for an operator's decision, with how long each has waited. */
-export function intentTable(ctx: FormContext, sites: SiteDirectory, intents: OpsIntent[], waiting: Waiting): SafeHtml {
+export function depositTable(ctx: FormContext, sites: SiteDirectory, deposits: OpsIntent[], waiting: Waiting): SafeHtml {
   return table({
     columns: [
-      ...intentColumns(sites),
+      ...depositColumns(sites),
       { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
       { header: 'Received', class: 'num', cellClass: receivedClass, cell: (i) => formatTry(i.receivedAmount) },
       { header: 'Status', cell: (i) => html`${statusBadge(i.status)} ${senderFlag(i)}` },
       { header: 'Waiting', cell: (i) => waitingCell(i.awaitingReviewSince, waiting.now, waiting.warnMinutes) },
-      { header: 'Decision', cell: (i) => intentActions(ctx, i) },
+      { header: 'Decision', cell: (i) => depositActions(ctx, i) },
     ],
-    rows: intents,
+    rows: deposits,
     rowId: (i) => i.intentId,
     rowClass: (i) => (i.status === 'LATE_ARRIVAL' ? 'late' : ''),
     empty: 'Nothing waiting for review.',
@@ -81,7 +81,7 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const intentsCursor = ctx.query('intentsCursor');
     const withdrawalsCursor = ctx.query('withdrawalsCursor');
-    const [intents, withdrawals, sites] = await Promise.all([
+    const [deposits, withdrawals, sites] = await Promise.all([
       ctx.ops.call('opsListIntents', {
         query: { status: 'PENDING_REVIEW,LATE_ARRIVAL', order: 'oldest', limit: PAGE_SIZE, cursor: intentsCursor },
       }),
@@ -97,8 +97,8 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
           Money has arrived for these deposits, oldest first. Approve credits the site (leave the amount empty to credit what arrived); late
           arrivals came after the deposit expired. A wait over ${waiting.warnMinutes} minutes is marked.
         </p>
-        ${intentTable(ctx, sites, intents.data, waiting)}
-        ${nextPageLink('/review', { withdrawalsCursor }, intents.nextCursor, 'intentsCursor')}
+        ${depositTable(ctx, sites, deposits.data, waiting)}
+        ${nextPageLink('/review', { withdrawalsCursor }, deposits.nextCursor, 'intentsCursor')}
       </section>
       <section>
         <h2>Withdrawals awaiting review</h2>

@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../views/html.js';
 import { table } from '../views/table.js';
 import { transferColumns } from './bank-transfers.page.js';
 import { pageContext } from './page-context.js';
-import { intentColumns, withdrawalColumns } from './record-lists.js';
+import { depositColumns, withdrawalColumns } from './record-lists.js';
 import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
 function eventTable(sites: SiteDirectory, events: OpsEvent[]): SafeHtml {
@@ -59,7 +59,7 @@ export function searchRoutes(deps: ConsoleDeps): Router {
         found.deposits.length,
         table({
           columns: [
-            ...intentColumns(sites),
+            ...depositColumns(sites),
             { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
             { header: 'Status', cell: (i) => statusBadge(i.status) },
           ],

@@ -8,7 +8,7 @@ import { actionForm, type FormContext } from './components.js';
 import { formatTry, liraInputValue } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
-const REVIEWABLE_INTENT = new Set(['PENDING_REVIEW', 'LATE_ARRIVAL']);
+const REVIEWABLE_DEPOSIT = new Set(['PENDING_REVIEW', 'LATE_ARRIVAL']);
 
 function reasonField(label: string): SafeHtml {
   return html`<input type="text" name="reason" required maxlength="500" placeholder="${label}" aria-label="${label}" />`;
@@ -23,7 +23,7 @@ export const USER_REASON_LABELS: Record<UserRejectionReason, string> = {
 };
 
 /** The partner's reason (free text) and what the user's page says (one of the catalogue's, or the general text). */
-function intentRejectFields(): SafeHtml {
+function depositRejectFields(): SafeHtml {
   return html`${reasonField('Reason for rejecting')}
     <select name="userReason" aria-label="What the user's deposit page says" title="What the user's deposit page says">
       <option value="">Tell user: general text</option>
@@ -32,19 +32,19 @@ function intentRejectFields(): SafeHtml {
 }
 
 /** Approve (optionally with another amount) and reject with a reason, for an intent awaiting review. */
-export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
-  if (!REVIEWABLE_INTENT.has(intent.status)) return html`<span class="muted">—</span>`;
-  const base = `/intents/${seg(intent.intentId)}`;
-  const received = intent.receivedAmount ?? intent.requestedAmount;
+export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
+  if (!REVIEWABLE_DEPOSIT.has(deposit.status)) return html`<span class="muted">—</span>`;
+  const base = `/intents/${seg(deposit.intentId)}`;
+  const received = deposit.receivedAmount ?? deposit.requestedAmount;
   return html`<div class="actions">
     ${actionForm(ctx, {
       action: `${base}/approve`,
       label: 'Approve',
       tone: 'primary',
       confirm:
-        `Approve deposit ${intent.referenceNo}? Leave the amount empty to credit what arrived (${formatTry(received)}).` +
-        (intent.senderNameMismatch?.length
-          ? ` The money came from ${intent.senderNameMismatch.join(', ')}, not a name like the user's (${intent.externalUserLabel ?? ''}): check before approving.`
+        `Approve deposit ${deposit.referenceNo}? Leave the amount empty to credit what arrived (${formatTry(received)}).` +
+        (deposit.senderNameMismatch?.length
+          ? ` The money came from ${deposit.senderNameMismatch.join(', ')}, not a name like the user's (${deposit.externalUserLabel ?? ''}): check before approving.`
           : ''),
       fields: html`<input
           type="text"
@@ -56,7 +56,7 @@ export function intentActions(ctx: FormContext, intent: OpsIntent): SafeHtml {
           title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
         /><span class="unit" aria-hidden="true">₺</span>`,
     })}
-    ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${intent.referenceNo}?`, fields: intentRejectFields() })}
+    ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${deposit.referenceNo}?`, fields: depositRejectFields() })}
   </div>`;
 }
 
@@ -98,11 +98,11 @@ export function withdrawalActions(ctx: FormContext, withdrawal: OpsWithdrawal): 
 }
 
 /** A warning when the money came from someone whose name does not resemble the user's label. */
-export function senderFlag(intent: OpsIntent): SafeHtml | '' {
-  if (!intent.senderNameMismatch?.length) return '';
+export function senderFlag(deposit: OpsIntent): SafeHtml | '' {
+  if (!deposit.senderNameMismatch?.length) return '';
   return html`<span
     class="badge danger sender-flag"
-    title="Sent by ${intent.senderNameMismatch.join(', ')}; the user is ${intent.externalUserLabel ?? ''}"
+    title="Sent by ${deposit.senderNameMismatch.join(', ')}; the user is ${deposit.externalUserLabel ?? ''}"
     >sender differs</span
   >`;
 }

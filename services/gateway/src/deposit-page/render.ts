@@ -50,7 +50,7 @@ function paymentDetails(
   bank: NonNullable<DepositPageView['bankAccount']>,
   confirmUrl: SafeUrl,
 ): SafeHtml {
-  const amount = formatTry(view.amount);
+  const amount = formatTry(view.requestedAmount);
   const deadline = new Date(view.expiresAt).toLocaleString(lang === 'en' ? 'en-GB' : 'tr-TR', {
     timeZone: 'Europe/Istanbul',
     dateStyle: 'medium',
@@ -60,7 +60,7 @@ function paymentDetails(
   return html`${view.userConfirmedAt ? confirmedPanel(t) : ''}
     <p class="lead">${t.lead.before} <strong>${amount}</strong> ${t.lead.after}</p>
     <dl>
-      ${copyRow(t, t.amount, amount, liraInputValue(view.amount), 'amount', 'key')}
+      ${copyRow(t, t.amount, amount, liraInputValue(view.requestedAmount), 'amount', 'key')}
       ${copyRow(t, t.reference, view.referenceNo, view.referenceNo, 'reference', 'key')}
       ${copyRow(t, t.iban, ibanGroups(bank.iban), bank.iban, 'iban')} ${copyRow(t, t.holder, bank.holderName, bank.holderName, 'holder')}
       ${copyRow(t, t.bank, bank.bankName, bank.bankName, 'bank')}
@@ -125,7 +125,7 @@ function outcome(t: Messages, view: DepositPageView, status: OutcomeStatus): Saf
     status === 'APPROVED' && view.creditedAmount !== null
       ? html`<p class="credited">
           ${t.credited} <strong id="credited">${formatTry(view.creditedAmount)}</strong>
-          ${view.creditedAmount === view.amount ? '' : html`<span class="requested">${t.requested(formatTry(view.amount))}</span>`}
+          ${view.creditedAmount === view.requestedAmount ? '' : html`<span class="requested">${t.requested(formatTry(view.requestedAmount))}</span>`}
         </p>`
       : '';
   return html`<section class="state state-${look.tone}" aria-labelledby="state-title">

@@ -7,7 +7,7 @@ export interface ArrivalEffect {
   to: DepositStatus;
   /** The intent was still RESERVED although past its expiry: it is cancelled on the way to LATE_ARRIVAL. */
   cancels: boolean;
-  /** The expiry sweep cancelled the intent, but the money had arrived in time: the cancellation is undone. */
+  /** The expiry sweep cancelled the deposit, but the money had arrived in time: the cancellation is undone. */
   reinstates: boolean;
 }
 
@@ -23,9 +23,9 @@ export interface ArrivalEffect {
  * - PENDING_REVIEW or LATE_ARRIVAL: a further transfer adds to the received amount, the status stays;
  * - APPROVED or REJECTED: decided already; the transfer goes to the unmatched queue (null).
  */
-export function arrivalEffect(intent: { status: DepositStatus; expiresAt: Date }, receivedAt: Date, skewMs: number): ArrivalEffect | null {
-  const onTime = receivedAt.getTime() <= intent.expiresAt.getTime() + skewMs;
-  switch (intent.status) {
+export function arrivalEffect(deposit: { status: DepositStatus; expiresAt: Date }, receivedAt: Date, skewMs: number): ArrivalEffect | null {
+  const onTime = receivedAt.getTime() <= deposit.expiresAt.getTime() + skewMs;
+  switch (deposit.status) {
     case 'RESERVED':
       return onTime
         ? { to: 'PENDING_REVIEW', cancels: false, reinstates: false }
@@ -36,7 +36,7 @@ export function arrivalEffect(intent: { status: DepositStatus; expiresAt: Date }
         : { to: 'LATE_ARRIVAL', cancels: false, reinstates: false };
     case 'PENDING_REVIEW':
     case 'LATE_ARRIVAL':
-      return { to: intent.status, cancels: false, reinstates: false };
+      return { to: deposit.status, cancels: false, reinstates: false };
     case 'APPROVED':
     case 'REJECTED':
       return null;

@@ -76,7 +76,7 @@ export class BankTransferRepository {
     return rows[0]?.total ?? 0n;
   }
 
-  listForIntent(intentId: string): Promise<BankTransfer[]> {
+  listForDeposit(intentId: string): Promise<BankTransfer[]> {
     return this.db.bankTransfer.findMany({ where: { intentId }, orderBy: { receivedAt: 'asc' } });
   }
 }

@@ -9,7 +9,7 @@ import { writeAudit } from '../shared/audit.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { assertTransferAction } from './bank-transfer.states.js';
-import { toOpsIntent } from '../deposits/deposit.views.js';
+import { toOpsDeposit } from '../deposits/deposit.views.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
@@ -41,13 +41,13 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
   const outcome = await inTransaction(deps, async (tx) => {
     const id = await deps.bankTransfers.insertUnlessKnown(tx, transfer);
     if (!id) return null;
-    const intents = await deps.depositReview.lockIntentsByReference(tx, references);
-    const [named] = intents;
+    const deposits = await deps.depositReview.lockDepositsByReference(tx, references);
+    const [named] = deposits;
     let reason: UnmatchedReason | null = null;
     let matched = null;
     if (references.length === 0) reason = 'no_reference';
     else if (!named) reason = 'unknown_reference';
-    else if (intents.length > 1) reason = 'ambiguous_reference';
+    else if (deposits.length > 1) reason = 'ambiguous_reference';
     else {
       matched = await applyArrival(tx, deps, actorOf(caller), named, { id, ...transfer });
       if (!matched) reason = 'intent_closed';
@@ -74,7 +74,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
         unmatchedReason: reason,
       },
     });
-    return { transfer: settled, intent: matched };
+    return { transfer: settled, deposit: matched };
   });
   if (outcome) {
     // One line for the step, matched or not; the sender's name and IBAN stay out of the log.
@@ -85,15 +85,15 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
       amount: outcome.transfer.amount.toString(),
       status: outcome.transfer.status,
       unmatchedReason: outcome.transfer.unmatchedReason,
-      intentId: outcome.intent?.id ?? null,
-      intentStatus: outcome.intent?.status ?? null,
-      siteId: outcome.intent?.siteId ?? null,
+      intentId: outcome.deposit?.id ?? null,
+      intentStatus: outcome.deposit?.status ?? null,
+      siteId: outcome.deposit?.siteId ?? null,
       operatorId: caller.operatorId,
     });
     return {
       replayed: false,
       bankTransfer: toOpsBankTransfer(outcome.transfer),
-      intent: outcome.intent ? toOpsIntent(outcome.intent) : null,
+      deposit: outcome.deposit ? toOpsDeposit(outcome.deposit) : null,
     };
   }
 
@@ -106,7 +106,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     existing.description === transfer.description;
   if (!same)
     throw AppError.conflict('bank_tx_id_reused', 'This bankTxId was already recorded with different details; nothing was changed.');
-  const intent = existing.intentId ? await deps.depositReview.findIntent(existing.intentId) : null;
+  const deposit = existing.intentId ? await deps.depositReview.findDeposit(existing.intentId) : null;
   deps.logger.info('bank transfer record replayed', {
     requestId: request.requestId,
     bankTransferId: existing.id,
@@ -114,7 +114,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     status: existing.status,
     operatorId: caller.operatorId,
   });
-  return { replayed: true, bankTransfer: toOpsBankTransfer(existing), intent: intent ? toOpsIntent(intent) : null };
+  return { replayed: true, bankTransfer: toOpsBankTransfer(existing), deposit: deposit ? toOpsDeposit(deposit) : null };
 }
 
 /**
@@ -127,36 +127,36 @@ export function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequ
     ...transferRecord(deps, bankTransferId),
     decide: async (tx, transfer) => {
       const to = assertTransferAction('assign', transfer.status);
-      const intent = await deps.depositReview.lockIntent(tx, intentId);
-      if (!intent) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
-      // The intent takes the money first: a decided intent refuses it, and the transfer stays where it was.
-      const paid = await applyArrival(tx, deps, actorOf(request.caller), intent, transfer);
+      const deposit = await deps.depositReview.lockDeposit(tx, intentId);
+      if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+      // The deposit takes the money first: a decided deposit refuses it, and the transfer stays where it was.
+      const paid = await applyArrival(tx, deps, actorOf(request.caller), deposit, transfer);
       if (!paid)
         throw AppError.conflict(
           'intent_decided',
-          `The intent is ${intent.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
+          `The intent is ${deposit.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
         );
-      return { to, intent: paid };
+      return { to, deposit: paid };
     },
     update: (tx, transfer, { to }) =>
       deps.bankTransfers.settle(tx, transfer.id, transfer.status, { status: to, intentId, setAsideReason: null, setAsideAt: null }),
-    audit: ({ current, decision: { to, intent } }) => ({
+    audit: ({ current, decision: { to, deposit } }) => ({
       action: 'BANK_TRANSFER.ASSIGNED',
-      siteId: intent.siteId,
+      siteId: deposit.siteId,
       metadata: { intentId, from: current.status, to, unmatchedReason: current.unmatchedReason },
     }),
-    log: ({ updated, decision: { intent } }) => ({
+    log: ({ updated, decision: { deposit } }) => ({
       message: 'bank transfer assigned',
       fields: {
         bankTransferId,
         amount: toOpsBankTransfer(updated).amount,
         intentId,
-        intentStatus: intent.status,
-        siteId: intent.siteId,
+        intentStatus: deposit.status,
+        siteId: deposit.siteId,
         operatorId: request.caller.operatorId,
       },
     }),
-    result: ({ updated, decision: { intent } }) => ({ bankTransfer: toOpsBankTransfer(updated), intent: toOpsIntent(intent) }),
+    result: ({ updated, decision: { deposit } }) => ({ bankTransfer: toOpsBankTransfer(updated), deposit: toOpsDeposit(deposit) }),
   });
 }
 

@@ -28,7 +28,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     res
       .status(result.replayed ? 200 : 201)
       .set('Idempotent-Replayed', String(result.replayed))
-      .json({ ...result.bankTransfer, intent: result.intent });
+      .json({ ...result.bankTransfer, intent: result.deposit });
   });
 
   opsRoute(
@@ -54,7 +54,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
     const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
-    res.json({ ...result.bankTransfer, intent: result.intent });
+    res.json({ ...result.bankTransfer, intent: result.deposit });
   });
 
   opsRoute(router, 'setBankTransferAside', jsonBody, async (req, res) => {

@@ -1,8 +1,8 @@
 import type { PrismaClient } from '@kasa/db';
 
 /** The intent behind a deposit page token hash, with its receiving account and its site's name and returnUrl. */
-export function findIntentByTokenHash(db: PrismaClient, tokenHash: string) {
-  return db.depositIntent.findUnique({
+export function findDepositByTokenHash(db: PrismaClient, tokenHash: string) {
+  return db.deposit.findUnique({
     where: { depositTokenHash: tokenHash },
     include: { receivingAccount: true, site: { select: { name: true, returnUrl: true } } },
   });
@@ -13,10 +13,10 @@ export function findIntentByTokenHash(db: PrismaClient, tokenHash: string) {
  * nothing. Only while the intent waits for money; it moves no money and no status. True when it is recorded.
  */
 export async function recordUserConfirmation(db: PrismaClient, tokenHash: string, now: Date): Promise<boolean> {
-  await db.depositIntent.updateMany({
+  await db.deposit.updateMany({
     where: { depositTokenHash: tokenHash, status: 'RESERVED', userConfirmedAt: null, expiresAt: { gt: now } },
     data: { userConfirmedAt: now },
   });
-  const intent = await db.depositIntent.findUnique({ where: { depositTokenHash: tokenHash }, select: { userConfirmedAt: true } });
-  return intent?.userConfirmedAt != null;
+  const deposit = await db.deposit.findUnique({ where: { depositTokenHash: tokenHash }, select: { userConfirmedAt: true } });
+  return deposit?.userConfirmedAt != null;
 }

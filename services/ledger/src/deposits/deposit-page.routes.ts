@@ -3,7 +3,7 @@ import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
-import { findIntentByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
+import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
@@ -20,7 +20,7 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
   // The end user's "I have sent the transfer": recorded once, while the intent waits for money.
   router.post('/:tokenHash/confirmation', async (req, res) => {
     const tokenHash = tokenHashOf(req);
-    if (!(await findIntentByTokenHash(deps.db, tokenHash))) throw new AppError('not_found', 'No deposit page for this link.');
+    if (!(await findDepositByTokenHash(deps.db, tokenHash))) throw new AppError('not_found', 'No deposit page for this link.');
     const recorded = await recordUserConfirmation(deps.db, tokenHash, deps.clock.now());
     if (recorded) deps.logger.info('deposit page confirmation', { requestId: req.requestId });
     res.setHeader('Cache-Control', 'no-store');
@@ -28,28 +28,32 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
   });
   router.get('/:tokenHash', async (req, res) => {
     const tokenHash = tokenHashOf(req);
-    const intent = await findIntentByTokenHash(deps.db, tokenHash);
-    if (!intent) throw new AppError('not_found', 'No deposit page for this link.');
-    const msLeft = intent.expiresAt.getTime() - deps.clock.now().getTime();
-    const payable = intent.status === 'RESERVED' && msLeft > 0;
+    const deposit = await findDepositByTokenHash(deps.db, tokenHash);
+    if (!deposit) throw new AppError('not_found', 'No deposit page for this link.');
+    const msLeft = deposit.expiresAt.getTime() - deps.clock.now().getTime();
+    const payable = deposit.status === 'RESERVED' && msLeft > 0;
     const view: DepositPageView = {
-      referenceNo: intent.referenceNo,
+      referenceNo: deposit.referenceNo,
       // An intent past its expiry is cancelled for the end user even if the sweeper has not run yet.
-      status: intent.status === 'RESERVED' && !payable ? 'AUTO_CANCELLED' : intent.status,
-      amount: intent.requestedAmount.toString(),
-      creditedAmount: intent.status === 'APPROVED' ? intent.amount.toString() : null,
-      currency: intent.currency,
-      expiresAt: intent.expiresAt.toISOString(),
+      status: deposit.status === 'RESERVED' && !payable ? 'AUTO_CANCELLED' : deposit.status,
+      requestedAmount: deposit.requestedAmount.toString(),
+      creditedAmount: deposit.status === 'APPROVED' ? deposit.amount.toString() : null,
+      currency: deposit.currency,
+      expiresAt: deposit.expiresAt.toISOString(),
       // The countdown runs from this, not from the browser's clock, which may be wrong.
       secondsLeft: payable ? Math.ceil(msLeft / 1000) : 0,
-      siteName: intent.site.name,
+      siteName: deposit.site.name,
       bankAccount: payable
-        ? { bankName: intent.receivingAccount.bankName, holderName: intent.receivingAccount.holderName, iban: intent.receivingAccount.iban }
+        ? {
+            bankName: deposit.receivingAccount.bankName,
+            holderName: deposit.receivingAccount.holderName,
+            iban: deposit.receivingAccount.iban,
+          }
         : null,
       // The deposit's own way back, else the site's.
-      returnUrl: intent.returnUrl ?? intent.site.returnUrl,
-      userConfirmedAt: intent.userConfirmedAt?.toISOString() ?? null,
-      rejectedUserReason: intent.status === 'REJECTED' ? (intent.rejectedUserReason as UserRejectionReason | null) : null,
+      returnUrl: deposit.returnUrl ?? deposit.site.returnUrl,
+      userConfirmedAt: deposit.userConfirmedAt?.toISOString() ?? null,
+      rejectedUserReason: deposit.status === 'REJECTED' ? (deposit.rejectedUserReason as UserRejectionReason | null) : null,
     };
     res.setHeader('Cache-Control', 'no-store');
     res.json(view);

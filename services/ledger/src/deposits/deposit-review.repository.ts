@@ -1,4 +1,4 @@
-import type { DepositIntent, DepositStatus, Prisma, PrismaClient } from '@kasa/db';
+import type { Deposit, DepositStatus, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
@@ -13,35 +13,35 @@ type Tx = Prisma.TransactionClient;
 export class DepositReviewRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  async lockIntent(tx: Tx, id: string): Promise<DepositIntent | null> {
-    return (await lockRow(tx, 'deposit_intents', id)) ? tx.depositIntent.findUnique({ where: { id } }) : null;
+  async lockDeposit(tx: Tx, id: string): Promise<Deposit | null> {
+    return (await lockRow(tx, 'deposit_intents', id)) ? tx.deposit.findUnique({ where: { id } }) : null;
   }
 
   /** Locks the intents whose reference numbers are given (a transfer description may name several). */
-  async lockIntentsByReference(tx: Tx, referenceNos: string[]): Promise<DepositIntent[]> {
+  async lockDepositsByReference(tx: Tx, referenceNos: string[]): Promise<Deposit[]> {
     if (referenceNos.length === 0) return [];
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id::text FROM deposit_intents WHERE reference_no = ANY(${referenceNos}::text[]) ORDER BY id FOR UPDATE`;
-    return locked.length === 0 ? [] : tx.depositIntent.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
+    return locked.length === 0 ? [] : tx.deposit.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
   }
 
   /** The intent's conditional write (see {@link updateFrom}). */
-  updateIntent(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositIntentUpdateManyMutationInput): Promise<DepositIntent | null> {
-    return updateFrom((args) => tx.depositIntent.update(args), id, from, data);
+  updateDeposit(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositUpdateManyMutationInput): Promise<Deposit | null> {
+    return updateFrom((args) => tx.deposit.update(args), id, from, data);
   }
 
   /** The intent's status, read in the caller's transaction without a lock; null when there is no such intent. */
   async statusOf(tx: Tx, id: string): Promise<DepositStatus | null> {
-    return (await tx.depositIntent.findUnique({ where: { id }, select: { status: true } }))?.status ?? null;
+    return (await tx.deposit.findUnique({ where: { id }, select: { status: true } }))?.status ?? null;
   }
 
-  findIntent(id: string): Promise<DepositIntent | null> {
-    return this.db.depositIntent.findUnique({ where: { id } });
+  findDeposit(id: string): Promise<Deposit | null> {
+    return this.db.deposit.findUnique({ where: { id } });
   }
 
   /** Deposits across sites (or one), in the window's order; the amount range is on the requested amount. */
-  listIntents(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<DepositIntent[]> {
-    return this.db.depositIntent.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter) }, window));
+  listDeposits(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<Deposit[]> {
+    return this.db.deposit.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter) }, window));
   }
 
   /** The intents with the sender name of every transfer credited to them, for the sender-name check. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { DepositIntent, DepositStatus, PrismaClient } from '@kasa/db';
+import type { Deposit, DepositStatus, PrismaClient } from '@kasa/db';
 import type { NewSiteRecord } from '../site-records/create-record.js';
 import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../site-records/site-scoped.repository.js';
 
@@ -52,7 +52,7 @@ export class DepositRepository extends SiteScopedRepository<DepositRow, DepositS
     return row ? { ...row, amount: BigInt(row.amount) } : null;
   }
 
-  findByIdempotencyKey(siteId: string, idempotencyKey: string): Promise<DepositIntent | null> {
-    return this.db.depositIntent.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
+  findByIdempotencyKey(siteId: string, idempotencyKey: string): Promise<Deposit | null> {
+    return this.db.deposit.findUnique({ where: { siteId_idempotencyKey: { siteId, idempotencyKey } } });
   }
 }

@@ -6,15 +6,15 @@ import { cannot, nextStatus, type StateMove } from '../shared/state-table.js';
  * money and expiry (RESERVED -> PENDING_REVIEW | AUTO_CANCELLED, AUTO_CANCELLED -> LATE_ARRIVAL) are not
  * operator actions; bank-transfers/arrival.ts and expiry/ own those.
  */
-export const INTENT_ACTIONS = {
+export const DEPOSIT_ACTIONS = {
   approve: { from: ['PENDING_REVIEW', 'LATE_ARRIVAL'], to: 'APPROVED' },
   reject: { from: ['PENDING_REVIEW', 'LATE_ARRIVAL'], to: 'REJECTED' },
 } as const satisfies Record<string, StateMove<DepositStatus>>;
 
-export type IntentAction = keyof typeof INTENT_ACTIONS;
+export type DepositAction = keyof typeof DEPOSIT_ACTIONS;
 
 /** Throws a 409 `conflict` (`invalid_transition`) naming the current status when `action` is not allowed from it. */
-export function assertIntentAction(action: IntentAction, current: DepositStatus): DepositStatus {
-  const move: StateMove<DepositStatus> = INTENT_ACTIONS[action];
+export function assertDepositAction(action: DepositAction, current: DepositStatus): DepositStatus {
+  const move: StateMove<DepositStatus> = DEPOSIT_ACTIONS[action];
   return nextStatus(move, current, () => cannot('deposit intent', action, move.from, current));
 }

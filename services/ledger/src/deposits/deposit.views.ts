@@ -1,5 +1,5 @@
 import type { DepositIntentListItem, DepositIntentRecord, UserRejectionReason } from '@kasa/contracts';
-import type { DepositIntent } from '@kasa/db';
+import type { Deposit } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
 import { senderNameMismatch } from './sender-name.js';
 import { siteRecordFields } from '../site-records/site-record.views.js';
@@ -19,7 +19,7 @@ export function toDepositListItem(row: DepositRow): DepositIntentListItem {
  * An intent as operators see it. Given the names on its transfers (`senderNames`, read by lists and the
  * detail), it also says which do not resemble the user's label (sender-name.ts).
  */
-export function toOpsIntent(row: DepositIntent & { senderNames?: readonly string[] }) {
+export function toOpsDeposit(row: Deposit & { senderNames?: readonly string[] }) {
   return {
     ...toDepositListItem(row),
     siteId: row.siteId,

@@ -7,8 +7,8 @@ import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
-import { toOpsIntent } from './deposit.views.js';
-import { approveIntent, rejectIntent } from './review-deposit.use-case.js';
+import { toOpsDeposit } from './deposit.views.js';
+import { approveDeposit, rejectDeposit } from './review-deposit.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
@@ -23,18 +23,18 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
       cursorList: 'ops-intents',
       fetch: async (filters, window) =>
         deps.depositReview.withSenderNames(
-          await deps.depositReview.listIntents(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+          await deps.depositReview.listDeposits(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
         ),
-      toItem: toOpsIntent,
+      toItem: toOpsDeposit,
     }),
   );
 
   opsRoute(router, 'opsGetIntent', async (req, res) => {
     const intentId = pathParam(req, 'intentId');
-    const row = await foundOr404(intentId, (id) => deps.depositReview.findIntent(id), 'No deposit intent with this id.');
-    const transfers = await deps.bankTransfers.listForIntent(intentId);
+    const row = await foundOr404(intentId, (id) => deps.depositReview.findDeposit(id), 'No deposit intent with this id.');
+    const transfers = await deps.bankTransfers.listForDeposit(intentId);
     res.json({
-      ...toOpsIntent({ ...row, senderNames: transfers.map((t) => t.senderName) }),
+      ...toOpsDeposit({ ...row, senderNames: transfers.map((t) => t.senderName) }),
       bankTransfers: transfers.map(toOpsBankTransfer),
     });
   });
@@ -42,12 +42,14 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(router, 'approveIntent', jsonBody, async (req, res) => {
     const { amount } = parseRequest('approveIntent', req.body);
     const intentId = pathParam(req, 'intentId');
-    res.json(await approveIntent(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
+    res.json(await approveDeposit(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
   });
 
   opsRoute(router, 'rejectIntent', jsonBody, async (req, res) => {
     const { reason, userReason } = parseRequest('rejectIntent', req.body);
-    res.json(await rejectIntent(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), { reason, userReason: userReason ?? null }));
+    res.json(
+      await rejectDeposit(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), { reason, userReason: userReason ?? null }),
+    );
   });
 
   return router;

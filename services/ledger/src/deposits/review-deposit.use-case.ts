@@ -1,9 +1,9 @@
-import type { DepositIntent, DepositStatus, Prisma } from '@kasa/db';
+import type { Deposit, DepositStatus, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
 import type { UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { toDepositRecord, toOpsIntent } from './deposit.views.js';
-import { assertIntentAction, type IntentAction } from './deposit.states.js';
+import { toDepositRecord, toOpsDeposit } from './deposit.views.js';
+import { assertDepositAction, type DepositAction } from './deposit.states.js';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
 import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import { Postings, type JournalPosting } from '../journal/accounts.js';
@@ -21,16 +21,16 @@ export interface DepositReviewDeps extends TransitionDeps {
 }
 
 interface Step<Decision extends { to: DepositStatus }> {
-  action: IntentAction;
+  action: DepositAction;
   /** What the decision reads under the lock besides the state table (the money received); throws to refuse. */
-  decide(tx: Tx, current: DepositIntent, to: DepositStatus): Promise<Decision> | Decision;
+  decide(tx: Tx, current: Deposit, to: DepositStatus): Promise<Decision> | Decision;
   /** The row fields the transition sets, besides the status. */
-  changes(decision: Decision): Prisma.DepositIntentUpdateManyMutationInput;
+  changes(decision: Decision): Prisma.DepositUpdateManyMutationInput;
   changedMeanwhile: string;
   /** The journal posting, if money moves. */
-  posting?(updated: DepositIntent, decision: Decision): JournalPosting;
+  posting?(updated: Deposit, decision: Decision): JournalPosting;
   audit: string;
-  metadata(current: DepositIntent, updated: DepositIntent, decision: Decision, journalTransactionId: string | null): Prisma.InputJsonObject;
+  metadata(current: Deposit, updated: Deposit, decision: Decision, journalTransactionId: string | null): Prisma.InputJsonObject;
   /** The decision's webhook: the partner's record of the intent as `data`, with the deciding request's id. */
   event: 'intent.approved' | 'intent.rejected';
   /** The business log line once committed: `deposit approved` / `deposit rejected`. */
@@ -47,10 +47,10 @@ function transition<Decision extends { to: DepositStatus }>(
   return runTransition(deps, request, intentId, {
     entityType: 'deposit_intent',
     notFound: 'No deposit intent with this id.',
-    lock: (tx) => deps.depositReview.lockIntent(tx, intentId),
-    decide: (tx, current) => step.decide(tx, current, assertIntentAction(step.action, current.status)),
+    lock: (tx) => deps.depositReview.lockDeposit(tx, intentId),
+    decide: (tx, current) => step.decide(tx, current, assertDepositAction(step.action, current.status)),
     update: (tx, current, decision) =>
-      deps.depositReview.updateIntent(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),
+      deps.depositReview.updateDeposit(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),
     changedMeanwhile: step.changedMeanwhile,
     post: async (tx, { decision, updated }) => {
       if (!step.posting) return null;
@@ -75,7 +75,7 @@ function transition<Decision extends { to: DepositStatus }>(
         eventId,
       },
     }),
-    result: ({ updated, eventId }) => ({ ...toOpsIntent(updated), eventId }),
+    result: ({ updated, eventId }) => ({ ...toOpsDeposit(updated), eventId }),
   });
 }
 
@@ -86,7 +86,7 @@ function transition<Decision extends { to: DepositStatus }>(
  * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
  * balance and emits `intent.approved`.
  */
-export function approveIntent(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
+export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
   return transition(deps, request, intentId, {
     action: 'approve',
     decide: async (tx, _current, to) => {
@@ -127,7 +127,7 @@ export function approveIntent(deps: DepositReviewDeps, request: OperatorRequest,
  * and the audit log's; `userReason`, one of the hosted page's catalogue codes, is what the end user is told
  * (null: a general text).
  */
-export function rejectIntent(
+export function rejectDeposit(
   deps: DepositReviewDeps,
   request: OperatorRequest,
   intentId: string,

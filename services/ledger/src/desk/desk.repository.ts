@@ -100,11 +100,11 @@ export class DeskRepository {
       oldestAt: oldest?.at ?? null,
       oldestId: oldest?.id ?? null,
     });
-    const intents = async (status: 'PENDING_REVIEW' | 'LATE_ARRIVAL') => {
+    const deposits = async (status: 'PENDING_REVIEW' | 'LATE_ARRIVAL') => {
       const where = { status };
       const [count, oldest] = await Promise.all([
-        this.db.depositIntent.count({ where }),
-        this.db.depositIntent.findFirst({
+        this.db.deposit.count({ where }),
+        this.db.deposit.findFirst({
           where,
           orderBy: [{ awaitingReviewSince: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
           select: { id: true, awaitingReviewSince: true, createdAt: true },
@@ -144,8 +144,8 @@ export class DeskRepository {
       );
     const [depositsToReview, lateArrivals, withdrawalsToReview, withdrawalsToSend, unmatched, dead, returnsToReview, returnsToSend] =
       await Promise.all([
-        intents('PENDING_REVIEW'),
-        intents('LATE_ARRIVAL'),
+        deposits('PENDING_REVIEW'),
+        deposits('LATE_ARRIVAL'),
         withdrawals('PENDING_REVIEW'),
         withdrawals('APPROVED'),
         Promise.all([

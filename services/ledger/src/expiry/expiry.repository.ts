@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
 import type { Clock } from '../shared/clock.js';
 
-export interface CancelledIntent {
+export interface CancelledDeposit {
   id: string;
   siteId: string;
 }
@@ -27,10 +27,10 @@ export class ExpiryRepository {
   }
 
   /** Cancels one intent if it is due; null when it is not (paid, decided, not yet expired, or missing). */
-  async cancelIfDue(intentId: string): Promise<CancelledIntent | null> {
+  async cancelIfDue(intentId: string): Promise<CancelledDeposit | null> {
     const now = this.cutOff();
     const rows = await this.db.$transaction(async (tx) => {
-      const cancelled = await tx.$queryRaw<CancelledIntent[]>`
+      const cancelled = await tx.$queryRaw<CancelledDeposit[]>`
         UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = ${now}::timestamptz, updated_at = now()
         WHERE id = ${intentId}::uuid AND status = 'RESERVED' AND expires_at <= ${now}::timestamptz AND received_amount IS NULL
         RETURNING id::text AS id, site_id::text AS "siteId"`;
@@ -44,10 +44,10 @@ export class ExpiryRepository {
    * Cancels up to `batch` due intents. SKIP LOCKED lets the sweeper pass over an intent a transfer or a
    * job is handling right now; the next sweep (or that job) takes it if it is still due.
    */
-  async cancelDueBatch(batch: number): Promise<CancelledIntent[]> {
+  async cancelDueBatch(batch: number): Promise<CancelledDeposit[]> {
     const now = this.cutOff();
     return this.db.$transaction(async (tx) => {
-      const cancelled = await tx.$queryRaw<CancelledIntent[]>`
+      const cancelled = await tx.$queryRaw<CancelledDeposit[]>`
         UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = ${now}::timestamptz, updated_at = now()
         WHERE id IN (
           SELECT id FROM deposit_intents
@@ -60,16 +60,16 @@ export class ExpiryRepository {
     });
   }
 
-  private async audit(tx: Prisma.TransactionClient, cancelled: CancelledIntent[], via: 'job' | 'sweep') {
+  private async audit(tx: Prisma.TransactionClient, cancelled: CancelledDeposit[], via: 'job' | 'sweep') {
     if (cancelled.length === 0) return;
     await tx.auditLog.createMany({
-      data: cancelled.map((intent) => ({
+      data: cancelled.map((deposit) => ({
         actorType: 'SYSTEM' as const,
         actorId: SYSTEM_ACTOR_ID,
         action: 'INTENT.AUTO_CANCELLED',
         entityType: 'deposit_intent',
-        entityId: intent.id,
-        siteId: intent.siteId,
+        entityId: deposit.id,
+        siteId: deposit.siteId,
         metadata: { from: 'RESERVED', to: 'AUTO_CANCELLED', via },
       })),
     });
@@ -81,7 +81,7 @@ export class ExpiryRepository {
    * One read of the `(status, expires_at)` index.
    */
   async oldestDue(): Promise<Date | null> {
-    const result = await this.db.depositIntent.aggregate({
+    const result = await this.db.deposit.aggregate({
       where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null },
       _min: { expiresAt: true },
     });
@@ -90,6 +90,6 @@ export class ExpiryRepository {
 
   /** RESERVED intents with no job behind them after a Redis loss are found by the sweeper; this counts them. */
   countDue(): Promise<number> {
-    return this.db.depositIntent.count({ where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null } });
+    return this.db.deposit.count({ where: { status: 'RESERVED', expiresAt: { lte: this.clock.now() }, receivedAmount: null } });
   }
 }

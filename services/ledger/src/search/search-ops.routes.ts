@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
-import { toOpsIntent } from '../deposits/deposit.views.js';
+import { toOpsDeposit } from '../deposits/deposit.views.js';
 import { toEventView } from '../events/event-view.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
 import { SearchRepository, searchTermsOf } from './search.repository.js';
@@ -23,7 +23,7 @@ export function searchOpsRoutes(deps: LedgerDeps): Router {
     const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);
     res.json({
       query: terms.text,
-      deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsIntent),
+      deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsDeposit),
       withdrawals: found.withdrawals.map(toOpsWithdrawal),
       bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
       events: found.events.map((row) => ({ ...toEventView(row), siteId: row.siteId })),

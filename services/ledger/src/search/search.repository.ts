@@ -48,7 +48,7 @@ export class SearchRepository {
   async search(terms: SearchTerms, limit: number) {
     const newest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
     const [deposits, withdrawals, bankTransfers] = await Promise.all([
-      this.db.depositIntent.findMany({ where: { OR: this.intentConditions(terms) }, orderBy: newest, take: limit }),
+      this.db.deposit.findMany({ where: { OR: this.depositConditions(terms) }, orderBy: newest, take: limit }),
       this.db.withdrawal.findMany({ where: { OR: this.withdrawalConditions(terms) }, orderBy: newest, take: limit }),
       this.bankTransfers(terms, limit),
     ]);
@@ -56,7 +56,7 @@ export class SearchRepository {
     return { deposits, withdrawals, bankTransfers, events };
   }
 
-  private intentConditions(terms: SearchTerms): Prisma.DepositIntentWhereInput[] {
+  private depositConditions(terms: SearchTerms): Prisma.DepositWhereInput[] {
     return [
       { externalUserId: terms.text },
       ...(terms.id ? [{ id: terms.id }] : []),

@@ -65,7 +65,7 @@ export async function configureWebhook(h: Harness, site: TestSite, webhookUrl: s
 }
 
 /** Creates a deposit intent through the gateway and returns its id. */
-export async function createIntent(h: Harness, site: TestSite): Promise<string> {
+export async function createDeposit(h: Harness, site: TestSite): Promise<string> {
   const response = await request(h.gateway.url)
     .post('/api/v1/external/deposits')
     .set('authorization', `Bearer ${site.apiKey}`)
