@@ -1,0 +1,51 @@
+import { StatementError } from './statement.js';
+
+/** ISO 4217 currencies whose minor unit is not the cent; every other currency has two decimals. */
+const DECIMALS: Readonly<Record<string, number>> = {
+  JPY: 0,
+  KRW: 0,
+  CLP: 0,
+  ISK: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+};
+
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+
+export function currencyDecimals(currency: string): number {
+  return DECIMALS[currency] ?? 2;
+}
+
+/**
+ * Reads a decimal amount exactly into minor units: digits, then `decimalMark` and at most the currency's number of
+ * decimals. Never goes through a float, so `0.29` is 29 kuruş and `99999999999999.99` keeps every digit.
+ */
+export function parseAmount(text: string, currency: string, where: string, options: { decimalMark: '.' | ','; signed?: boolean }): bigint {
+  const mark = options.decimalMark === '.' ? '\\.' : ',';
+  const match = new RegExp(`^([+-]?)(\\d{1,18})(?:${mark}(\\d*))?$`).exec(text.trim());
+  if (!match) throw new StatementError(`amount ${JSON.stringify(text)} is not a decimal number like 1500${options.decimalMark}00`, where);
+  const [, sign = '', whole = '', fraction = ''] = match;
+  if (sign === '-' && !options.signed)
+    throw new StatementError(`amount ${JSON.stringify(text)} is negative; the direction gives the sign`, where);
+  if (sign === '+' && !options.signed) throw new StatementError(`amount ${JSON.stringify(text)} has a sign; the direction gives it`, where);
+  const decimals = currencyDecimals(currency);
+  if (fraction.length > decimals) {
+    throw new StatementError(`amount ${JSON.stringify(text)} has more than ${decimals} decimals for ${currency}`, where);
+  }
+  const minor = BigInt(whole + fraction.padEnd(decimals, '0'));
+  return sign === '-' ? -minor : minor;
+}
+
+/** `-1234.5` lira as `-1234.50`: the form used in messages (no grouping, so it reads the same in any locale). */
+export function formatAmount(minor: bigint, currency: string): string {
+  const decimals = currencyDecimals(currency);
+  const sign = minor < 0n ? '-' : '';
+  const digits = (minor < 0n ? -minor : minor).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  return decimals === 0 ? `${sign}${whole}` : `${sign}${whole}.${digits.slice(-decimals)}`;
+}

@@ -1,0 +1,82 @@
+import { readEntry } from './camt053-entry.js';
+import { currencyOf, direction, readAmount, required } from './camt053-fields.js';
+import { parseIsoDate } from './dates.js';
+import { normaliseIban } from './iban.js';
+import { StatementError, type Statement } from './statement.js';
+import { all, at, readXml, textAt, type XmlElement } from './xml-tree.js';
+
+const ISO_20022 = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})$/;
+const CAMT_053 = /^camt\.053\.001\.(\d{2})$/;
+/** Read and tested: 02 and 08. The elements read here are the same from 02 to 13 (Dbtr/Nm became Dbtr/Pty/Nm in 08). */
+const FIRST_VERSION = 2;
+const LAST_VERSION = 13;
+
+/** ISO 20022 BankToCustomerStatement (camt.053.001.02 to .13): every Stmt in the document, booked entries only. */
+export function parseCamt053(body: string): Statement[] {
+  const tree = readXml(body);
+  const rootName = Object.keys(tree).find((name) => !name.startsWith('?'));
+  const root = rootName === undefined ? undefined : at(tree, rootName);
+  if (rootName !== 'Document' || root === undefined) {
+    throw new StatementError(`root element is <${rootName ?? 'nothing'}>, not an ISO 20022 <Document>`, rootName ?? 'line 1');
+  }
+  checkDocumentType(root);
+  const statements = all(at(root, 'BkToCstmrStmt'), 'Stmt');
+  if (statements.length === 0) throw new StatementError('has no Stmt', 'Document/BkToCstmrStmt');
+  return statements.map((stmt, index) => readStatement(stmt, `Stmt[${index + 1}]`));
+}
+
+function checkDocumentType(root: XmlElement): void {
+  const namespaces = Object.entries(root).flatMap(([name, value]) =>
+    name === '@xmlns' || name.startsWith('@xmlns:') ? [typeof value === 'string' ? value : ''] : [],
+  );
+  const documentType = namespaces.map((ns) => ISO_20022.exec(ns)?.[1]).find((type) => type !== undefined);
+  if (documentType === undefined) {
+    throw new StatementError('Document has no ISO 20022 namespace (urn:iso:std:iso:20022:tech:xsd:camt.053.001.NN)', 'Document');
+  }
+  const version = CAMT_053.exec(documentType)?.[1];
+  if (version === undefined) {
+    throw new StatementError(`document is ${documentType}, not a camt.053 bank-to-customer statement`, 'Document');
+  }
+  if (Number(version) < FIRST_VERSION || Number(version) > LAST_VERSION) {
+    throw new StatementError(`camt.053 version ${documentType} is not supported (001.02 to 001.13 are)`, 'Document');
+  }
+}
+
+function readStatement(stmt: XmlElement, where: string): Statement {
+  const id = required(stmt, 'Id', where);
+  const ibanText = required(stmt, 'Acct/Id/IBAN', where);
+  const accountIban = normaliseIban(ibanText);
+  if (!accountIban) throw new StatementError(`account ${JSON.stringify(ibanText)} is not a valid IBAN`, `${where}/Acct/Id/IBAN`);
+
+  const balances = all(stmt, 'Bal').map((bal, index) => ({
+    bal,
+    where: `${where}/Bal[${index + 1}]`,
+    code: textAt(bal, 'Tp/CdOrPrtry/Cd'),
+  }));
+  const opening = balances.find((b) => b.code === 'OPBD') ?? balances.find((b) => b.code === 'PRCD');
+  const closing = balances.find((b) => b.code === 'CLBD');
+  if (!opening) throw new StatementError('has no opening balance (Bal with Tp/CdOrPrtry/Cd OPBD or PRCD)', `${where}/Bal`);
+  if (!closing) throw new StatementError('has no closing balance (Bal with Tp/CdOrPrtry/Cd CLBD)', `${where}/Bal`);
+  const currency = textAt(stmt, 'Acct/Ccy') ?? currencyOf(closing.bal, closing.where);
+
+  const lines = all(stmt, 'Ntry').flatMap((ntry, index) => readEntry(ntry, `${where}/Ntry[${index + 1}]`));
+  const from = textAt(stmt, 'FrToDt/FrDtTm');
+  const to = textAt(stmt, 'FrToDt/ToDtTm');
+  return {
+    id,
+    accountIban,
+    currency,
+    openingBalance: readBalance(opening.bal, opening.where, currency),
+    closingBalance: readBalance(closing.bal, closing.where, currency),
+    from: from === undefined ? null : parseIsoDate(from, `${where}/FrToDt/FrDtTm`),
+    to: to === undefined ? null : parseIsoDate(to, `${where}/FrToDt/ToDtTm`),
+    lines,
+  };
+}
+
+function readBalance(bal: XmlElement, where: string, currency: string): bigint {
+  const amount = readAmount(bal, where);
+  if (amount.currency !== currency)
+    throw new StatementError(`balance is in ${amount.currency}, the account in ${currency}`, `${where}/Amt`);
+  return direction(bal, where) === 'credit' ? amount.minor : -amount.minor;
+}

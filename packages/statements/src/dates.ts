@@ -1,0 +1,33 @@
+import { StatementError } from './statement.js';
+
+/**
+ * Turkey has kept UTC+03:00 all year since 2016, so a bank's date-time without an offset is read as Istanbul time
+ * rather than as the server's local time.
+ */
+const TURKEY_OFFSET = '+03:00';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A calendar day as midnight UTC of that day, after checking the day exists (no 2025-02-30). */
+export function calendarDay(year: number, month: number, day: number, where: string, text: string): Date {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    throw new StatementError(`date ${JSON.stringify(text)} does not exist`, where);
+  }
+  return date;
+}
+
+/** `2025-03-14` (midnight UTC of that day) or `2025-03-14T10:15:00[.sss][Z|±hh:mm]` (Istanbul time when no offset). */
+export function parseIsoDate(text: string, where: string): Date {
+  const trimmed = text.trim();
+  const day = DATE.exec(trimmed);
+  if (day) return calendarDay(Number(day[1]), Number(day[2]), Number(day[3]), where, trimmed);
+  const moment = DATE_TIME.exec(trimmed);
+  if (moment) {
+    calendarDay(Number(moment[1]), Number(moment[2]), Number(moment[3]), where, trimmed);
+    const date = new Date(moment[7] ? trimmed : trimmed + TURKEY_OFFSET);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  throw new StatementError(`date ${JSON.stringify(text)} is not YYYY-MM-DD or an ISO 8601 date-time`, where);
+}

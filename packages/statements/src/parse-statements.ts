@@ -1,0 +1,54 @@
+import { parseCamt053 } from './camt053.parser.js';
+import { parseCsv } from './csv.parser.js';
+import { parseMt940 } from './mt940.parser.js';
+import { StatementError, type ParsedStatements, type Statement, type StatementFormat } from './statement.js';
+
+const PARSERS: Record<StatementFormat, (body: string) => Statement[]> = { 'camt.053': parseCamt053, mt940: parseMt940, csv: parseCsv };
+
+/**
+ * Reads a bank statement body into statements. The content type picks the format when it names one (XML types are
+ * camt.053, `text/csv` CSV, anything with `mt940` MT940); a generic one (`text/plain`, `application/octet-stream`, '')
+ * is settled by the body's first characters. Throws StatementError, naming what is wrong and where, for any bad input.
+ */
+export function parseStatements(body: string, contentType: string): ParsedStatements {
+  const text = body.startsWith('\uFEFF') ? body.slice(1) : body;
+  const replaced = text.indexOf('\uFFFD');
+  if (replaced !== -1) {
+    throw new StatementError(
+      'holds U+FFFD, the mark of bytes that were not UTF-8: decode ISO-8859-9 bodies with decodeStatementBody',
+      `line ${text.slice(0, replaced).split('\n').length}`,
+    );
+  }
+  const format = formatOf(text, contentType);
+  return { format, statements: PARSERS[format](text) };
+}
+
+function formatOf(body: string, contentType: string): StatementFormat {
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'camt.053';
+  if (type === 'text/csv' || type === 'application/csv') return 'csv';
+  if (type.includes('mt940') || type.includes('swift')) return 'mt940';
+  const start = body.trimStart();
+  if (start.startsWith('<')) return 'camt.053';
+  if (start.startsWith(':20:') || start.startsWith('{1:') || /^:20:/m.test(start.slice(0, 2000))) return 'mt940';
+  if (/^[a-z_]+(,[a-z_]+)+\s*$/m.test(start.slice(0, start.search(/\r?\n|$/)))) return 'csv';
+  throw new StatementError(
+    `content type ${JSON.stringify(contentType)} and the body name no known format (camt.053 XML, MT940, CSV)`,
+    'line 1',
+  );
+}
+
+/**
+ * Bytes to text: UTF-8 when they are valid UTF-8 (a BOM is dropped), else ISO-8859-9 (Turkish Latin-5, read as its
+ * superset windows-1254), which some Turkish banks still send. A charset in the content type is honoured when it is one
+ * of these; an ISO-8859-9 body is rarely valid UTF-8, because its Turkish letters are single high bytes.
+ */
+export function decodeStatementBody(bytes: Uint8Array, contentType = ''): string {
+  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset && ['iso-8859-9', 'windows-1254', 'latin5', 'cp1254'].includes(charset)) return new TextDecoder('iso-8859-9').decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('iso-8859-9').decode(bytes);
+  }
+}

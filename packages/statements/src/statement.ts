@@ -1,0 +1,58 @@
+/** The shape every format is read into: one account's statement for a period, and its booked lines. */
+
+export type StatementFormat = 'camt.053' | 'mt940' | 'csv';
+
+/** One booked movement on the account, in the account holder's view (credit = money in). */
+export interface StatementLine {
+  /** The bank's own reference for the movement: the key to recognise it again in a later or repeated statement. */
+  bankTxId: string;
+  direction: 'credit' | 'debit';
+  /** Minor units (kuruş for TRY), never negative: `direction` carries the sign. */
+  amount: bigint;
+  /** ISO 4217, as the bank gave it. */
+  currency: string;
+  bookedAt: Date;
+  /** The remittance text the payer typed (or the bank composed); '' when there is none. */
+  description: string;
+  /** The payer for a credit, the payee for a debit. */
+  counterpartyName: string | null;
+  counterpartyIban: string | null;
+  endToEndId: string | null;
+  /** ISO 20022 return reason code (AC01, AC04, AM04, MS03, ...) when the bank says the line returns a payment. */
+  returnReason: string | null;
+  /** The line undoes an earlier one; `direction` is the direction of this line's own effect on the balance. */
+  reversal: boolean;
+  /** Charges the bank reports for the line (informational: they are not part of the balance arithmetic). */
+  charges: bigint | null;
+}
+
+export interface Statement {
+  id: string;
+  accountIban: string;
+  currency: string;
+  /** Signed minor units: negative is an overdrawn account. */
+  openingBalance: bigint;
+  closingBalance: bigint;
+  from: Date | null;
+  to: Date | null;
+  lines: StatementLine[];
+}
+
+export interface ParsedStatements {
+  format: StatementFormat;
+  statements: Statement[];
+}
+
+/**
+ * The only error the package throws for bad input. `location` says where: `line 12` for text formats (MT940, CSV,
+ * malformed XML), an element path such as `Stmt[1]/Ntry[3]/Amt` (1-based) for CAMT.
+ */
+export class StatementError extends Error {
+  constructor(
+    message: string,
+    readonly location: string,
+  ) {
+    super(`${location}: ${message}`);
+    this.name = 'StatementError';
+  }
+}
