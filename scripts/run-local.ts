@@ -111,6 +111,10 @@ async function provisionDemo(config: KasaConfig): Promise<string | null> {
   }
   const site = await ops(config, 'POST', '/ops/v1/sites', { slug: 'demo', name: 'Demo partner' });
   if (site.status === 201) {
+    // Straight-through approval on (docs/operations.md): an exact imported transfer up to 10,000 TL from the user is approved by the service.
+    await ops(config, 'PATCH', `/ops/v1/sites/${site.body.siteId}`, {
+      autoApprove: { enabled: true, maxAmount: '1000000', requireSenderMatch: true },
+    });
     const key = await ops(config, 'POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, {});
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(demoKeyFile, `${key.body.apiKey}\n`, { mode: 0o600 });

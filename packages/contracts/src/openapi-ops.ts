@@ -20,8 +20,11 @@ const ERRORS = {
     'conflict: the record is not in a state that allows this; `reason` says which case (docs/errors.md, conflict)',
     OPS_EXAMPLES.conflictProblem,
   ),
-  '413': problem('payload_too_large: body over 64 KiB'),
-  '415': problem('unsupported_media_type: Content-Type must be application/json'),
+  '413': problem('payload_too_large: body over 64 KiB (a statement file: over 10 MiB)'),
+  '415': problem(
+    'unsupported_media_type: Content-Type must be application/json (a statement file: one of the types its request body lists)',
+  ),
+  '422': problem('statement_rejected: the statement is of another account, in another currency, or does not add up'),
   '429': problem('rate_limited: too many failed logins from this address or for this account; see Retry-After'),
   '500': problem('internal_error'),
   '503': problem('service_unavailable'),
@@ -50,6 +53,17 @@ function operation(operationId: string, spec: OpsOperationSpec): Json {
             content: {
               'application/json': { schema: ref(REQUEST_SCHEMAS[body.schema].$id), ...(body.example ? { example: body.example } : {}) },
             },
+          },
+        }
+      : {}),
+    ...(spec.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: spec.rawBody.description,
+            content: Object.fromEntries(
+              spec.rawBody.types.map((type) => [type, { schema: { type: 'string', maxLength: spec.rawBody!.maxBytes } }]),
+            ),
           },
         }
       : {}),

@@ -16,7 +16,7 @@ export type OpsMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type OpsRole = 'PUBLIC' | 'REVIEWER' | 'ADMIN';
 
 /** The error answers an operation documents (./openapi-ops.ts describes each). */
-export type OpsErrorStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '429' | '500' | '503';
+export type OpsErrorStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429' | '500' | '503';
 
 export type OpsTag =
   'Operators' | 'Sites' | 'Deposits' | 'Withdrawals' | 'Bank transfers' | 'Balances' | 'Audit' | 'Returns' | 'Desk' | 'Search' | 'Events';
@@ -44,6 +44,8 @@ export interface OpsOperationSpec extends OpsRouteSpec {
   example?: Json;
   /** The JSON body's request schema; `optional` when every field may be left out (an empty body is `{}`). */
   body?: { schema: RequestSchemaName; optional?: boolean; example?: Json };
+  /** A body that is a file rather than JSON (a bank statement): the media types taken and the largest size. */
+  rawBody?: { types: readonly string[]; maxBytes: number; description: string };
   /** The query's request schema (list filters). */
   query?: RequestSchemaName;
   /** Query parameters the route reads beside its query schema. */
@@ -300,6 +302,37 @@ export const OPS_ROUTES = {
     response: 'ReceivingAccountList',
     errors: READ,
   },
+  importStatement: {
+    method: 'POST',
+    path: '/receiving-accounts/:accountId/statements',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Import a bank statement of a receiving account',
+    description:
+      "Reads a statement file (camt.053, MT940 or Kasa's CSV layout; docs/statements.md) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. Lines already imported (by the bank's reference, per account) are counted as duplicates and change nothing. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then.",
+    status: '201',
+    response: 'StatementImport',
+    responseDescription: 'Imported',
+    rawBody: {
+      types: ['application/xml', 'text/plain', 'text/csv'],
+      maxBytes: 10 * 1024 * 1024,
+      description:
+        'The statement file as the bank delivered it: camt.053 (`application/xml`), MT940 (`text/plain`) or CSV (`text/csv`); at most 10 MiB.',
+    },
+    example: {
+      statementId: '5b0c3f55-8a0e-4c1e-9d7c-2f4c2b6a9e10',
+      format: 'camt.053',
+      statements: [{ statementId: '5b0c3f55-8a0e-4c1e-9d7c-2f4c2b6a9e10', reference: 'ZRT-20250314' }],
+      lines: 3,
+      created: 3,
+      duplicates: 0,
+      matched: 1,
+      suggested: 0,
+      unmatched: 1,
+      autoApproved: 0,
+    },
+    errors: ['400', '401', '404', '413', '415', '422', '500', '503'],
+  },
   opsListIntents: {
     method: 'GET',
     path: '/intents',
@@ -457,8 +490,9 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Bank transfers',
     summary: 'Read a bank transfer',
-    description: 'One incoming transfer.',
-    response: 'OpsBankTransfer',
+    description:
+      'One incoming transfer, with why it went to its deposit (`matchReasons`) and, when no exact reference matched, the deposits a near reference names (`suggestions`, best first).',
+    response: 'OpsBankTransferDetail',
     errors: [...READ, '404'],
   },
   assignBankTransfer: {

@@ -1,6 +1,18 @@
 export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
 export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
 export const BANK_TRANSFER_STATUSES = ['MATCHED', 'UNMATCHED', 'ASSIGNED', 'SET_ASIDE', 'RETURNING', 'RETURNED'] as const;
+/** Why a transfer is thought to pay a deposit (docs/operations.md, Matching reasons; the ledger's bank-transfers/matching.ts). */
+export const MATCH_REASONS = [
+  'reference_exact',
+  'reference_near',
+  'amount_exact',
+  'amount_less',
+  'amount_more',
+  'sender_matches_user',
+  'sender_differs',
+  'late',
+  'split',
+] as const;
 export const SENDER_RETURN_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED'] as const;
 export const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'] as const;
 export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;

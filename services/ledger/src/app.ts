@@ -19,6 +19,7 @@ import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
 import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
+import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
 import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
 import { depositRoutes } from './deposits/deposits.routes.js';
@@ -90,6 +91,7 @@ export function createApp(deps: LedgerDeps): Express {
     depositOpsRoutes(deps),
     withdrawalOpsRoutes(deps),
     bankTransferOpsRoutes(deps),
+    statementOpsRoutes(deps),
     journalOpsRoutes(deps),
     auditOpsRoutes(deps),
     searchOpsRoutes(deps),

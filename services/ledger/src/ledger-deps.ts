@@ -19,6 +19,7 @@ import { ReceivingAccountRepository } from './sites/receiving-account.repository
 import { SiteRepository } from './sites/site.repository.js';
 import { WithdrawalRepository } from './withdrawals/withdrawal.repository.js';
 import { BankTransferRepository } from './bank-transfers/bank-transfer.repository.js';
+import { BankStatementRepository } from './bank-transfers/bank-statement.repository.js';
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
@@ -78,6 +79,8 @@ export interface LedgerDeps {
   /** Returns to senders and their house journal (money no site owns). */
   senderReturns: SenderReturnRepository;
   bankTransfers: BankTransferRepository;
+  /** Imported bank statements and their debit lines. */
+  statements: BankStatementRepository;
   expiries: ExpiryRepository;
   /** The repeatable expiry sweep (BullMQ `deposit-expiry`). */
   expiryQueue: Queue<ExpiryJob>;
@@ -170,6 +173,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     journal: new JournalRepository(db),
     senderReturns: new SenderReturnRepository(db),
     bankTransfers: new BankTransferRepository(db),
+    statements: new BankStatementRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,
     expiryScheduler: new ExpiryScheduler(expiryQueue, logger),

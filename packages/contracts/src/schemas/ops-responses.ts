@@ -3,7 +3,7 @@
  * them, ../response-types.ts derives the TypeScript types from them, and test/contract validates real ledger
  * answers against them.
  */
-import { BANK_TRANSFER_STATUSES, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
+import { BANK_TRANSFER_STATUSES, MATCH_REASONS, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import {
   depositIntentListItemSchema,
   eventSchema,
@@ -115,6 +115,11 @@ const bankTransferProperties = {
   setAsideReason: { ...nullableString, description: 'Why an operator set the transfer aside (status SET_ASIDE).' },
   setAsideAt: nullableTimestamp,
   createdAt: timestamp,
+  matchReasons: {
+    type: 'array',
+    items: { type: 'string', enum: [...MATCH_REASONS] },
+    description: 'Why the transfer went to its deposit (docs/operations.md, Matching reasons); empty when it has none.',
+  },
 } as const;
 
 // Journal sums: a balance a correction has overdrawn is negative, so the sign is allowed.
@@ -139,6 +144,11 @@ const siteProperties = {
   maxAmount: amount,
   returnUrl: { ...nullableString, description: "The hosted page's link back when a deposit has none of its own." },
   createdAt: timestamp,
+  autoApprove: object(
+    'SiteAutoApprove',
+    { enabled: { type: 'boolean' }, maxAmount: amount, requireSenderMatch: { type: 'boolean' } },
+    'Straight-through approval (docs/operations.md): off unless enabled.',
+  ),
 } as const;
 
 const eventId = {
@@ -201,6 +211,19 @@ export const OPS_RESPONSE_SCHEMAS = {
   OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
   OpsWithdrawalDecision: object('OpsWithdrawalDecision', { ...withdrawalProperties, eventId }),
   OpsBankTransfer: object('OpsBankTransfer', bankTransferProperties),
+  OpsBankTransferDetail: object('OpsBankTransferDetail', {
+    ...bankTransferProperties,
+    suggestions: {
+      type: 'array',
+      description: 'Deposits a near reference in the description names, best first; confirm one by assigning the transfer to it.',
+      items: object('MatchSuggestion', {
+        intentId: uuid,
+        referenceNo: { type: 'string' },
+        confidence: { type: 'integer', minimum: 0, maximum: 100 },
+        reasons: { type: 'array', items: { type: 'string', enum: [...MATCH_REASONS] } },
+      }),
+    },
+  }),
   OpsSenderReturn: object(
     'OpsSenderReturn',
     {
@@ -224,6 +247,25 @@ export const OPS_RESPONSE_SCHEMAS = {
   ),
   OpsSenderReturnList: listResponseSchema('OpsSenderReturnList', { $id: 'OpsSenderReturn' }),
   OpsBankTransferList: listResponseSchema('OpsBankTransferList', { $id: 'OpsBankTransfer' }),
+  StatementImport: object(
+    'StatementImport',
+    {
+      statementId: { ...uuid, description: "The file's (first) statement." },
+      format: { type: 'string', enum: ['camt.053', 'mt940', 'csv'] },
+      statements: {
+        type: 'array',
+        items: object('ImportedStatement', { statementId: uuid, reference: { type: 'string', description: "The bank's statement id." } }),
+      },
+      lines: { type: 'integer', minimum: 0, description: 'Credit and debit lines in the file.' },
+      created: { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' },
+      duplicates: { type: 'integer', minimum: 0, description: 'Lines imported before (same bank reference on this account).' },
+      matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
+      suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
+      unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
+      autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+    },
+    'What importing a statement file did.',
+  ),
   RecordedBankTransfer: object('RecordedBankTransfer', {
     ...bankTransferProperties,
     intent: { oneOf: [{ $ref: 'OpsIntent' }, { type: 'null' }] },

@@ -72,6 +72,18 @@ export const updateSiteRequestSchema = {
       oneOf: [{ ...returnUrl, description: undefined }, { type: 'null' }],
       description: "The hosted deposit page's link back when a deposit names none; null removes it.",
     },
+    autoApprove: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['enabled'],
+      description:
+        'Straight-through approval: a deposit paid by one on-time imported transfer with its exact reference and exactly its amount, at most `maxAmount`, from a sender matching the user when `requireSenderMatch`, is approved by the service. Settings left out keep their value.',
+      properties: {
+        enabled: { type: 'boolean' },
+        maxAmount: amountBound,
+        requireSenderMatch: { type: 'boolean' },
+      },
+    },
   },
 } as const;
 

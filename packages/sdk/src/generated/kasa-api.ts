@@ -593,7 +593,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            error: "validation_failed" | "idempotency_key_missing" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+            error: "validation_failed" | "idempotency_key_missing" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "statement_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
             /**
              * @description Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
              * @enum {string}

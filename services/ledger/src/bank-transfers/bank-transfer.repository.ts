@@ -12,27 +12,34 @@ export interface NewBankTransfer {
   senderIban: string;
   description: string;
   receivedAt: Date;
+  /** The account the money arrived on, when a statement delivered it; hand-recorded transfers have none. */
+  receivingAccountId?: string | null;
+  /** The imported statement the line came from. */
+  statementId?: string | null;
 }
 
 export class BankTransferRepository {
   constructor(private readonly db: PrismaClient) {}
 
   /**
-   * Inserts the transfer as UNMATCHED unless its bankTxId is known; returns its id, or null for a repeat.
-   * A concurrent duplicate waits on the unique index until the first commits, then inserts nothing.
+   * Inserts the transfer as UNMATCHED unless its bankTxId is known on its receiving account (hand-recorded
+   * transfers, with no account, share one namespace); returns its id, or null for a repeat. A concurrent
+   * duplicate waits on the unique index until the first commits, then inserts nothing.
    */
   async insertUnlessKnown(tx: Tx, input: NewBankTransfer): Promise<string | null> {
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      INSERT INTO bank_transfers (id, bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, status, created_at)
+      INSERT INTO bank_transfers (id, bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, status,
+        receiving_account_id, statement_id, created_at)
       VALUES (gen_random_uuid(), ${input.bankTxId}, ${input.amount}, ${input.currency}, ${input.senderName}, ${input.senderIban},
-        ${input.description}, ${input.receivedAt}, 'UNMATCHED', now())
-      ON CONFLICT (bank_tx_id) DO NOTHING
+        ${input.description}, ${input.receivedAt}, 'UNMATCHED', ${input.receivingAccountId ?? null}::uuid, ${input.statementId ?? null}::uuid, now())
+      ON CONFLICT (receiving_account_id, bank_tx_id) DO NOTHING
       RETURNING id::text`;
     return rows[0]?.id ?? null;
   }
 
-  findByBankTxId(bankTxId: string): Promise<BankTransfer | null> {
-    return this.db.bankTransfer.findUnique({ where: { bankTxId } });
+  /** The transfer with this bank reference on the account (null: hand-recorded). */
+  findByBankTxId(bankTxId: string, receivingAccountId: string | null = null): Promise<BankTransfer | null> {
+    return this.db.bankTransfer.findFirst({ where: { bankTxId, receivingAccountId } });
   }
 
   findById(id: string): Promise<BankTransfer | null> {
@@ -54,6 +61,8 @@ export class BankTransferRepository {
       unmatchedReason?: string | null;
       setAsideReason?: string | null;
       setAsideAt?: Date | null;
+      matchReasons?: Prisma.InputJsonValue;
+      suggestions?: Prisma.InputJsonValue;
     },
   ): Promise<BankTransfer | null> {
     const result = await tx.bankTransfer.updateMany({ where: { id, status: from }, data });

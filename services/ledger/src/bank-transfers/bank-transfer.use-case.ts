@@ -1,11 +1,8 @@
 import type { Prisma } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { maskIban } from '@kasa/logger';
-import { findReferenceNos } from '../site-records/reference-no.js';
 import { actorOf } from '../operators/operator-principal.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { writeAudit } from '../shared/audit.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { assertTransferAction } from './bank-transfer.states.js';
@@ -13,7 +10,9 @@ import { toOpsDeposit } from '../deposits/deposit.views.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
-import type { UnmatchedReason } from './arrival.js';
+import { recordArrival } from './record-arrival.js';
+import { explainMatch, storedSuggestions } from './matching.js';
+import { findReferenceNos } from '../site-records/reference-no.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
 
 export interface BankTransferDeps extends TransitionDeps {
@@ -37,45 +36,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
   }
   const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };
-  const references = findReferenceNos(transfer.description);
-  const outcome = await inTransaction(deps, async (tx) => {
-    const id = await deps.bankTransfers.insertUnlessKnown(tx, transfer);
-    if (!id) return null;
-    const deposits = await deps.depositReview.lockDepositsByReference(tx, references);
-    const [named] = deposits;
-    let reason: UnmatchedReason | null = null;
-    let matched = null;
-    if (references.length === 0) reason = 'no_reference';
-    else if (!named) reason = 'unknown_reference';
-    else if (deposits.length > 1) reason = 'ambiguous_reference';
-    else {
-      matched = await applyArrival(tx, deps, actorOf(caller), named, { id, ...transfer });
-      if (!matched) reason = 'intent_closed';
-    }
-    const settled = await deps.bankTransfers.settle(tx, id, 'UNMATCHED', {
-      status: matched ? 'MATCHED' : 'UNMATCHED',
-      intentId: matched?.id ?? null,
-      unmatchedReason: reason,
-    });
-    // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved it.
-    if (!settled) throw new Error('a transfer recorded in this transaction changed under it');
-    await writeAudit(tx, {
-      actor: actorOf(caller),
-      action: 'BANK_TRANSFER.RECORDED',
-      entityType: 'bank_transfer',
-      entityId: id,
-      siteId: matched?.siteId ?? null,
-      metadata: {
-        bankTxId: transfer.bankTxId,
-        amount: transfer.amount.toString(),
-        senderIban: maskIban(transfer.senderIban),
-        status: settled.status,
-        intentId: matched?.id ?? null,
-        unmatchedReason: reason,
-      },
-    });
-    return { transfer: settled, deposit: matched };
-  });
+  const outcome = await inTransaction(deps, (tx) => recordArrival(tx, deps, actorOf(caller), transfer));
   if (outcome) {
     // One line for the step, matched or not; the sender's name and IBAN stay out of the log.
     deps.logger.info('bank transfer recorded', {
@@ -136,14 +97,25 @@ export function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequ
           'intent_decided',
           `The intent is ${deposit.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
         );
-      return { to, deposit: paid };
+      const reference = findReferenceNos(transfer.description).includes(deposit.referenceNo)
+        ? 'reference_exact'
+        : storedSuggestions(transfer.suggestions).some((suggestion) => suggestion.intentId === intentId)
+          ? 'reference_near'
+          : null;
+      return { to, deposit: paid, reasons: explainMatch(transfer, deposit, reference, deps.config.arrivalClockSkewMs).reasons };
     },
-    update: (tx, transfer, { to }) =>
-      deps.bankTransfers.settle(tx, transfer.id, transfer.status, { status: to, intentId, setAsideReason: null, setAsideAt: null }),
-    audit: ({ current, decision: { to, deposit } }) => ({
+    update: (tx, transfer, { to, reasons }) =>
+      deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
+        status: to,
+        intentId,
+        setAsideReason: null,
+        setAsideAt: null,
+        matchReasons: reasons,
+      }),
+    audit: ({ current, decision: { to, deposit, reasons } }) => ({
       action: 'BANK_TRANSFER.ASSIGNED',
       siteId: deposit.siteId,
-      metadata: { intentId, from: current.status, to, unmatchedReason: current.unmatchedReason },
+      metadata: { intentId, from: current.status, to, unmatchedReason: current.unmatchedReason, matchReasons: reasons },
     }),
     log: ({ updated, decision: { deposit } }) => ({
       message: 'bank transfer assigned',

@@ -1,4 +1,5 @@
 import type { BankTransfer } from '@kasa/db';
+import { storedReasons, storedSuggestions } from './matching.js';
 
 /** A bank transfer as operators see it (the sender's IBAN in full: operators match and refund by it). */
 export function toOpsBankTransfer(row: BankTransfer) {
@@ -17,5 +18,11 @@ export function toOpsBankTransfer(row: BankTransfer) {
     setAsideReason: row.setAsideReason,
     setAsideAt: row.setAsideAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    matchReasons: storedReasons(row.matchReasons),
   };
+}
+
+/** One transfer's detail: the ops view and the deposits a near reference names, best first. */
+export function toOpsBankTransferDetail(row: BankTransfer) {
+  return { ...toOpsBankTransfer(row), suggestions: storedSuggestions(row.suggestions) };
 }

@@ -7,7 +7,7 @@ import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
 import { assignBankTransfer, recordBankTransfer, setBankTransferAside } from './bank-transfer.use-case.js';
-import { toOpsBankTransfer } from './bank-transfer.views.js';
+import { toOpsBankTransfer, toOpsBankTransferDetail } from './bank-transfer.views.js';
 import { opsRoute } from '../shared/ops-route.js';
 
 /** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
@@ -48,7 +48,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
       (id) => deps.bankTransfers.findById(id),
       'No bank transfer with this id.',
     );
-    res.json(toOpsBankTransfer(row));
+    res.json(toOpsBankTransferDetail(row));
   });
 
   opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {

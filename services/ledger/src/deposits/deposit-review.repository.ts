@@ -25,6 +25,12 @@ export class DepositReviewRepository {
     return locked.length === 0 ? [] : tx.deposit.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
   }
 
+  /** The deposits with these references, read without a lock (a suggestion moves nothing). */
+  findDepositsByReference(tx: Tx, referenceNos: string[]): Promise<Deposit[]> {
+    if (referenceNos.length === 0) return Promise.resolve([]);
+    return tx.deposit.findMany({ where: { referenceNo: { in: referenceNos } } });
+  }
+
   /** The intent's conditional write (see {@link updateFrom}). */
   updateDeposit(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositUpdateManyMutationInput): Promise<Deposit | null> {
     return updateFrom((args) => tx.deposit.update(args), id, from, data);

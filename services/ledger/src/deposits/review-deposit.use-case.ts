@@ -84,9 +84,14 @@ function transition<Decision extends { to: DepositStatus }>(
  * the operator's figure or, by default, everything the bank transfers brought; `requestedAmount` stays as
  * the partner asked. Money is created only by money that arrived: the credit can never exceed the sum of
  * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
- * balance and emits `intent.approved`.
+ * balance and emits `intent.approved`. `rule`: the service approving by a site's rule, kept in the audit entry.
  */
-export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: { amount?: bigint }) {
+export function approveDeposit(
+  deps: DepositReviewDeps,
+  request: OperatorRequest,
+  intentId: string,
+  input: { amount?: bigint; rule?: Prisma.InputJsonObject },
+) {
   return transition(deps, request, intentId, {
     action: 'approve',
     decide: async (tx, _current, to) => {
@@ -114,8 +119,10 @@ export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest
       amount: amount.toString(),
       requestedAmount: current.requestedAmount.toString(),
       receivedAmount: received.toString(),
-      operatorEnteredAmount: input.amount !== undefined,
+      operatorEnteredAmount: input.amount !== undefined && !input.rule,
       journalTransactionId,
+      // The rule that approved it, when the service did (straight-through approval).
+      ...(input.rule ? { rule: input.rule } : {}),
     }),
     event: 'intent.approved',
     log: 'deposit approved',

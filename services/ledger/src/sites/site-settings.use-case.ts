@@ -18,13 +18,28 @@ export interface SiteSettingsChange {
   maxAmount?: bigint;
   /** null removes the site's way back. */
   returnUrl?: string | null;
+  /** Straight-through approval (docs/operations.md). */
+  autoApproveEnabled?: boolean;
+  autoApproveMaxAmount?: bigint;
+  autoApproveRequireSenderMatch?: boolean;
 }
 
 /** What changing settings needs: what creating a site does (the same URL checks, the same secret box). */
 export type SiteSettingsDeps = ProvisioningDeps;
 
 type Setting = keyof SiteSettingsChange;
-const SETTINGS: Setting[] = ['name', 'webhookUrl', 'rateLimitPerMinute', 'depositTtlSeconds', 'minAmount', 'maxAmount', 'returnUrl'];
+const SETTINGS: Setting[] = [
+  'name',
+  'webhookUrl',
+  'rateLimitPerMinute',
+  'depositTtlSeconds',
+  'minAmount',
+  'maxAmount',
+  'returnUrl',
+  'autoApproveEnabled',
+  'autoApproveMaxAmount',
+  'autoApproveRequireSenderMatch',
+];
 
 /** A setting as the audit log keeps it: amounts as kuruş strings, so before and after read alike. */
 const shown = (value: unknown) => (typeof value === 'bigint' ? value.toString() : (value ?? null));

@@ -13,5 +13,10 @@ export function siteView(site: Site) {
     maxAmount: site.maxAmount.toString(),
     returnUrl: site.returnUrl,
     createdAt: site.createdAt.toISOString(),
+    autoApprove: {
+      enabled: site.autoApproveEnabled,
+      maxAmount: site.autoApproveMaxAmount.toString(),
+      requireSenderMatch: site.autoApproveRequireSenderMatch,
+    },
   };
 }

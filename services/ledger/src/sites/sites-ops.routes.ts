@@ -59,6 +59,15 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
       ...(body.minAmount !== undefined ? { minAmount: BigInt(body.minAmount) } : {}),
       ...(body.maxAmount !== undefined ? { maxAmount: BigInt(body.maxAmount) } : {}),
       ...(body.returnUrl !== undefined ? { returnUrl: body.returnUrl } : {}),
+      ...(body.autoApprove
+        ? {
+            autoApproveEnabled: body.autoApprove.enabled,
+            ...(body.autoApprove.maxAmount !== undefined ? { autoApproveMaxAmount: BigInt(body.autoApprove.maxAmount) } : {}),
+            ...(body.autoApprove.requireSenderMatch !== undefined
+              ? { autoApproveRequireSenderMatch: body.autoApprove.requireSenderMatch }
+              : {}),
+          }
+        : {}),
     });
     res.json(site);
   });

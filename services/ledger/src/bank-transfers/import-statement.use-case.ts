@@ -1,0 +1,142 @@
+import { balanceProblem, decodeStatementBody, parseStatements, StatementError, type Statement } from '@kasa/statements';
+import { normalizeIban } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import { maskIban } from '@kasa/logger';
+import { actorOf } from '../operators/operator-principal.js';
+import { writeAudit } from '../shared/audit.repository.js';
+import { isUuid } from '../shared/http-guards.js';
+import type { OperatorRequest } from '../shared/request-context.js';
+import { inTransaction } from '../shared/transition.js';
+import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
+import { approveStraightThrough, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
+
+export interface ImportStatementDeps extends RecordLinesDeps {
+  accounts: ReceivingAccountRepository;
+}
+
+/** What importing a file did; `created: 0` when every line was imported before. */
+export interface StatementImport extends LineCounts {
+  statementId: string;
+  format: string;
+  statements: Array<{ statementId: string; reference: string }>;
+  lines: number;
+}
+
+/** The only currency Kasa keeps accounts in. */
+const CURRENCY = 'TRY';
+
+/**
+ * Imports a statement file of a receiving account in one transaction: each credit line is recorded exactly as an
+ * operator's transfer is (record-arrival.ts: matched by reference, the deposit moved, audited), each debit
+ * line kept for the payouts. A line is known by the bank's reference on this account, so the same file or an
+ * overlapping statement imported again (also at the same moment) creates nothing new. The whole file is refused,
+ * and nothing imported, when it cannot be read (400, with the place), or a statement is of another account, in
+ * another currency or does not add up (422). One `BANK_STATEMENT.IMPORTED` audit entry when anything was created.
+ * Once committed, each deposit its site's straight-through rule covers is approved (record-lines.ts).
+ */
+export async function importStatement(
+  deps: ImportStatementDeps,
+  request: OperatorRequest,
+  accountId: string,
+  file: { bytes: Uint8Array; contentType: string },
+): Promise<StatementImport> {
+  const account = isUuid(accountId) ? await deps.accounts.findById(accountId) : null;
+  if (!account) throw new AppError('not_found', 'No receiving account with this id.');
+  const { format, statements } = readStatements(file.bytes, file.contentType);
+  for (const statement of statements) checkStatement(statement, account.iban);
+
+  const actor = actorOf(request.caller);
+  const outcome = await inTransaction(deps, async (tx) => {
+    const tally = newTally();
+    const imported: Array<{ statementId: string; reference: string }> = [];
+    for (const statement of statements) {
+      const { id: statementId } = await deps.statements.insertUnlessKnown(tx, {
+        receivingAccountId: account.id,
+        statementRef: statement.id,
+        format,
+        currency: statement.currency,
+        openingBalance: statement.openingBalance,
+        closingBalance: statement.closingBalance,
+        periodFrom: statement.from,
+        periodTo: statement.to,
+      });
+      imported.push({ statementId, reference: statement.id });
+      await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally);
+    }
+    const [first] = imported;
+    // A file without statements is refused while reading; the check keeps the type honest.
+    if (!first) throw new Error('a statement file with no statement');
+    if (tally.counts.created > 0) {
+      await writeAudit(tx, {
+        actor,
+        action: 'BANK_STATEMENT.IMPORTED',
+        entityType: 'bank_statement',
+        entityId: first.statementId,
+        metadata: {
+          receivingAccountId: account.id,
+          format,
+          statements: imported.map((s) => s.reference),
+          lines: statements.reduce((sum, s) => sum + s.lines.length, 0),
+          ...tally.counts,
+        },
+      });
+    }
+    return { first, imported, tally };
+  });
+  const counts = { ...outcome.tally.counts, autoApproved: await approveStraightThrough(deps, request, outcome.tally.paid) };
+
+  const result: StatementImport = {
+    statementId: outcome.first.statementId,
+    format,
+    statements: outcome.imported,
+    lines: statements.reduce((sum, s) => sum + s.lines.length, 0),
+    ...counts,
+  };
+  deps.logger.info('bank statement imported', {
+    requestId: request.requestId,
+    receivingAccountId: account.id,
+    statementId: result.statementId,
+    format,
+    lines: result.lines,
+    created: result.created,
+    duplicates: result.duplicates,
+    matched: result.matched,
+    suggested: result.suggested,
+    unmatched: result.unmatched,
+    autoApproved: result.autoApproved,
+    operatorId: request.caller.operatorId,
+  });
+  return result;
+}
+
+/** The file read into statements, or a 400 naming the place a StatementError points at. */
+function readStatements(bytes: Uint8Array, contentType: string) {
+  try {
+    const parsed = parseStatements(decodeStatementBody(bytes, contentType), contentType);
+    if (parsed.statements.length === 0) throw new StatementError('holds no statement', 'line 1');
+    return parsed;
+  } catch (error) {
+    if (!(error instanceof StatementError)) throw error;
+    throw AppError.validation([{ field: error.location, message: error.message }], `The statement file cannot be read: ${error.message}`);
+  }
+}
+
+/** A statement Kasa can trust for this account: the account's own, in TRY, its lines adding up to its balances. */
+function checkStatement(statement: Statement, accountIban: string): void {
+  const iban = normalizeIban(statement.accountIban);
+  if (iban !== normalizeIban(accountIban)) {
+    throw new AppError(
+      'statement_rejected',
+      `Statement ${statement.id} is of account ${maskIban(iban)}, not of this receiving account (${maskIban(accountIban)}); nothing was imported.`,
+    );
+  }
+  const currencies = new Set([statement.currency, ...statement.lines.map((line) => line.currency)]);
+  if (currencies.size !== 1 || !currencies.has(CURRENCY)) {
+    throw new AppError(
+      'statement_rejected',
+      `Statement ${statement.id} is in ${[...currencies].join(', ')}; only ${CURRENCY} statements are imported. Nothing was imported.`,
+    );
+  }
+  const problem = balanceProblem(statement);
+  if (problem) throw new AppError('statement_rejected', `${problem}. Nothing was imported.`);
+}

@@ -1,0 +1,64 @@
+import express, { type RequestHandler, type Router } from 'express';
+import { OPS_ROUTES } from '@kasa/contracts';
+import { AppError, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { operatorRequestOf } from '../shared/request-context.js';
+import { opsRoute } from '../shared/ops-route.js';
+import { importStatement } from './import-statement.use-case.js';
+
+const { maxBytes } = OPS_ROUTES.importStatement.rawBody;
+const MAX_MIB = maxBytes / (1024 * 1024);
+
+// The media types a statement file comes as (docs/statements.md, Which format): XML, CSV, MT940 and generic text.
+const STATEMENT_TYPE =
+  /^\s*(application\/xml|text\/xml|application\/[\w.-]+\+xml|text\/csv|application\/csv|text\/plain|application\/octet-stream|[\w.+-]+\/[\w.+-]*(mt940|swift)[\w.+-]*)\s*(;.*)?$/i;
+
+const rawParser = express.raw({ type: () => true, limit: maxBytes });
+
+/**
+ * The statement file as bytes, up to the route's own limit (10 MiB, far above the JSON routes' 64 KiB: a month
+ * of a busy account's camt.053 is a few MiB); 415 for a type that is no statement, 413 above the limit.
+ */
+const statementBody: RequestHandler = (req, res, next) => {
+  const type = req.get('content-type');
+  if (!type || !STATEMENT_TYPE.test(type)) {
+    next(
+      new AppError(
+        'unsupported_media_type',
+        'Send the statement with Content-Type application/xml (camt.053), text/plain (MT940) or text/csv.',
+      ),
+    );
+    return;
+  }
+  rawParser(req, res, (error?: unknown) => {
+    if (error && typeof error === 'object' && (error as { type?: unknown }).type === 'entity.too.large') {
+      next(new AppError('payload_too_large', `The statement file is larger than ${MAX_MIB} MiB; split it by period.`));
+      return;
+    }
+    if (error) {
+      next(error);
+      return;
+    }
+    if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+      next(AppError.validation([{ field: '(body)', message: 'must be a statement file' }], 'The request has no statement file.'));
+      return;
+    }
+    next();
+  });
+};
+
+/** Statement import (`/ops/v1/receiving-accounts/:accountId/statements`): a receiving account's bank statement file. */
+export function statementOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  opsRoute(router, 'importStatement', statementBody, async (req, res) => {
+    const bytes = req.body as Buffer; // statementBody left a non-empty Buffer, or answered already
+    const result = await importStatement(deps, operatorRequestOf(req, res), pathParam(req, 'accountId'), {
+      bytes,
+      contentType: req.get('content-type') ?? '',
+    });
+    res.status(result.created > 0 ? 201 : 200).json(result);
+  });
+
+  return router;
+}
