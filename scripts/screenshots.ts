@@ -116,6 +116,11 @@ async function main(): Promise<void> {
     await scenario.ops('POST', `/bank-transfers/${(held.body as { bankTransferId: string }).bankTransferId}/set-aside`, {
       reason: 'Sender asked us to hold it until she sends her reference',
     });
+    // A reference typed one character wrong: the transfer waits unmatched with the deposit suggested.
+    const near = await scenario.createDeposit(site.siteId, '70000', { externalUserLabel: 'Zeynep Kaya' });
+    const typo = near.referenceNo.slice(0, 4) + (near.referenceNo[4] === 'X' ? 'Y' : 'X') + near.referenceNo.slice(5);
+    const suggested = await scenario.transfer(typo, '70000', { senderName: 'ZEYNEP KAYA' });
+    const suggestedId = (suggested.body as { bankTransferId: string }).bankTransferId;
     const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -134,6 +139,13 @@ async function main(): Promise<void> {
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
       ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
       ['console-bank-transfers-set-aside.png', '/bank-transfers?status=SET_ASIDE', 'Console: a transfer set aside with its reason'],
+      [
+        'console-bank-transfer-suggested.png',
+        `/bank-transfers/${suggestedId}`,
+        'Console: a transfer with a reference one character off, its reasons and the suggested deposit',
+      ],
+      ['console-record-transfer.png', '/bank-transfers/record', 'Console: record one transfer by hand'],
+      ['console-statements.png', '/statements', 'Console: import a bank statement'],
       ['console-returns.png', '/returns', 'Console: a return to its sender waiting for review'],
       ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
@@ -153,6 +165,7 @@ async function main(): Promise<void> {
     for (const [file, path, width, what] of [
       ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
       ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
+      ['console-bank-transfer-suggested-phone.png', `/bank-transfers/${suggestedId}`, 390, 'Console: a suggested transfer on a phone'],
     ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);

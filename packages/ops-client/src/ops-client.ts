@@ -7,6 +7,7 @@ import {
   type OpsOperationId,
   type OpsOperatorToken,
   type OpsPaginate,
+  type OpsResponse,
 } from '@kasa/contracts';
 import { errorOfAnswer, OpsApiError } from './ops-api-error.js';
 import { seg, withQuery, type Query } from './query.js';
@@ -14,7 +15,7 @@ import { seg, withQuery, type Query } from './query.js';
 /** The part of `fetch` the client uses; the global `fetch` fits, so a tool or test can pass its own. */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal: AbortSignal },
 ) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -54,6 +55,17 @@ export interface ClientAddress {
 }
 
 const OPS_PREFIX = '/ops/v1';
+
+/** The operations whose body is a file sent as it is (`rawBody` in the route table), such as a bank statement. */
+export type OpsFileOperationId = {
+  [Op in OpsOperationId]: (typeof OPS_ROUTES)[Op] extends { rawBody: unknown } ? Op : never;
+}[OpsOperationId];
+
+/** A file for an {@link OpsFileOperationId}: its bytes as they are, and the media type the route takes. */
+export interface OpsFile {
+  bytes: Uint8Array;
+  contentType: string;
+}
 
 /** What {@link OpsClient.call} reads of any operation's input. */
 interface CallInput {
@@ -96,6 +108,20 @@ export class OpsClient {
     // schema, which test/contract checks on real answers, and OpsCall types each operation's answer from it.
     this.callOperation(operationId, input) as never;
 
+  /**
+   * Calls an operation whose body is a file (`ops.upload('importStatement', { params: { accountId } }, { bytes, contentType })`):
+   * the bytes are sent unchanged with their media type; the answer is typed as for {@link call}.
+   */
+  upload<Op extends OpsFileOperationId>(
+    operationId: Op,
+    input: { params?: Record<string, string> },
+    file: OpsFile,
+  ): Promise<OpsResponse<Op>> {
+    return this.send(OPS_ROUTES[operationId].method, `${OPS_PREFIX}${this.fill(operationId, input.params)}`, {
+      file,
+    }) as Promise<OpsResponse<Op>>;
+  }
+
   /** Follows `nextCursor` (100 a page) of a list operation until it is exhausted or `max` items were read. */
   readonly paginate: OpsPaginate = (operationId: OpsListOperationId, query: Query = {}, max = Infinity) =>
     // As for `call`: the items are the list operation's items, by its response schema.
@@ -130,15 +156,20 @@ export class OpsClient {
   }
 
   private async callOperation(operationId: OpsOperationId, { params, body, query, headers }: CallInput): Promise<unknown> {
-    const { method, path } = OPS_ROUTES[operationId];
-    const filled = path.replace(/:(\w+)/g, (_match, name: string) => {
+    const { method } = OPS_ROUTES[operationId];
+    const filled = this.fill(operationId, params);
+    // A write without a body still sends `{}`: the ledger checks every write's content type.
+    const sent = method === 'GET' || method === 'DELETE' ? undefined : (body ?? {});
+    return this.send(method, `${OPS_PREFIX}${filled}`, { query, body: sent, headers });
+  }
+
+  /** The operation's path with its parameters filled in. */
+  private fill(operationId: OpsOperationId, params: Record<string, string> | undefined): string {
+    return OPS_ROUTES[operationId].path.replace(/:(\w+)/g, (_match, name: string) => {
       const value = params?.[name];
       if (value === undefined) throw new TypeError(`${operationId} needs the path parameter ${name}`);
       return seg(value);
     });
-    // A write without a body still sends `{}`: the ledger checks every write's content type.
-    const sent = method === 'GET' || method === 'DELETE' ? undefined : (body ?? {});
-    return this.send(method, `${OPS_PREFIX}${filled}`, { query, body: sent, headers });
   }
 
   private async *pages(operationId: OpsListOperationId, query: Query, max: number): AsyncGenerator<unknown> {
@@ -160,7 +191,11 @@ export class OpsClient {
   }
 
   /** Sends one request; resolves with the parsed JSON answer (null when empty). */
-  private async send(method: Method, path: string, { query, body, headers = {} }: RequestOptions): Promise<unknown> {
+  private async send(
+    method: Method,
+    path: string,
+    { query, body, headers = {}, file }: RequestOptions & { file?: OpsFile },
+  ): Promise<unknown> {
     const { baseUrl, token, requestId } = this.options;
     let answer: { status: number; text: string; retryAfter: string | null };
     try {
@@ -171,9 +206,11 @@ export class OpsClient {
           ...(requestId ? { 'x-request-id': requestId } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(file ? { 'content-type': file.contentType } : {}),
           ...headers,
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(file ? { body: file.bytes } : {}),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       });
       answer = { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };

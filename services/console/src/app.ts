@@ -6,11 +6,14 @@ import type { ConsoleDeps } from './console-deps.js';
 import { consoleErrorHandler, notFoundPage } from './errors.js';
 import { auditRoutes } from './pages/audit.page.js';
 import { balanceRoutes } from './pages/balances.page.js';
+import { bankTransferDetailRoutes } from './pages/bank-transfer.page.js';
 import { bankTransferRoutes } from './pages/bank-transfers.page.js';
 import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
 import { depositRoutes } from './pages/deposits.page.js';
+import { multipartUpload } from './pages/multipart.js';
 import { searchRoutes } from './pages/search.page.js';
+import { statementRoutes } from './pages/statements.page.js';
 import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
@@ -64,6 +67,8 @@ export function createApp(deps: ConsoleDeps): Express {
   app.use(loginRoutes(deps));
   // Everything below needs a logged-in operator, and every POST below a valid CSRF token.
   app.use(requireOperator);
+  // The statement upload is the one multipart form: read here, so its _csrf field is checked like every other.
+  app.use('/statements', multipartUpload);
   app.use(verifyCsrf(deps));
   app.use(
     dashboardRoutes(deps),
@@ -72,6 +77,8 @@ export function createApp(deps: ConsoleDeps): Express {
     reviewQueueRoutes(deps),
     withdrawalRoutes(deps),
     bankTransferRoutes(deps),
+    bankTransferDetailRoutes(deps),
+    statementRoutes(deps),
     returnRoutes(deps),
     deliveryRoutes(deps),
     siteRoutes(deps),

@@ -68,7 +68,7 @@ function describeUnmatched(t: OpsBankTransfer): SafeHtml {
 export function transferColumns(describe: (t: OpsBankTransfer) => HtmlValue): Array<Column<OpsBankTransfer>> {
   return [
     { header: 'Received', cell: (t) => formatTime(t.receivedAt) },
-    { header: 'Bank tx id', cell: (t) => html`<code>${t.bankTxId}</code>` },
+    { header: 'Bank tx id', cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>` },
     { header: 'Amount', class: 'num', cell: (t) => formatTry(t.amount) },
     { header: 'Sender', cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },
     { header: 'Description', cell: describe },
@@ -84,7 +84,11 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'UNMATCHED');
     const page = await ctx.ops.call('listBankTransfers', { query: { status, limit: '50', cursor: ctx.query('cursor') } });
-    const body = html`${tabs('/bank-transfers', status, STATUS_TABS)}
+    const body = html`<p class="actions">
+        <a class="btn plain" href="/bank-transfers/record">Record a transfer</a>
+        <a class="btn plain" href="/statements">Import a statement</a>
+      </p>
+      ${tabs('/bank-transfers', status, STATUS_TABS)}
       <p class="hint">
         A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
         sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review, and several

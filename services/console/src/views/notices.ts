@@ -14,6 +14,7 @@ export const NOTICES = {
   'return-approved': 'Return approved and booked as owed to the sender. Send the money, then mark it sent.',
   'return-rejected': 'Return rejected; the transfer is back where it was.',
   'return-sent': 'Return marked as sent; the transfer is RETURNED.',
+  'transfer-recorded': 'Transfer recorded and matched; what it matched (or why not) is below.',
   'transfer-set-aside': 'Transfer set aside with your reason; find it under Set aside, where it can still be assigned.',
   'event-replayed': 'Event queued for a new delivery cycle (same eventId).',
   'site-created': 'Site created. Issue an API key for the partner below.',

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { makeTrIban } from '@kasa/testkit';
+import { useConsoleBrowser } from './browser-fixture.js';
+
+const setup = useConsoleBrowser({ loggedInAs: 'admin' });
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SAMPLE = readFileSync(new URL('../../../packages/statements/test/samples/camt053-v02.xml', import.meta.url), 'utf8');
+
+async function axeFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+    violations: { id: string; impact: string | null }[];
+  };
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact})`);
+}
+
+/** The sample's first statement only, onto `iban`, with its bank references made unique. */
+function camt(iban: string, reference: string): string {
+  const [head] = SAMPLE.split('    <Stmt>\n      <Id>GAR-20250314-0555666');
+  const unique = `G${Math.floor(Math.random() * 1e6)}`;
+  return `${head}  </BkToCstmrStmt>\n</Document>\n`
+    .replaceAll('TR18 0006 2001 1900 0006 6723 15', iban)
+    .replaceAll('GB25073', unique)
+    .replaceAll('KD7MX4Q2RH', reference);
+}
+
+describe('money in by hand and by statement', () => {
+  it('records a transfer through the form and shows it matched', async () => {
+    const { h, site } = setup;
+    const deposit = await h.createDeposit(site, 150000);
+    const p = setup.page;
+    await p.goto('/bank-transfers/record');
+    await p.getByLabel('Bank tx id').fill(`MAN-${Date.now()}`);
+    await p.getByLabel('Amount in lira (TRY)').fill('1.500,00');
+    await p.getByLabel('Sender name').fill('Ayşe Yılmaz');
+    await p.getByLabel('Sender IBAN').fill(makeTrIban(7));
+    await p.getByLabel('Description').fill(deposit.referenceNo);
+    await p.getByLabel('Received at (Türkiye time)').fill('2026-01-31T15:00:00');
+    await p.getByRole('button', { name: 'Record transfer' }).click();
+    await p.waitForURL('**notice=transfer-recorded');
+    const main = (await p.locator('main').textContent()) ?? '';
+    expect(main).toContain('matched');
+    expect(main).toContain(deposit.intentId);
+  });
+
+  it('shows each bad field next to it', async () => {
+    const p = setup.page;
+    await p.goto('/bank-transfers/record');
+    await p.getByLabel('Bank tx id').fill('X-1');
+    await p.getByLabel('Amount in lira (TRY)').fill('abc');
+    await p.getByLabel('Sender name').fill('A');
+    await p.getByLabel('Sender IBAN').fill('TR00');
+    await p.getByRole('button', { name: 'Record transfer' }).click();
+    await expect(p.locator('#amount-error').count()).resolves.toBe(1);
+  });
+
+  it('imports a camt.053 statement and shows the counts and lines; a malformed one its location; axe-clean', async () => {
+    const { h, site } = setup;
+    const iban = makeTrIban(Math.floor(Math.random() * 1e9));
+    const account = await h.ops('POST', '/receiving-accounts', { bankName: 'Garanti BBVA', holderName: 'Kasa A.Ş.', iban });
+    expect(account.status).toBe(201);
+    const deposit = await h.createDeposit(site, 150000);
+    const p = setup.page;
+    await p.goto('/statements');
+    expect(await axeFindings(p)).toEqual([]);
+    await p.getByLabel('Receiving account').selectOption(account.body.id as string);
+    await p
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'day.xml', mimeType: 'application/xml', buffer: Buffer.from(camt(iban, deposit.referenceNo)) });
+    await p.getByRole('button', { name: 'Import statement' }).click();
+    await p.locator('.import-result').waitFor();
+    const result = (await p.locator('.import-result').textContent()) ?? '';
+    expect(result).toContain('camt.053');
+    expect(result).toMatch(/Matched\s*1/);
+    expect(await p.locator('.import-result tbody tr').count()).toBeGreaterThan(1);
+    expect(await axeFindings(p)).toEqual([]);
+
+    await p.getByLabel('Receiving account').selectOption(account.body.id as string);
+    await p
+      .getByLabel('Statement file')
+      .setInputFiles({ name: 'bad.xml', mimeType: 'application/xml', buffer: Buffer.from(camt(iban, 'X').replace('</Stmt>', '')) });
+    await p.getByRole('button', { name: 'Import statement' }).click();
+    await expect(p.locator('section.error h2').textContent()).resolves.toMatch(/cannot be read at/);
+  });
+});
