@@ -6,6 +6,7 @@ import { registerEventCommands } from './commands/events.commands.js';
 import { registerDeskCommands } from './commands/desk.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
+import { registerStatementCommands } from './commands/statements.commands.js';
 import { createContext, DEFAULT_URL } from './context.js';
 import { printJson, type Io } from './output.js';
 
@@ -26,6 +27,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   const ctx = createContext(io, program);
   registerAdminCommands(program, ctx);
   registerReviewCommands(program, ctx);
+  registerStatementCommands(program, ctx);
   registerLedgerCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerDeskCommands(program, ctx);

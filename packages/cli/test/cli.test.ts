@@ -1,5 +1,8 @@
 /** The kasa CLI against a real ledger (PostgreSQL and Redis), run in-process with captured output. */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLedger, type LedgerService } from '@kasa/ledger';
 import { createTestEnvironment, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
@@ -395,5 +398,94 @@ describe('returns to senders from the terminal', () => {
     expect((await kasa(['dashboard'])).stdout).toMatch(/^Returns to send\s+\d+/m);
     const check = await kasa(['journal', 'check']);
     expect(check.code).toBe(0);
+  });
+});
+
+describe('bank statements from the terminal', () => {
+  const SAMPLE_IBAN = 'TR180006200119000006672315';
+  const sample = (name: string) => readFileSync(new URL(`../../statements/test/samples/${name}`, import.meta.url), 'utf8');
+  /** The CSV sample's first statement only (its second is of another account), on `iban`, paying `reference`. */
+  const csvFor = (iban: string, reference: string) =>
+    sample('statement.csv')
+      .split('\n')
+      .filter((row) => !row.includes('ZRT-20250314-B'))
+      .join('\n')
+      .replaceAll(SAMPLE_IBAN.replace(/(.{4})/g, '$1 ').trim(), iban)
+      .replaceAll('KD7MX4Q2RH', reference);
+
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kasa-cli-statements-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function newAccount(): Promise<{ id: string; iban: string }> {
+    const iban = makeTrIban(Math.floor(Math.random() * 1e9));
+    const created = await scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
+    expect(created.status).toBe(201);
+    return { id: created.body.id as string, iban };
+  }
+
+  it('imports a statement file by its extension and prints the counts; again, nothing new', async () => {
+    const account = await newAccount();
+    const deposit = await createDeposit(await newSite(), '150000');
+    const file = join(dir, 'march.csv');
+    writeFileSync(file, csvFor(account.iban, deposit.referenceNo));
+
+    const imported = await kasa(['statements', 'import', file, '--account', account.id]);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('Imported csv statement ZRT-20250314: 3 lines, 3 new, 0 imported before.');
+    expect(imported.stdout).toContain('Transfers: 1 matched, 0 with a suggestion, 1 unmatched');
+
+    const again = await kasa(['--json', 'statements', 'import', file, '--account', account.id]);
+    expect(again.code).toBe(0);
+    expect(again.json).toMatchObject({ format: 'csv', lines: 3, created: 0, duplicates: 3, matched: 0 });
+    const intent = await scenario.ops('GET', `/intents/${deposit.intentId}`);
+    expect(intent.body.receivedAmount).toBe('150000');
+  });
+
+  it('takes --format for a file whose extension says nothing, and refuses to guess without it', async () => {
+    const account = await newAccount();
+    const file = join(dir, 'export.dat');
+    writeFileSync(file, csvFor(account.iban, 'NOREFERENCE'));
+
+    const guessed = await kasa(['statements', 'import', file, '--account', account.id]);
+    expect(guessed.code).toBe(1);
+    expect(guessed.stderr).toContain('give --format camt, mt940 or csv');
+    expect((await kasa(['statements', 'import', file, '--account', account.id, '--format', 'xls'])).code).toBe(2);
+
+    const imported = await kasa(['--json', 'statements', 'import', file, '--account', account.id, '--format', 'csv']);
+    expect(imported.code).toBe(0);
+    expect(imported.json).toMatchObject({ format: 'csv', created: 3 });
+  });
+
+  it("prints the problem's detail and where the file is wrong", async () => {
+    const account = await newAccount();
+    const file = join(dir, 'broken.csv');
+    writeFileSync(file, csvFor(account.iban, 'X').replace('1500.00', 'fifteen hundred'));
+
+    const refused = await kasa(['statements', 'import', file, '--account', account.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('400 validation_failed: The statement file cannot be read');
+    expect(refused.stderr).toMatch(/\(line \d+/);
+
+    const json = await kasa(['--json', 'statements', 'import', file, '--account', account.id]);
+    expect(json.code).toBe(1);
+    expect(json.json.error).toMatchObject({ status: 400, error: 'validation_failed' });
+    expect(json.json.error.errors[0].field).toMatch(/^line \d+/);
+
+    const missing = await kasa(['statements', 'import', join(dir, 'nope.csv'), '--account', account.id]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('ENOENT');
+  });
+
+  it('creates a bank connector account', async () => {
+    const email = `connector-${randomUUID().slice(0, 8)}@kasa.test`;
+    const created = await kasa(['--json', 'operators', 'create', '--email', email, '--name', 'Ziraat feed', '--role', 'connector']);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ email, role: 'CONNECTOR' });
   });
 });

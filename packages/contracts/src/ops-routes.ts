@@ -11,9 +11,11 @@ export type OpsMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call: `PUBLIC` needs no token (login, the document); `REVIEWER` any operator, a reviewer or an admin
- * (some use cases still refuse a reviewer acting on another operator's account); `ADMIN` refuses a reviewer 403.
+ * (some use cases still refuse a reviewer acting on another operator's account); `ADMIN` refuses a reviewer 403;
+ * `CONNECTOR_OR_ADMIN` is a bank connector's machine account or an admin (a reviewer 403). A connector's token
+ * is refused (403) by every route that is not `CONNECTOR_OR_ADMIN`.
  */
-export type OpsRole = 'PUBLIC' | 'REVIEWER' | 'ADMIN';
+export type OpsRole = 'PUBLIC' | 'REVIEWER' | 'ADMIN' | 'CONNECTOR_OR_ADMIN';
 
 /** The error answers an operation documents (./openapi-ops.ts describes each). */
 export type OpsErrorStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429' | '500' | '503';
@@ -73,7 +75,8 @@ export const OPS_ROUTES = {
     response: 'LoginResult',
     responseDescription: 'Logged in',
     body: { schema: 'operatorLogin', example: { email: 'ayse@kasa.example', password: 'correct horse battery staple' } },
-    errors: ['400', '401', '413', '415', '429', '500', '503'],
+    // 403: a bank connector's account, which never logs in.
+    errors: ['400', '401', '403', '413', '415', '429', '500', '503'],
   },
   whoAmI: {
     method: 'GET',
@@ -102,7 +105,8 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Operators',
     summary: 'Create an operator account (ADMIN)',
-    description: 'Adds a REVIEWER or ADMIN; a password (12 characters or more) lets them log in to the console.',
+    description:
+      'Adds a REVIEWER or ADMIN, or a CONNECTOR (a bank connector: may only post lines, never logs in; give it a token); a password (12 characters or more) lets a person log in to the console.',
     status: '201',
     response: 'OpsOperator',
     responseDescription: 'Created',
@@ -448,6 +452,37 @@ export const OPS_ROUTES = {
     response: 'OpsWithdrawalDecision',
     body: { schema: 'markReturned', example: { reason: 'Returned by the receiving bank: account closed.' } },
     errors: DECISION,
+  },
+  recordBankLines: {
+    method: 'POST',
+    path: '/receiving-accounts/:accountId/lines',
+    role: 'CONNECTOR_OR_ADMIN',
+    tag: 'Bank transfers',
+    summary: "Post a receiving account's lines as the bank delivers them (CONNECTOR or ADMIN)",
+    description:
+      "For a bank connector's real-time feed: 1 to 500 lines of this receiving account, recorded exactly as a statement import's (credits matched by reference and straight-through approved by the site's rule, debits kept). A line is known by its `bankTxId` on this account: posting it again, also at the same moment, is counted as a duplicate and changes nothing. 201 when something was created, 200 with `created: 0` when every line was known. The body may be up to 1 MiB.",
+    status: '201',
+    response: 'RecordedBankLines',
+    responseDescription: 'Recorded',
+    body: {
+      schema: 'recordBankLines',
+      example: {
+        lines: [
+          {
+            bankTxId: 'FAST-2026-0000042',
+            direction: 'credit',
+            amount: '150000',
+            currency: 'TRY',
+            receivedAt: '2026-01-31T12:00:00.000Z',
+            senderName: 'Ayşe Yılmaz',
+            senderIban: 'TR330006100519786457841326',
+            description: 'KD7MX4Q2RH',
+          },
+        ],
+      },
+    },
+    example: { lines: 1, created: 1, duplicates: 0, matched: 1, suggested: 0, unmatched: 0, autoApproved: 0 },
+    errors: [...WRITE, '403', '404'],
   },
   recordBankTransfer: {
     method: 'POST',

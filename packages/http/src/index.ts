@@ -3,7 +3,7 @@ export { AppError, problemOf } from './app-error.js';
 export { requestId, errorHandler, notFound, sendProblem } from './middleware.js';
 export { currentRequestId, requestScope } from './request-scope.js';
 export { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './dependency-errors.js';
-export { jsonBody, MAX_BODY_BYTES } from './json-body.js';
+export { jsonBody, jsonBodyOf, MAX_BODY_BYTES } from './json-body.js';
 export { pathParam } from './path-param.js';
 export { canonicalUuidPath } from './canonical-path.js';
 export { jsonProblem, textProblem, rejectHostileUrl, noStore, verifyUtf8, MAX_JSON_DEPTH } from './hostile-input.js';

@@ -52,6 +52,29 @@ describe('login', () => {
     await context.close();
   });
 
+  it("refuses a bank connector's account with a clear message and no session", async () => {
+    const { h } = setup;
+    const email = `connector-${Date.now()}@kasa.test`;
+    const password = 'connector password 1234';
+    expect((await h.ops('POST', '/operators', { email, name: 'Bank feed', role: 'CONNECTOR', password })).status).toBe(201);
+    const context = await h.browser.newContext({ baseURL: h.console.url });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/login') && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Log in' }).click(),
+    ]);
+    expect(response.status()).toBe(403);
+    await expect(page.locator('.error-line').textContent()).resolves.toContain(
+      "bank connector's account: it cannot sign in to the console",
+    );
+    await page.goto('/review');
+    await page.waitForURL('**/login?next=%2Freview');
+    await context.close();
+  });
+
   it('keeps the ops token only inside an HttpOnly, SameSite=Strict cookie that is sealed', async () => {
     const { h, admin } = setup;
     const { context } = await h.login(admin);

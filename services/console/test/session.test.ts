@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { newSession, SessionSealer, type SessionOperator } from '../src/session/session.js';
+import { consoleRole, newSession, SessionSealer, type SessionOperator } from '../src/session/session.js';
 
 const key = Buffer.alloc(32, 9);
 const operator: SessionOperator = {
@@ -52,5 +52,14 @@ describe('sealed session cookie', () => {
     expect(sealer.verifyCsrf(a.sid, undefined)).toBe(false);
     expect(sealer.verifyCsrf(a.sid, [sealer.csrfToken(a.sid)])).toBe(false);
     expect(new SessionSealer(Buffer.alloc(32, 8)).verifyCsrf(a.sid, sealer.csrfToken(a.sid))).toBe(false);
+  });
+
+  it('takes the roles that sign in to the console, never a bank connector', () => {
+    expect(consoleRole('ADMIN')).toBe('ADMIN');
+    expect(consoleRole('REVIEWER')).toBe('REVIEWER');
+    expect(consoleRole('CONNECTOR')).toBeNull();
+    const sealer = new SessionSealer(key);
+    const sealed = sealer.seal(newSession(now, 60_000, { ...operator, role: 'CONNECTOR' as never }));
+    expect(sealer.open(sealed, now)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Every ops route refuses a request without a valid operator token (401) and every admin-only route refuses
- * a reviewer (403); the route table (@kasa/contracts) is checked against the routes the Express app really
+ * Every ops route refuses a request without a valid operator token (401), every admin-only (and connector) route
+ * refuses a reviewer (403), and a bank connector's token is refused (403) by every route but its own; the route table (@kasa/contracts) is checked against the routes the Express app really
  * registers, both ways.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,16 +14,27 @@ const concrete = (route: OpsRoute) => route.path.replace(/:[A-Za-z]+/g, () => ra
 
 let h: LedgerHarness;
 let reviewer: TestOperator;
+let connectorToken: string;
 beforeAll(async () => {
   h = await startLedgerHarness();
   reviewer = await h.createOperator('REVIEWER');
+  const connector = await h.ops('POST', '/operators', {
+    email: `connector-${randomUUID()}@kasa.test`,
+    name: 'Bank feed',
+    role: 'CONNECTOR',
+  });
+  expect(connector.status).toBe(201);
+  const issued = await h.ops('POST', `/operators/${connector.body.operatorId as string}/tokens`, { label: 'bank feed' });
+  expect(issued.status).toBe(201);
+  connectorToken = issued.body.token as string;
 });
 afterAll(async () => {
   await h?.stop();
 });
 
 const guarded = OPS_ROUTES.filter((route) => route.role !== 'PUBLIC');
-const adminOnly = OPS_ROUTES.filter((route) => route.role === 'ADMIN');
+const adminOnly = OPS_ROUTES.filter((route) => route.role === 'ADMIN' || route.role === 'CONNECTOR_OR_ADMIN');
+const notConnectors = guarded.filter((route) => route.role !== 'CONNECTOR_OR_ADMIN');
 const bodyFor = (route: OpsRoute) => (route.method === 'GET' ? undefined : {});
 
 describe('the ops route table', () => {
@@ -60,6 +71,17 @@ describe('ops route guards', () => {
   it.each(adminOnly.map((route) => [routeKey(route), route] as const))('%s refuses a reviewer with 403', async (_name, route) => {
     const response = await h.ops(route.method, concrete(route), bodyFor(route), reviewer.token);
     expect(response.status).toBe(403);
+  });
+
+  it.each(notConnectors.map((route) => [routeKey(route), route] as const))('%s refuses a bank connector with 403', async (_name, route) => {
+    const response = await h.ops(route.method, concrete(route), bodyFor(route), connectorToken);
+    expect(response.status).toBe(403);
+    expect(response.body.error).toBe('forbidden');
+  });
+
+  it('has routes a bank connector may call, each for an admin too', () => {
+    const connectorRoutes = guarded.filter((route) => route.role === 'CONNECTOR_OR_ADMIN').map(routeKey);
+    expect(connectorRoutes).toEqual(['POST /receiving-accounts/:accountId/lines']);
   });
 
   it('lets login through without a token (the one public route)', async () => {

@@ -4,12 +4,12 @@ import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
 
-const ROLES: readonly OperatorRole[] = ['ADMIN', 'REVIEWER'];
+const ROLES: readonly OperatorRole[] = ['ADMIN', 'REVIEWER', 'CONNECTOR'];
 
-/** `--role reviewer` -> `REVIEWER`; anything else is refused before a request is sent. */
+/** `--role reviewer` -> `REVIEWER` (also admin, connector); anything else is refused before a request is sent. */
 function roleOf(text: string): OperatorRole {
   const role = ROLES.find((known) => known === text.toUpperCase());
-  if (!role) throw new Error('--role must be reviewer or admin');
+  if (!role) throw new Error('--role must be reviewer, admin or connector');
   return role;
 }
 
@@ -44,7 +44,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description('create an operator account')
     .requiredOption('--email <email>')
     .requiredOption('--name <name>')
-    .requiredOption('--role <role>', 'reviewer or admin')
+    .requiredOption('--role <role>', 'reviewer, admin or connector (a bank connector: token only, may only post lines)')
     .option('--password <password>', 'console password (at least 12 characters); omit for a token-only account')
     .action(async (options: { email: string; name: string; role: string; password?: string }) => {
       const created = await ctx.client().call('createOperator', {

@@ -40,7 +40,7 @@ const operator = object('OpsOperator', {
   operatorId: uuid,
   email: { type: 'string' },
   name: { type: 'string' },
-  role: { type: 'string', enum: ['ADMIN', 'REVIEWER'] },
+  role: { type: 'string', enum: ['ADMIN', 'REVIEWER', 'CONNECTOR'] },
   disabledAt: nullableTimestamp,
   createdAt: timestamp,
 });
@@ -164,7 +164,7 @@ export const OPS_RESPONSE_SCHEMAS = {
     'OpsPrincipal',
     {
       operatorId: { type: 'string', description: 'The operator id, or `bootstrap` for OPS_BOOTSTRAP_TOKEN.' },
-      role: { type: 'string', enum: ['ADMIN', 'REVIEWER'] },
+      role: { type: 'string', enum: ['ADMIN', 'REVIEWER', 'CONNECTOR'] },
       tokenId: { type: ['string', 'null'], format: 'uuid' },
       email: nullableString,
     },
@@ -265,6 +265,19 @@ export const OPS_RESPONSE_SCHEMAS = {
       autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
     },
     'What importing a statement file did.',
+  ),
+  RecordedBankLines: object(
+    'RecordedBankLines',
+    {
+      lines: { type: 'integer', minimum: 1, description: 'Lines posted.' },
+      created: { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' },
+      duplicates: { type: 'integer', minimum: 0, description: 'Lines recorded before (same bankTxId on this account).' },
+      matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
+      suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
+      unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
+      autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+    },
+    "What posting a receiving account's lines did.",
   ),
   RecordedBankTransfer: object('RecordedBankTransfer', {
     ...bankTransferProperties,

@@ -153,7 +153,7 @@ export const createOperatorRequestSchema = {
   properties: {
     email: { type: 'string', maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'x-message': 'must be an e-mail address' },
     name: displayName,
-    role: { type: 'string', enum: ['REVIEWER', 'ADMIN'], 'x-message': 'must be REVIEWER or ADMIN' },
+    role: { type: 'string', enum: ['REVIEWER', 'ADMIN', 'CONNECTOR'], 'x-message': 'must be REVIEWER, ADMIN or CONNECTOR' },
     password: { type: 'string', minLength: 12, maxLength: 1024, 'x-message': 'must be at least 12 characters' },
   },
 } as const;
@@ -194,6 +194,37 @@ export const recordBankTransferRequestSchema = {
     },
     description: { type: 'string', maxLength: 500 },
     receivedAt: opsTimestamp,
+  },
+} as const;
+
+/** One line a bank connector posts: a credit (money in, recorded as a transfer) or a debit (money out, kept). */
+const bankLineSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['bankTxId', 'direction', 'amount', 'receivedAt', 'senderName', 'senderIban', 'description'],
+  properties: {
+    bankTxId: recordBankTransferRequestSchema.properties.bankTxId,
+    direction: { type: 'string', enum: ['credit', 'debit'], 'x-message': 'must be credit or debit' },
+    amount: amountBound,
+    currency: recordBankTransferRequestSchema.properties.currency,
+    receivedAt: opsTimestamp,
+    senderName: { type: 'string', maxLength: 140, description: 'The counterparty: the sender of a credit, the payee of a debit.' },
+    senderIban: {
+      type: 'string',
+      maxLength: 42,
+      description: "The counterparty's IBAN; spaces are ignored and letters upper-cased. May be empty when the bank gives none.",
+    },
+    description: { type: 'string', maxLength: 500 },
+  },
+} as const;
+
+export const recordBankLinesRequestSchema = {
+  $id: 'RecordBankLinesRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['lines'],
+  properties: {
+    lines: { type: 'array', minItems: 1, maxItems: 500, items: bankLineSchema, 'x-message': 'must hold 1 to 500 lines' },
   },
 } as const;
 

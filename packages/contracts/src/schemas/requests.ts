@@ -24,6 +24,7 @@ import {
   opsListIntentsQuerySchema,
   opsListWithdrawalsQuerySchema,
   recordBankTransferRequestSchema,
+  recordBankLinesRequestSchema,
   rejectIntentRequestSchema,
   rejectRequestSchema,
 } from './ops.js';
@@ -170,6 +171,7 @@ export const REQUEST_SCHEMAS = {
   createOperator: createOperatorRequestSchema,
   issueOperatorToken: issueOperatorTokenRequestSchema,
   recordBankTransfer: recordBankTransferRequestSchema,
+  recordBankLines: recordBankLinesRequestSchema,
   assignBankTransfer: assignBankTransferRequestSchema,
   approveIntent: approveIntentRequestSchema,
   reject: rejectRequestSchema,

@@ -3,7 +3,7 @@ import type { ConsoleDeps } from '../console-deps.js';
 import type { LoginResult } from '@kasa/contracts';
 import { OpsApiError } from '@kasa/ops-client';
 import { clearSession, operatorOf, requireOperator, safeLocalPath, verifyCsrf, writeSession } from '../session/session.middleware.js';
-import { newSession } from '../session/session.js';
+import { consoleRole, newSession } from '../session/session.js';
 import { html } from '../views/html.js';
 import { renderPage } from '../views/layout.js';
 import { noticeText } from '../views/notices.js';
@@ -32,9 +32,13 @@ function loginPage(view: LoginView): string {
   return renderPage({ title: 'Log in', operator: null, csrf: null, notice: view.notice ?? null }, body);
 }
 
+// The ledger refuses a bank connector's account (403): a machine, never a person at the console.
+const CONNECTOR_REFUSED = "This is a bank connector's account: it cannot sign in to the console. Sign in with your own operator account.";
+
 const LOGIN_ERRORS: Record<number, string> = {
   400: 'Enter a valid e-mail address and your password.',
   401: 'E-mail or password is wrong, or the account is disabled.',
+  403: CONNECTOR_REFUSED,
 };
 
 /** "Try again in 4 minutes" from the ledger's Retry-After; the same words whichever allowance ran out. */
@@ -106,6 +110,11 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       return;
     }
     const { operator } = result;
+    const role = consoleRole(operator.role);
+    if (!role) {
+      fail(403, CONNECTOR_REFUSED);
+      return;
+    }
     const expiresAt = Date.parse(result.expiresAt);
     const now = deps.clock();
     const session = newSession(now, expiresAt - now.getTime(), {
@@ -114,7 +123,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       operatorId: operator.operatorId,
       email: operator.email,
       name: operator.name,
-      role: operator.role,
+      role,
     });
     writeSession(res, deps, session);
     res.redirect(303, next);

@@ -6,7 +6,13 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The roles that may sign in to the console; a bank connector (`CONNECTOR`) is a machine and never does. */
 export type OperatorRole = 'ADMIN' | 'REVIEWER';
+
+/** The console role of a role the ledger answered; null for one that may not sign in (a bank connector). */
+export function consoleRole(role: string): OperatorRole | null {
+  return role === 'ADMIN' || role === 'REVIEWER' ? role : null;
+}
 
 /** Who is logged in, as the ledger's login answered; the role only decides what the UI offers. */
 export interface SessionOperator {

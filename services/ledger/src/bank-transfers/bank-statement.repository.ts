@@ -15,7 +15,8 @@ export interface NewBankStatement {
 
 export interface NewStatementDebit {
   receivingAccountId: string;
-  statementId: string;
+  /** Null for a line a bank connector posted. */
+  statementId: string | null;
   bankTxId: string;
   amount: bigint;
   currency: string;

@@ -40,8 +40,14 @@ export const newTally = (): LineTally => ({
   paid: [],
 });
 
+/** Where a batch of lines came from: a receiving account, and the statement they are in (null: a bank connector's feed). */
+export interface LineSource {
+  receivingAccountId: string;
+  statementId: string | null;
+}
+
 /**
- * Records the lines a bank delivered for a receiving account (a statement's) inside the
+ * Records the lines a bank delivered for a receiving account (a statement's, or a connector's feed) inside the
  * caller's transaction: a credit as a transfer exactly as an operator's ({@link recordArrival}), a debit kept for the
  * payouts; a line whose bank reference the account already has is a duplicate and changes nothing.
  */
@@ -49,7 +55,7 @@ export async function recordLines(
   tx: Prisma.TransactionClient,
   deps: RecordLinesDeps,
   actor: Actor,
-  source: { receivingAccountId: string; statementId: string },
+  source: LineSource,
   lines: readonly StatementLine[],
   tally: LineTally,
 ): Promise<void> {
@@ -121,10 +127,7 @@ export async function approveStraightThrough(deps: RecordLinesDeps, request: Ope
   return approved;
 }
 
-function transferOf(
-  line: StatementLine,
-  { receivingAccountId, statementId }: { receivingAccountId: string; statementId: string },
-): NewBankTransfer {
+function transferOf(line: StatementLine, { receivingAccountId, statementId }: LineSource): NewBankTransfer {
   return {
     bankTxId: line.bankTxId,
     amount: line.amount,
@@ -138,7 +141,7 @@ function transferOf(
   };
 }
 
-function debitOf(line: StatementLine, { receivingAccountId, statementId }: { receivingAccountId: string; statementId: string }) {
+function debitOf(line: StatementLine, { receivingAccountId, statementId }: LineSource) {
   return {
     receivingAccountId,
     statementId,

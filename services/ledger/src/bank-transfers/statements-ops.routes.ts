@@ -1,10 +1,14 @@
 import express, { type RequestHandler, type Router } from 'express';
-import { OPS_ROUTES } from '@kasa/contracts';
-import { AppError, pathParam } from '@kasa/http';
+import { OPS_ROUTES, parseRequest } from '@kasa/contracts';
+import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { importStatement } from './import-statement.use-case.js';
+import { recordBankLines } from './record-bank-lines.use-case.js';
+
+/** A bank connector's batch: up to 500 lines, far above the JSON routes' 64 KiB. */
+const LINES_MAX_BYTES = 1024 * 1024;
 
 const { maxBytes } = OPS_ROUTES.importStatement.rawBody;
 const MAX_MIB = maxBytes / (1024 * 1024);
@@ -47,7 +51,10 @@ const statementBody: RequestHandler = (req, res, next) => {
   });
 };
 
-/** Statement import (`/ops/v1/receiving-accounts/:accountId/statements`): a receiving account's bank statement file. */
+/**
+ * Statement import (`/ops/v1/receiving-accounts/:accountId/statements`): a receiving account's bank statement file;
+ * and a bank connector's lines (`.../lines`), the same path for lines that come one by one rather than in a file.
+ */
 export function statementOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
@@ -57,6 +64,12 @@ export function statementOpsRoutes(deps: LedgerDeps): Router {
       bytes,
       contentType: req.get('content-type') ?? '',
     });
+    res.status(result.created > 0 ? 201 : 200).json(result);
+  });
+
+  opsRoute(router, 'recordBankLines', jsonBodyOf(LINES_MAX_BYTES), async (req, res) => {
+    const input = parseRequest('recordBankLines', req.body);
+    const result = await recordBankLines(deps, operatorRequestOf(req, res), pathParam(req, 'accountId'), input);
     res.status(result.created > 0 ? 201 : 200).json(result);
   });
 

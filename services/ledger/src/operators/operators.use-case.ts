@@ -67,6 +67,9 @@ export async function login(deps: OperatorsDeps, input: { email: string; passwor
   const usable = operator && operator.passwordHash && !operator.disabledAt;
   const matches = await verifyPassword(input.password, usable ? (operator.passwordHash as string) : await decoyHash());
   if (!usable || !matches) throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
+  if (operator.role === 'CONNECTOR') {
+    throw new AppError('forbidden', "A bank connector's account cannot log in; it works with a token an admin issues it.");
+  }
   await deps.loginThrottle.succeeded(attempt);
   const { token, tokenHash } = generateOperatorToken();
   const expiresAt = msFromNow(deps.clock, deps.config.operatorSessionTtlSeconds * 1000);

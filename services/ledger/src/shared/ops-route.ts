@@ -7,6 +7,8 @@ const GUARDS: Record<(typeof OPS_ROUTES)[OpsOperationId]['role'], RequestHandler
   // Any operator: refuses (401) a request no operator was resolved for, should the router be mounted before the auth guard.
   REVIEWER: [requireRole('ADMIN', 'REVIEWER')],
   ADMIN: [requireRole('ADMIN')],
+  // A bank connector's machine account, or an admin; a connector is refused (403) by every other route's guard above.
+  CONNECTOR_OR_ADMIN: [requireRole('CONNECTOR', 'ADMIN')],
 };
 
 /**

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Context } from '../context.js';
+
+/** The media type the ledger reads each statement format as (docs/statements.md). */
+const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
+type StatementFormat = keyof typeof FORMAT_TYPES;
+
+/** A file's format by its extension: camt.053 is XML, MT940 files are `.sta`, `.mt940`, `.940` or `.txt`. */
+const EXTENSION_FORMATS: Record<string, StatementFormat> = {
+  '.xml': 'camt',
+  '.camt': 'camt',
+  '.053': 'camt',
+  '.sta': 'mt940',
+  '.mt940': 'mt940',
+  '.940': 'mt940',
+  '.txt': 'mt940',
+  '.csv': 'csv',
+};
+
+function formatOption(text: string): StatementFormat {
+  const format = text.toLowerCase();
+  if (!Object.hasOwn(FORMAT_TYPES, format)) throw new InvalidArgumentError('must be camt, mt940 or csv');
+  return format as StatementFormat;
+}
+
+/** The format given, or the file's by its extension; an unknown extension needs `--format`. */
+function formatOf(file: string, given: StatementFormat | undefined): StatementFormat {
+  if (given) return given;
+  const byExtension = EXTENSION_FORMATS[extname(file).toLowerCase()];
+  if (!byExtension) throw new Error(`cannot tell the format of ${file} from its extension; give --format camt, mt940 or csv`);
+  return byExtension;
+}
+
+/** Bank statements: importing a receiving account's statement file. */
+export function registerStatementCommands(program: Command, ctx: Context): void {
+  const statements = program.command('statements').description("a receiving account's bank statements");
+  statements
+    .command('import <file>')
+    .description("import a receiving account's statement file (camt.053, MT940 or CSV); lines imported before change nothing")
+    .requiredOption('--account <accountId>', 'the id of the receiving account the statement is of')
+    .option('--format <format>', 'camt, mt940 or csv; default by the file extension (.xml, .sta/.mt940/.txt, .csv)', formatOption)
+    .action(async (file: string, o: { account: string; format?: StatementFormat }) => {
+      const format = formatOf(file, o.format);
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(file);
+      } catch (error) {
+        throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      const imported = await ctx
+        .client()
+        .upload('importStatement', { params: { accountId: o.account } }, { bytes, contentType: FORMAT_TYPES[format] });
+      ctx.emit(imported, () => {
+        const out = ctx.io.stdout;
+        out.write(
+          `Imported ${imported.format} statement ${imported.statements.map((s) => s.reference).join(', ')}: ${imported.lines} lines, ` +
+            `${imported.created} new, ${imported.duplicates} imported before.\n`,
+        );
+        out.write(
+          `Transfers: ${imported.matched} matched, ${imported.suggested} with a suggestion, ${imported.unmatched} unmatched; ` +
+            `${imported.autoApproved} deposits approved straight through.\n`,
+        );
+        if (imported.unmatched + imported.suggested > 0)
+          out.write('Review the unmatched ones with: kasa transfers list --status UNMATCHED\n');
+      });
+    });
+}
