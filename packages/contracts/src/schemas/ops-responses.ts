@@ -157,6 +157,15 @@ const eventId = {
   description: 'The webhook event this decision emitted; null when none.',
 } as const;
 
+/** What a statement import and a connector's batch both count (the document lists them in this order). */
+const CREATED_LINES = { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' } as const;
+const ARRIVAL_COUNTS = {
+  matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
+  suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
+  unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
+  autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+} as const;
+
 export const OPS_RESPONSE_SCHEMAS = {
   OpsOperator: operator,
   OpsOperatorList: dataOf('OpsOperatorList', 'OpsOperator'),
@@ -257,12 +266,9 @@ export const OPS_RESPONSE_SCHEMAS = {
         items: object('ImportedStatement', { statementId: uuid, reference: { type: 'string', description: "The bank's statement id." } }),
       },
       lines: { type: 'integer', minimum: 0, description: 'Credit and debit lines in the file.' },
-      created: { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' },
+      created: CREATED_LINES,
       duplicates: { type: 'integer', minimum: 0, description: 'Lines imported before (same bank reference on this account).' },
-      matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
-      suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
-      unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
-      autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+      ...ARRIVAL_COUNTS,
     },
     'What importing a statement file did.',
   ),
@@ -270,12 +276,9 @@ export const OPS_RESPONSE_SCHEMAS = {
     'RecordedBankLines',
     {
       lines: { type: 'integer', minimum: 1, description: 'Lines posted.' },
-      created: { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' },
+      created: CREATED_LINES,
       duplicates: { type: 'integer', minimum: 0, description: 'Lines recorded before (same bankTxId on this account).' },
-      matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
-      suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
-      unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
-      autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+      ...ARRIVAL_COUNTS,
     },
     "What posting a receiving account's lines did.",
   ),

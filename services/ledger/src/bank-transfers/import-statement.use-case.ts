@@ -8,7 +8,7 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
-import { approveStraightThrough, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
+import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
 
 export interface ImportStatementDeps extends RecordLinesDeps {
   accounts: ReceivingAccountRepository;
@@ -98,12 +98,7 @@ export async function importStatement(
     statementId: result.statementId,
     format,
     lines: result.lines,
-    created: result.created,
-    duplicates: result.duplicates,
-    matched: result.matched,
-    suggested: result.suggested,
-    unmatched: result.unmatched,
-    autoApproved: result.autoApproved,
+    ...countsOf(result),
     operatorId: request.caller.operatorId,
   });
   return result;

@@ -8,7 +8,7 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ImportStatementDeps } from './import-statement.use-case.js';
-import { approveStraightThrough, newTally, recordLines, type LineCounts } from './record-lines.js';
+import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts } from './record-lines.js';
 
 /** What posting a batch of lines did; `created: 0` when every line was known. */
 export interface RecordedBankLines extends LineCounts {
@@ -72,12 +72,7 @@ export async function recordBankLines(
     requestId: request.requestId,
     receivingAccountId: account.id,
     lines: result.lines,
-    created: result.created,
-    duplicates: result.duplicates,
-    matched: result.matched,
-    suggested: result.suggested,
-    unmatched: result.unmatched,
-    autoApproved: result.autoApproved,
+    ...countsOf(result),
     operatorId: request.caller.operatorId,
   });
   return result;

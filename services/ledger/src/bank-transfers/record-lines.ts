@@ -29,6 +29,11 @@ export interface LineCounts {
   autoApproved: number;
 }
 
+/** The counts alone, for the one log line a batch writes (the answer carries more). */
+export function countsOf({ created, duplicates, matched, suggested, unmatched, autoApproved }: LineCounts): LineCounts {
+  return { created, duplicates, matched, suggested, unmatched, autoApproved };
+}
+
 /** The running counts of a batch, and the arrivals that paid a deposit (for straight-through approval once committed). */
 export interface LineTally {
   counts: LineCounts;
