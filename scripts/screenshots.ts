@@ -121,6 +121,17 @@ async function main(): Promise<void> {
     const typo = near.referenceNo.slice(0, 4) + (near.referenceNo[4] === 'X' ? 'Y' : 'X') + near.referenceNo.slice(5);
     const suggested = await scenario.transfer(typo, '70000', { senderName: 'ZEYNEP KAYA' });
     const suggestedId = (suggested.body as { bankTransferId: string }).bankTransferId;
+    // Partial money: one deposit short in the queue, one waiting for the rest; money for an approved deposit (a top-up).
+    const short = await scenario.createDeposit(site.siteId, '100000');
+    await scenario.transfer(short.referenceNo, '60000');
+    const waitingRest = await scenario.createDeposit(site.siteId, '80000');
+    await scenario.transfer(waitingRest.referenceNo, '30000');
+    await scenario.ops('POST', `/intents/${waitingRest.intentId}/wait-for-rest`);
+    const paid = await scenario.createDeposit(site.siteId, '50000');
+    await scenario.transfer(paid.referenceNo, '50000');
+    await scenario.ops('POST', `/intents/${paid.intentId}/approve`, {});
+    const again = await scenario.transfer(paid.referenceNo, '20000');
+    const againId = (again.body as { bankTransferId: string }).bankTransferId;
     const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -133,7 +144,11 @@ async function main(): Promise<void> {
     await page.waitForURL('**/review', { timeout: 10_000 });
     const consolePages: [string, string, string][] = [
       ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item'],
-      ['console-review.png', '/review', 'Console: the review queue, oldest first with the waiting time'],
+      [
+        'console-review.png',
+        '/review',
+        'Console: the review queue, oldest first with the waiting time; a short deposit, and one waiting for the rest',
+      ],
       ['console-deposits.png', '/deposits', 'Console: every deposit, with filters'],
       ['console-search.png', `/search?q=${encodeURIComponent(waitingReview.referenceNo.toLowerCase())}`, 'Console: search by a reference'],
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
@@ -143,6 +158,11 @@ async function main(): Promise<void> {
         'console-bank-transfer-suggested.png',
         `/bank-transfers/${suggestedId}`,
         'Console: a transfer with a reference one character off, its reasons and the suggested deposit',
+      ],
+      [
+        'console-bank-transfer-top-up.png',
+        `/bank-transfers/${againId}`,
+        'Console: money for a deposit approved already, offered as a top-up or a return to its sender',
       ],
       ['console-record-transfer.png', '/bank-transfers/record', 'Console: record one transfer by hand'],
       ['console-statements.png', '/statements', 'Console: import a bank statement'],
@@ -154,6 +174,7 @@ async function main(): Promise<void> {
       ['console-sites.png', '/sites', 'Console: sites'],
       ['console-site-keys.png', `/sites/${site.siteId}`, "Console: a site's API keys"],
       ['console-balances.png', '/balances', 'Console: site balances'],
+      ['console-reconciliation.png', '/reconciliation', "Console: each receiving account's statement balance against Kasa's bookings"],
       ['console-audit.png', '/audit', 'Console: the audit log'],
     ];
     for (const [file, path, what] of consolePages) {

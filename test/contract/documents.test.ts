@@ -135,7 +135,11 @@ describe('what the documents cover', () => {
     const webhooks = docs.partner.webhooks as Record<string, { post: { parameters: { name: string }[]; requestBody: Doc } }>;
     expect(Object.keys(webhooks).sort()).toEqual([
       'intent.approved',
+      'intent.auto_cancelled',
+      'intent.late_arrival',
+      'intent.received',
       'intent.rejected',
+      'intent.topped_up',
       'withdrawal.rejected',
       'withdrawal.returned',
       'withdrawal.sent',

@@ -9,6 +9,10 @@ export interface Principal {
   siteId: string;
   siteSlug: string;
   rateLimitPerMinute: number;
+  /**
+   * False for a test key (the site's sandbox). Absent in an entry cached before sandboxes existed: such a key is live.
+   */
+  livemode?: boolean;
 }
 
 /** How long a resolved or revoked key stays cached before the ledger is asked again. */

@@ -47,13 +47,15 @@ export const CONFLICT_REASONS = {
   amount_exceeds_received: 'The credit asked for is more than the money recorded as received for this deposit.',
   insufficient_balance: "The site's available balance does not cover the withdrawal.",
   intent_decided:
-    'A bank transfer cannot be assigned to a deposit that was already approved or rejected; set the transfer aside or return it to its sender.',
+    'A bank transfer cannot be assigned to a deposit that was already approved or rejected: credit it to an approved one as a top-up, or return it to its sender (the detail says which applies).',
   transfer_settled:
     'The bank transfer already went somewhere (matched, assigned, set aside or being returned), so this action no longer applies.',
   transfer_not_returnable:
     'The transfer cannot go back to its sender: a deposit kept it, or it is already being returned. Only unmatched or set-aside money, or money paid for a rejected deposit, goes back.',
   bank_tx_id_reused: 'This bankTxId was already recorded with different details.',
   event_in_delivery: 'The event is still being delivered; replay it once it is DELIVERED or DEAD.',
+  webhook_not_configured:
+    'The site has no webhook URL or signing secret, so no test webhook can be sent: set them with PUT /site/webhook-config first.',
   operator_disabled: 'The operator is disabled, so no token can be issued for them.',
   self_disable: 'An operator cannot disable their own account.',
   bootstrap_token: 'The bootstrap token is configuration: it cannot be logged out.',

@@ -64,7 +64,8 @@ const event = {
   lastAttemptAt: '2026-01-31T12:09:41.790Z',
   deliveredAt: '2026-01-31T12:09:41.902Z',
   deadAt: null,
-  payload: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', data: depositIntent },
+  nextAttemptAt: null,
+  payload: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', livemode: true, data: depositIntent },
 };
 
 /** Examples of the partner document, by what they show. */
@@ -97,14 +98,36 @@ export const PARTNER_EXAMPLES = {
   depositIntentList: { data: [{ ...depositIntent, requestedAmount: '150000' }], nextCursor: null },
   withdrawal,
   withdrawalList: { data: [{ ...withdrawal, requestedAmount: '50000' }], nextCursor: 'eyJjIjoiMjAyNi0wMS0zMVQxMzowMDowMC4wMDBaIn0' },
-  webhookConfigRequest: { webhookUrl: 'https://partner.example/webhooks/kasa', rotateSecret: true },
+  webhookConfigRequest: {
+    webhookUrl: 'https://partner.example/webhooks/kasa',
+    rotateSecret: true,
+    eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned', 'intent.topped_up'],
+  },
   webhookConfigResponse: {
     webhookUrl: 'https://partner.example/webhooks/kasa',
     webhookSecret: 'whsec_9ZbQ2xV7nK4mR1tY8wC3fH6jL0pS5dG2aE7uI4oB1qM',
     rotatedAt: '2026-01-31T12:00:00.000Z',
+    eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned', 'intent.topped_up'],
   },
-  event: { ...event, status: 'PENDING', attemptCount: 0, lastAttemptAt: null, deliveredAt: null },
+  event: {
+    ...event,
+    status: 'PENDING',
+    attemptCount: 0,
+    lastAttemptAt: null,
+    deliveredAt: null,
+    nextAttemptAt: '2026-01-31T12:09:41.512Z',
+  },
   eventList: { data: [event], nextCursor: null },
+  webhookConfig: {
+    webhookUrl: 'https://partner.example/webhooks/kasa',
+    rotatedAt: '2026-01-31T12:00:00.000Z',
+    eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned', 'intent.topped_up'],
+  },
+  testWebhookRequest: { type: 'ping' },
+  testWebhookResponse: { delivered: true, statusCode: 200, durationMs: 87, error: null },
+  balance: { available: '1250000', reserved: '50000', currency: 'TRY' },
+  recoverEventsRequest: { since: '2026-01-30T00:00:00.000Z', until: '2026-01-31T00:00:00.000Z' },
+  recoverEventsResponse: { replayed: 2, eventIds: [eventId, '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'] },
   eventWithAttempts: {
     ...event,
     attempts: [
@@ -119,11 +142,41 @@ export const PARTNER_EXAMPLES = {
       },
     ],
   },
-  intentWebhook: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', data: depositIntent },
+  intentWebhook: { eventId, type: 'intent.approved', createdAt: '2026-01-31T12:09:41.512Z', livemode: true, data: depositIntent },
+  topUpWebhook: {
+    eventId: '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+    type: 'intent.topped_up',
+    createdAt: '2026-01-31T16:02:11.204Z',
+    livemode: true,
+    data: { ...depositIntent, amount: '200000', updatedAt: '2026-01-31T16:02:11.204Z' },
+    topUp: { amount: '50000', bankTransferId: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', receivedAt: '2026-01-31T15:58:40.000Z' },
+  },
+  receivedWebhook: {
+    eventId: '0d1c2b3a-4958-4a6b-8c7d-e9f8a7b6c5d4',
+    type: 'intent.received',
+    createdAt: '2026-01-31T12:04:12.330Z',
+    livemode: true,
+    data: { ...depositIntent, status: 'PENDING_REVIEW', approvedAt: null, updatedAt: '2026-01-31T12:04:12.330Z' },
+  },
+  autoCancelledWebhook: {
+    eventId: '1e2d3c4b-5a69-4b7c-8d9e-0f1a2b3c4d5e',
+    type: 'intent.auto_cancelled',
+    createdAt: '2026-01-31T12:30:00.418Z',
+    livemode: true,
+    data: { ...depositIntent, status: 'AUTO_CANCELLED', approvedAt: null, updatedAt: '2026-01-31T12:30:00.418Z' },
+  },
+  lateArrivalWebhook: {
+    eventId: '2f3e4d5c-6b7a-4c8d-9eaf-1b2c3d4e5f60',
+    type: 'intent.late_arrival',
+    createdAt: '2026-01-31T12:41:07.052Z',
+    livemode: true,
+    data: { ...depositIntent, status: 'LATE_ARRIVAL', approvedAt: null, updatedAt: '2026-01-31T12:41:07.052Z' },
+  },
   withdrawalWebhook: {
     eventId: '7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9',
     type: 'withdrawal.sent',
     createdAt: '2026-01-31T15:20:03.004Z',
+    livemode: true,
     data: withdrawal,
   },
   validationProblem: problemOf(

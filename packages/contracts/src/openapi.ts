@@ -6,10 +6,16 @@
 import { PARTNER_EXAMPLES as EX } from './openapi-examples.js';
 import { componentsOf, pathId, problem, queryParametersOf, ref, withoutUnusedSchemas, type Json } from './openapi-support.js';
 import { pathParameterNames } from './ops-routes.js';
-import { PARTNER_ROUTES, partnerDocumentPath, type PartnerErrorStatus, type PartnerOperationSpec } from './partner-routes.js';
+import {
+  PARTNER_API_VERSION,
+  PARTNER_ROUTES,
+  partnerDocumentPath,
+  type PartnerErrorStatus,
+  type PartnerOperationSpec,
+} from './partner-routes.js';
 import { REQUEST_SCHEMAS } from './schemas/requests.js';
 import { RESPONSE_SCHEMAS } from './schemas/responses.js';
-import { EVENT_TYPES } from './statuses.js';
+import { EVENT_TYPES, OPT_IN_EVENT_TYPES, type EventType } from './statuses.js';
 
 const body = (schema: string, example: unknown) => ({ required: true, content: { 'application/json': { schema: ref(schema), example } } });
 
@@ -123,6 +129,19 @@ const WEBHOOK_HEADERS = [
   },
 ].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
 
+/** The example body of each event type's `webhooks` entry. */
+const WEBHOOK_EXAMPLES: Record<EventType, Json> = {
+  'intent.approved': EX.intentWebhook,
+  'intent.rejected': { ...EX.intentWebhook, type: 'intent.rejected' },
+  'intent.received': EX.receivedWebhook,
+  'intent.auto_cancelled': EX.autoCancelledWebhook,
+  'intent.late_arrival': EX.lateArrivalWebhook,
+  'intent.topped_up': EX.topUpWebhook,
+  'withdrawal.sent': EX.withdrawalWebhook,
+  'withdrawal.rejected': { ...EX.withdrawalWebhook, type: 'withdrawal.rejected' },
+  'withdrawal.returned': { ...EX.withdrawalWebhook, type: 'withdrawal.returned' },
+};
+
 /** One `webhooks` entry per event type: what Kasa POSTs to the site's webhook URL, and what it expects back. */
 function webhookOperations(): Json {
   const entries = EVENT_TYPES.map((type): [string, Json] => {
@@ -135,9 +154,12 @@ function webhookOperations(): Json {
           tags: ['Webhooks'],
           summary: `The \`${type}\` event`,
           description:
-            "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.",
+            "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it." +
+            ((OPT_IN_EVENT_TYPES as readonly string[]).includes(type)
+              ? ' Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.'
+              : ' Sent to every site.'),
           parameters: WEBHOOK_HEADERS,
-          requestBody: body(schema, type.startsWith('intent.') ? EX.intentWebhook : EX.withdrawalWebhook),
+          requestBody: body(schema, WEBHOOK_EXAMPLES[type]),
           responses: {
             '200': { description: 'Stored (or a duplicate): any 2xx ends the delivery.' },
             '401': { description: 'Signature missing or wrong: counted as a failed attempt and retried.' },
@@ -151,23 +173,48 @@ function webhookOperations(): Json {
 
 /** The webhook bodies as components: `data` is the record exactly as its status lookup returns it. */
 function webhookSchemas(): Json {
-  const body = (types: readonly string[], record: string, description: string) => ({
+  const body = (types: readonly string[], record: string, description: string, extra: Record<string, Json> = {}) => ({
     type: 'object',
     additionalProperties: false,
-    required: ['eventId', 'type', 'createdAt', 'data'],
+    required: ['eventId', 'type', 'createdAt', 'livemode', 'data'],
     description,
     properties: {
       eventId: { type: 'string', format: 'uuid' },
       type: { type: 'string', enum: types },
       createdAt: { type: 'string', format: 'date-time' },
+      livemode: {
+        type: 'boolean',
+        description: "False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md).",
+      },
       data: ref(record),
+      test: {
+        type: 'boolean',
+        const: true,
+        description:
+          'Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.',
+      },
+      ...extra,
     },
   });
+  const topUp = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['amount', 'bankTransferId', 'receivedAt'],
+    description:
+      'Only in `intent.topped_up`: the money this top-up credited (kuruş), the transfer that brought it and when the bank received it. ' +
+      'Credit the user `topUp.amount` once per eventId; `data.amount` is the new credited total of the intent.',
+    properties: {
+      amount: { type: 'string', pattern: '^[1-9][0-9]*$' },
+      bankTransferId: { type: 'string', format: 'uuid' },
+      receivedAt: { type: 'string', format: 'date-time' },
+    },
+  };
   return {
     IntentWebhookEvent: body(
       EVENT_TYPES.filter((type) => type.startsWith('intent.')),
       'DepositIntent',
-      'A deposit decision; `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change.',
+      'A change of a deposit: a decision, money received or arriving late, an automatic cancellation, or money credited to an approved deposit (`intent.topped_up`); `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change.',
+      { topUp },
     ),
     WithdrawalWebhookEvent: body(
       EVENT_TYPES.filter((type) => type.startsWith('withdrawal.')),
@@ -189,10 +236,10 @@ function fullDocument(serverUrl: string) {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Kasa partner API',
-      version: '1.0.0',
+      version: PARTNER_API_VERSION,
       description:
         'Deposit intents and withdrawal requests for partner backends (TRY, bank transfers). Amounts are strings of minor units. ' +
-        'Errors are RFC 9457 problem details with the code in `error`. Every POST needs an Idempotency-Key.',
+        'Errors are RFC 9457 problem details with the code in `error`. Every POST but a test webhook needs an Idempotency-Key.',
       contact: { name: 'Kasa partner support', url: 'https://kasa.example/support', email: 'partners@kasa.example' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Kasa-Partner-Terms' },
     },

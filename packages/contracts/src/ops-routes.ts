@@ -232,11 +232,12 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Sites',
     summary: 'Issue an API key (ADMIN)',
-    description: 'A new `sk_live_` key for the site, shown this once.',
+    description:
+      'A new `sk_live_` key for the site, shown this once; with `{"mode":"test"}` an `sk_test_` key of its sandbox (created with the first test key; docs/sandbox.md).',
     status: '201',
     response: 'IssuedApiKey',
     responseDescription: 'Issued',
-    body: { schema: 'issueApiKey', optional: true },
+    body: { schema: 'issueApiKey', optional: true, example: { mode: 'test' } },
     errors: [...WRITE, '403', '404'],
   },
   revokeApiKey: {
@@ -249,6 +250,20 @@ export const OPS_ROUTES = {
     response: 'RevokedApiKey',
     responseDescription: 'Revoked',
     errors: [...READ, '403', '404'],
+  },
+  testSiteWebhook: {
+    method: 'POST',
+    path: '/sites/:siteId/test-webhook',
+    role: 'REVIEWER',
+    tag: 'Sites',
+    summary: "Send a signed test webhook to a site's webhook URL",
+    description:
+      "As the partner's `POST /test/webhooks`: one signed sample of an event type (or `ping`) with `test: true`, sent now to the site's webhook URL; the answer says how the attempt went. Not retried, not written to the events ledger. 409 `webhook_not_configured` when the site has no webhook URL or secret.",
+    response: 'TestWebhookResponse',
+    responseDescription: 'Attempted',
+    example: { delivered: false, statusCode: 500, durationMs: 41, error: null },
+    body: { schema: 'testWebhook', example: { type: 'ping' } },
+    errors: [...WRITE, '404', '409'],
   },
   getSiteBalance: {
     method: 'GET',
@@ -337,6 +352,57 @@ export const OPS_ROUTES = {
     },
     errors: ['400', '401', '404', '413', '415', '422', '500', '503'],
   },
+  getReconciliation: {
+    method: 'GET',
+    path: '/receiving-accounts/:accountId/reconciliation',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: "Reconcile a receiving account: its last statement's balance against what Kasa booked",
+    description:
+      "The latest imported statement's closing balance against the earliest statement's opening balance plus every credit and minus every debit Kasa recorded on the account up to the latest statement's end (statements, the bank connector, hand recording); `difference` is the first minus the second. With the lines no statement carries (`unconfirmedLines`, the usual cause of a difference) and the breaks between consecutive statements (`gaps`). An account with no statement answers 200 with the balances null, status `no_statement` and a `reason`. docs/operations.md, Reconciliation.",
+    response: 'AccountReconciliation',
+    example: {
+      accountId: '0b6f1c9e-2f43-4a8e-9d0e-6a1f3c2b7e55',
+      bankName: 'Ziraat Bankası',
+      iban: 'TR330006100519786457841326',
+      status: 'difference',
+      reason: null,
+      statementClosingBalance: '12225000',
+      bookedBalance: '12240000',
+      difference: '-15000',
+      asOf: '2025-03-14T20:59:59.000Z',
+      anchorAt: '2025-03-13T21:00:00.000Z',
+      statementId: '5b0c3f55-8a0e-4c1e-9d7c-2f4c2b6a9e10',
+      statementRef: 'ZRT-20250314',
+      statements: 1,
+      counts: { statementCredits: 2, statementDebits: 1, unconfirmedCredits: 1, unconfirmedDebits: 0 },
+      unconfirmedLines: [
+        {
+          lineId: '7d1e0c4a-3b2f-4e5d-8a9b-0c1d2e3f4a5b',
+          direction: 'credit',
+          bankTxId: 'FAST-2025-0000042',
+          amount: '15000',
+          bookedAt: '2025-03-14T10:00:00.000Z',
+          counterpartyName: 'Ayşe Yılmaz',
+          bankTransferId: '7d1e0c4a-3b2f-4e5d-8a9b-0c1d2e3f4a5b',
+        },
+      ],
+      unconfirmedTotal: 1,
+      gaps: [],
+    },
+    errors: [...READ, '403', '404'],
+  },
+  listReconciliations: {
+    method: 'GET',
+    path: '/reconciliation',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Reconcile every receiving account',
+    description:
+      'The reconciliation of each receiving account, oldest account first, as `GET /receiving-accounts/{accountId}/reconciliation` answers it.',
+    response: 'ReconciliationList',
+    errors: [...READ, '403'],
+  },
   opsListIntents: {
     method: 'GET',
     path: '/intents',
@@ -386,6 +452,20 @@ export const OPS_ROUTES = {
       example: { reason: 'Sender name does not match the account holder.', userReason: 'SENDER_NOT_ACCOUNT_HOLDER' },
     },
     errors: DECISION,
+  },
+  waitForRest: {
+    method: 'POST',
+    path: '/intents/:intentId/wait-for-rest',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'Wait for the rest of a short payment',
+    description:
+      'Takes a PENDING_REVIEW or LATE_ARRIVAL intent that received less than requested out of the review queue until more money ' +
+      'arrives (it then returns to the queue with the sum received); it can still be approved or rejected meanwhile. No webhook. ' +
+      'Asking again changes nothing.',
+    response: 'OpsIntent',
+    responseDescription: 'Waiting',
+    errors: ['401', '404', '409', '500', '503'],
   },
   opsListWithdrawals: {
     method: 'GET',
@@ -541,6 +621,21 @@ export const OPS_ROUTES = {
       'several transfers may fund one intent.',
     response: 'AssignedBankTransfer',
     responseDescription: 'Assigned',
+    body: { schema: 'assignBankTransfer', example: { intentId: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11' } },
+    errors: DECISION,
+  },
+  topUpBankTransfer: {
+    method: 'POST',
+    path: '/bank-transfers/:bankTransferId/top-up',
+    role: 'REVIEWER',
+    tag: 'Bank transfers',
+    summary: 'Credit a transfer to an approved deposit as a top-up',
+    description:
+      'For money that arrived after its deposit was approved (unmatched reason `intent_closed`): credits an UNMATCHED or SET_ASIDE transfer ' +
+      "to the APPROVED intent, adding it to the intent's credited `amount` and the site's balance, and emits `intent.topped_up` with " +
+      '`topUp.amount`. Money for a REJECTED intent goes back to the sender instead.',
+    response: 'ToppedUpBankTransfer',
+    responseDescription: 'Credited',
     body: { schema: 'assignBankTransfer', example: { intentId: '3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11' } },
     errors: DECISION,
   },

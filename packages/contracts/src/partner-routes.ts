@@ -8,6 +8,13 @@ import type { Json } from './openapi-support.js';
 import type { ResponseSchemaName } from './response-types.js';
 import type { RequestSchemaName } from './schemas/requests.js';
 
+/**
+ * The partner API's version: the OpenAPI document's `info.version` and the newest heading of
+ * docs/partner-changelog.md (a test holds them equal). Semantic: minor for additions, major for a breaking
+ * change (docs/versioning.md).
+ */
+export const PARTNER_API_VERSION = '1.1.0';
+
 /** Where the gateway mounts the partner API; every path of the table is under it. */
 export const PARTNER_BASE_PATH = '/api/v1/external';
 
@@ -138,13 +145,50 @@ export const PARTNER_ROUTES = {
     tag: 'Site',
     summary: 'Change the webhook URL and (by default) rotate the signing secret',
     description:
-      'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.',
+      'Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours. `eventTypes` chooses the opt-in event types; the five of the SPEC are always sent and must be listed.',
     response: 'WebhookConfigResponse',
     responseDescription: 'Recorded',
     example: EX.webhookConfigResponse,
     body: { schema: 'updateWebhookConfig', example: EX.webhookConfigRequest },
     // No Idempotency-Key: a retry rotates again and returns the newest secret; the one before keeps signing.
     errors: ['400', '413', '415', ...COMMON],
+  },
+  getWebhookConfig: {
+    method: 'GET',
+    path: '/site/webhook-config',
+    tag: 'Site',
+    summary: 'Read the webhook URL, when it was last changed and the event types the site receives',
+    description:
+      'The current delivery target and the time of the last change through the API. Never the signing secret: a lost secret is recovered by rotating it.',
+    response: 'WebhookConfig',
+    responseDescription: 'The current config',
+    example: EX.webhookConfig,
+    errors: COMMON,
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/test/webhooks',
+    tag: 'Events',
+    summary: 'Send a signed test webhook to the webhook URL now',
+    description:
+      "Sends one signed sample of an event type (or `ping`) to the site's webhook URL right away, signed like every delivery and carrying `test: true`, and answers how the attempt went. Not retried, not written to the events ledger. No Idempotency-Key: it changes nothing, and a repeat sends another sample. 409 when the site has no webhook URL or signing secret.",
+    response: 'TestWebhookResponse',
+    responseDescription: 'Attempted: `delivered` says whether the receiver answered 2xx',
+    example: EX.testWebhookResponse,
+    body: { schema: 'testWebhook', example: EX.testWebhookRequest },
+    errors: ['400', '409', '413', '415', ...COMMON],
+  },
+  getBalance: {
+    method: 'GET',
+    path: '/balance',
+    tag: 'Site',
+    summary: "Read the site's balance",
+    description:
+      "The calling site's balance from the journal: `available` is owed to the site and free to pay out, `reserved` is earmarked for approved withdrawals not sent yet.",
+    response: 'Balance',
+    responseDescription: 'The balance now',
+    example: EX.balance,
+    errors: COMMON,
   },
   listEvents: {
     method: 'GET',
@@ -181,6 +225,20 @@ export const PARTNER_ROUTES = {
     example: EX.event,
     idempotent: true,
     errors: ['404', ...IDEMPOTENT_WRITE],
+  },
+  recoverEvents: {
+    method: 'POST',
+    path: '/events/recover',
+    tag: 'Events',
+    summary: 'Replay every DEAD event created in a time window',
+    description:
+      'Starts a new delivery cycle, as a single replay does, for each DEAD event of the site created at or after `since` and before `until` (default now). The window is at most 31 days. `eventIds` lists at most the first 1000 replayed, oldest first; `replayed` counts them all.',
+    response: 'RecoverEventsResponse',
+    responseDescription: 'Replayed, or the stored answer to a retry',
+    example: EX.recoverEventsResponse,
+    idempotent: true,
+    body: { schema: 'recoverEvents', example: EX.recoverEventsRequest },
+    errors: IDEMPOTENT_WRITE,
   },
 } as const satisfies Record<string, PartnerOperationSpec>;
 

@@ -12,9 +12,25 @@ export const MATCH_REASONS = [
   'sender_differs',
   'late',
   'split',
+  'top_up',
 ] as const;
 export const SENDER_RETURN_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED'] as const;
-export const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'] as const;
+/** The SPEC's five event types (section 6): every site receives them; they cannot be unsubscribed. */
+export const ALWAYS_SENT_EVENT_TYPES = [
+  'intent.approved',
+  'intent.rejected',
+  'withdrawal.sent',
+  'withdrawal.rejected',
+  'withdrawal.returned',
+] as const;
+/**
+ * Event types a site receives only when it chose them (`eventTypes` of the webhook config PUT); an event of a type
+ * the site did not choose is not written at all (docs/webhooks.md, Choose your events).
+ */
+export const OPT_IN_EVENT_TYPES = ['intent.received', 'intent.auto_cancelled', 'intent.late_arrival', 'intent.topped_up'] as const;
+export const EVENT_TYPES = [...ALWAYS_SENT_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
+/** What a test webhook (`POST /test/webhooks`) may send: a sample of any event type, or `ping`. */
+export const TEST_WEBHOOK_TYPES = [...EVENT_TYPES, 'ping'] as const;
 export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 
 /**
@@ -32,6 +48,7 @@ export type UserRejectionReason = (typeof USER_REJECTION_REASONS)[number];
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
+export type OptInEventType = (typeof OPT_IN_EVENT_TYPES)[number];
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 export const CURRENCIES = ['TRY'] as const;
@@ -40,3 +57,18 @@ export const DEFAULT_MIN_AMOUNT = 1000n;
 export const DEFAULT_MAX_AMOUNT = 100_000_000n;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * Why a bank returned a payout: ISO 20022 return reason codes (the ones Turkish banks send most), each with its
+ * meaning. The sandbox's simulator returns a test withdrawal with one of them.
+ */
+export const RETURN_REASON_CODES = {
+  AC01: 'Incorrect account number',
+  AC04: 'Closed account number',
+  AC06: 'Blocked account',
+  AM04: 'Insufficient funds',
+  AM05: 'Duplication',
+  BE01: 'Name does not match the account holder',
+  MS03: 'Reason not specified',
+} as const;
+export type ReturnReasonCode = keyof typeof RETURN_REASON_CODES;

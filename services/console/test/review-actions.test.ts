@@ -284,3 +284,41 @@ describe('layout', () => {
     await expect(page.locator('h2').first().textContent()).resolves.toBe('Deposits awaiting review');
   });
 });
+
+describe('partial and late money', () => {
+  it('shows a short deposit as short, waits for the rest in its own section, and brings it back when the rest arrives', async () => {
+    const { page } = setup;
+    const intent = await pendingDeposit(100000, 60000);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await expect(row.textContent()).resolves.toContain('400,00 ₺ short');
+    await row.getByRole('button', { name: 'Wait for the rest' }).click();
+    await page.waitForURL('**/review?notice=intent-waiting');
+    const waiting = page.locator(`#waiting tr[data-id="${intent.intentId}"]`);
+    await expect(waiting.count()).resolves.toBe(1);
+    // Out of the queue proper, and no second "Wait" offered.
+    await expect(page.locator(`tr[data-id="${intent.intentId}"]`).count()).resolves.toBe(1);
+    await expect(waiting.getByRole('button', { name: 'Wait for the rest' }).count()).resolves.toBe(0);
+    expect((await depositOf(intent.intentId)).waitingForRestSince).not.toBeNull();
+
+    expect((await setup.h.transfer(intent.referenceNo, 40000)).status).toBe(201);
+    await page.goto('/review');
+    await expect(page.locator(`#waiting tr[data-id="${intent.intentId}"]`).count()).resolves.toBe(0);
+    await expect(page.locator(`tr[data-id="${intent.intentId}"]`).textContent()).resolves.not.toContain('short');
+  });
+
+  it('offers money for an approved deposit as a top-up and credits it in one click', async () => {
+    const { page, h } = setup;
+    // A top-up is announced by intent.topped_up, which the site must have chosen (docs/webhooks.md).
+    await h.ledger.deps.db.site.update({ where: { id: setup.site.siteId }, data: { webhookEventTypes: ['intent.topped_up'] } });
+    const intent = await pendingDeposit(100000, 100000);
+    expect((await h.ops('POST', `/intents/${intent.intentId}/approve`, {})).status).toBe(200);
+    const late = await h.transfer(intent.referenceNo, 25000);
+    expect(late.body.unmatchedReason).toBe('intent_closed');
+    await page.goto(`/bank-transfers/${late.body.bankTransferId}`);
+    await expect(page.locator('main').textContent()).resolves.toContain('Its deposit was approved already');
+    await page.getByRole('button', { name: `Credit 250,00 ₺ to ${intent.referenceNo} as a top-up` }).click();
+    await page.waitForURL(`**/intents/${intent.intentId}?notice=transfer-topped-up`);
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'APPROVED', amount: '125000', receivedAmount: '125000' });
+  });
+});

@@ -20,11 +20,13 @@ import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
 import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
 import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
+import { reconciliationOpsRoutes } from './reconciliation/reconciliation-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
 import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
 import { depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
+import { balanceRoutes } from './journal/balance.routes.js';
 import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
 import { searchOpsRoutes } from './search/search-ops.routes.js';
@@ -35,6 +37,7 @@ import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.rou
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
 import { siteOpsRoutes } from './sites/sites-ops.routes.js';
 import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
+import { testWebhookOpsRoutes, testWebhookRoutes } from './sites/test-webhook.routes.js';
 import { withdrawalOpsRoutes } from './withdrawals/withdrawals-ops.routes.js';
 import { withdrawalRoutes } from './withdrawals/withdrawals.routes.js';
 
@@ -73,6 +76,8 @@ export function createApp(deps: LedgerDeps): Express {
   );
   app.use('/internal/v1/sites/:siteId/events', eventRoutes(deps));
   app.use('/internal/v1/sites/:siteId/webhook-config', webhookConfigRoutes(deps));
+  app.use('/internal/v1/sites/:siteId/test-webhook', testWebhookRoutes(deps));
+  app.use('/internal/v1/sites/:siteId/balance', balanceRoutes(deps));
   app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
   app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
   // The ops API's contract, readable without a token like the partner document on the gateway; built once.
@@ -92,12 +97,14 @@ export function createApp(deps: LedgerDeps): Express {
     withdrawalOpsRoutes(deps),
     bankTransferOpsRoutes(deps),
     statementOpsRoutes(deps),
+    reconciliationOpsRoutes(deps),
     journalOpsRoutes(deps),
     auditOpsRoutes(deps),
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
     senderReturnOpsRoutes(deps),
     eventOpsRoutes(deps),
+    testWebhookOpsRoutes(deps),
   );
   app.use(notFound);
   app.use(errorHandler(deps.logger));

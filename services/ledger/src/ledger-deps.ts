@@ -13,9 +13,11 @@ import { IdempotencyRecordRepository } from './shared/idempotency-record.reposit
 import { EventRepository } from './events/event.repository.js';
 import { WebhookUrlGuard } from '@kasa/net-guard';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
+import { trustedAuthorities, WebhookSender } from '@kasa/webhook-sender';
 import { ApiKeyRepository } from './sites/api-key.repository.js';
 import { DepositRepository } from './deposits/deposit.repository.js';
 import { ReceivingAccountRepository } from './sites/receiving-account.repository.js';
+import { ReconciliationRepository } from './reconciliation/reconciliation.repository.js';
 import { SiteRepository } from './sites/site.repository.js';
 import { WithdrawalRepository } from './withdrawals/withdrawal.repository.js';
 import { BankTransferRepository } from './bank-transfers/bank-transfer.repository.js';
@@ -66,6 +68,8 @@ export interface LedgerDeps {
   webhookUrlGuard: WebhookUrlGuard;
   /** Seals webhook signing secrets at rest (AES-256-GCM, bound to the site id). */
   webhookSecrets: SecretBox;
+  /** Sends test webhooks as the worker sends deliveries (@kasa/webhook-sender), with a short timeout. */
+  webhookSender: WebhookSender;
   /** Operator accounts and tokens (ops API auth). */
   operators: OperatorRepository;
   /** Operator login allowances in Redis (OPS_LOGIN_*). */
@@ -81,6 +85,8 @@ export interface LedgerDeps {
   bankTransfers: BankTransferRepository;
   /** Imported bank statements and their debit lines. */
   statements: BankStatementRepository;
+  /** Each receiving account's statements against the lines recorded on it (reconciliation). */
+  reconciliation: ReconciliationRepository;
   expiries: ExpiryRepository;
   /** The repeatable expiry sweep (BullMQ `deposit-expiry`). */
   expiryQueue: Queue<ExpiryJob>;
@@ -91,6 +97,11 @@ export interface LedgerDeps {
 /** How long a list waits to connect to the read replica, and for its answer, before it reads the primary instead. */
 const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
 const REPLICA_QUERY_TIMEOUT_MS = 2_000;
+/**
+ * A test webhook answers the person who asked while they wait: at most this long (or WEBHOOK_TIMEOUT_MS if shorter),
+ * under the gateway's default LEDGER_TIMEOUT_MS of 10 s, so a slow receiver is reported rather than a 503.
+ */
+const TEST_WEBHOOK_TIMEOUT_MS = 8_000;
 
 export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDeps> = {}): LedgerDeps {
   const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: 20 });
@@ -136,6 +147,14 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
   });
   // Named statements live on one server connection: only where each client keeps its own (session mode).
   const recordAccess = { lists, namedStatements: config.databasePoolMode === 'session' };
+  const webhookUrlGuard =
+    overrides.webhookUrlGuard ??
+    new WebhookUrlGuard({
+      allowedHosts: config.webhookAllowedHosts,
+      allowHttp: config.webhookAllowHttp,
+      allowedPorts: config.webhookAllowedPorts,
+    });
+  const ca = trustedAuthorities(config.webhookCaFile);
   return {
     config,
     logger,
@@ -160,12 +179,16 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     outboxRelay: new OutboxRelay(events, webhookQueue, outbox, relayOptions, logger),
     events,
     idempotencyRecords: new IdempotencyRecordRepository(db),
-    webhookUrlGuard: new WebhookUrlGuard({
-      allowedHosts: config.webhookAllowedHosts,
-      allowHttp: config.webhookAllowHttp,
-      allowedPorts: config.webhookAllowedPorts,
-    }),
+    webhookUrlGuard,
     webhookSecrets: webhookSecretBox(config.secretEncryptionKey),
+    webhookSender:
+      overrides.webhookSender ??
+      new WebhookSender({
+        timeoutMs: Math.min(config.webhookTimeoutMs, TEST_WEBHOOK_TIMEOUT_MS),
+        guard: webhookUrlGuard,
+        ...(ca ? { ca } : {}),
+        maxSocketsPerHost: 4,
+      }),
     operators: new OperatorRepository(db),
     loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
     depositReview: new DepositReviewRepository(db),
@@ -174,6 +197,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     senderReturns: new SenderReturnRepository(db),
     bankTransfers: new BankTransferRepository(db),
     statements: new BankStatementRepository(db),
+    reconciliation: new ReconciliationRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,
     expiryScheduler: new ExpiryScheduler(expiryQueue, logger),

@@ -58,6 +58,7 @@ export async function startLedger(
       await deps.db.$disconnect();
       await deps.pool.end();
       await deps.readPool?.end();
+      deps.webhookSender.close();
       if (!(await settleWithin(deps.redis.quit(), STEP_MS))) deps.redis.disconnect();
     },
     forceStop() {

@@ -48,6 +48,47 @@ const transfersOf = (receivingAccountId: string) =>
 const debitsOf = (receivingAccountId: string) => setup.h.ledger.deps.db.bankStatementDebit.findMany({ where: { receivingAccountId } });
 
 describe('a bank connector posting lines', () => {
+  it('approves straight through, once each, the deposits one clean line paid, and leaves a split deposit to the operators', async () => {
+    const { h } = setup;
+    const site = await h.createSite();
+    const rule = { enabled: true, maxAmount: '1000000', requireSenderMatch: false };
+    expect((await h.ops('PATCH', `/sites/${site.siteId}`, { autoApprove: rule })).status).toBe(200);
+    const account = await newAccount();
+    const clean = [await h.createDeposit(site, 10000), await h.createDeposit(site, 20000)];
+    const split = await h.createDeposit(site, 30000);
+    const posted = await postLines(account.id, [
+      credit('ST-1', '10000', `Yatırım ${clean[0]?.referenceNo ?? ''}`),
+      credit('ST-2', '20000', `Yatırım ${clean[1]?.referenceNo ?? ''}`),
+      credit('ST-3', '15000', `Yatırım ${split.referenceNo}`),
+      credit('ST-4', '15000', `Yatırım ${split.referenceNo}`),
+    ]);
+    expect(posted.status).toBe(201);
+    expect(posted.body).toMatchObject({ created: 4, matched: 4, autoApproved: 2 });
+
+    const db = h.ledger.deps.db;
+    for (const [index, { intentId }] of clean.entries()) {
+      const amount = BigInt((index + 1) * 10000);
+      expect(await db.deposit.findUnique({ where: { id: intentId } })).toMatchObject({
+        status: 'APPROVED',
+        amount,
+        receivedAmount: amount,
+      });
+      const events = await db.outboxEvent.findMany({ where: { entityId: intentId } });
+      expect(events.map((e) => e.type)).toEqual(['intent.approved']);
+      const journal = await h.ledger.deps.journal.entriesOf('deposit_intent', intentId);
+      expect(journal.filter((leg) => leg.account === 'bank_clearing').map((leg) => leg.amount)).toEqual([amount]);
+      const audit = await db.auditLog.findMany({ where: { entityId: intentId, action: 'INTENT.APPROVED' } });
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ actorType: 'SYSTEM', metadata: { amount: amount.toString(), rule: { name: 'straight_through' } } });
+    }
+    expect(await db.deposit.findUnique({ where: { id: split.intentId } })).toMatchObject({
+      status: 'PENDING_REVIEW',
+      receivedAmount: 30000n,
+    });
+    expect(await db.outboxEvent.count({ where: { entityId: split.intentId } })).toBe(0);
+    expect((await h.ops('GET', '/journal/check')).body).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('records a matched credit, moving its deposit, an unmatched one and a debit with no statement', async () => {
     const { h, site } = setup;
     const account = await newAccount();

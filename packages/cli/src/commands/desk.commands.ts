@@ -7,6 +7,7 @@ import { formatAmount, printTable } from '../output.js';
 const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt'>, string]> = [
   ['depositsToReview', 'Deposits to review'],
   ['lateArrivals', 'Late arrivals'],
+  ['waitingForRest', 'Waiting for the rest'],
   ['unmatchedTransfers', 'Unmatched transfers'],
   ['withdrawalsToReview', 'Withdrawals to review'],
   ['withdrawalsToSend', 'Withdrawals to send'],

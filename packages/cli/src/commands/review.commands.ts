@@ -52,6 +52,26 @@ function summarize(ctx: Context, kind: string, record: Record<string, unknown>):
   });
 }
 
+/**
+ * What an operator can do with a transfer that went to the unmatched queue, as the command to type: a top-up or a
+ * return for money whose deposit was decided, the best suggestion for a near reference, else an assignment.
+ */
+async function nextStepFor(ctx: Context, bankTransferId: string): Promise<string> {
+  const detail = await ctx.client().call('getBankTransfer', { params: { bankTransferId } });
+  const closed = detail.closedIntent;
+  if (closed?.status === 'APPROVED')
+    return (
+      `Its deposit ${closed.referenceNo} was approved already: credit it as a top-up with ` +
+      `kasa transfers top-up ${bankTransferId} ${closed.intentId}, or send it back with kasa transfers return ${bankTransferId} --reason "..."`
+    );
+  if (closed)
+    return `Its deposit ${closed.referenceNo} was rejected: send it back with kasa transfers return ${bankTransferId} --reason "..."`;
+  const [best] = detail.suggestions;
+  if (best)
+    return `Suggested: ${best.referenceNo} (confidence ${best.confidence}: ${best.reasons.join(', ')}); confirm with kasa transfers assign ${bankTransferId} ${best.intentId}`;
+  return `Assign it with: kasa transfers assign ${bankTransferId} <intentId>, or send it back with kasa transfers return ${bankTransferId} --reason "..."`;
+}
+
 /** Bank transfers, deposit review, withdrawal review and payout. */
 export function registerReviewCommands(program: Command, ctx: Context): void {
   const transfers = program.command('transfers').description('incoming bank transfers');
@@ -64,8 +84,17 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .requiredOption('--sender-iban <iban>')
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
+    .option('--account <receivingAccountId>', 'the receiving account the money reached (reconciliation counts it)')
     .action(
-      async (o: { bankTxId: string; amount: string; senderName: string; senderIban: string; description: string; receivedAt?: string }) => {
+      async (o: {
+        bankTxId: string;
+        amount: string;
+        senderName: string;
+        senderIban: string;
+        description: string;
+        receivedAt?: string;
+        account?: string;
+      }) => {
         const recorded = await ctx.client().call('recordBankTransfer', {
           body: {
             bankTxId: o.bankTxId,
@@ -74,17 +103,16 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
             senderIban: o.senderIban,
             description: o.description,
             receivedAt: o.receivedAt ?? new Date().toISOString(),
+            ...(o.account ? { receivingAccountId: o.account } : {}),
           },
         });
+        const next = recorded.intent ? '' : await nextStepFor(ctx, recorded.bankTransferId);
         ctx.emit(recorded, () => {
           if (recorded.intent)
             ctx.io.stdout.write(
               `Transfer ${recorded.bankTransferId} ${recorded.status}: intent ${recorded.intent.intentId} is now ${recorded.intent.status}.\n`,
             );
-          else
-            ctx.io.stdout.write(
-              `Transfer ${recorded.bankTransferId} is UNMATCHED (${recorded.unmatchedReason}); assign it with: kasa transfers assign ${recorded.bankTransferId} <intentId>\n`,
-            );
+          else ctx.io.stdout.write(`Transfer ${recorded.bankTransferId} is UNMATCHED (${recorded.unmatchedReason}). ${next}\n`);
         });
       },
     );
@@ -112,6 +140,19 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       const assigned = await ctx.client().call('assignBankTransfer', { params: { bankTransferId }, body: { intentId } });
       ctx.emit(assigned, () =>
         ctx.io.stdout.write(`Transfer ${bankTransferId} ASSIGNED: intent ${intentId} is now ${assigned.intent.status}.\n`),
+      );
+    });
+
+  transfers
+    .command('top-up <bankTransferId> <intentId>')
+    .description('credit money that arrived after its deposit was approved to that deposit (intent.topped_up tells the partner)')
+    .action(async (bankTransferId: string, intentId: string) => {
+      const credited = await ctx.client().call('topUpBankTransfer', { params: { bankTransferId }, body: { intentId } });
+      ctx.emit(credited, () =>
+        ctx.io.stdout.write(
+          `Transfer ${bankTransferId} credited to intent ${intentId} as a top-up of ${formatAmount(credited.amount)} TRY: ` +
+            `it now credits ${formatAmount(credited.intent.amount)} TRY (event ${credited.eventId ?? 'none'}).\n`,
+        ),
       );
     });
 
@@ -176,20 +217,27 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   const deposits = program.command('intents').description('deposit intents and their review');
   recordListOptions(
     deposits.command('list').description('list intents (review queue: --status PENDING_REVIEW,LATE_ARRIVAL --order oldest)'),
-  ).action(async (o: RecordListFlags) => {
-    const rows: OpsIntent[] = [];
-    for await (const row of ctx.client().paginate('opsListIntents', recordFilters(o), o.limit)) rows.push(row);
-    ctx.emit(rows, () =>
-      printTable(ctx.io.stdout, rows, [
-        ['INTENT', (i) => i.intentId],
-        ['REFERENCE', (i) => i.referenceNo],
-        ['STATUS', (i) => i.status],
-        ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
-        ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
-        ['CREATED', (i) => i.createdAt],
+  )
+    .addOption(
+      new Option('--waiting <which>', 'true: only intents waiting for the rest of their money; false: only the others').choices([
+        'true',
+        'false',
       ]),
-    );
-  });
+    )
+    .action(async (o: RecordListFlags & { waiting?: 'true' | 'false' }) => {
+      const rows: OpsIntent[] = [];
+      for await (const row of ctx.client().paginate('opsListIntents', { ...recordFilters(o), waiting: o.waiting }, o.limit)) rows.push(row);
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['INTENT', (i) => i.intentId],
+          ['REFERENCE', (i) => i.referenceNo],
+          ['STATUS', (i) => i.status],
+          ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
+          ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
+          ['CREATED', (i) => i.createdAt],
+        ]),
+      );
+    });
   deposits
     .command('show <intentId>')
     .description('show an intent with its bank transfers')
@@ -206,6 +254,18 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
         ctx,
         'Intent',
         await ctx.client().call('approveIntent', { params: { intentId }, body: o.amount ? { amount: o.amount } : {} }),
+      );
+    });
+  deposits
+    .command('wait-for-rest <intentId>')
+    .description('take an intent that received less than requested out of the review queue until the rest arrives')
+    .action(async (intentId: string) => {
+      const waiting = await ctx.client().call('waitForRest', { params: { intentId } });
+      ctx.emit(waiting, () =>
+        ctx.io.stdout.write(
+          `Intent ${intentId} waits for the rest: ${formatAmount(waiting.receivedAmount)} of ${formatAmount(waiting.requestedAmount)} TRY received. ` +
+            'It returns to the review queue when more money arrives; approve or reject it meanwhile if you must.\n',
+        ),
       );
     });
   deposits

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
+import type { OpsResponse } from '@kasa/contracts';
 import type { Context } from '../context.js';
+import { formatAmount, printTable } from '../output.js';
 
 /** The media type the ledger reads each statement format as (docs/statements.md). */
 const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
@@ -33,7 +35,7 @@ function formatOf(file: string, given: StatementFormat | undefined): StatementFo
   return byExtension;
 }
 
-/** Bank statements: importing a receiving account's statement file. */
+/** Bank statements: importing a receiving account's statement file, and reconciling the accounts against them. */
 export function registerStatementCommands(program: Command, ctx: Context): void {
   const statements = program.command('statements').description("a receiving account's bank statements");
   statements
@@ -66,4 +68,52 @@ export function registerStatementCommands(program: Command, ctx: Context): void 
           out.write('Review the unmatched ones with: kasa transfers list --status UNMATCHED\n');
       });
     });
+
+  statements
+    .command('reconcile')
+    .description("each receiving account's last statement balance against what Kasa booked; exits 1 on a difference or a gap")
+    .option('--account <accountId>', 'only this receiving account, with the lines no statement carries')
+    .action(async (o: { account?: string }) => {
+      const client = ctx.client();
+      const rows = o.account
+        ? [await client.call('getReconciliation', { params: { accountId: o.account } })]
+        : (await client.call('listReconciliations')).data;
+      ctx.emit(rows, () => {
+        const out = ctx.io.stdout;
+        printTable(out, rows, [
+          ['ACCOUNT ID', (r) => r.accountId],
+          ['BANK', (r) => r.bankName],
+          ['STATEMENT (TRY)', (r) => formatAmount(r.statementClosingBalance) || '-'],
+          ['BOOKED (TRY)', (r) => formatAmount(r.bookedBalance) || '-'],
+          ['DIFFERENCE (TRY)', (r) => formatAmount(r.difference) || '-'],
+          ['AS OF', (r) => r.asOf ?? r.reason],
+          ['UNCONFIRMED', (r) => r.unconfirmedTotal],
+          ['GAPS', (r) => r.gaps.length],
+        ]);
+        if (o.account) for (const r of rows) printDetail(out, r);
+      });
+      if (rows.some((r) => r.status === 'difference' || r.gaps.length > 0)) ctx.exitCode = 1;
+    });
+}
+
+/** One account's unconfirmed lines and gaps, the places to look for a difference. */
+function printDetail(out: Context['io']['stdout'], r: OpsResponse<'getReconciliation'>): void {
+  if (r.unconfirmedTotal > 0) {
+    out.write(
+      `\nLines no statement carries (${r.unconfirmedTotal}${r.unconfirmedTotal > r.unconfirmedLines.length ? `, first ${r.unconfirmedLines.length}` : ''}):\n`,
+    );
+    printTable(out, r.unconfirmedLines, [
+      ['BOOKED', (l) => l.bookedAt],
+      ['DIRECTION', (l) => l.direction],
+      ['BANK TX ID', (l) => l.bankTxId],
+      ['AMOUNT (TRY)', (l) => formatAmount(l.amount)],
+      ['COUNTERPARTY', (l) => l.counterpartyName],
+    ]);
+  }
+  for (const g of r.gaps) {
+    out.write(
+      `\nGap: ${g.afterStatementRef} closed at ${formatAmount(g.closingBalance)}, ${g.beforeStatementRef} opened at ${formatAmount(g.openingBalance)} ` +
+        `(${formatAmount(g.difference)} TRY uncovered).\n`,
+    );
+  }
 }

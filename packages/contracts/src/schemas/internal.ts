@@ -34,6 +34,14 @@ export const webhookConfigEnvelopeSchema = {
   properties: { apiKeyId: uuid, request: {} },
 } as const;
 
+/** A partner's recovery request as the gateway forwards it, with the API key that made it (each replay's audit names it). */
+export const recoverEventsEnvelopeSchema = {
+  $id: 'InternalRecoverEventsEnvelope',
+  type: 'object',
+  required: ['idempotencyKey', 'fingerprint', 'apiKeyId', 'request'],
+  properties: { idempotencyKey: { type: 'string' }, fingerprint: sha256Hex, apiKeyId: uuid, request: {} },
+} as const;
+
 /** The gateway asking who an API key belongs to: the key's hash and the slug it names. */
 export const resolveApiKeyRequestSchema = {
   $id: 'InternalResolveApiKey',
@@ -46,5 +54,6 @@ export const INTERNAL_SCHEMAS = {
   createEnvelope: createEnvelopeSchema,
   replayEnvelope: replayEnvelopeSchema,
   webhookConfigEnvelope: webhookConfigEnvelopeSchema,
+  recoverEventsEnvelope: recoverEventsEnvelopeSchema,
   resolveApiKey: resolveApiKeyRequestSchema,
 } as const;

@@ -69,6 +69,11 @@ const intentProperties = {
   },
   userConfirmedAt: { ...nullableTimestamp, description: 'When the end user pressed "I have sent the transfer" on the hosted page.' },
   awaitingReviewSince: { ...nullableTimestamp, description: 'When its money put it in the review queue (the waiting time starts).' },
+  waitingForRestSince: {
+    ...nullableTimestamp,
+    description:
+      'When an operator chose to wait for the rest of a short payment: the intent is out of the review queue until more money arrives (null: not waiting).',
+  },
   senderNameMismatch: {
     type: ['array', 'null'],
     items: { type: 'string' },
@@ -110,6 +115,12 @@ const bankTransferProperties = {
   senderIban: { type: 'string' },
   description: { type: 'string' },
   receivedAt: timestamp,
+  receivingAccountId: {
+    type: ['string', 'null'],
+    format: 'uuid',
+    description: 'The account the money arrived on; null: recorded on none.',
+  },
+  livemode: { type: 'boolean', description: "False for the sandbox simulator's money (docs/sandbox.md): it only ever pays test deposits." },
   intentId: { type: ['string', 'null'], format: 'uuid' },
   unmatchedReason: nullableString,
   setAsideReason: { ...nullableString, description: 'Why an operator set the transfer aside (status SET_ASIDE).' },
@@ -135,7 +146,10 @@ const balanceProperties = {
 
 const siteProperties = {
   siteId: uuid,
-  slug: { type: 'string' },
+  slug: { type: 'string', description: "A sandbox's slug is its live site's with `.test`." },
+  livemode: { type: 'boolean', description: "False for a site's sandbox (its test twin, docs/sandbox.md)." },
+  liveSiteId: { type: ['string', 'null'], format: 'uuid', description: 'For a sandbox: its live site.' },
+  testSiteId: { type: ['string', 'null'], format: 'uuid', description: 'For a live site: its sandbox, once a test key was issued.' },
   name: { type: 'string' },
   webhookUrl: nullableString,
   rateLimitPerMinute: { type: 'integer', minimum: 1 },
@@ -194,7 +208,8 @@ export const OPS_RESPONSE_SCHEMAS = {
   IssuedApiKey: object('IssuedApiKey', {
     apiKeyId: uuid,
     siteId: uuid,
-    apiKey: { type: 'string', pattern: '^sk_live_', description: 'The raw key, shown this once.' },
+    mode: { type: 'string', enum: ['live', 'test'] },
+    apiKey: { type: 'string', pattern: '^sk_(live|test)_', description: 'The raw key, shown this once.' },
     keyPrefix: { type: 'string' },
     createdAt: timestamp,
   }),
@@ -231,6 +246,16 @@ export const OPS_RESPONSE_SCHEMAS = {
         confidence: { type: 'integer', minimum: 0, maximum: 100 },
         reasons: { type: 'array', items: { type: 'string', enum: [...MATCH_REASONS] } },
       }),
+    },
+    closedIntent: {
+      oneOf: [
+        object(
+          'ClosedIntent',
+          { intentId: uuid, referenceNo: { type: 'string' }, status: { type: 'string', enum: ['APPROVED', 'REJECTED'] }, siteId: uuid },
+          'The decided deposit whose exact reference the description carries (unmatched reason `intent_closed`): an APPROVED one can take the money as a top-up; otherwise return it to the sender.',
+        ),
+        { type: 'null' },
+      ],
     },
   }),
   OpsSenderReturn: object(
@@ -287,6 +312,7 @@ export const OPS_RESPONSE_SCHEMAS = {
     intent: { oneOf: [{ $ref: 'OpsIntent' }, { type: 'null' }] },
   }),
   AssignedBankTransfer: object('AssignedBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' } }),
+  ToppedUpBankTransfer: object('ToppedUpBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' }, eventId }),
   OpsBalance: object('OpsBalance', balanceProperties),
   SiteBalance: object('SiteBalance', { ...balanceProperties, slug: { type: 'string' }, name: { type: 'string' } }),
   SiteBalanceList: dataOf('SiteBalanceList', 'SiteBalance'),
@@ -349,6 +375,10 @@ export const OPS_RESPONSE_SCHEMAS = {
     generatedAt: timestamp,
     depositsToReview: { $ref: 'QueueHead' },
     lateArrivals: { $ref: 'QueueHead' },
+    waitingForRest: {
+      $ref: 'QueueHead',
+      description: 'Deposits in review that received less than requested, set to wait for the rest (not counted in depositsToReview).',
+    },
     unmatchedTransfers: { $ref: 'QueueHead' },
     withdrawalsToReview: { $ref: 'QueueHead' },
     withdrawalsToSend: { $ref: 'QueueHead' },
@@ -356,6 +386,79 @@ export const OPS_RESPONSE_SCHEMAS = {
     returnsToSend: { $ref: 'QueueHead' },
     deadEvents: { $ref: 'QueueHead' },
     failingPartners: { $ref: 'QueueHead' },
+    reconciliationDifferences: {
+      $ref: 'QueueHead',
+      description: "Receiving accounts whose last statement's closing balance differs from what Kasa booked (oldest: the earliest asOf).",
+    },
+  }),
+  AccountReconciliation: object(
+    'AccountReconciliation',
+    {
+      accountId: uuid,
+      bankName: { type: 'string' },
+      iban: { type: 'string' },
+      status: {
+        type: 'string',
+        enum: ['no_statement', 'reconciled', 'difference'],
+        description: '`no_statement`: nothing to reconcile against (the balances are null); `difference`: `difference` is not 0.',
+      },
+      reason: { ...nullableString, description: 'Why there are no balances (status `no_statement`); null otherwise.' },
+      statementClosingBalance: { ...sum, type: ['string', 'null'], description: "The latest statement's closing balance (kurus)." },
+      bookedBalance: {
+        ...sum,
+        type: ['string', 'null'],
+        description: 'The earliest statement opening balance plus every credit minus every debit Kasa recorded on the account up to asOf.',
+      },
+      difference: { ...sum, type: ['string', 'null'], description: 'statementClosingBalance - bookedBalance (kurus).' },
+      asOf: { ...nullableTimestamp, description: "The latest statement's period end (else its latest line)." },
+      anchorAt: {
+        ...nullableTimestamp,
+        description: "Where the count starts: the earliest statement's period start (else its first line).",
+      },
+      statementId: { type: ['string', 'null'], format: 'uuid', description: 'The latest statement.' },
+      statementRef: { ...nullableString, description: "The latest statement's bank id." },
+      statements: { type: 'integer', minimum: 0, description: 'Statements imported for the account.' },
+      counts: object('ReconciliationCounts', {
+        statementCredits: { type: 'integer', minimum: 0 },
+        statementDebits: { type: 'integer', minimum: 0 },
+        unconfirmedCredits: { type: 'integer', minimum: 0, description: 'Credits in the window no statement carries.' },
+        unconfirmedDebits: { type: 'integer', minimum: 0, description: 'Debits in the window no statement carries.' },
+      }),
+      unconfirmedLines: {
+        type: 'array',
+        description: 'Lines in the window no statement carries (connector or hand-recorded), oldest first, at most 50.',
+        items: object('UnconfirmedLine', {
+          lineId: uuid,
+          direction: { type: 'string', enum: ['credit', 'debit'] },
+          bankTxId: { type: 'string' },
+          amount,
+          bookedAt: timestamp,
+          counterpartyName: nullableString,
+          bankTransferId: { type: ['string', 'null'], format: 'uuid', description: 'The transfer, for a credit; null for a debit.' },
+        }),
+      },
+      unconfirmedTotal: { type: 'integer', minimum: 0, description: 'Every such line, beyond the 50 listed.' },
+      gaps: {
+        type: 'array',
+        description: "Consecutive statements where the later one's opening balance is not the earlier one's closing balance.",
+        items: object('StatementGap', {
+          afterStatementId: uuid,
+          afterStatementRef: { type: 'string' },
+          closingBalance: sum,
+          beforeStatementId: uuid,
+          beforeStatementRef: { type: 'string' },
+          openingBalance: sum,
+          difference: { ...sum, description: 'openingBalance - closingBalance: what moved while no statement covered it.' },
+          from: nullableTimestamp,
+          to: nullableTimestamp,
+        }),
+      },
+    },
+    "A receiving account's last statement balance against what Kasa booked on it (docs/operations.md, Reconciliation).",
+  ),
+  ReconciliationList: object('ReconciliationList', {
+    generatedAt: timestamp,
+    data: { type: 'array', items: { $ref: 'AccountReconciliation' } },
   }),
   SiteDeliveryHealth: object('SiteDeliveryHealth', {
     siteId: uuid,

@@ -109,7 +109,13 @@ export const issueApiKeyRequestSchema = {
   $id: 'IssueApiKeyRequest',
   type: 'object',
   additionalProperties: false,
-  properties: {},
+  properties: {
+    mode: {
+      type: 'string',
+      enum: ['live', 'test'],
+      description: "`test`: a key of the site's sandbox (`sk_test_`), created with its first test key. Default `live`.",
+    },
+  },
 } as const;
 
 // ---- Operators, review and money movement (ops API) ----
@@ -194,6 +200,12 @@ export const recordBankTransferRequestSchema = {
     },
     description: { type: 'string', maxLength: 500 },
     receivedAt: opsTimestamp,
+    receivingAccountId: {
+      type: 'string',
+      format: 'uuid',
+      description:
+        'The receiving account the money arrived on: the bankTxId is then unique on that account (a statement that later carries the line confirms it), and reconciliation counts it. Without it the transfer is on no account.',
+    },
   },
 } as const;
 
@@ -323,8 +335,17 @@ function opsListProperties(statuses: readonly string[]) {
   } as const;
 }
 
+/** Live records only, or the sandboxes' (docs/sandbox.md); both when absent. */
+const mode = {
+  type: 'string',
+  enum: ['live', 'test'],
+  'x-message': 'must be live or test',
+  description: "`live`: real money only; `test`: the sandboxes' records and simulated money only; both when absent.",
+} as const;
+
 // What a deposit or withdrawal list can narrow to besides status and time: the partner's user and an amount range (kuruş, inclusive).
 const recordFilters = {
+  mode,
   externalUserId: {
     type: 'string',
     minLength: 1,
@@ -345,6 +366,11 @@ export const opsListIntentsQuerySchema = {
     siteId: uuid,
     referenceNo,
     ...recordFilters,
+    waiting: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description: '`true`: only intents waiting for the rest of a short payment; `false`: only the others (the review queue).',
+    },
   },
 } as const;
 export const opsListWithdrawalsQuerySchema = {
@@ -358,7 +384,7 @@ export const opsListBankTransfersQuerySchema = {
   $id: 'OpsListBankTransfersQuery',
   type: 'object',
   additionalProperties: false,
-  properties: opsListProperties(BANK_TRANSFER_STATUSES),
+  properties: { ...opsListProperties(BANK_TRANSFER_STATUSES), mode },
 } as const;
 
 export const opsListSenderReturnsQuerySchema = {

@@ -28,7 +28,7 @@ import {
   rejectIntentRequestSchema,
   rejectRequestSchema,
 } from './ops.js';
-import { updateWebhookConfigRequestSchema } from './webhooks.js';
+import { testWebhookRequestSchema, updateWebhookConfigRequestSchema } from './webhooks.js';
 import { returnUrl } from './return-url.js';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../statuses.js';
 
@@ -152,6 +152,24 @@ export const listIntentsQuerySchema = listQuery('ListIntentsQuery', DEPOSIT_STAT
 export const listWithdrawalsQuerySchema = listQuery('ListWithdrawalsQuery', WITHDRAWAL_STATUSES);
 export const listEventsQuerySchema = listQuery('ListEventsQuery', EVENT_STATUSES, { type: statusList(EVENT_TYPES) });
 
+/** The longest window one recovery covers (docs/api.md, Events: recover DEAD events). */
+export const RECOVER_WINDOW_MAX_DAYS = 31;
+
+/** `POST /events/recover`: replay every DEAD event created in `[since, until)`; `until` defaults to now. */
+export const recoverEventsRequestSchema = {
+  $id: 'RecoverEventsRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['since'],
+  properties: {
+    since: { ...timestamp, description: 'Events created at or after this instant.' },
+    until: {
+      ...timestamp,
+      description: `Events created before this instant; default now. At most ${RECOVER_WINDOW_MAX_DAYS} days after since.`,
+    },
+  },
+} as const;
+
 export const REQUEST_SCHEMAS = {
   createSite: createSiteRequestSchema,
   listSites: listSitesQuerySchema,
@@ -167,6 +185,8 @@ export const REQUEST_SCHEMAS = {
   listWithdrawals: listWithdrawalsQuerySchema,
   listEvents: listEventsQuerySchema,
   updateWebhookConfig: updateWebhookConfigRequestSchema,
+  testWebhook: testWebhookRequestSchema,
+  recoverEvents: recoverEventsRequestSchema,
   operatorLogin: loginRequestSchema,
   createOperator: createOperatorRequestSchema,
   issueOperatorToken: issueOperatorTokenRequestSchema,

@@ -150,11 +150,18 @@ export const problemSchema = {
   },
 } as const;
 
+/** The event types a site receives: the five always sent, then the opt-in ones it chose. */
+const subscribedEventTypes = {
+  type: 'array',
+  items: { type: 'string', enum: [...EVENT_TYPES] },
+  description: 'Every event type the site receives: the five always sent, then the opt-in ones it chose.',
+} as const;
+
 export const webhookConfigResponseSchema = {
   $id: 'WebhookConfigResponse',
   type: 'object',
   additionalProperties: false,
-  required: ['webhookUrl', 'webhookSecret', 'rotatedAt'],
+  required: ['webhookUrl', 'webhookSecret', 'rotatedAt', 'eventTypes'],
   properties: {
     webhookUrl: { type: 'string', format: 'uri' },
     webhookSecret: {
@@ -163,6 +170,68 @@ export const webhookConfigResponseSchema = {
       description: 'Returned once, only when rotateSecret is true; null otherwise.',
     },
     rotatedAt: timestamp,
+    eventTypes: subscribedEventTypes,
+  },
+} as const;
+
+/** What `GET /site/webhook-config` answers: the site's current URL and last rotation, never the secret. */
+export const webhookConfigSchema = {
+  $id: 'WebhookConfig',
+  type: 'object',
+  additionalProperties: false,
+  required: ['webhookUrl', 'rotatedAt', 'eventTypes'],
+  properties: {
+    webhookUrl: { type: ['string', 'null'], format: 'uri', description: 'The delivery target; null when none is set.' },
+    rotatedAt: { ...nullableTimestamp, description: 'When the URL or secret was last changed through the API; null when never.' },
+    eventTypes: subscribedEventTypes,
+  },
+} as const;
+
+/** What `POST /test/webhooks` answers: how the one attempt went (no retry, nothing recorded). */
+export const testWebhookResponseSchema = {
+  $id: 'TestWebhookResponse',
+  type: 'object',
+  additionalProperties: false,
+  required: ['delivered', 'statusCode', 'durationMs', 'error'],
+  properties: {
+    delivered: { type: 'boolean', description: 'true when the receiver answered 2xx.' },
+    statusCode: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when no answer arrived." },
+    durationMs: { type: 'integer', minimum: 0 },
+    error: { type: ['string', 'null'], description: 'Why no answer arrived (network error, timeout, refused URL); null otherwise.' },
+  },
+} as const;
+
+/** What `GET /balance` answers: the calling site's journal balances, in minor units. */
+export const balanceSchema = {
+  $id: 'Balance',
+  type: 'object',
+  additionalProperties: false,
+  required: ['available', 'reserved', 'currency'],
+  properties: {
+    available: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'Owed to the site and free to pay out (kurus), as a string.' },
+    reserved: {
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]*)$',
+      description: 'Earmarked for approved withdrawals not sent yet (kurus), as a string.',
+    },
+    currency: { type: 'string', enum: ['TRY'] },
+  },
+} as const;
+
+/** What `POST /events/recover` answers. */
+export const recoverEventsResponseSchema = {
+  $id: 'RecoverEventsResponse',
+  type: 'object',
+  additionalProperties: false,
+  required: ['replayed', 'eventIds'],
+  properties: {
+    replayed: { type: 'integer', minimum: 0, description: 'How many DEAD events were put back for delivery.' },
+    eventIds: {
+      type: 'array',
+      maxItems: 1000,
+      items: uuid,
+      description: 'The replayed events, oldest first; only the first 1000 when more were replayed (`replayed` counts them all).',
+    },
   },
 } as const;
 
@@ -179,6 +248,11 @@ export const eventSchema = {
     lastAttemptAt: nullableTimestamp,
     deliveredAt: nullableTimestamp,
     deadAt: nullableTimestamp,
+    nextAttemptAt: {
+      ...nullableTimestamp,
+      description:
+        'When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.',
+    },
     payload: {
       type: 'object',
       required: ['eventId', 'type', 'createdAt', 'data'],
@@ -226,6 +300,10 @@ export const eventWithAttemptsSchema = {
 
 export const RESPONSE_SCHEMAS = {
   WebhookConfigResponse: webhookConfigResponseSchema,
+  WebhookConfig: webhookConfigSchema,
+  TestWebhookResponse: testWebhookResponseSchema,
+  Balance: balanceSchema,
+  RecoverEventsResponse: recoverEventsResponseSchema,
   Event: eventSchema,
   DeliveryAttempt: deliveryAttemptSchema,
   EventWithAttempts: eventWithAttemptsSchema,

@@ -1,4 +1,18 @@
-/** JSON Schemas of the webhook surface: the webhook config PUT (docs/api.md, endpoint 7). */
+/** JSON Schemas of the webhook surface: the webhook config PUT (docs/api.md, endpoint 7) and test webhooks. */
+import { ALWAYS_SENT_EVENT_TYPES, EVENT_TYPES, TEST_WEBHOOK_TYPES } from '../statuses.js';
+
+/**
+ * The event types a site receives. The SPEC's five are always sent and must be listed; the opt-in ones are added
+ * by listing them. Absent from a PUT: the site's choice stays as it is.
+ */
+export const eventTypesProperty = {
+  type: 'array',
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...EVENT_TYPES], 'x-message': `must be one of ${EVENT_TYPES.join(', ')}` },
+  description: `Every event type the site receives. Must include the five always sent (${ALWAYS_SENT_EVENT_TYPES.join(', ')}); add intent.received, intent.auto_cancelled, intent.late_arrival or intent.topped_up to receive them too. Omitted: unchanged.`,
+  examples: [[...ALWAYS_SENT_EVENT_TYPES, 'intent.topped_up']],
+} as const;
 
 /**
  * A webhook URL wherever one is set (the partner's webhook-config PUT, ops site creation): only a loose shape
@@ -26,6 +40,23 @@ export const updateWebhookConfigRequestSchema = {
       type: 'boolean',
       default: true,
       description: 'true (default): generate a new signing secret and return it once. false: keep the secret and change only the URL.',
+    },
+    eventTypes: eventTypesProperty,
+  },
+} as const;
+
+/** `POST /test/webhooks`: the event type of the signed sample to send now, or `ping`. */
+export const testWebhookRequestSchema = {
+  $id: 'TestWebhookRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: {
+      type: 'string',
+      enum: [...TEST_WEBHOOK_TYPES],
+      'x-message': `must be one of ${TEST_WEBHOOK_TYPES.join(', ')}`,
+      description: 'Any event type (a sample body of that type), or `ping` (a body with no record).',
     },
   },
 } as const;

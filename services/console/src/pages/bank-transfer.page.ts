@@ -1,16 +1,16 @@
 import express, { type Router } from 'express';
-import type { FieldError, OpsBankTransfer } from '@kasa/contracts';
+import type { FieldError, OpsBankTransfer, OpsBankTransferDetail, ReceivingAccount } from '@kasa/contracts';
 import { pathParam } from '@kasa/http';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
-import { facts, statusBadge, type FormContext } from '../views/components.js';
-import { formatTime, formatTry, groupIban, readLira } from '../views/format.js';
+import { actionForm, facts, statusBadge, type FormContext } from '../views/components.js';
+import { formatTime, formatTry, groupIban, maskIban, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
 import { reasonBadges, suggestionList } from './transfer-matching.js';
 import { returnForm } from './returns.page.js';
 
-const FIELDS = ['bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'] as const;
+const FIELDS = ['receivingAccountId', 'bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'] as const;
 type Field = (typeof FIELDS)[number];
 type Typed = Record<Field, string>;
 
@@ -40,8 +40,27 @@ function input(errors: FieldError[], name: Field, label: string, attrs: SafeHtml
   >`;
 }
 
+/** The receiving account a transfer arrived on; the first active one is preselected, "none" only when asked for. */
+function accountSelect(errors: FieldError[], accounts: ReceivingAccount[], chosen: string): SafeHtml {
+  const selected = chosen || accounts.find((a) => a.active)?.id || '';
+  return html`<label
+    >Receiving account
+    <select name="receivingAccountId">
+      ${accounts.map(
+        (a) =>
+          html`<option value="${a.id}" ${a.id === selected ? html`selected` : ''}>
+            ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : ' (inactive)'}
+          </option>`,
+      )}
+      <option value="" ${selected === '' ? html`selected` : ''}>None of these (not reconciled)</option>
+    </select>
+    <small>The account the money reached: reconciliation then counts it, and a statement that carries it later confirms it</small>
+    ${fieldError(errors, 'receivingAccountId')}</label
+  >`;
+}
+
 /** The form to record one transfer by hand, with what was typed and each error next to its field. */
-function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[]): SafeHtml {
+function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accounts: ReceivingAccount[]): SafeHtml {
   const other = errors.filter((e) => !FIELDS.some((f) => e.field.replace(/^\/?(body[./])?/, '') === f));
   return html`${
       errors.length
@@ -63,6 +82,7 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[]): SafeH
     </p>
     <form method="post" action="/bank-transfers/record" class="grid-form card" data-confirm="Record this transfer? It is matched at once.">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="/bank-transfers/record" />
+      ${accountSelect(errors, accounts, typed.receivingAccountId)}
       ${input(errors, 'bankTxId', 'Bank tx id', html`type="text" required maxlength="128"`, typed.bankTxId)}
       ${input(errors, 'amount', 'Amount in lira (TRY)', html`type="text" required inputmode="decimal"`, typed.amount, 'Such as 1500 or 1.500,50')}
       ${input(errors, 'senderName', 'Sender name', html`type="text" required maxlength="140"`, typed.senderName)}
@@ -82,11 +102,39 @@ function unmatchedBecause(t: OpsBankTransfer, suggestions: Parameters<typeof sug
   if (!t.unmatchedReason) return null;
   const near = suggestions.some((suggestion) => suggestion.reasons.includes('reference_near'));
   if (t.unmatchedReason === 'no_reference' && near) return 'its reference is one character off: see the suggested deposit';
+  if (t.unmatchedReason === 'intent_closed') return 'its deposit was already decided when the money arrived';
   return t.unmatchedReason.replace(/_/g, ' ').toLowerCase();
 }
 
+/**
+ * Money whose deposit was decided before it arrived: an approved deposit can take it as a top-up (the partner hears
+ * `intent.topped_up`), a rejected one cannot, and either way it can go back to its sender.
+ */
+function closedIntentStep(ctx: FormContext, t: OpsBankTransfer, closed: NonNullable<OpsBankTransferDetail['closedIntent']>): SafeHtml {
+  const link = html`<a href="/intents/${seg(closed.intentId)}"><code>${closed.referenceNo}</code></a>`;
+  if (closed.status === 'REJECTED') {
+    return html`<h2>Its deposit was rejected</h2>
+      <p>The description names deposit ${link}, which was rejected before this money arrived. Send the money back to its sender below.</p>`;
+  }
+  return html`<h2>Its deposit was approved already</h2>
+    <p>
+      The description names deposit ${link}, approved before this money arrived (the user paid again, or paid the rest late). Credit it to
+      that deposit as a top-up: the site's balance grows by ${formatTry(t.amount)} and the partner receives <code>intent.topped_up</code>.
+      Or send it back to its sender below.
+    </p>
+    <div class="actions">
+      ${actionForm(ctx, {
+        action: `/bank-transfers/${seg(t.bankTransferId)}/top-up`,
+        label: `Credit ${formatTry(t.amount)} to ${closed.referenceNo} as a top-up`,
+        tone: 'primary',
+        confirm: `Credit this transfer of ${formatTry(t.amount)} to the approved deposit ${closed.referenceNo}? The partner is told by webhook.`,
+        fields: html`<input type="hidden" name="intent" value="${closed.intentId}" />`,
+      })}
+    </div>`;
+}
+
 /** The transfer's facts, why it matched (or did not), the suggested deposits and its next steps. */
-function detail(ctx: FormContext, t: OpsBankTransfer, suggestions: Parameters<typeof suggestionList>[2]): SafeHtml {
+function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Parameters<typeof suggestionList>[2]): SafeHtml {
   const open = t.status === 'UNMATCHED' || t.status === 'SET_ASIDE';
   return html`<section class="card">
     ${facts([
@@ -102,15 +150,18 @@ function detail(ctx: FormContext, t: OpsBankTransfer, suggestions: Parameters<ty
       ['Set aside', t.setAsideReason ? `${formatTime(t.setAsideAt)}: ${t.setAsideReason}` : null],
     ])}
     ${
-      open
-        ? html`<h2>Suggested deposits</h2>
-            ${suggestionList(ctx, t, suggestions) || html`<p class="muted">No deposit's reference is near this description.</p>`}
-            <h2>Other steps</h2>
-            <p>
-              Assign it by a reference you found, or set it aside, on the <a href="/bank-transfers?status=${t.status}">Transfers</a> list.
-            </p>
+      open && t.closedIntent
+        ? html`${closedIntentStep(ctx, t, t.closedIntent)}
             <div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`
-        : ''
+        : open
+          ? html`<h2>Suggested deposits</h2>
+              ${suggestionList(ctx, t, suggestions) || html`<p class="muted">No deposit's reference is near this description.</p>`}
+              <h2>Other steps</h2>
+              <p>
+                Assign it by a reference you found, or set it aside, on the <a href="/bank-transfers?status=${t.status}">Transfers</a> list.
+              </p>
+              <div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`
+          : ''
     }
     <p class="muted">Its steps are in the <a href="/audit?entityType=bank_transfer&amp;entityId=${seg(t.bankTransferId)}">audit log</a>.</p>
   </section>`;
@@ -120,10 +171,19 @@ function detail(ctx: FormContext, t: OpsBankTransfer, suggestions: Parameters<ty
 export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 
-  router.get('/bank-transfers/record', (req, res) => {
+  router.get('/bank-transfers/record', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const empty: Typed = { bankTxId: '', amount: '', senderName: '', senderIban: '', description: '', receivedAt: istanbulNow() };
-    ctx.render('Record a transfer', 'transfers', recordForm(ctx, empty, []));
+    const accounts = (await ctx.ops.call('listReceivingAccounts')).data;
+    const empty: Typed = {
+      receivingAccountId: '',
+      bankTxId: '',
+      amount: '',
+      senderName: '',
+      senderIban: '',
+      description: '',
+      receivedAt: istanbulNow(),
+    };
+    ctx.render('Record a transfer', 'transfers', recordForm(ctx, empty, [], accounts));
   });
 
   router.post('/bank-transfers/record', async (req, res) => {
@@ -138,7 +198,13 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
     if (errors.length === 0 && 'minor' in amount && receivedAt) {
       try {
         recorded = await action.ops.call('recordBankTransfer', {
-          body: { ...typed, senderIban: typed.senderIban.replace(/\s+/g, ''), amount: amount.minor, receivedAt },
+          body: {
+            ...typed,
+            receivingAccountId: typed.receivingAccountId || undefined,
+            senderIban: typed.senderIban.replace(/\s+/g, ''),
+            amount: amount.minor,
+            receivedAt,
+          },
         });
       } catch (error) {
         if (!(error instanceof OpsApiError) || error.status !== 400) throw error;
@@ -147,7 +213,8 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
     }
     if (!recorded) {
       const ctx = pageContext(deps, req, res);
-      ctx.render('Record a transfer', 'transfers', recordForm(ctx, typed, errors), 400);
+      const accounts = (await ctx.ops.call('listReceivingAccounts')).data;
+      ctx.render('Record a transfer', 'transfers', recordForm(ctx, typed, errors, accounts), 400);
       return;
     }
     action.done('transfer-recorded', `/bank-transfers/${seg(recorded.bankTransferId)}`);

@@ -83,7 +83,8 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
   router.get('/bank-transfers', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'UNMATCHED');
-    const page = await ctx.ops.call('listBankTransfers', { query: { status, limit: '50', cursor: ctx.query('cursor') } });
+    // Real money only: the sandboxes' simulated transfers are nobody's work (their deposit pages show them).
+    const page = await ctx.ops.call('listBankTransfers', { query: { status, mode: 'live', limit: '50', cursor: ctx.query('cursor') } });
     const body = html`<p class="actions">
         <a class="btn plain" href="/bank-transfers/record">Record a transfer</a>
         <a class="btn plain" href="/statements">Import a statement</a>
@@ -136,6 +137,13 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
       body: { intentId },
     });
     ctx.done('transfer-assigned', `/intents/${seg(result.intent.intentId)}`);
+  });
+
+  router.post('/bank-transfers/:bankTransferId/top-up', async (req, res) => {
+    const bankTransferId = pathParam(req, 'bankTransferId');
+    const ctx = actionContext(deps, req, res, `/bank-transfers/${seg(bankTransferId)}`);
+    const result = await ctx.ops.call('topUpBankTransfer', { params: { bankTransferId }, body: { intentId: ctx.field('intent') } });
+    ctx.done('transfer-topped-up', `/intents/${seg(result.intent.intentId)}`);
   });
 
   return router;

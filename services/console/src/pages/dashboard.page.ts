@@ -15,8 +15,10 @@ interface Queue {
   list: string;
   /** The page of the item that has waited longest. */
   item: (id: string) => string;
-  /** DEAD events and failing partners are faults to fix, not a wait to keep short: no waiting limit. */
+  /** DEAD events, failing partners and deposits waiting for the rest are not a wait to keep short: no waiting limit. */
   timed: boolean;
+  /** A fault to fix (DEAD events, failing partners): marked whenever the count is not zero. */
+  fault?: boolean;
 }
 
 const QUEUES: Queue[] = [
@@ -35,6 +37,15 @@ const QUEUES: Queue[] = [
     list: '/deposits?status=LATE_ARRIVAL&order=oldest',
     item: (id) => `/intents/${seg(id)}`,
     timed: true,
+  },
+  {
+    key: 'waitingForRest',
+    label: 'Waiting for the rest',
+    what: 'paid in part, waiting for the rest of the money',
+    list: '/review#waiting',
+    item: (id) => `/intents/${seg(id)}`,
+    // Waiting is the operator's choice, for the user's bank: no waiting limit.
+    timed: false,
   },
   {
     key: 'unmatchedTransfers',
@@ -83,6 +94,7 @@ const QUEUES: Queue[] = [
     list: '/deliveries?status=DEAD',
     item: (id) => `/deliveries/${seg(id)}`,
     timed: false,
+    fault: true,
   },
   {
     key: 'failingPartners',
@@ -91,12 +103,24 @@ const QUEUES: Queue[] = [
     list: '/deliveries',
     item: (id) => `/sites/${seg(id)}`,
     timed: false,
+    fault: true,
   },
 ];
 
+/** Shown only while some receiving account's last statement disagrees with Kasa's bookings: a fault, not a queue. */
+function reconciliationCard(head: QueueHead): SafeHtml | '' {
+  if (head.count === 0) return '';
+  return html`<section class="queue-card alert" data-queue="reconciliationDifferences">
+    <h2><a href="/reconciliation">Reconciliation differences</a></h2>
+    <p class="count">${head.count}</p>
+    <p class="what">receiving accounts whose last statement disagrees with Kasa's bookings</p>
+    ${head.oldestId ? html`<p class="oldest"><a href="${safeUrl(`/reconciliation/${seg(head.oldestId)}`)}">Oldest</a>: as of ${formatTime(head.oldestAt)}</p>` : ''}
+  </section>`;
+}
+
 function card(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): SafeHtml {
   const late = queue.timed && waitedLongerThan(head.oldestAt, warnMinutes, now);
-  const tone = head.count === 0 ? 'clear' : late || !queue.timed ? 'alert' : 'busy';
+  const tone = head.count === 0 ? 'clear' : late || queue.fault ? 'alert' : 'busy';
   const oldest =
     head.count > 0 && head.oldestAt
       ? html`<p class="oldest">
@@ -125,7 +149,9 @@ export function dashboardRoutes(deps: ConsoleDeps): Router {
     const body = html`<p class="hint">
         As of ${formatTime(dashboard.generatedAt)} (Türkiye time). A queue whose oldest item has waited over ${warn} minutes is marked.
       </p>
-      <div class="queue-cards">${QUEUES.map((queue) => card(queue, dashboard[queue.key], now, warn))}</div>`;
+      <div class="queue-cards">
+        ${QUEUES.map((queue) => card(queue, dashboard[queue.key], now, warn))}${reconciliationCard(dashboard.reconciliationDifferences)}
+      </div>`;
     ctx.render('Dashboard', 'dashboard', body);
   });
   return router;

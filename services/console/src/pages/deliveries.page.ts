@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { DeliveryHealthList, OpsEvent, OpsEventDetail, SiteDeliveryHealth } from '@kasa/contracts';
+import { EVENT_TYPES } from '@kasa/contracts';
 import { waitedFor } from '@kasa/ops-client';
 import { actionForm, currentTab, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, shortId } from '../views/format.js';
@@ -17,8 +18,6 @@ const STATUS_TABS: Array<[string, string]> = [
   ['PENDING', 'Pending'],
   ['DELIVERED', 'Delivered'],
 ];
-
-const EVENT_TYPES = ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'];
 
 /** Only a finished cycle can be replayed; the ledger answers 409 for one still in flight. */
 function replayForm(ctx: FormContext, event: Pick<OpsEvent, 'eventId' | 'type' | 'status'>): SafeHtml | '' {
@@ -126,7 +125,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
   router.get('/deliveries', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), '');
-    const type = EVENT_TYPES.includes(ctx.query('type') ?? '') ? ctx.query('type') : undefined;
+    const type = (EVENT_TYPES as readonly string[]).includes(ctx.query('type') ?? '') ? ctx.query('type') : undefined;
     const sites = await siteDirectory(ctx.ops);
     const siteId = sites.has(ctx.query('siteId') ?? '') ? ctx.query('siteId') : undefined;
     const filters = { status, type, siteId };

@@ -68,6 +68,12 @@ export function depositRoutes(deps: ConsoleDeps): Router {
           ['Requested', formatTry(deposit.requestedAmount)],
           ['Received', formatTry(deposit.receivedAmount)],
           [
+            'Waiting for the rest',
+            deposit.waitingForRestSince
+              ? `since ${formatTime(deposit.waitingForRestSince)}: it returns to the review queue when more money arrives`
+              : null,
+          ],
+          [
             'Sender check',
             deposit.senderNameMismatch === null || deposit.senderNameMismatch === undefined
               ? 'nothing to compare (no user label or no transfer)'
@@ -123,6 +129,12 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     if (read && 'problem' in read) throw AppError.validation([{ field: 'amount', message: read.problem }]);
     await action.ops.call('approveIntent', { params: { intentId: pathParam(req, 'intentId') }, body: read ? { amount: read.minor } : {} });
     action.done('intent-approved');
+  });
+
+  router.post('/intents/:intentId/wait-for-rest', async (req, res) => {
+    const action = actionContext(deps, req, res, '/review');
+    await action.ops.call('waitForRest', { params: { intentId: pathParam(req, 'intentId') } });
+    action.done('intent-waiting');
   });
 
   router.post('/intents/:intentId/reject', async (req, res) => {

@@ -15,6 +15,7 @@ const REASON_LABELS: Record<string, [string, string]> = {
   sender_differs: ['sender differs', 'danger'],
   late: ['late', 'alert'],
   split: ['split payment', 'info'],
+  top_up: ['top-up', 'info'],
 };
 
 /** One badge per reason (docs/operations.md, Matching reasons); nothing when there are none. */

@@ -36,7 +36,19 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
   if (!REVIEWABLE_DEPOSIT.has(deposit.status)) return html`<span class="muted">—</span>`;
   const base = `/intents/${seg(deposit.intentId)}`;
   const received = deposit.receivedAmount ?? deposit.requestedAmount;
+  const short = deposit.receivedAmount !== null && BigInt(deposit.receivedAmount) < BigInt(deposit.requestedAmount);
   return html`<div class="actions">
+    ${
+      short && !deposit.waitingForRestSince
+        ? actionForm(ctx, {
+            action: `${base}/wait-for-rest`,
+            label: 'Wait for the rest',
+            confirm:
+              `Deposit ${deposit.referenceNo} received ${formatTry(deposit.receivedAmount)} of ${formatTry(deposit.requestedAmount)}. ` +
+              'Take it out of the review queue until more money arrives?',
+          })
+        : ''
+    }
     ${actionForm(ctx, {
       action: `${base}/approve`,
       label: 'Approve',

@@ -3,7 +3,18 @@ import { html, safeUrl, type SafeHtml, type SafeUrl } from './html.js';
 
 /** The sections of the top navigation. */
 export type Section =
-  'dashboard' | 'review' | 'deposits' | 'withdrawals' | 'transfers' | 'returns' | 'deliveries' | 'sites' | 'balances' | 'audit' | 'search';
+  | 'dashboard'
+  | 'review'
+  | 'deposits'
+  | 'withdrawals'
+  | 'transfers'
+  | 'returns'
+  | 'deliveries'
+  | 'sites'
+  | 'balances'
+  | 'reconciliation'
+  | 'audit'
+  | 'search';
 
 const NAV: Array<[Section, SafeUrl, string]> = [
   ['dashboard', safeUrl('/'), 'Dashboard'],
@@ -15,6 +26,7 @@ const NAV: Array<[Section, SafeUrl, string]> = [
   ['deliveries', safeUrl('/deliveries'), 'Deliveries'],
   ['sites', safeUrl('/sites'), 'Sites'],
   ['balances', safeUrl('/balances'), 'Balances'],
+  ['reconciliation', safeUrl('/reconciliation'), 'Reconciliation'],
   ['audit', safeUrl('/audit'), 'Audit log'],
 ];
 

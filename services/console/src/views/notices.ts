@@ -10,6 +10,8 @@ export const NOTICES = {
   'withdrawal-sent': 'Withdrawal marked as sent. The partner is notified by webhook.',
   'withdrawal-returned': "Withdrawal marked as returned; the amount is back on the site's balance.",
   'transfer-assigned': 'Transfer assigned to the deposit; the deposit is now waiting for review.',
+  'transfer-topped-up': 'Transfer credited to the approved deposit as a top-up; the partner is notified by the intent.topped_up webhook.',
+  'intent-waiting': 'The deposit waits for the rest of its money, out of the review queue; it comes back when more money arrives.',
   'return-requested': 'Return asked for; it waits for review under Returns before any money is sent.',
   'return-approved': 'Return approved and booked as owed to the sender. Send the money, then mark it sent.',
   'return-rejected': 'Return rejected; the transfer is back where it was.',

@@ -1,4 +1,4 @@
-import type { Prisma } from '@kasa/db';
+import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { actorOf } from '../operators/operator-principal.js';
@@ -6,20 +6,25 @@ import type { OperatorRequest } from '../shared/request-context.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { assertTransferAction } from './bank-transfer.states.js';
-import { toOpsDeposit } from '../deposits/deposit.views.js';
+import { toDepositRecord, toOpsDeposit } from '../deposits/deposit.views.js';
+import { writeAudit } from '../shared/audit.repository.js';
+import { Postings } from '../journal/accounts.js';
+import type { JournalRepository } from '../journal/journal.repository.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
 import { recordArrival } from './record-arrival.js';
-import { explainMatch, storedSuggestions } from './matching.js';
+import { explainMatch, storedSuggestions, type MatchReason } from './matching.js';
 import { findReferenceNos } from '../site-records/reference-no.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
+import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 
 export interface BankTransferDeps extends TransitionDeps {
   clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
   depositReview: DepositReviewRepository;
+  accounts: Pick<ReceivingAccountRepository, 'findById'>;
 }
 
 // A bank's clock and ours differ a little; a transfer "received" further in the future is a typo.
@@ -35,9 +40,16 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
   if (input.receivedAt.getTime() > deps.clock.now().getTime() + FUTURE_TOLERANCE_MS) {
     throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
   }
+  if (input.receivingAccountId && !(await deps.accounts.findById(input.receivingAccountId))) {
+    throw AppError.validation([{ field: 'receivingAccountId', message: 'names no receiving account' }]);
+  }
   const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };
-  const outcome = await inTransaction(deps, (tx) => recordArrival(tx, deps, actorOf(caller), transfer));
+  const outcome = await inTransaction(deps, (tx) => recordArrival(tx, deps, actorOf(caller), transfer, request.requestId));
   if (outcome) {
+    await deps.outbox.publish(
+      outcome.events.map((event) => event.eventId),
+      request.requestId,
+    );
     // One line for the step, matched or not; the sender's name and IBAN stay out of the log.
     deps.logger.info('bank transfer recorded', {
       requestId: request.requestId,
@@ -58,7 +70,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     };
   }
 
-  const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId);
+  const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId, transfer.receivingAccountId ?? null);
   if (!existing) throw new AppError('service_unavailable', 'The transfer could not be recorded; retry.');
   const same =
     existing.amount === transfer.amount &&
@@ -90,19 +102,17 @@ export function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequ
       const to = assertTransferAction('assign', transfer.status);
       const deposit = await deps.depositReview.lockDeposit(tx, intentId);
       if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+      await assertSameMode(tx, deps, transfer, deposit);
       // The deposit takes the money first: a decided deposit refuses it, and the transfer stays where it was.
-      const paid = await applyArrival(tx, deps, actorOf(request.caller), deposit, transfer);
-      if (!paid)
-        throw AppError.conflict(
-          'intent_decided',
-          `The intent is ${deposit.status}; a transfer cannot be assigned to a decided intent. Nothing was changed.`,
-        );
+      const arrival = await applyArrival(tx, deps, actorOf(request.caller), deposit, transfer, request.requestId);
+      if (!arrival) throw AppError.conflict('intent_decided', decidedIntentAdvice(deposit.status));
+      const { deposit: paid, events } = arrival;
       const reference = findReferenceNos(transfer.description).includes(deposit.referenceNo)
         ? 'reference_exact'
         : storedSuggestions(transfer.suggestions).some((suggestion) => suggestion.intentId === intentId)
           ? 'reference_near'
           : null;
-      return { to, deposit: paid, reasons: explainMatch(transfer, deposit, reference, deps.config.arrivalClockSkewMs).reasons };
+      return { to, deposit: paid, events, reasons: explainMatch(transfer, deposit, reference, deps.config.arrivalClockSkewMs).reasons };
     },
     update: (tx, transfer, { to, reasons }) =>
       deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
@@ -163,4 +173,141 @@ function transferRecord(deps: BankTransferDeps, bankTransferId: string) {
     lock: (tx: Prisma.TransactionClient) => deps.bankTransfers.lock(tx, bankTransferId),
     changedMeanwhile: 'The transfer changed meanwhile; nothing was changed.',
   };
+}
+
+/** What to do with money for a decided intent, in the assign refusal: a top-up for an approved one, else a return. */
+function decidedIntentAdvice(status: string): string {
+  const next =
+    status === 'APPROVED'
+      ? 'To credit this money to it as well, top it up (POST /ops/v1/bank-transfers/{id}/top-up, the console\'s "Credit as top-up", kasa transfers top-up); otherwise return it to the sender.'
+      : 'Return the money to the sender (POST /ops/v1/bank-transfers/{id}/return, kasa transfers return), or assign it to another open deposit of the same user.';
+  return `The intent is ${status}; a transfer cannot be assigned to a decided intent. ${next} Nothing was changed.`;
+}
+
+/** The decided deposit whose exact reference an unmatched transfer carries (`intent_closed`), for the transfer's detail. */
+export async function closedIntentOf(
+  deps: Pick<BankTransferDeps, 'depositReview' | 'db'>,
+  transfer: BankTransfer,
+): Promise<Deposit | null> {
+  if (transfer.unmatchedReason !== 'intent_closed' || (transfer.status !== 'UNMATCHED' && transfer.status !== 'SET_ASIDE')) return null;
+  const [named, ...others] = await deps.depositReview.findDepositsByReference(
+    deps.db,
+    findReferenceNos(transfer.description),
+    transfer.livemode,
+  );
+  return named && others.length === 0 ? named : null;
+}
+
+/**
+ * Credits money that arrived after its deposit was approved (`intent_closed`) to that deposit as a top-up: the
+ * transfer becomes ASSIGNED to it (reasons `top_up`, and `reference_exact` when its description names it), the
+ * intent's credited `amount` and `receivedAmount` grow by the transfer's amount, the site's balance is credited by
+ * one journal posting, and `intent.topped_up` tells the partner (`topUp.amount`: what to credit the user). Only
+ * UNMATCHED or SET_ASIDE transfers, only APPROVED intents (a rejected intent's money goes back to its sender).
+ */
+export function topUpBankTransfer(
+  deps: BankTransferDeps & { journal: JournalRepository },
+  request: OperatorRequest,
+  bankTransferId: string,
+  intentId: string,
+) {
+  return runTransition(deps, request, bankTransferId, {
+    ...transferRecord(deps, bankTransferId),
+    decide: async (tx, transfer) => {
+      const to = assertTransferAction('assign', transfer.status);
+      const deposit = await deps.depositReview.lockDeposit(tx, intentId);
+      if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+      await assertSameMode(tx, deps, transfer, deposit);
+      if (deposit.status !== 'APPROVED') {
+        throw AppError.conflict(
+          'invalid_transition',
+          deposit.status === 'REJECTED'
+            ? 'The intent is REJECTED: only an approved intent can take a top-up. Return the money to the sender instead. Nothing was changed.'
+            : `The intent is ${deposit.status}: it is not decided yet, so assign the transfer to it instead (the money then joins its review). Nothing was changed.`,
+        );
+      }
+      const credited = await deps.depositReview.updateDeposit(tx, deposit.id, 'APPROVED', {
+        amount: deposit.amount + transfer.amount,
+        receivedAmount: (deposit.receivedAmount ?? 0n) + transfer.amount,
+      });
+      if (!credited) throw AppError.conflict('state_changed', 'The intent changed meanwhile; nothing was changed.');
+      const reasons: MatchReason[] = findReferenceNos(transfer.description).includes(deposit.referenceNo)
+        ? ['reference_exact', 'top_up']
+        : ['top_up'];
+      await writeAudit(tx, {
+        actor: actorOf(request.caller),
+        action: 'INTENT.TOPPED_UP',
+        entityType: 'deposit_intent',
+        entityId: deposit.id,
+        siteId: deposit.siteId,
+        metadata: {
+          bankTransferId: transfer.id,
+          bankTxId: transfer.bankTxId,
+          topUpAmount: transfer.amount.toString(),
+          amountBefore: deposit.amount.toString(),
+          amount: credited.amount.toString(),
+          receivedAt: transfer.receivedAt.toISOString(),
+        },
+      });
+      return { to, deposit: credited, reasons };
+    },
+    update: (tx, transfer, { to, deposit, reasons }) =>
+      deps.bankTransfers.settle(tx, transfer.id, transfer.status, {
+        status: to,
+        intentId: deposit.id,
+        setAsideReason: null,
+        setAsideAt: null,
+        matchReasons: reasons,
+      }),
+    post: async (tx, { current, decision: { deposit } }) => {
+      const posted = await deps.journal.post(tx, Postings.depositApproved(deposit.siteId, deposit.id, current.amount));
+      if (!posted.ok) throw new Error('a deposit credit cannot be refused');
+      return posted.transactionId;
+    },
+    audit: ({ current, decision: { to, deposit }, journalTransactionId }) => ({
+      action: 'BANK_TRANSFER.TOPPED_UP',
+      siteId: deposit.siteId,
+      metadata: { intentId: deposit.id, from: current.status, to, unmatchedReason: current.unmatchedReason, journalTransactionId },
+    }),
+    event: ({ current, decision: { deposit } }) => ({
+      siteId: deposit.siteId,
+      entityId: deposit.id,
+      type: 'intent.topped_up',
+      data: toDepositRecord(deposit),
+      topUp: { amount: current.amount.toString(), bankTransferId: current.id, receivedAt: current.receivedAt.toISOString() },
+    }),
+    log: ({ updated, decision: { deposit }, eventId }) => ({
+      message: 'deposit topped up',
+      fields: {
+        bankTransferId,
+        intentId: deposit.id,
+        siteId: deposit.siteId,
+        amount: updated.amount.toString(),
+        creditedTotal: deposit.amount.toString(),
+        operatorId: request.caller.operatorId,
+        eventId,
+      },
+    }),
+    result: ({ updated, decision: { deposit }, eventId }) => ({
+      bankTransfer: toOpsBankTransfer(updated),
+      deposit: toOpsDeposit(deposit),
+      eventId,
+    }),
+  });
+}
+
+/** Real money never pays a sandbox's test deposit, and the simulator's money never a live one (docs/sandbox.md). */
+async function assertSameMode(
+  tx: Prisma.TransactionClient,
+  deps: Pick<BankTransferDeps, 'depositReview'>,
+  transfer: BankTransfer,
+  deposit: Deposit,
+): Promise<void> {
+  if ((await deps.depositReview.isLive(tx, deposit)) === transfer.livemode) return;
+  throw AppError.conflict(
+    'invalid_transition',
+    transfer.livemode
+      ? "The intent is a sandbox's test deposit; real money cannot pay it. Nothing was changed."
+      : "The transfer is the sandbox simulator's money; it cannot pay a live deposit. Nothing was changed.",
+  );
 }

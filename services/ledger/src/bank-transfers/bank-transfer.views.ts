@@ -1,4 +1,4 @@
-import type { BankTransfer } from '@kasa/db';
+import type { BankTransfer, Deposit } from '@kasa/db';
 import { storedReasons, storedSuggestions } from './matching.js';
 
 /** A bank transfer as operators see it (the sender's IBAN in full: operators match and refund by it). */
@@ -13,6 +13,8 @@ export function toOpsBankTransfer(row: BankTransfer) {
     senderIban: row.senderIban,
     description: row.description,
     receivedAt: row.receivedAt.toISOString(),
+    receivingAccountId: row.receivingAccountId,
+    livemode: row.livemode,
     intentId: row.intentId,
     unmatchedReason: row.unmatchedReason,
     setAsideReason: row.setAsideReason,
@@ -22,7 +24,17 @@ export function toOpsBankTransfer(row: BankTransfer) {
   };
 }
 
-/** One transfer's detail: the ops view and the deposits a near reference names, best first. */
-export function toOpsBankTransferDetail(row: BankTransfer) {
-  return { ...toOpsBankTransfer(row), suggestions: storedSuggestions(row.suggestions) };
+/**
+ * One transfer's detail: the ops view, the deposits a near reference names (best first) and, for money whose exact
+ * reference names a decided deposit (`intent_closed`), that deposit: an approved one can take it as a top-up.
+ */
+export function toOpsBankTransferDetail(row: BankTransfer, closed: Deposit | null = null) {
+  return {
+    ...toOpsBankTransfer(row),
+    suggestions: storedSuggestions(row.suggestions),
+    closedIntent:
+      closed && (closed.status === 'APPROVED' || closed.status === 'REJECTED')
+        ? { intentId: closed.id, referenceNo: closed.referenceNo, status: closed.status, siteId: closed.siteId }
+        : null,
+  };
 }

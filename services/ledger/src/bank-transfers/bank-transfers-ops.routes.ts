@@ -6,7 +6,13 @@ import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
-import { assignBankTransfer, recordBankTransfer, setBankTransferAside } from './bank-transfer.use-case.js';
+import {
+  assignBankTransfer,
+  closedIntentOf,
+  recordBankTransfer,
+  setBankTransferAside,
+  topUpBankTransfer,
+} from './bank-transfer.use-case.js';
 import { toOpsBankTransfer, toOpsBankTransferDetail } from './bank-transfer.views.js';
 import { opsRoute } from '../shared/ops-route.js';
 
@@ -24,6 +30,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
       senderIban: body.senderIban,
       description: body.description,
       receivedAt: new Date(body.receivedAt),
+      receivingAccountId: body.receivingAccountId ?? null,
     });
     res
       .status(result.replayed ? 200 : 201)
@@ -37,7 +44,8 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListBankTransfers',
       cursorList: 'ops-bank-transfers',
-      fetch: (filters, window) => deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window),
+      fetch: (filters, window) =>
+        deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window, filters.mode ? filters.mode === 'live' : undefined),
       toItem: toOpsBankTransfer,
     }),
   );
@@ -48,13 +56,19 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
       (id) => deps.bankTransfers.findById(id),
       'No bank transfer with this id.',
     );
-    res.json(toOpsBankTransferDetail(row));
+    res.json(toOpsBankTransferDetail(row, await closedIntentOf(deps, row)));
   });
 
   opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
     const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.deposit });
+  });
+
+  opsRoute(router, 'topUpBankTransfer', jsonBody, async (req, res) => {
+    const body = parseRequest('assignBankTransfer', req.body);
+    const result = await topUpBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
+    res.json({ ...result.bankTransfer, intent: result.deposit, eventId: result.eventId });
   });
 
   opsRoute(router, 'setBankTransferAside', jsonBody, async (req, res) => {

@@ -61,7 +61,7 @@ export async function importStatement(
         periodTo: statement.to,
       });
       imported.push({ statementId, reference: statement.id });
-      await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally);
+      await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
     }
     const [first] = imported;
     // A file without statements is refused while reading; the check keeps the type honest.
@@ -83,6 +83,7 @@ export async function importStatement(
     }
     return { first, imported, tally };
   });
+  await deps.outbox.publish(outcome.tally.events, request.requestId);
   const counts = { ...outcome.tally.counts, autoApproved: await approveStraightThrough(deps, request, outcome.tally.paid) };
 
   const result: StatementImport = {

@@ -13,7 +13,8 @@ import { resemblesName } from '../deposits/sender-name.js';
  * - `sender_matches_user` / `sender_differs`: the sender's name against the partner's label of the user (neither
  *   when the deposit has no label);
  * - `late`: the money reached the bank after the deposit expired;
- * - `split`: a further transfer for a deposit already waiting for review.
+ * - `split`: a further transfer for a deposit already waiting for review;
+ * - `top_up`: money an operator credited to a deposit approved before it arrived (never found by matching).
  */
 export { MATCH_REASONS };
 export type MatchReason = (typeof MATCH_REASONS)[number];
@@ -57,6 +58,7 @@ const WEIGHTS: Record<MatchReason, number> = {
   sender_differs: -25,
   late: -15,
   split: -15,
+  top_up: 0,
 };
 
 /** Each reason that holds for `line` paying `deposit`, and the confidence they add up to. */

@@ -1,13 +1,16 @@
 import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { maskIban } from '@kasa/logger';
 import { findReferenceNos } from '../site-records/reference-no.js';
-import { writeAudit, type Actor } from '../shared/audit.repository.js';
+import { writeAudits, type Actor, type AuditEntry } from '../shared/audit.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import type { Clock } from '../shared/clock.js';
-import { applyArrival } from './apply-arrival.js';
+import { arrivalChange } from './apply-arrival.js';
 import { explainMatch, nearReferenceNos, rankSuggestions, type MatchReason, type Suggestion } from './matching.js';
 import type { UnmatchedReason } from './arrival.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
+import { arrivalEventTypes } from '../outbox/arrival-events.js';
+import { writeEventsIfSubscribed, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
+import { toDepositRecord } from '../deposits/deposit.views.js';
 
 export interface RecordArrivalDeps {
   clock: Clock;
@@ -24,51 +27,191 @@ export interface RecordedArrival {
   before: Deposit | null;
   reasons: MatchReason[];
   suggestions: Suggestion[];
+  /** The opt-in events the arrival wrote (`intent.received`, `intent.late_arrival`): the caller publishes them once committed. */
+  events: WrittenOutboxEvent[];
 }
 
-/**
- * Records one incoming transfer inside the caller's transaction, whoever delivered it (an operator, a
- * statement): inserted unless its bank reference is known, matched by the deposit reference in its description,
- * the deposit moved ({@link applyArrival}), and audited as `BANK_TRANSFER.RECORDED`. The match's reasons are stored
- * with it; a transfer no exact reference matched keeps the deposits a near reference names as suggestions (it stays
- * UNMATCHED: an operator confirms one by assigning). Null for a repeat: nothing was written.
- */
+/** One incoming transfer recorded inside the caller's transaction: {@link recordArrivals} of one. Null for a repeat. */
 export async function recordArrival(
   tx: Prisma.TransactionClient,
   deps: RecordArrivalDeps,
   actor: Actor,
   transfer: NewBankTransfer,
+  requestId: string | null = null,
 ): Promise<RecordedArrival | null> {
-  const id = await deps.bankTransfers.insertUnlessKnown(tx, transfer);
-  if (!id) return null;
-  const references = findReferenceNos(transfer.description);
-  const deposits = await deps.depositReview.lockDepositsByReference(tx, references);
-  const [named] = deposits;
-  let reason: UnmatchedReason | null = null;
-  let matched: Deposit | null = null;
-  if (references.length === 0) reason = 'no_reference';
-  else if (!named) reason = 'unknown_reference';
-  else if (deposits.length > 1) reason = 'ambiguous_reference';
-  else {
-    matched = await applyArrival(tx, deps, actor, named, { id, ...transfer });
-    if (!matched) reason = 'intent_closed';
-  }
-  const skew = deps.config.arrivalClockSkewMs;
-  const reasons = matched && named ? explainMatch(transfer, named, 'reference_exact', skew).reasons : [];
-  const suggestions =
-    reason === 'no_reference' || reason === 'unknown_reference'
-      ? rankSuggestions(transfer, await deps.depositReview.findDepositsByReference(tx, nearReferenceNos(transfer.description)), skew)
-      : [];
-  const settled = await deps.bankTransfers.settle(tx, id, 'UNMATCHED', {
-    status: matched ? 'MATCHED' : 'UNMATCHED',
-    intentId: matched?.id ?? null,
-    unmatchedReason: reason,
-    matchReasons: reasons,
-    suggestions: suggestions.map((s) => ({ ...s })),
+  const [recorded] = await recordArrivals(tx, deps, actor, [transfer], requestId);
+  return recorded ?? null;
+}
+
+/** A line's matching outcome, decided in memory before anything is written. */
+interface Decided {
+  id: string;
+  transfer: NewBankTransfer;
+  matched: Deposit | null;
+  before: Deposit | null;
+  reason: UnmatchedReason | null;
+  reasons: MatchReason[];
+  suggestions: Suggestion[];
+}
+
+/**
+ * Records incoming transfers of one receiving account (or hand-recorded ones: one bankTxId namespace) inside the caller's transaction,
+ * whoever delivered them (an operator, a statement, a connector), in the order given: each inserted unless its bank
+ * reference is known (a repeat, also within `transfers`, is null and writes nothing), matched by the deposit reference
+ * in its description, the deposit moved ({@link arrivalChange}), and audited as `BANK_TRANSFER.RECORDED`. The match's
+ * reasons are stored with it; a transfer no exact reference matched keeps the deposits a near reference names as
+ * suggestions (it stays UNMATCHED: an operator confirms one by assigning).
+ *
+ * Set-based: one insert, one lock of every deposit the transfers name (in id order), one read of the near
+ * references, the decisions in memory in order (a deposit two transfers pay sees the first one's money: the second is
+ * a split), then one write each of the deposits, the transfers and the audit entries.
+ */
+export async function recordArrivals(
+  tx: Prisma.TransactionClient,
+  deps: RecordArrivalDeps,
+  actor: Actor,
+  transfers: readonly NewBankTransfer[],
+  requestId: string | null = null,
+): Promise<Array<RecordedArrival | null>> {
+  // One batch is one source: real money (statements, connectors, operators) or the sandbox simulator's.
+  const livemode = transfers[0]?.livemode ?? true;
+  if (transfers.some((transfer) => (transfer.livemode ?? true) !== livemode)) throw new Error('a batch mixes live and simulated money');
+  const first = new Map<string, NewBankTransfer>();
+  for (const transfer of transfers) if (!first.has(transfer.bankTxId)) first.set(transfer.bankTxId, transfer);
+  const ids = await deps.bankTransfers.insertManyUnlessKnown(tx, [...first.values()]);
+  const inserted = transfers.flatMap((transfer) => {
+    const id = ids.get(transfer.bankTxId);
+    // A bankTxId repeated within the batch is a repeat of the first one, which took the id.
+    return id && first.get(transfer.bankTxId) === transfer ? [{ id, transfer, references: findReferenceNos(transfer.description) }] : [];
   });
-  // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved it.
-  if (!settled) throw new Error('a transfer recorded in this transaction changed under it');
-  await writeAudit(tx, {
+  if (inserted.length === 0) return transfers.map(() => null);
+
+  // The deposits as this transaction leaves them: each line sees the lines before it.
+  const current = new Map<string, Deposit>();
+  const byReference = new Map<string, string>();
+  for (const deposit of await deps.depositReview.lockDepositsByReference(
+    tx,
+    [...new Set(inserted.flatMap((l) => l.references))],
+    livemode,
+  )) {
+    current.set(deposit.id, deposit);
+    byReference.set(deposit.referenceNo, deposit.id);
+  }
+  const lockedStatus = new Map([...current.values()].map((deposit) => [deposit.id, deposit.status]));
+  const named = (references: string[]) =>
+    references.flatMap((reference) => {
+      const deposit = current.get(byReference.get(reference) ?? '');
+      return deposit ? [deposit] : [];
+    });
+  const near = new Map(
+    inserted.map(({ id, transfer, references }) => [id, named(references).length === 0 ? nearReferenceNos(transfer.description) : []]),
+  );
+  const nearDeposits = new Map<string, Deposit>();
+  for (const deposit of await deps.depositReview.findDepositsByReference(tx, [...new Set([...near.values()].flat())], livemode)) {
+    nearDeposits.set(deposit.referenceNo, deposit);
+  }
+
+  const skew = deps.config.arrivalClockSkewMs;
+  const intentAudits = new Map<string, AuditEntry>();
+  const decided: Decided[] = inserted.map(({ id, transfer, references }) => {
+    const deposits = named(references);
+    const [only] = deposits;
+    let reason: UnmatchedReason | null = null;
+    let matched: Deposit | null = null;
+    if (references.length === 0) reason = 'no_reference';
+    else if (!only) reason = 'unknown_reference';
+    else if (deposits.length > 1) reason = 'ambiguous_reference';
+    else {
+      const change = arrivalChange(deps, actor, only, { id, ...transfer });
+      if (change) {
+        matched = change.after;
+        current.set(only.id, change.after);
+        intentAudits.set(id, change.audit);
+      } else reason = 'intent_closed';
+    }
+    const reasons = matched && only ? explainMatch(transfer, only, 'reference_exact', skew).reasons : [];
+    const candidates = (near.get(id) ?? []).flatMap((reference) => {
+      const deposit = nearDeposits.get(reference);
+      return deposit ? [current.get(deposit.id) ?? deposit] : [];
+    });
+    const suggestions = reason === 'no_reference' || reason === 'unknown_reference' ? rankSuggestions(transfer, candidates, skew) : [];
+    return { id, transfer, matched, before: matched ? (only ?? null) : null, reason, reasons, suggestions };
+  });
+
+  const moved = [...intentIdsOf(decided)].flatMap((id) => {
+    const [from, to] = [lockedStatus.get(id), current.get(id)];
+    return from && to ? [{ from, to }] : [];
+  });
+  // Locked by this transaction a moment ago: nobody else can have moved them.
+  if ((await deps.depositReview.writeArrivals(tx, moved)) !== moved.length) {
+    throw new Error('a deposit locked in this transaction changed under it');
+  }
+  const settled = await deps.bankTransfers.settleInserted(
+    tx,
+    decided.map((d) => ({
+      id: d.id,
+      status: d.matched ? 'MATCHED' : 'UNMATCHED',
+      intentId: d.matched?.id ?? null,
+      unmatchedReason: d.reason,
+      matchReasons: d.reasons,
+      suggestions: d.suggestions.map((s) => ({ ...s })),
+    })),
+  );
+  // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved them.
+  if (!settled || settled.length !== decided.length) throw new Error('a transfer recorded in this transaction changed under it');
+  await writeAudits(
+    tx,
+    decided.flatMap((d, index) => {
+      const intentAudit = intentAudits.get(d.id);
+      return [...(intentAudit ? [intentAudit] : []), transferAudit(actor, d, settled[index] as BankTransfer)];
+    }),
+  );
+
+  // The opt-in events of the money that reached a deposit, written only for the sites that chose them (one query per type),
+  // each handed back with the transfer that caused it (per deposit and type they are written in the transfers' order).
+  const wanted = decided.map((d) =>
+    d.matched && d.before
+      ? arrivalEventTypes(d.before, d.matched).map((type) => ({
+          siteId: (d.matched as Deposit).siteId,
+          type,
+          entityId: (d.matched as Deposit).id,
+          data: toDepositRecord(d.matched as Deposit),
+          requestId,
+        }))
+      : [],
+  );
+  const written = new Map<string, WrittenOutboxEvent[]>();
+  for (const event of await writeEventsIfSubscribed(tx, wanted.flat())) {
+    const key = `${event.entityId} ${event.type}`;
+    written.set(key, [...(written.get(key) ?? []), event]);
+  }
+  const eventsOf = (index: number): WrittenOutboxEvent[] =>
+    (wanted[index] ?? []).flatMap((event) => {
+      const next = written.get(`${event.entityId} ${event.type}`)?.shift();
+      return next ? [next] : [];
+    });
+  const recorded = new Map(
+    decided.map((d, index) => [
+      d.transfer,
+      {
+        transfer: settled[index] as BankTransfer,
+        deposit: d.matched,
+        before: d.before,
+        reasons: d.reasons,
+        suggestions: d.suggestions,
+        events: eventsOf(index),
+      },
+    ]),
+  );
+  return transfers.map((transfer) => recorded.get(transfer) ?? null);
+}
+
+function intentIdsOf(decided: readonly Decided[]): Set<string> {
+  return new Set(decided.flatMap((d) => (d.matched ? [d.matched.id] : [])));
+}
+
+function transferAudit(actor: Actor, { id, transfer, matched, reason, reasons, suggestions }: Decided, settled: BankTransfer): AuditEntry {
+  return {
     actor,
     action: 'BANK_TRANSFER.RECORDED',
     entityType: 'bank_transfer',
@@ -85,6 +228,5 @@ export async function recordArrival(
       suggestions: suggestions.map((s) => s.intentId),
       ...(transfer.statementId ? { statementId: transfer.statementId } : {}),
     },
-  });
-  return { transfer: settled, deposit: matched, before: matched ? (named ?? null) : null, reasons, suggestions };
+  };
 }

@@ -51,7 +51,7 @@ export async function recordBankLines(
   const actor = actorOf(request.caller);
   const tally = await inTransaction(deps, async (tx) => {
     const running = newTally();
-    await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId: null }, lines, running);
+    await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId: null }, lines, running, request.requestId);
     if (running.counts.created > 0) {
       await writeAudit(tx, {
         actor,
@@ -63,6 +63,7 @@ export async function recordBankLines(
     }
     return running;
   });
+  await deps.outbox.publish(tally.events, request.requestId);
   const result: RecordedBankLines = {
     lines: lines.length,
     ...tally.counts,

@@ -1,16 +1,16 @@
-import type { Prisma } from '@kasa/db';
+import type { Prisma, Site } from '@kasa/db';
 import type { StatementLine } from '@kasa/statements';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { STRAIGHT_THROUGH_PRINCIPAL } from '../operators/operator-principal.js';
-import { approveDeposit, type DepositReviewDeps } from '../deposits/review-deposit.use-case.js';
+import { approveDeposit, approveDepositsByRule, type DepositReviewDeps, type RuleApproval } from '../deposits/review-deposit.use-case.js';
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import type { TransitionDeps } from '../shared/transition.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
-import { recordArrival, type RecordArrivalDeps, type RecordedArrival } from './record-arrival.js';
+import { recordArrivals, type RecordArrivalDeps, type RecordedArrival } from './record-arrival.js';
 import { straightThrough } from './straight-through.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
@@ -38,11 +38,14 @@ export function countsOf({ created, duplicates, matched, suggested, unmatched, a
 export interface LineTally {
   counts: LineCounts;
   paid: RecordedArrival[];
+  /** The ids of the opt-in arrival events written, to publish once committed. */
+  events: string[];
 }
 
 export const newTally = (): LineTally => ({
   counts: { created: 0, duplicates: 0, matched: 0, suggested: 0, unmatched: 0, autoApproved: 0 },
   paid: [],
+  events: [],
 });
 
 /** Where a batch of lines came from: a receiving account, and the statement they are in (null: a bank connector's feed). */
@@ -51,10 +54,14 @@ export interface LineSource {
   statementId: string | null;
 }
 
+/** Lines recorded per round of statements: bounded work per query, whatever the file's size. */
+const CHUNK_LINES = 1_000;
+
 /**
  * Records the lines a bank delivered for a receiving account (a statement's, or a connector's feed) inside the
- * caller's transaction: a credit as a transfer exactly as an operator's ({@link recordArrival}), a debit kept for the
- * payouts; a line whose bank reference the account already has is a duplicate and changes nothing.
+ * caller's transaction, in file order, a chunk of lines at a time: the credits as transfers exactly as an operator's
+ * ({@link recordArrivals}), the debits kept for the payouts; a line whose bank reference the account already has (or
+ * an earlier line of the batch had) is a duplicate and changes nothing.
  */
 export async function recordLines(
   tx: Prisma.TransactionClient,
@@ -63,39 +70,60 @@ export async function recordLines(
   source: LineSource,
   lines: readonly StatementLine[],
   tally: LineTally,
+  requestId: string | null = null,
 ): Promise<void> {
   const { counts } = tally;
-  for (const line of lines) {
-    if (line.direction === 'debit') {
-      const created = await deps.statements.insertDebitUnlessKnown(tx, debitOf(line, source));
-      counts[created ? 'created' : 'duplicates'] += 1;
-      continue;
+  for (let start = 0; start < lines.length; start += CHUNK_LINES) {
+    const chunk = lines.slice(start, start + CHUNK_LINES);
+    const debits = chunk.filter((line) => line.direction === 'debit');
+    const seen = new Set<string>();
+    const firstDebits = debits.filter((line) => !seen.has(line.bankTxId) && Boolean(seen.add(line.bankTxId)));
+    const createdDebits = await deps.statements.insertDebitsUnlessKnown(
+      tx,
+      firstDebits.map((line) => debitOf(line, source)),
+    );
+    counts.created += createdDebits;
+    counts.duplicates += debits.length - createdDebits;
+    const credits = chunk.filter((line) => line.direction !== 'debit');
+    for (const recorded of await recordArrivals(
+      tx,
+      deps,
+      actor,
+      credits.map((line) => transferOf(line, source)),
+      requestId,
+    )) {
+      if (!recorded) {
+        counts.duplicates += 1;
+        continue;
+      }
+      tally.events.push(...recorded.events.map((event) => event.eventId));
+      counts.created += 1;
+      counts[recorded.deposit ? 'matched' : recorded.suggestions.length > 0 ? 'suggested' : 'unmatched'] += 1;
+      if (recorded.deposit) tally.paid.push(recorded);
     }
-    const recorded = await recordArrival(tx, deps, actor, transferOf(line, source));
-    if (!recorded) {
-      counts.duplicates += 1;
-      continue;
-    }
-    counts.created += 1;
-    counts[recorded.deposit ? 'matched' : recorded.suggestions.length > 0 ? 'suggested' : 'unmatched'] += 1;
-    if (recorded.deposit) tally.paid.push(recorded);
   }
 }
 
+/** Deposits approved per transaction: a big file's approvals commit in rounds, each short. */
+const APPROVALS_PER_TRANSACTION = 500;
+
 /**
  * Approves, after the lines committed, each deposit its site's rule lets the service approve (straight-through.ts),
- * through the operators' own transition: the same journal posting, `intent.approved` event and webhook, audited with
- * actor SYSTEM and the rule in the metadata. A deposit an operator decided meanwhile is left as it is. Returns how
- * many were approved.
+ * through the operators' own approval ({@link approveDepositsByRule}, a batch at a time): the same journal posting,
+ * `intent.approved` event and webhook, audited with actor SYSTEM and the rule in the metadata. A deposit an operator
+ * decided meanwhile is left as it is. Returns how many were approved.
  */
 export async function approveStraightThrough(deps: RecordLinesDeps, request: OperatorRequest, paid: RecordedArrival[]): Promise<number> {
-  let approved = 0;
   // A deposit two lines of the file paid is split money: an operator's.
   const times = new Map<string, number>();
   for (const { deposit } of paid) if (deposit) times.set(deposit.id, (times.get(deposit.id) ?? 0) + 1);
+  const sites = new Map<string, Promise<Site | null>>();
+  const approvals: RuleApproval[] = [];
   for (const { transfer, deposit, before, reasons } of paid) {
     if (!deposit || !before || times.get(deposit.id) !== 1) continue;
-    const site = await deps.sites.findById(deposit.siteId);
+    const siteOf = sites.get(deposit.siteId) ?? deps.sites.findById(deposit.siteId);
+    sites.set(deposit.siteId, siteOf);
+    const site = await siteOf;
     if (!site) continue;
     const decision = straightThrough(site, { amount: transfer.amount, reasons, before, after: deposit });
     if (!decision.approve) {
@@ -108,25 +136,49 @@ export async function approveStraightThrough(deps: RecordLinesDeps, request: Ope
       }
       continue;
     }
-    const rule = {
-      name: 'straight_through',
-      maxAmount: site.autoApproveMaxAmount.toString(),
-      requireSenderMatch: site.autoApproveRequireSenderMatch,
-      bankTransferId: transfer.id,
-      reasons,
-    };
+    // The credit is this transfer's amount, never more: money recorded for the deposit since is an operator's to weigh.
+    approvals.push({
+      intentId: deposit.id,
+      amount: transfer.amount,
+      rule: {
+        name: 'straight_through',
+        maxAmount: site.autoApproveMaxAmount.toString(),
+        requireSenderMatch: site.autoApproveRequireSenderMatch,
+        bankTransferId: transfer.id,
+        reasons,
+      },
+    });
+  }
+  let approved = 0;
+  const context = { requestId: request.requestId, caller: STRAIGHT_THROUGH_PRINCIPAL };
+  for (let start = 0; start < approvals.length; start += APPROVALS_PER_TRANSACTION) {
+    const batch = approvals.slice(start, start + APPROVALS_PER_TRANSACTION);
     try {
-      // The credit is this transfer's amount, never more: money recorded for the deposit since is an operator's to weigh.
-      await approveDeposit(deps, { requestId: request.requestId, caller: STRAIGHT_THROUGH_PRINCIPAL }, deposit.id, {
-        amount: transfer.amount,
-        rule,
-      });
-      approved += 1;
+      const outcome = await approveDepositsByRule(deps, context, batch);
+      approved += outcome.approved.length;
+      // An operator having decided a deposit meanwhile (the approval's 409): their decision stands.
+      for (const { intentId, reason } of outcome.skipped) {
+        deps.logger.info('straight-through approval skipped', { requestId: request.requestId, intentId, reason });
+      }
     } catch (error) {
-      // The lines are committed whatever happens here: a deposit not approved waits for an operator, as without the rule.
-      // An AppError is an operator having decided it meanwhile (409): their decision stands.
-      const reason = error instanceof AppError ? error.detail : error instanceof Error ? error.message : String(error);
-      deps.logger.info('straight-through approval skipped', { requestId: request.requestId, intentId: deposit.id, reason });
+      // A batch that failed as a whole (a deadlock, a lost connection) is tried one deposit at a time, so one
+      // deposit's trouble does not leave the others to the operators.
+      deps.logger.info('straight-through batch failed; approving one at a time', {
+        requestId: request.requestId,
+        deposits: batch.length,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      for (const { intentId, amount, rule } of batch) {
+        try {
+          await approveDeposit(deps, context, intentId, { amount, rule });
+          approved += 1;
+        } catch (single) {
+          // The lines are committed whatever happens here: a deposit not approved waits for an operator, as without the rule.
+          // An AppError is an operator having decided it meanwhile (409): their decision stands.
+          const reason = single instanceof AppError ? single.detail : single instanceof Error ? single.message : String(single);
+          deps.logger.info('straight-through approval skipped', { requestId: request.requestId, intentId, reason });
+        }
+      }
     }
   }
   return approved;

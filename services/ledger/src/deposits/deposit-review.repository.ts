@@ -17,23 +17,94 @@ export class DepositReviewRepository {
     return (await lockRow(tx, 'deposit_intents', id)) ? tx.deposit.findUnique({ where: { id } }) : null;
   }
 
-  /** Locks the intents whose reference numbers are given (a transfer description may name several). */
-  async lockDepositsByReference(tx: Tx, referenceNos: string[]): Promise<Deposit[]> {
-    if (referenceNos.length === 0) return [];
+  /** Locks the intents with these ids, in id order (a batch of transitions); by id. */
+  async lockDeposits(tx: Tx, ids: readonly string[]): Promise<Map<string, Deposit>> {
+    if (ids.length === 0) return new Map();
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id::text FROM deposit_intents WHERE reference_no = ANY(${referenceNos}::text[]) ORDER BY id FOR UPDATE`;
+      SELECT id::text FROM deposit_intents WHERE id = ANY(${[...ids]}::uuid[]) ORDER BY id FOR UPDATE`;
+    if (locked.length === 0) return new Map();
+    const rows = await tx.deposit.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Locks the intents whose reference numbers are given (a transfer description may name several). */
+  async lockDepositsByReference(tx: Tx, referenceNos: string[], livemode = true): Promise<Deposit[]> {
+    if (referenceNos.length === 0) return [];
+    // Real money pays live deposits only, and the sandbox's simulated money test deposits only (docs/sandbox.md).
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT d.id::text FROM deposit_intents d JOIN sites s ON s.id = d.site_id
+      WHERE d.reference_no = ANY(${referenceNos}::text[]) AND s.livemode = ${livemode}
+      ORDER BY d.id FOR UPDATE OF d`;
     return locked.length === 0 ? [] : tx.deposit.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
   }
 
+  /**
+   * The sandbox's "expire now": a RESERVED intent's expiry moved to `at`, so the expiry transition takes it at once.
+   * False when it is not RESERVED (paid, decided or already cancelled).
+   */
+  async expireAt(id: string, at: Date): Promise<boolean> {
+    const { count } = await this.db.deposit.updateMany({
+      where: { id, status: 'RESERVED' },
+      data: { expiresAt: at, updatedAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  /** Whether the deposit's site is live (false: a sandbox's test deposit). */
+  async isLive(tx: Tx, deposit: { siteId: string }): Promise<boolean> {
+    const site = await tx.site.findUnique({ where: { id: deposit.siteId }, select: { livemode: true } });
+    return site?.livemode ?? true;
+  }
+
   /** The deposits with these references, read without a lock (a suggestion moves nothing). */
-  findDepositsByReference(tx: Tx, referenceNos: string[]): Promise<Deposit[]> {
+  findDepositsByReference(tx: Tx, referenceNos: string[], livemode = true): Promise<Deposit[]> {
     if (referenceNos.length === 0) return Promise.resolve([]);
-    return tx.deposit.findMany({ where: { referenceNo: { in: referenceNos } } });
+    return tx.deposit.findMany({ where: { referenceNo: { in: referenceNos }, site: { livemode } } });
   }
 
   /** The intent's conditional write (see {@link updateFrom}). */
   updateDeposit(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositUpdateManyMutationInput): Promise<Deposit | null> {
     return updateFrom((args) => tx.deposit.update(args), id, from, data);
+  }
+
+  /**
+   * Writes the money that arrived to intents this transaction holds locked, in one statement: each row's status,
+   * received amount and queue times, conditional on the status it was locked in (see {@link updateDeposit}).
+   * Returns how many were written.
+   */
+  async writeArrivals(tx: Tx, rows: ReadonlyArray<{ from: DepositStatus; to: Deposit }>): Promise<number> {
+    if (rows.length === 0) return 0;
+    const iso = (date: Date | null) => date?.toISOString() ?? null;
+    return tx.$executeRaw`
+      UPDATE deposit_intents d SET status = u.status::"DepositStatus", received_amount = u.received_amount, cancelled_at = u.cancelled_at,
+        awaiting_review_since = u.awaiting_review_since, waiting_for_rest_since = u.waiting_for_rest_since, updated_at = u.updated_at
+      FROM unnest(${rows.map((r) => r.to.id)}::uuid[], ${rows.map((r) => r.from)}::text[], ${rows.map((r) => r.to.status)}::text[],
+        ${rows.map((r) => r.to.receivedAmount?.toString() ?? null)}::bigint[], ${rows.map((r) => iso(r.to.cancelledAt))}::timestamptz[],
+        ${rows.map((r) => iso(r.to.awaitingReviewSince))}::timestamptz[], ${rows.map((r) => iso(r.to.waitingForRestSince))}::timestamptz[],
+        ${rows.map((r) => r.to.updatedAt.toISOString())}::timestamptz[])
+        AS u(id, from_status, status, received_amount, cancelled_at, awaiting_review_since, waiting_for_rest_since, updated_at)
+      WHERE d.id = u.id AND d.status = u.from_status::"DepositStatus"`;
+  }
+
+  /**
+   * Approves intents this transaction holds locked, in one statement: status, credited amount and approval time,
+   * each conditional on the status it was locked in (see {@link updateDeposit}). Returns the rows written, by id.
+   */
+  async approveDeposits(
+    tx: Tx,
+    rows: ReadonlyArray<{ id: string; from: DepositStatus; to: DepositStatus; amount: bigint; approvedAt: Date }>,
+  ): Promise<Map<string, Deposit>> {
+    if (rows.length === 0) return new Map();
+    const written = await tx.$queryRaw<Array<{ id: string }>>`
+      UPDATE deposit_intents d SET status = u.status::"DepositStatus", amount = u.amount, approved_at = u.approved_at, updated_at = now()
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.from)}::text[], ${rows.map((r) => r.to)}::text[],
+        ${rows.map((r) => r.amount.toString())}::bigint[], ${rows.map((r) => r.approvedAt.toISOString())}::timestamptz[])
+        AS u(id, from_status, status, amount, approved_at)
+      WHERE d.id = u.id AND d.status = u.from_status::"DepositStatus"
+      RETURNING d.id::text`;
+    if (written.length === 0) return new Map();
+    const updated = await tx.deposit.findMany({ where: { id: { in: written.map((row) => row.id) } } });
+    return new Map(updated.map((row) => [row.id, row]));
   }
 
   /** The intent's status, read in the caller's transaction without a lock; null when there is no such intent. */
@@ -45,9 +116,13 @@ export class DepositReviewRepository {
     return this.db.deposit.findUnique({ where: { id } });
   }
 
-  /** Deposits across sites (or one), in the window's order; the amount range is on the requested amount. */
-  listDeposits(filter: ReviewListFilter<DepositStatus>, window: ListWindow): Promise<Deposit[]> {
-    return this.db.deposit.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter) }, window));
+  /**
+   * Deposits across sites (or one), in the window's order; the amount range is on the requested amount. `waiting`:
+   * only the intents waiting for the rest of their money (true) or only the others (false).
+   */
+  listDeposits(filter: ReviewListFilter<DepositStatus> & { waiting?: boolean }, window: ListWindow): Promise<Deposit[]> {
+    const waiting = filter.waiting === undefined ? {} : { waitingForRestSince: filter.waiting ? { not: null } : null };
+    return this.db.deposit.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter), ...waiting }, window));
   }
 
   /** The intents with the sender name of every transfer credited to them, for the sender-name check. */

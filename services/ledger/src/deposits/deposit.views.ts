@@ -31,6 +31,7 @@ export function toOpsDeposit(row: Deposit & { senderNames?: readonly string[] })
     rejectedUserReason: row.rejectedUserReason as UserRejectionReason | null,
     userConfirmedAt: isoOrNull(row.userConfirmedAt),
     awaitingReviewSince: isoOrNull(row.awaitingReviewSince),
+    waitingForRestSince: isoOrNull(row.waitingForRestSince),
     ...(row.senderNames ? { senderNameMismatch: senderNameMismatch(row.externalUserLabel, row.senderNames) } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { toOpsDeposit } from './deposit.views.js';
 import { approveDeposit, rejectDeposit } from './review-deposit.use-case.js';
+import { waitForRest } from './wait-for-rest.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
@@ -23,7 +24,13 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
       cursorList: 'ops-intents',
       fetch: async (filters, window) =>
         deps.depositReview.withSenderNames(
-          await deps.depositReview.listDeposits(reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)), window),
+          await deps.depositReview.listDeposits(
+            {
+              ...reviewFilter(filters, statusesOf(filters, DEPOSIT_STATUSES)),
+              ...(filters.waiting ? { waiting: filters.waiting === 'true' } : {}),
+            },
+            window,
+          ),
         ),
       toItem: toOpsDeposit,
     }),
@@ -43,6 +50,10 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     const { amount } = parseRequest('approveIntent', req.body);
     const intentId = pathParam(req, 'intentId');
     res.json(await approveDeposit(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
+  });
+
+  opsRoute(router, 'waitForRest', async (req, res) => {
+    res.json(await waitForRest(deps, operatorRequestOf(req, res), pathParam(req, 'intentId')));
   });
 
   opsRoute(router, 'rejectIntent', jsonBody, async (req, res) => {

@@ -9,7 +9,10 @@ import type { BankTransferRepository } from '../bank-transfers/bank-transfer.rep
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { runTransition, type TransitionDeps } from '../shared/transition.js';
+import { actorOf } from '../operators/operator-principal.js';
+import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
+import { writeAudits } from '../shared/audit.repository.js';
+import { commitTransition, runTransition, type TransitionDeps } from '../shared/transition.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -35,6 +38,21 @@ interface Step<Decision extends { to: DepositStatus }> {
   event: 'intent.approved' | 'intent.rejected';
   /** The business log line once committed: `deposit approved` / `deposit rejected`. */
   log: string;
+}
+
+/** A step's business log line once committed. */
+function logged(step: Pick<Step<never>, 'log'>, request: OperatorRequest, updated: Deposit, eventId: string | null) {
+  return {
+    message: step.log,
+    fields: {
+      intentId: updated.id,
+      siteId: updated.siteId,
+      status: updated.status,
+      amount: updated.amount.toString(),
+      operatorId: request.caller.operatorId,
+      eventId,
+    },
+  };
 }
 
 /** Every intent step on the one transition recipe (shared/transition.ts); the answer is the ops view with the event's id. */
@@ -64,38 +82,32 @@ function transition<Decision extends { to: DepositStatus }>(
       metadata: step.metadata(current, updated, decision, journalTransactionId),
     }),
     event: ({ updated }) => ({ siteId: updated.siteId, type: step.event, data: toDepositRecord(updated) }),
-    log: ({ updated, eventId }) => ({
-      message: step.log,
-      fields: {
-        intentId,
-        siteId: updated.siteId,
-        status: updated.status,
-        amount: updated.amount.toString(),
-        operatorId: request.caller.operatorId,
-        eventId,
-      },
-    }),
+    log: ({ updated, eventId }) => logged(step, request, updated, eventId),
     result: ({ updated, eventId }) => ({ ...toOpsDeposit(updated), eventId }),
   });
 }
 
-/**
- * Approves a deposit that money arrived for (PENDING_REVIEW or LATE_ARRIVAL). The credited `amount` is
- * the operator's figure or, by default, everything the bank transfers brought; `requestedAmount` stays as
- * the partner asked. Money is created only by money that arrived: the credit can never exceed the sum of
- * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
- * balance and emits `intent.approved`. `rule`: the service approving by a site's rule, kept in the audit entry.
- */
-export function approveDeposit(
-  deps: DepositReviewDeps,
-  request: OperatorRequest,
-  intentId: string,
-  input: { amount?: bigint; rule?: Prisma.InputJsonObject },
-) {
-  return transition(deps, request, intentId, {
+interface Approval {
+  to: DepositStatus;
+  amount: bigint;
+  received: bigint;
+}
+
+/** What approving takes: the operator's figure (absent: everything received) and, when the service approves, its rule. */
+interface ApprovalInput {
+  amount?: bigint;
+  rule?: Prisma.InputJsonObject;
+}
+
+/** What an approval writes besides the status: the credit, and when. */
+const approvalChanges = ({ amount }: Approval) => ({ amount, approvedAt: new Date() });
+
+/** The approval step, given how the money received for the intent is read under its lock. */
+function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>): Step<Approval> {
+  return {
     action: 'approve',
     decide: async (tx, _current, to) => {
-      const received = await deps.bankTransfers.receivedFor(tx, intentId);
+      const received = await receivedFor(tx);
       const amount = input.amount ?? received;
       if (amount <= 0n) {
         throw AppError.validation([{ field: 'amount', message: 'is required: no money was recorded for this intent' }]);
@@ -109,7 +121,7 @@ export function approveDeposit(
       }
       return { to, amount, received };
     },
-    changes: ({ amount }) => ({ amount, approvedAt: new Date() }),
+    changes: approvalChanges,
     changedMeanwhile: 'The intent changed while it was being approved; nothing was changed.',
     posting: (updated, { amount }) => Postings.depositApproved(updated.siteId, updated.id, amount),
     audit: 'INTENT.APPROVED',
@@ -126,6 +138,103 @@ export function approveDeposit(
     }),
     event: 'intent.approved',
     log: 'deposit approved',
+  };
+}
+
+/**
+ * Approves a deposit that money arrived for (PENDING_REVIEW or LATE_ARRIVAL). The credited `amount` is
+ * the operator's figure or, by default, everything the bank transfers brought; `requestedAmount` stays as
+ * the partner asked. Money is created only by money that arrived: the credit can never exceed the sum of
+ * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
+ * balance and emits `intent.approved`. `rule`: the service approving by a site's rule, kept in the audit entry.
+ */
+export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: ApprovalInput) {
+  return transition(
+    deps,
+    request,
+    intentId,
+    approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId)),
+  );
+}
+
+/** A deposit the service approves by a site's rule: the credit and the rule, for the audit entry. */
+export interface RuleApproval {
+  intentId: string;
+  amount: bigint;
+  rule: Prisma.InputJsonObject;
+}
+
+/**
+ * Approves many deposits by a site's rule in one transaction, each exactly as {@link approveDeposit} does (the same
+ * state table, check of the money received, journal posting, audit entry and `intent.approved` event), written set by
+ * set: one lock of all (in id order), one read of the money received, one update, one journal write, one audit write.
+ * A deposit the approval refuses (an operator decided it meanwhile, or the money does not cover the credit) is left
+ * as it is and returned with the reason.
+ */
+export async function approveDepositsByRule(
+  deps: DepositReviewDeps,
+  request: OperatorRequest,
+  approvals: readonly RuleApproval[],
+): Promise<{ approved: string[]; skipped: Array<{ intentId: string; reason: string }> }> {
+  return commitTransition(deps, request, async (tx) => {
+    const ids = approvals.map((a) => a.intentId);
+    const locked = await deps.depositReview.lockDeposits(tx, ids);
+    const received = await deps.bankTransfers.receivedForMany(tx, ids);
+    const skipped: Array<{ intentId: string; reason: string }> = [];
+    const decided: Array<{ current: Deposit; step: Step<Approval>; decision: Approval; changes: { amount: bigint; approvedAt: Date } }> =
+      [];
+    for (const { intentId, amount, rule } of approvals) {
+      const current = locked.get(intentId);
+      if (!current) {
+        skipped.push({ intentId, reason: 'No deposit intent with this id.' });
+        continue;
+      }
+      const step = approveStep({ amount, rule }, () => Promise.resolve(received.get(intentId) ?? 0n));
+      try {
+        const decision = await step.decide(tx, current, assertDepositAction(step.action, current.status));
+        decided.push({ current, step, decision, changes: approvalChanges(decision) });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        skipped.push({ intentId, reason: error.detail });
+      }
+    }
+    const written = await deps.depositReview.approveDeposits(
+      tx,
+      decided.map(({ current, decision, changes }) => ({ id: current.id, from: current.status, to: decision.to, ...changes })),
+    );
+    // Locked by this transaction: nobody else can have moved them.
+    if (written.size !== decided.length) throw new Error('a deposit locked in this transaction changed under it');
+    const approved = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Deposit }));
+    const transactionIds = await deps.journal.postMany(
+      tx,
+      approved.flatMap(({ step, updated, decision }) => (step.posting ? [step.posting(updated, decision)] : [])),
+    );
+    const actor = actorOf(request.caller);
+    await writeAudits(
+      tx,
+      approved.map(({ current, updated, step, decision }, index) => ({
+        actor,
+        entityType: 'deposit_intent',
+        entityId: current.id,
+        action: step.audit,
+        siteId: updated.siteId,
+        metadata: step.metadata(current, updated, decision, transactionIds[index] ?? null),
+      })),
+    );
+    const events = await writeEventsIfSubscribed(
+      tx,
+      approved.map(({ updated, step }) => ({
+        entityId: updated.id,
+        siteId: updated.siteId,
+        type: step.event,
+        data: toDepositRecord(updated),
+        requestId: request.requestId,
+      })),
+    );
+    // `intent.approved` is always sent: an approval is never made without its event.
+    if (events.length !== approved.length) throw new Error('an approval without its intent.approved event');
+    const steps = approved.map(({ updated, step }, index) => logged(step, request, updated, events[index]?.eventId ?? null));
+    return { result: { approved: approved.map(({ updated }) => updated.id), skipped }, step: steps, events };
   });
 }
 

@@ -4,6 +4,7 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { reconcileAll, type AccountReconciliation } from '../reconciliation/reconcile-account.use-case.js';
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
@@ -33,6 +34,15 @@ function healthView(row: DeliveryHealthRow) {
   };
 }
 
+/** Accounts whose statement and bookings disagree; the one reconciled longest ago (the earliest asOf) first. */
+function differencesOf(accounts: AccountReconciliation[]): QueueHead {
+  const differing = accounts
+    .filter((account) => account.status === 'difference')
+    .sort((a, b) => (a.asOf ?? '').localeCompare(b.asOf ?? ''));
+  const first = differing[0];
+  return { count: differing.length, oldestAt: first?.asOf ? new Date(first.asOf) : null, oldestId: first?.accountId ?? null };
+}
+
 /** A site is failing while its latest delivery attempt failed, or while it has DEAD events. */
 const isFailing = (row: DeliveryHealthRow) => row.failingSince !== null || row.dead > 0;
 
@@ -46,9 +56,10 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'opsDashboard', async (_req, res) => {
     const now = deps.clock.now();
-    const [queues, health] = await Promise.all([
+    const [queues, health, accounts] = await Promise.all([
       desk.queueHeads(),
       desk.deliveryHealth(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS)),
+      reconcileAll(deps),
     ]);
     const failing = health.filter(isFailing);
     const longest = failing
@@ -58,6 +69,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
       generatedAt: now.toISOString(),
       depositsToReview: queueView(queues.depositsToReview),
       lateArrivals: queueView(queues.lateArrivals),
+      waitingForRest: queueView(queues.waitingForRest),
       unmatchedTransfers: queueView(queues.unmatchedTransfers),
       withdrawalsToReview: queueView(queues.withdrawalsToReview),
       withdrawalsToSend: queueView(queues.withdrawalsToSend),
@@ -65,6 +77,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
       returnsToReview: queueView(queues.returnsToReview),
       returnsToSend: queueView(queues.returnsToSend),
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
+      reconciliationDifferences: queueView(differencesOf(accounts)),
     });
   });
 

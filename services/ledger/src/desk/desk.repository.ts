@@ -93,15 +93,23 @@ export class DeskRepository {
     }));
   }
 
-  /** The queues that need an operator, each with its count and the item that has waited longest. */
+  /**
+   * The queues that need an operator, each with its count and the item that has waited longest. Sandboxes' records
+   * and simulated money are nobody's work: they are left out (docs/sandbox.md).
+   */
   async queueHeads() {
+    const live = { site: { livemode: true } } as const;
     const head = (count: number, oldest: { id: string; at: Date | null } | null): QueueHead => ({
       count,
       oldestAt: oldest?.at ?? null,
       oldestId: oldest?.id ?? null,
     });
-    const deposits = async (status: 'PENDING_REVIEW' | 'LATE_ARRIVAL') => {
-      const where = { status };
+    // An intent waiting for the rest of its money is out of the review queues, in a queue of its own.
+    const deposits = async (status: 'PENDING_REVIEW' | 'LATE_ARRIVAL' | 'WAITING') => {
+      const where =
+        status === 'WAITING'
+          ? { status: { in: ['PENDING_REVIEW' as const, 'LATE_ARRIVAL' as const] }, waitingForRestSince: { not: null }, ...live }
+          : { status, waitingForRestSince: null, ...live };
       const [count, oldest] = await Promise.all([
         this.db.deposit.count({ where }),
         this.db.deposit.findFirst({
@@ -127,9 +135,9 @@ export class DeskRepository {
     };
     const payoutFields = { id: true, createdAt: true, approvedAt: true } as const;
     const withdrawals = (status: 'PENDING_REVIEW' | 'APPROVED') =>
-      payoutQueue(status, this.db.withdrawal.count({ where: { status } }), (orderBy) =>
+      payoutQueue(status, this.db.withdrawal.count({ where: { status, ...live } }), (orderBy) =>
         this.db.withdrawal.findFirst({
-          where: { status },
+          where: { status, ...live },
           orderBy: orderBy,
           select: payoutFields,
         }),
@@ -142,34 +150,45 @@ export class DeskRepository {
           select: payoutFields,
         }),
       );
-    const [depositsToReview, lateArrivals, withdrawalsToReview, withdrawalsToSend, unmatched, dead, returnsToReview, returnsToSend] =
-      await Promise.all([
-        deposits('PENDING_REVIEW'),
-        deposits('LATE_ARRIVAL'),
-        withdrawals('PENDING_REVIEW'),
-        withdrawals('APPROVED'),
-        Promise.all([
-          this.db.bankTransfer.count({ where: { status: 'UNMATCHED' } }),
-          this.db.bankTransfer.findFirst({
-            where: { status: 'UNMATCHED' },
-            orderBy: [{ createdAt: 'asc' }],
-            select: { id: true, createdAt: true },
-          }),
-        ]),
-        Promise.all([
-          this.db.outboxEvent.count({ where: { status: 'DEAD' } }),
-          this.db.outboxEvent.findFirst({
-            where: { status: 'DEAD' },
-            orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
-            select: { id: true, deadAt: true, createdAt: true },
-          }),
-        ]),
-        returns('PENDING_REVIEW'),
-        returns('APPROVED'),
-      ]);
+    const [
+      depositsToReview,
+      lateArrivals,
+      withdrawalsToReview,
+      withdrawalsToSend,
+      unmatched,
+      dead,
+      returnsToReview,
+      returnsToSend,
+      waitingForRest,
+    ] = await Promise.all([
+      deposits('PENDING_REVIEW'),
+      deposits('LATE_ARRIVAL'),
+      withdrawals('PENDING_REVIEW'),
+      withdrawals('APPROVED'),
+      Promise.all([
+        this.db.bankTransfer.count({ where: { status: 'UNMATCHED', livemode: true } }),
+        this.db.bankTransfer.findFirst({
+          where: { status: 'UNMATCHED', livemode: true },
+          orderBy: [{ createdAt: 'asc' }],
+          select: { id: true, createdAt: true },
+        }),
+      ]),
+      Promise.all([
+        this.db.outboxEvent.count({ where: { status: 'DEAD', ...live } }),
+        this.db.outboxEvent.findFirst({
+          where: { status: 'DEAD', ...live },
+          orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
+          select: { id: true, deadAt: true, createdAt: true },
+        }),
+      ]),
+      returns('PENDING_REVIEW'),
+      returns('APPROVED'),
+      deposits('WAITING'),
+    ]);
     return {
       depositsToReview,
       lateArrivals,
+      waitingForRest,
       unmatchedTransfers: head(unmatched[0], unmatched[1] && { id: unmatched[1].id, at: unmatched[1].createdAt }),
       withdrawalsToReview,
       withdrawalsToSend,

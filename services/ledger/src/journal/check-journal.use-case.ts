@@ -1,8 +1,16 @@
 import type { JournalRepository } from './journal.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
+import { reconcileAll, type ReconciliationDeps } from '../reconciliation/reconcile-account.use-case.js';
 
 export interface JournalProblem {
-  kind: 'unbalanced_transaction' | 'balance_mismatch' | 'impossible_balance' | 'record_mismatch' | 'unbacked_credit';
+  kind:
+    | 'unbalanced_transaction'
+    | 'balance_mismatch'
+    | 'impossible_balance'
+    | 'record_mismatch'
+    | 'unbacked_credit'
+    | 'reconciliation_difference'
+    | 'statement_gap';
   detail: Record<string, string>;
 }
 
@@ -18,20 +26,24 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
 /**
  * The journal's invariants: every transaction sums to zero, every balance equals its entries, no liability
  * is in debit, the journal agrees with the deposit and withdrawal records, and every credited deposit is
- * backed by incoming transfers recorded for it; the house journal of returns to senders likewise. Run by tests, by
+ * backed by incoming transfers recorded for it; the house journal of returns to senders likewise; and each receiving
+ * account's last statement balance agrees with what Kasa booked on it, its statements joining up. Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
-export async function checkJournal(deps: {
-  journal: JournalRepository;
-  senderReturns: SenderReturnRepository;
-}): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, house] = await Promise.all([
+export async function checkJournal(
+  deps: {
+    journal: JournalRepository;
+    senderReturns: SenderReturnRepository;
+  } & ReconciliationDeps,
+): Promise<JournalCheckReport> {
+  const [unbalanced, mismatches, impossible, records, unbacked, house, accounts] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
     deps.journal.recordMismatches(),
     deps.journal.unbackedCredits(),
     deps.senderReturns.houseProblems(),
+    reconcileAll(deps),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
@@ -41,6 +53,30 @@ export async function checkJournal(deps: {
     ...unbacked.map((row) => ({ kind: 'unbacked_credit' as const, detail: stringify({ ...row }) })),
     // The house journal (returns to senders) by the same rules; its details name `journal: house`.
     ...house,
+    // The bank's side (docs/operations.md, Reconciliation): an account whose statement and bookings disagree, a break between statements.
+    ...accounts.flatMap((account) => [
+      ...(account.status === 'difference'
+        ? [
+            {
+              kind: 'reconciliation_difference' as const,
+              detail: stringify({
+                receivingAccountId: account.accountId,
+                statementId: account.statementId,
+                statementRef: account.statementRef,
+                asOf: account.asOf,
+                statementClosingBalance: account.statementClosingBalance,
+                bookedBalance: account.bookedBalance,
+                difference: account.difference,
+                unconfirmedLines: account.unconfirmedTotal,
+              }),
+            },
+          ]
+        : []),
+      ...account.gaps.map((gap) => ({
+        kind: 'statement_gap' as const,
+        detail: stringify({ receivingAccountId: account.accountId, ...gap }),
+      })),
+    ]),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

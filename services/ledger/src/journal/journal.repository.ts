@@ -51,6 +51,47 @@ export class JournalRepository {
     return { ok: true, transactionId };
   }
 
+  /**
+   * Posts many balanced transactions that need no balance check (deposit credits), in one write per balance row
+   * and one of the entries: the balance rows in account-name then site order, as {@link post} takes them. Returns
+   * each posting's transaction id, in the order given.
+   */
+  async postMany(tx: Tx, postings: readonly JournalPosting[]): Promise<string[]> {
+    if (postings.length === 0) return [];
+    const deltas = new Map<string, { siteId: string; account: JournalAccount; amount: bigint }>();
+    for (const posting of postings) {
+      const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
+      if (sum !== 0n || posting.legs.length < 2) throw new Error('journal transaction does not balance');
+      for (const leg of posting.legs) {
+        const key = `${leg.account}\u0000${posting.siteId}`;
+        const delta = deltas.get(key) ?? { siteId: posting.siteId, account: leg.account, amount: 0n };
+        deltas.set(key, { ...delta, amount: delta.amount + leg.amount });
+      }
+    }
+    for (const key of [...deltas.keys()].sort()) {
+      const { siteId, account, amount } = deltas.get(key) as { siteId: string; account: JournalAccount; amount: bigint };
+      await tx.$executeRaw`
+        INSERT INTO site_balances (site_id, account, balance, updated_at)
+        VALUES (${siteId}::uuid, ${account}, ${amount}, now())
+        ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
+    }
+    const transactionIds = postings.map(() => randomUUID());
+    const entries = postings.flatMap((posting, index) =>
+      [...posting.legs]
+        .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0))
+        .map((leg) => ({ ...posting, transactionId: transactionIds[index] as string, leg })),
+    );
+    await tx.$executeRaw`
+      INSERT INTO journal_entries (id, transaction_id, site_id, account, amount, entity_type, entity_id, created_at)
+      SELECT gen_random_uuid(), e.transaction_id, e.site_id, e.account, e.amount, e.entity_type, e.entity_id, ${new Date().toISOString()}::timestamptz
+      FROM unnest(${entries.map((e) => e.transactionId)}::uuid[], ${entries.map((e) => e.siteId)}::uuid[],
+        ${entries.map((e) => e.leg.account)}::text[], ${entries.map((e) => e.leg.amount.toString())}::bigint[],
+        ${entries.map((e) => e.entityType)}::text[], ${entries.map((e) => e.entityId)}::uuid[])
+        WITH ORDINALITY AS e(transaction_id, site_id, account, amount, entity_type, entity_id, ord)
+      ORDER BY e.ord`;
+    return transactionIds;
+  }
+
   private async balanceIn(tx: Tx, siteId: string, account: JournalAccount): Promise<bigint> {
     const row = await tx.siteBalance.findUnique({ where: { siteId_account: { siteId, account } } });
     return row?.balance ?? 0n;

@@ -76,5 +76,6 @@ export function reviewFilter<Status>(filters: OpsFilters, statuses: Status[] | u
     ...(filters.externalUserId ? { externalUserId: filters.externalUserId } : {}),
     ...(filters.amountMin ? { amountMin: BigInt(filters.amountMin) } : {}),
     ...(filters.amountMax ? { amountMax: BigInt(filters.amountMax) } : {}),
+    ...(filters.mode ? { livemode: filters.mode === 'live' } : {}),
   };
 }

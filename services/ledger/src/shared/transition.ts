@@ -25,8 +25,8 @@ export interface TransitionStep {
 /** What a transition's transaction produced: the answer for the caller, the step to log and the events to enqueue. */
 export interface TransitionOutcome<T> {
   result: T;
-  /** Null for a step that logs nothing of its own (setting a transfer aside). */
-  step: TransitionStep | null;
+  /** Null for a step that logs nothing of its own (setting a transfer aside); a batch of transitions logs one each. */
+  step: TransitionStep | readonly TransitionStep[] | null;
   events: WrittenOutboxEvent[];
 }
 
@@ -53,7 +53,7 @@ export async function commitTransition<T>(
 ): Promise<T> {
   const outcome = await inTransaction(deps, work);
   const { requestId } = context;
-  if (outcome.step) deps.logger.info(outcome.step.message, { requestId, ...outcome.step.fields });
+  for (const step of outcome.step ? [outcome.step].flat() : []) deps.logger.info(step.message, { requestId, ...step.fields });
   for (const event of outcome.events) {
     deps.logger.info('outbox event written', {
       requestId,
@@ -88,7 +88,16 @@ export interface Announced<Row, Decision> extends Changed<Row, Decision> {
  * One reviewed change of one record, as data: each record folder (deposits, withdrawals, returns, bank
  * transfers) builds these from its own `Step`s, its state table and its review repository.
  */
-export interface Transition<Row, Decision extends { to: string }, Result> {
+/**
+ * A transition's decision: the status it moves to and, when deciding already wrote events (money reaching a deposit
+ * writes its opt-in arrival events), those, published with the transition's own once committed.
+ */
+export interface Decided {
+  to: string;
+  events?: readonly WrittenOutboxEvent[];
+}
+
+export interface Transition<Row, Decision extends Decided, Result> {
   /** The record's audit entity type (`withdrawal`, `deposit_intent`, ...). */
   entityType: string;
   /** The 404's detail, for an id that is no uuid or names no row. */
@@ -108,8 +117,11 @@ export interface Transition<Row, Decision extends { to: string }, Result> {
   post?(tx: Tx, changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>): Promise<string | null>;
   /** The audit entry (actor, entity type and id are the recipe's). */
   audit(changed: Changed<Row, Decision>): Pick<AuditEntry, 'action' | 'siteId' | 'metadata'>;
-  /** The webhook the step announces, if any (its entity and request id are the recipe's). */
-  event?(changed: Changed<Row, Decision>): Omit<NewOutboxEvent, 'entityId' | 'requestId'> | null;
+  /**
+   * The webhook the step announces, if any: its request id is the recipe's, and so is its entity unless the event
+   * reports on another record (a transfer's top-up reports on its intent).
+   */
+  event?(changed: Changed<Row, Decision>): (Omit<NewOutboxEvent, 'entityId' | 'requestId'> & { entityId?: string }) | null;
   /** The business log line once committed, if the step has one. */
   log?(announced: Announced<Row, Decision>): TransitionStep;
   /** The answer for the caller. */
@@ -121,7 +133,7 @@ export interface Transition<Row, Decision extends { to: string }, Result> {
  * the journal posting, the audit entry and the outbox event in one transaction; the log line and the
  * publishing after commit ({@link commitTransition}).
  */
-export async function runTransition<Row, Decision extends { to: string }, Result>(
+export async function runTransition<Row, Decision extends Decided, Result>(
   deps: TransitionDeps,
   request: OperatorRequest,
   entityId: string,
@@ -143,8 +155,12 @@ export async function runTransition<Row, Decision extends { to: string }, Result
       ...transition.audit(changed),
     });
     const event = transition.event?.(changed) ?? null;
-    const events = event ? [await writeOutboxEvent(tx, { ...event, entityId, requestId: request.requestId })] : [];
-    const announced = { ...changed, eventId: events[0]?.eventId ?? null };
+    const events = [
+      ...(decision.events ?? []),
+      ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
+    ];
+    // The transition's own event is the last written.
+    const announced = { ...changed, eventId: event ? (events[events.length - 1]?.eventId ?? null) : null };
     return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };
   });
 }

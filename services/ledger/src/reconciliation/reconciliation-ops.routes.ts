@@ -1,0 +1,20 @@
+import express, { type Router } from 'express';
+import { pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { opsRoute } from '../shared/ops-route.js';
+import { reconcileAccount, reconcileAll } from './reconcile-account.use-case.js';
+
+/** Reconciliation of the receiving accounts against their statements (`/ops/v1/reconciliation`, `.../:accountId/reconciliation`). */
+export function reconciliationOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  opsRoute(router, 'getReconciliation', async (req, res) => {
+    res.json(await reconcileAccount(deps, pathParam(req, 'accountId')));
+  });
+
+  opsRoute(router, 'listReconciliations', async (_req, res) => {
+    res.json({ generatedAt: deps.clock.now().toISOString(), data: await reconcileAll(deps) });
+  });
+
+  return router;
+}
