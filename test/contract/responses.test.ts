@@ -97,6 +97,21 @@ describe('partner answers satisfy the partner document (express-openapi-validato
     expect((await api('GET', '/api/v1/external/events?limit=5')).status).toBe(200);
     expect((await api('GET', `/api/v1/external/events/${randomUUID()}`)).status).toBe(404);
     expect((await api('POST', `/api/v1/external/events/${randomUUID()}/replay`, { key: randomUUID() })).status).toBe(404);
+    const readConfig = await api('GET', '/api/v1/external/site/webhook-config');
+    expect(readConfig.body).toEqual({
+      webhookUrl: 'https://127.0.0.2:9443/hooks',
+      rotatedAt: config.body.rotatedAt,
+      eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'],
+    });
+    // Nothing listens there: the test webhook answers 200 with the failure, in the document's shape.
+    const tested = await api('POST', '/api/v1/external/test/webhooks', { body: { type: 'ping' } });
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ delivered: false, statusCode: null, error: expect.any(String) });
+    expect((await api('POST', '/api/v1/external/test/webhooks', { body: { type: 'nope' } })).status).toBe(400);
+    expect((await api('GET', '/api/v1/external/balance')).body).toMatchObject({ currency: 'TRY' });
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    expect((await api('POST', '/api/v1/external/events/recover', { key: randomUUID(), body: { since } })).status).toBe(200);
+    expect((await api('POST', '/api/v1/external/events/recover', { key: randomUUID(), body: { since, until: since } })).status).toBe(400);
 
     const slow = await h.createSite({ rateLimitPerMinute: 1 });
     const first = await call(partnerProxy.url, 'GET', '/api/v1/external/intents', { token: slow.apiKey });

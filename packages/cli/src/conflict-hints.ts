@@ -17,6 +17,7 @@ export const CONFLICT_HINTS: Record<ConflictReason, string> = {
     'only unmatched or set-aside transfers, or money paid for a rejected deposit, go back; a deposit kept this one, or it is already being returned',
   bank_tx_id_reused: 'this bankTxId is recorded with other details; check the statement line against `kasa transfers list`',
   event_in_delivery: 'replay it once it is DELIVERED or DEAD (`kasa events list --status DEAD`)',
+  webhook_not_configured: 'the site has no webhook URL or signing secret yet (the partner sets them with PUT /site/webhook-config)',
   operator_disabled: 'the operator is disabled; no token can be issued for them',
   self_disable: 'ask another admin to disable this account',
   bootstrap_token: 'the bootstrap token cannot be logged out; log in as an operator for a token that can',

@@ -489,3 +489,15 @@ describe('bank statements from the terminal', () => {
     expect(created.json).toMatchObject({ email, role: 'CONNECTOR' });
   });
 });
+
+describe('kasa sites test-webhook', () => {
+  it('refuses a site without a webhook URL with the conflict reason and a hint, and an unknown type before sending', async () => {
+    const siteId = await newSite();
+    const refused = await kasa(['sites', 'test-webhook', siteId]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('409 conflict (webhook_not_configured)');
+    const unknown = await kasa(['sites', 'test-webhook', siteId, '--type', 'intent.exploded']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('--type must be one of');
+  });
+});

@@ -54,7 +54,11 @@ export async function loadDatamodel(path = SCHEMA_PATH): Promise<Datamodel> {
 
 /** information_schema spelling of the column Prisma creates for a field (Prisma's PostgreSQL defaults). */
 function expectedType(field: DmmfField, enums: Map<string, string>): string {
-  if (field.isList) return `unsupported list field ${field.type}[]`;
+  if (field.isList) {
+    // A scalar list without a native type: PostgreSQL's array of the element's default type.
+    const element = ({ String: '_text', Int: '_int4', BigInt: '_int8', Boolean: '_bool' } as Record<string, string>)[field.type];
+    return element && !field.nativeType ? `ARRAY ${element}` : `unsupported list field ${field.type}[]`;
+  }
   if (field.kind === 'enum') return `USER-DEFINED ${enums.get(field.type) ?? field.type}`;
   const [native, args = []] = field.nativeType ?? [undefined, []];
   const sized = (base: string) => (args.length ? `${base}(${args.join(',')})` : base);
@@ -120,7 +124,8 @@ function actualType(c: ColumnRow): string {
     case 'timestamp without time zone':
       return `${c.data_type}(${c.datetime_precision})`;
     case 'USER-DEFINED':
-      return `USER-DEFINED ${c.udt_name}`;
+    case 'ARRAY':
+      return `${c.data_type} ${c.udt_name}`;
     default:
       return c.data_type;
   }

@@ -8,7 +8,7 @@ const SENSITIVE_FIELD =
 const IBAN_FIELD = /iban/i;
 
 const PATTERNS: Array<[RegExp, (match: string) => string]> = [
-  [/sk_live_[A-Za-z0-9-]+_[A-Za-z0-9_-]+/g, () => 'sk_live_[REDACTED]'],
+  [/sk_(live|test)_[A-Za-z0-9-]+_[A-Za-z0-9_-]+/g, (match) => `${match.slice(0, 8)}[REDACTED]`],
   [/whsec_[A-Za-z0-9_-]+/g, () => 'whsec_[REDACTED]'],
   [/Bearer\s+[^\s"',]+/gi, () => 'Bearer [REDACTED]'],
   [/\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, maskIban],

@@ -7,7 +7,8 @@
  *   jitter, at most `maxRetries` times. Other 4xx answers are never retried. A webhook config update that rotates
  *   the secret has no Idempotency-Key in the API, so it is repeated only when the API cannot have acted on it.
  * - Errors: `KasaApiError` with the API's `code` (typed), `status` and `requestId`.
- * - Lists: `list()` gives one page; `iterate()` follows `nextCursor` through every page.
+ * - Lists: `list()` gives one page; `iterate()` follows `nextCursor` through every page; `events.since()` reads
+ *   the events created since a checkpoint you store.
  */
 import { randomUUID } from 'node:crypto';
 import type { components, operations } from './generated/kasa-api.js';
@@ -31,6 +32,12 @@ export type EventWithAttempts = Schemas['EventWithAttempts'];
 export type EventList = Schemas['EventList'];
 export type UpdateWebhookConfigRequest = Schemas['UpdateWebhookConfigRequest'];
 export type WebhookConfigResponse = Schemas['WebhookConfigResponse'];
+export type WebhookConfig = Schemas['WebhookConfig'];
+export type TestWebhookRequest = Schemas['TestWebhookRequest'];
+export type TestWebhookResponse = Schemas['TestWebhookResponse'];
+export type Balance = Schemas['Balance'];
+export type RecoverEventsRequest = Schemas['RecoverEventsRequest'];
+export type RecoverEventsResponse = Schemas['RecoverEventsResponse'];
 export type ListIntentsQuery = QueryOf<'listIntents'>;
 export type ListWithdrawalsQuery = QueryOf<'listWithdrawals'>;
 export type ListEventsQuery = QueryOf<'listEvents'>;
@@ -54,6 +61,27 @@ export interface KasaClientOptions {
   retryBaseMs?: number;
   /** A fetch implementation; default the global one. */
   fetch?: typeof fetch;
+}
+
+/** Options of {@link KasaClient.events}`.since()`. */
+export interface EventsSinceOptions {
+  /** Filters of the list besides its window (`status`, `type`, `limit` per page). */
+  query?: Omit<ListEventsQuery, 'cursor' | 'createdFrom' | 'createdTo'>;
+  /**
+   * How far before the checkpoint to start reading again, in ms; default 60 000. An event is stamped when its
+   * transaction starts and listed once it commits, so one can appear a little behind a newer one; the overlap
+   * reads those again. Events inside it come twice: deduplicate on `eventId`, as for webhooks.
+   */
+  overlapMs?: number;
+}
+
+/**
+ * The events created since a checkpoint: iterate it, then store `checkpoint` and pass it to the next `since()`.
+ * The checkpoint moves to the newest `createdAt` read only once every page has been read, so a run stopped early
+ * (a `break`, an error) leaves it where it was and the next run reads those events again.
+ */
+export interface EventFeed extends AsyncIterable<Event> {
+  readonly checkpoint: string | undefined;
 }
 
 export interface CreateOptions {
@@ -92,6 +120,14 @@ export class KasaClient {
     get: (eventId: string): Promise<EventWithAttempts> => this.call({ method: 'GET', path: `/api/v1/external/events/${segment(eventId)}` }),
     list: (query: ListEventsQuery = {}): Promise<EventList> => this.call({ method: 'GET', path: '/api/v1/external/events', query }),
     iterate: (query: ListEventsQuery = {}): AsyncGenerator<Event> => pages((q) => this.events.list(q), query),
+    /** Every event created since `checkpoint` (undefined: all of them), newest first page by page; see {@link EventFeed}. */
+    since: (checkpoint?: string, options: EventsSinceOptions = {}): EventFeed => eventFeed((q) => this.events.list(q), checkpoint, options),
+    /**
+     * Replays every DEAD event created in `[since, until)` (until: default now; at most 31 days), each as `replay`
+     * would. `eventIds` lists the first 1000; `replayed` counts all. A retry of the same call answers the same.
+     */
+    recover: (body: RecoverEventsRequest, options: CreateOptions = {}): Promise<RecoverEventsResponse> =>
+      this.call({ method: 'POST', path: '/api/v1/external/events/recover', body, idempotencyKey: options.idempotencyKey ?? randomUUID() }),
     /** A new delivery cycle of a DELIVERED or DEAD event, with the same eventId (`conflict` while PENDING). */
     replay: (eventId: string, options: CreateOptions = {}): Promise<Event> =>
       this.call({
@@ -101,7 +137,14 @@ export class KasaClient {
       }),
   };
 
+  readonly balance = {
+    /** The site's balance in minor units: `available` to pay out, `reserved` for approved withdrawals not sent yet. */
+    get: (): Promise<Balance> => this.call({ method: 'GET', path: '/api/v1/external/balance' }),
+  };
+
   readonly webhookConfig = {
+    /** The webhook URL and when it last changed; never the secret (rotate to get a new one). */
+    get: (): Promise<WebhookConfig> => this.call({ method: 'GET', path: '/api/v1/external/site/webhook-config' }),
     /**
      * Sets the webhook URL; unless `rotateSecret` is false, also a new secret, returned in this answer only.
      * A rotating update is not idempotent (a repeat would rotate again, and the secret you hold would stop being
@@ -115,6 +158,12 @@ export class KasaClient {
         body,
         retry: body.rotateSecret === false ? 'any' : 'unprocessed',
       }),
+    /**
+     * Sends a signed sample of an event type (or `ping`) with `test: true` to the webhook URL now and says how the
+     * attempt went (`delivered`, `statusCode`, `error`). Changes nothing, so it takes no idempotency key.
+     */
+    test: (body: TestWebhookRequest): Promise<TestWebhookResponse> =>
+      this.call({ method: 'POST', path: '/api/v1/external/test/webhooks', body }),
   };
 
   constructor(options: KasaClientOptions) {
@@ -148,6 +197,34 @@ async function* pages<T, Q extends { cursor?: string }>(list: (query: Q) => Prom
     yield* page.data;
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
+}
+
+/** The feed behind `events.since()`: pages of the window from the checkpoint (less the overlap) to now. */
+function eventFeed(
+  list: (query: ListEventsQuery) => Promise<EventList>,
+  checkpoint: string | undefined,
+  options: EventsSinceOptions,
+): EventFeed {
+  const overlapMs = options.overlapMs ?? 60_000;
+  if (!Number.isInteger(overlapMs) || overlapMs < 0) throw new RangeError('overlapMs must be a whole number >= 0');
+  const from = checkpoint === undefined ? undefined : Date.parse(checkpoint);
+  if (from !== undefined && Number.isNaN(from)) throw new TypeError('checkpoint must be an ISO 8601 timestamp');
+  const state = { checkpoint };
+  return {
+    get checkpoint() {
+      return state.checkpoint;
+    },
+    async *[Symbol.asyncIterator]() {
+      const createdFrom = from === undefined ? undefined : new Date(from - overlapMs).toISOString();
+      let newest = state.checkpoint;
+      for await (const event of pages(list, { ...options.query, ...(createdFrom ? { createdFrom } : {}) })) {
+        // ISO 8601 UTC timestamps of one format sort as strings.
+        if (newest === undefined || event.createdAt > newest) newest = event.createdAt;
+        yield event;
+      }
+      state.checkpoint = newest;
+    },
+  };
 }
 
 /** A path segment; an id with `/` or `?` cannot reach another route. */

@@ -3,8 +3,9 @@
  *
  * @packageDocumentation
  */
-export { KasaClient, type CreateOptions, type KasaClientOptions, type Page } from './client.js';
+export { KasaClient, type CreateOptions, type EventFeed, type EventsSinceOptions, type KasaClientOptions, type Page } from './client.js';
 export type {
+  Balance,
   CreateDepositRequest,
   CreateDepositResponse,
   CreateWithdrawalRequest,
@@ -18,7 +19,12 @@ export type {
   ListEventsQuery,
   ListIntentsQuery,
   ListWithdrawalsQuery,
+  RecoverEventsRequest,
+  RecoverEventsResponse,
+  TestWebhookRequest,
+  TestWebhookResponse,
   UpdateWebhookConfigRequest,
+  WebhookConfig,
   WebhookConfigResponse,
   Withdrawal,
   WithdrawalList,

@@ -254,3 +254,54 @@ describe('retries', () => {
     );
   });
 });
+
+describe('partner reads and recovery', () => {
+  it('reads the balance and webhook config, recovers DEAD events, and catches up on events since a checkpoint', async () => {
+    const { site, kasa } = await freshSite();
+    expect(await kasa.balance.get()).toEqual({ available: '0', reserved: '0', currency: 'TRY' });
+    await kasa.webhookConfig.update({ webhookUrl: 'https://localhost:9443/hooks', rotateSecret: true });
+    expect(await kasa.webhookConfig.get()).toEqual({
+      webhookUrl: 'https://localhost:9443/hooks',
+      rotatedAt: expect.any(String),
+      eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'],
+    });
+
+    const intentId = (await kasa.deposits.create({ externalUserId: 'sdk-user', amount: '150000' })).intentId;
+    const emit = async (count: number) =>
+      (
+        await emitEvents(
+          file.h.ledger,
+          Array.from({ length: count }, () => ({ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId })),
+          false,
+        )
+      ).map((e) => e.eventId);
+    const first = await emit(3);
+    const db = file.h.ledger.deps.db;
+    await db.outboxEvent.update({ where: { id: first[0]! }, data: { status: 'DEAD', deadAt: new Date() } });
+    const recovered = await kasa.events.recover({ since: new Date(Date.now() - 3600_000).toISOString() });
+    expect(recovered).toEqual({ replayed: 1, eventIds: [first[0]] });
+
+    // A run stopped early keeps the checkpoint it was given; a full run moves it to the newest event read.
+    const early = kasa.events.since(undefined, { query: { limit: 1 } });
+    for await (const event of early) {
+      expect(first).toContain(event.eventId);
+      break;
+    }
+    expect(early.checkpoint).toBeUndefined();
+    const feed = kasa.events.since(undefined, { query: { limit: 2 } });
+    const seen: string[] = [];
+    for await (const event of feed) seen.push(event.eventId);
+    expect(seen.sort()).toEqual([...first].sort());
+    const newest = (await kasa.events.list({ limit: 1 })).data[0]!.createdAt;
+    expect(feed.checkpoint).toBe(newest);
+
+    // Events created an hour ago are outside the next run's window; new ones are in it.
+    await db.outboxEvent.updateMany({ where: { id: { in: first } }, data: { createdAt: new Date(Date.now() - 3600_000) } });
+    const later = await emit(2);
+    const next = kasa.events.since(new Date(Date.now() - 5 * 60_000).toISOString());
+    const caughtUp: string[] = [];
+    for await (const event of next) caughtUp.push(event.eventId);
+    expect(caughtUp.sort()).toEqual([...later].sort());
+    expect(() => kasa.events.since('not a time')).toThrow(TypeError);
+  });
+});

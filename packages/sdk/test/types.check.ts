@@ -49,12 +49,40 @@ export type SdkMatchesTheContract = [
   Expect<Equal<Item<Client['events']['iterate']>, Json<operations['listEvents']['responses'][200]>['data'][number]>>,
   Expect<Equal<Input<Client['events']['replay']>[0], operations['replayEvent']['parameters']['path']['eventId']>>,
   Expect<Equal<Output<Client['events']['replay']>, Json<operations['replayEvent']['responses'][202]>>>,
+  Expect<Equal<Input<Client['events']['recover']>[0], Json<operations['recoverEvents']['requestBody']>>>,
+  Expect<Equal<Output<Client['events']['recover']>, Json<operations['recoverEvents']['responses'][200]>>>,
+  Expect<Equal<NonNullable<Input<Client['events']['recover']>[1]>['idempotencyKey'], string | undefined>>,
+  // events.since(checkpoint?) yields listEvents items; its query is listEvents' without the window and cursor.
+  Expect<
+    Equal<
+      ReturnType<Client['events']['since']> extends AsyncIterable<infer I> ? I : never,
+      Json<operations['listEvents']['responses'][200]>['data'][number]
+    >
+  >,
+  Expect<
+    Equal<
+      NonNullable<NonNullable<Input<Client['events']['since']>[1]>['query']>,
+      Omit<NonNullable<operations['listEvents']['parameters']['query']>, 'cursor' | 'createdFrom' | 'createdTo'>
+    >
+  >,
   // ...and an event's attempts are exactly what the ledger answers for them (its AttemptView), field by field.
   Expect<Equal<Json<operations['getEvent']['responses'][200]>['attempts'][number], AttemptView>>,
+
+  // balance.get() -> 200 body
+  Expect<Equal<Input<Client['balance']['get']>, []>>,
+  Expect<Equal<Output<Client['balance']['get']>, Json<operations['getBalance']['responses'][200]>>>,
+
+  // webhookConfig.get() -> 200 body (no secret)
+  Expect<Equal<Input<Client['webhookConfig']['get']>, []>>,
+  Expect<Equal<Output<Client['webhookConfig']['get']>, Json<operations['getWebhookConfig']['responses'][200]>>>,
 
   // webhookConfig.update(body) -> 200 body
   Expect<Equal<Input<Client['webhookConfig']['update']>[0], Json<operations['putWebhookConfig']['requestBody']>>>,
   Expect<Equal<Output<Client['webhookConfig']['update']>, Json<operations['putWebhookConfig']['responses'][200]>>>,
+
+  // webhookConfig.test(body) -> 200 body
+  Expect<Equal<Input<Client['webhookConfig']['test']>[0], Json<operations['testWebhook']['requestBody']>>>,
+  Expect<Equal<Output<Client['webhookConfig']['test']>, Json<operations['testWebhook']['responses'][200]>>>,
 
   // KasaApiError.code is exactly the contract's closed set of error codes.
   Expect<Equal<KasaApiError['code'], components['schemas']['Problem']['error']>>,

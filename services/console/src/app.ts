@@ -14,12 +14,14 @@ import { depositRoutes } from './pages/deposits.page.js';
 import { multipartUpload } from './pages/multipart.js';
 import { searchRoutes } from './pages/search.page.js';
 import { statementRoutes } from './pages/statements.page.js';
+import { reconciliationRoutes } from './pages/reconciliation.page.js';
 import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
 import { siteKeyRoutes } from './pages/site-keys.page.js';
 import { siteRoutes } from './pages/sites.page.js';
 import { siteSettingsRoutes } from './pages/site-settings.page.js';
+import { siteTestWebhookRoutes } from './pages/site-test-webhook.page.js';
 import { withdrawalRoutes } from './pages/withdrawals.page.js';
 import { loadSession, requireOperator, verifyCsrf } from './session/session.middleware.js';
 
@@ -84,7 +86,9 @@ export function createApp(deps: ConsoleDeps): Express {
     siteRoutes(deps),
     siteKeyRoutes(deps),
     siteSettingsRoutes(deps),
+    siteTestWebhookRoutes(deps),
     balanceRoutes(deps),
+    reconciliationRoutes(deps),
     auditRoutes(deps),
   );
   app.use(notFoundPage());

@@ -31,6 +31,7 @@ const CONFLICT_TITLES: Record<ConflictReason, string> = {
   transfer_not_returnable: 'This transfer cannot go back to its sender: a deposit kept it, or it is already being returned.',
   bank_tx_id_reused: 'This bank transaction id was already recorded with different details.',
   event_in_delivery: 'This event is still being delivered; replay it once it is delivered or dead.',
+  webhook_not_configured: 'This site has no webhook URL or signing secret yet, so there is nowhere to send a test webhook.',
   operator_disabled: 'This operator is disabled; no token can be issued for them.',
   self_disable: 'You cannot disable your own account; ask another admin.',
   bootstrap_token: 'The bootstrap token is configuration and cannot be logged out.',

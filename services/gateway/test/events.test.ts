@@ -72,10 +72,12 @@ describe('GET /api/v1/external/events', () => {
       lastAttemptAt: null,
       deliveredAt: null,
       deadAt: null,
+      nextAttemptAt: first.createdAt,
       payload: {
         eventId: ids[4],
         type: 'withdrawal.sent',
         createdAt: first.createdAt,
+        livemode: true,
         data: expect.objectContaining({ withdrawalId: expect.any(String) }),
       },
     });

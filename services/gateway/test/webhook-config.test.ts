@@ -31,6 +31,7 @@ describe('PUT /api/v1/external/site/webhook-config', () => {
       webhookUrl: URL_OK,
       webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
       rotatedAt: expect.stringMatching(/Z$/),
+      eventTypes: ['intent.approved', 'intent.rejected', 'withdrawal.sent', 'withdrawal.rejected', 'withdrawal.returned'],
     });
 
     const row = await siteRow(site.siteId);

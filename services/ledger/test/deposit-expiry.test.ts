@@ -71,7 +71,12 @@ describe('with the repeatable sweep', () => {
     const created = await h.createDeposit(site, 10000);
     pastExpiry();
     await eventually(async () => (await statusOf(h, created.intentId)) === 'AUTO_CANCELLED', 10_000, 'auto-cancel');
-    const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
+    const deps = {
+      expiries: h.ledger.deps.expiries,
+      outbox: h.ledger.deps.outbox,
+      logger: h.ledger.deps.logger,
+      redisPrefix: h.env.redisPrefix,
+    };
     const runs = await Promise.all([
       ...Array.from({ length: 10 }, () => processExpiryJob(deps, { kind: 'expire', intentId: created.intentId })),
       ...Array.from({ length: 3 }, () => processExpiryJob(deps, { kind: 'sweep' })),
@@ -83,7 +88,12 @@ describe('with the repeatable sweep', () => {
   it('never cancels before expiresAt', async () => {
     const longer = await h.createSite({ depositTtlSeconds: 3600 });
     const created = await h.createDeposit(longer, 10000);
-    const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
+    const deps = {
+      expiries: h.ledger.deps.expiries,
+      outbox: h.ledger.deps.outbox,
+      logger: h.ledger.deps.logger,
+      redisPrefix: h.env.redisPrefix,
+    };
     expect(await processExpiryJob(deps, { kind: 'expire', intentId: created.intentId })).toEqual({ cancelled: 0 });
     await processExpiryJob(deps, { kind: 'sweep' });
     // Several real sweeps pass too (this waits for the sweep's real interval, not for the clock).
@@ -96,7 +106,12 @@ describe('with the repeatable sweep', () => {
     const longer = await h.createSite({ depositTtlSeconds: 3600 });
     const created = await h.createDeposit(longer, 10000);
     await expiredAgo(created.intentId, 1000);
-    const deps = { expiries: h.ledger.deps.expiries, logger: h.ledger.deps.logger, redisPrefix: h.env.redisPrefix };
+    const deps = {
+      expiries: h.ledger.deps.expiries,
+      outbox: h.ledger.deps.outbox,
+      logger: h.ledger.deps.logger,
+      redisPrefix: h.env.redisPrefix,
+    };
     const results = await Promise.all([
       processExpiryJob(deps, { kind: 'expire', intentId: created.intentId }),
       processExpiryJob(deps, { kind: 'sweep' }),

@@ -38,7 +38,7 @@ export async function emitEvents(ledger: LedgerService, requests: EmitRequest[],
           data,
           requestId: null,
         });
-        written.push({ eventId: event.eventId, type: event.type, createdAt: event.createdAt, data: event.data });
+        written.push({ eventId: event.eventId, type: event.type, createdAt: event.createdAt, livemode: event.livemode, data: event.data });
       }
       return written;
     },

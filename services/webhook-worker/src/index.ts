@@ -2,4 +2,5 @@
 export { startWorker, type WebhookWorkerService } from './worker.js';
 export { createApp } from './app.js';
 export { createWorkerDeps, type WorkerDeps, type WorkerOverrides } from './worker-deps.js';
-export { signingSecrets, webhookBody } from './deliveries/deliver-event.job.js';
+export { signingSecrets } from './deliveries/deliver-event.job.js';
+export { webhookBody } from '@kasa/webhook-sender';

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
@@ -9,9 +7,9 @@ import { createLogger, type Logger } from '@kasa/logger';
 import { WebhookUrlGuard, type Resolver } from '@kasa/net-guard';
 import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
+import { trustedAuthorities, WebhookSender } from '@kasa/webhook-sender';
 import { RedisSiteHealthStore } from './deliveries/site-health.js';
 import { SiteSlots } from './deliveries/site-slots.js';
-import { WebhookSender } from './deliveries/webhook-sender.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 
 /** Everything the worker needs, wired once by hand. */
@@ -44,12 +42,6 @@ export function siteHealthKeyPrefix(config: KasaConfig): string {
   return `${config.redisPrefix}:webhook-worker:site-health`;
 }
 
-function trustedAuthorities(config: KasaConfig, overrides: WorkerOverrides): string | string[] | undefined {
-  if (overrides.ca) return overrides.ca;
-  if (config.webhookCaFile) return [...rootCertificates, readFileSync(config.webhookCaFile, 'utf8')];
-  return undefined;
-}
-
 export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides = {}): WorkerDeps {
   const { ca: _ca, resolve, ...injected } = overrides;
   const pool = injected.pool ?? createPool({ connectionString: config.databaseUrl, max: Math.min(20, config.webhookConcurrency + 2) });
@@ -64,7 +56,7 @@ export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides 
       allowedPorts: config.webhookAllowedPorts,
       ...(resolve ? { resolve } : {}),
     });
-  const ca = trustedAuthorities(config, overrides);
+  const ca = trustedAuthorities(config.webhookCaFile, overrides.ca);
   return {
     config,
     logger: injected.logger ?? createLogger({ service: 'webhook-worker', level: config.logLevel }),

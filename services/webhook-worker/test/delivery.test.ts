@@ -76,7 +76,8 @@ describe('webhook delivery', () => {
     const body = JSON.parse(delivery!.rawBody.toString('utf8'));
     expect(delivery!.eventId).toBe(body.eventId);
     expect(delivery!.contentType).toBe('application/json');
-    expect(Object.keys(body)).toEqual(['eventId', 'type', 'createdAt', 'data']);
+    expect(Object.keys(body)).toEqual(['eventId', 'type', 'createdAt', 'livemode', 'data']);
+    expect(body.livemode).toBe(true);
     expect(() =>
       verifyWebhook({ header: delivery!.signature, eventId: delivery!.eventId, rawBody: delivery!.rawBody, secrets: secret }),
     ).not.toThrow();

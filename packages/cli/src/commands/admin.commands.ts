@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { OperatorRole, OpsSite } from '@kasa/contracts';
+import { TEST_WEBHOOK_TYPES, type OperatorRole, type OpsSite } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
@@ -213,6 +213,18 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       },
     );
 
+  sites
+    .command('test-webhook <siteId>')
+    .description("send a signed test webhook (test: true) to the site's webhook URL now and show the answer; exit 1 if not delivered")
+    .option('--type <type>', `what to send: ${TEST_WEBHOOK_TYPES.join(', ')}`, 'ping')
+    .action(async (siteId: string, o: { type: string }) => {
+      const type = TEST_WEBHOOK_TYPES.find((known) => known === o.type);
+      if (!type) throw new Error(`--type must be one of ${TEST_WEBHOOK_TYPES.join(', ')}`);
+      const result = await ctx.client().call('testSiteWebhook', { params: { siteId }, body: { type } });
+      if (!result.delivered) ctx.exitCode = 1;
+      ctx.emit(result, () => printRecord(ctx.io.stdout, { type, ...result }));
+    });
+
   const keys = program.command('keys').description('partner API keys (admin)');
   keys
     .command('list <siteId>')
@@ -230,10 +242,15 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     });
   keys
     .command('issue <siteId>')
-    .description('issue an API key for a site (shown once)')
-    .action(async (siteId: string) => {
-      const key = await ctx.client().call('issueApiKey', { params: { siteId } });
-      ctx.emit(key, () => ctx.io.stdout.write(`API key ${key.apiKeyId}; it is shown only now:\n${key.apiKey}\n`));
+    .description("issue an API key for a site (shown once); --test: a key of the site's sandbox")
+    .option('--test', "a test key (sk_test_): the site's sandbox, simulated money only")
+    .action(async (siteId: string, o: { test?: boolean }) => {
+      const key = await ctx.client().call('issueApiKey', { params: { siteId }, body: { mode: o.test ? 'test' : 'live' } });
+      ctx.emit(key, () =>
+        ctx.io.stdout.write(
+          `${key.mode === 'test' ? 'Test' : 'API'} key ${key.apiKeyId}${key.mode === 'test' ? ` (sandbox site ${key.siteId})` : ''}; it is shown only now:\n${key.apiKey}\n`,
+        ),
+      );
     });
   keys
     .command('revoke <apiKeyId>')

@@ -113,12 +113,56 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read the webhook URL, when it was last changed and the event types the site receives
+         * @description The current delivery target and the time of the last change through the API. Never the signing secret: a lost secret is recovered by rotating it.
+         */
+        get: operations["getWebhookConfig"];
         /**
          * Change the webhook URL and (by default) rotate the signing secret
-         * @description Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours.
+         * @description Sets the webhook URL and, unless `rotateSecret` is false, returns a new signing secret once; the previous secret keeps signing for 24 hours. `eventTypes` chooses the opt-in event types; the five of the SPEC are always sent and must be listed.
          */
         put: operations["putWebhookConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test webhook to the webhook URL now
+         * @description Sends one signed sample of an event type (or `ping`) to the site's webhook URL right away, signed like every delivery and carrying `test: true`, and answers how the attempt went. Not retried, not written to the events ledger. No Idempotency-Key: it changes nothing, and a repeat sends another sample. 409 when the site has no webhook URL or signing secret.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the site's balance
+         * @description The calling site's balance from the journal: `available` is owed to the site and free to pay out, `reserved` is earmarked for approved withdrawals not sent yet.
+         */
+        get: operations["getBalance"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -186,6 +230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/external/events/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay every DEAD event created in a time window
+         * @description Starts a new delivery cycle, as a single replay does, for each DEAD event of the site created at or after `since` and before `until` (default now). The window is at most 31 days. `eventIds` lists at most the first 1000 replayed, oldest first; `replayed` counts them all.
+         */
+        post: operations["recoverEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "intent.approved": {
@@ -199,7 +263,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.approved` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_intent_approved"];
         delete?: never;
@@ -219,7 +283,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.rejected` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_intent_rejected"];
         delete?: never;
@@ -239,7 +303,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.sent` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_sent"];
         delete?: never;
@@ -259,7 +323,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.rejected` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_rejected"];
         delete?: never;
@@ -279,9 +343,89 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.returned` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_returned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "intent.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `intent.received` event
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         */
+        post: operations["webhook_intent_received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "intent.auto_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `intent.auto_cancelled` event
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         */
+        post: operations["webhook_intent_auto_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "intent.late_arrival": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `intent.late_arrival` event
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         */
+        post: operations["webhook_intent_late_arrival"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "intent.topped_up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `intent.topped_up` event
+         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         */
+        post: operations["webhook_intent_topped_up"];
         delete?: never;
         options?: never;
         head?: never;
@@ -340,6 +484,37 @@ export interface components {
             webhookUrl: string;
             /** @description true (default): generate a new signing secret and return it once. false: keep the secret and change only the URL. Default: true. */
             rotateSecret?: boolean;
+            /**
+             * @description Every event type the site receives. Must include the five always sent (intent.approved, intent.rejected, withdrawal.sent, withdrawal.rejected, withdrawal.returned); add intent.received, intent.auto_cancelled, intent.late_arrival or intent.topped_up to receive them too. Omitted: unchanged.
+             * @example [
+             *       "intent.approved",
+             *       "intent.rejected",
+             *       "withdrawal.sent",
+             *       "withdrawal.rejected",
+             *       "withdrawal.returned",
+             *       "intent.topped_up"
+             *     ]
+             */
+            eventTypes?: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+        };
+        TestWebhookRequest: {
+            /**
+             * @description Any event type (a sample body of that type), or `ping` (a body with no record).
+             * @enum {string}
+             */
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "ping";
+        };
+        RecoverEventsRequest: {
+            /**
+             * Format: date-time
+             * @description Events created at or after this instant.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Events created before this instant; default now. At most 31 days after since.
+             */
+            until?: string;
         };
         WebhookConfigResponse: {
             /** Format: uri */
@@ -351,12 +526,51 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             rotatedAt: string;
+            /** @description Every event type the site receives: the five always sent, then the opt-in ones it chose. */
+            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+        };
+        WebhookConfig: {
+            /**
+             * Format: uri
+             * @description The delivery target; null when none is set.
+             */
+            webhookUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the URL or secret was last changed through the API; null when never.
+             */
+            rotatedAt: string | null;
+            /** @description Every event type the site receives: the five always sent, then the opt-in ones it chose. */
+            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+        };
+        TestWebhookResponse: {
+            /** @description true when the receiver answered 2xx. */
+            delivered: boolean;
+            /** @description The receiver's HTTP status; null when no answer arrived. */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description Why no answer arrived (network error, timeout, refused URL); null otherwise. */
+            error: string | null;
+        };
+        Balance: {
+            /** @description Owed to the site and free to pay out (kurus), as a string. */
+            available: string;
+            /** @description Earmarked for approved withdrawals not sent yet (kurus), as a string. */
+            reserved: string;
+            /** @enum {string} */
+            currency: "TRY";
+        };
+        RecoverEventsResponse: {
+            /** @description How many DEAD events were put back for delivery. */
+            replayed: number;
+            /** @description The replayed events, oldest first; only the first 1000 when more were replayed (`replayed` counts them all). */
+            eventIds: string[];
         };
         Event: {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "DEAD";
             /**
@@ -371,12 +585,17 @@ export interface components {
             deliveredAt?: string | null;
             /** Format: date-time */
             deadAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.
+             */
+            nextAttemptAt?: string | null;
             /** @description The webhook body exactly as delivered. */
             payload: {
                 /** Format: uuid */
                 eventId: string;
                 /** @enum {string} */
-                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with milliseconds.
@@ -406,7 +625,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "DEAD";
             /**
@@ -421,12 +640,17 @@ export interface components {
             deliveredAt?: string | null;
             /** Format: date-time */
             deadAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.
+             */
+            nextAttemptAt?: string | null;
             /** @description The webhook body exactly as delivered. */
             payload: {
                 /** Format: uuid */
                 eventId: string;
                 /** @enum {string} */
-                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with milliseconds.
@@ -598,22 +822,37 @@ export interface components {
              * @description Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
              * @enum {string}
              */
-            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "operator_disabled" | "self_disable" | "bootstrap_token";
+            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token";
             errors?: {
                 field: string;
                 message: string;
             }[];
             requestId?: string;
         };
-        /** @description A deposit decision; `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change. */
+        /** @description A change of a deposit: a decision, money received or arriving late, an automatic cancellation, or money credited to an approved deposit (`intent.topped_up`); `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change. */
         IntentWebhookEvent: {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "intent.approved" | "intent.rejected";
+            type: "intent.approved" | "intent.rejected" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
+            livemode: boolean;
             data: components["schemas"]["DepositIntent"];
+            /**
+             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.
+             * @constant
+             */
+            test?: true;
+            /** @description Only in `intent.topped_up`: the money this top-up credited (kuruş), the transfer that brought it and when the bank received it. Credit the user `topUp.amount` once per eventId; `data.amount` is the new credited total of the intent. */
+            topUp?: {
+                amount: string;
+                /** Format: uuid */
+                bankTransferId: string;
+                /** Format: date-time */
+                receivedAt: string;
+            };
         };
         /** @description A withdrawal outcome; `data` is the withdrawal as GET /api/v1/external/withdrawals/{withdrawalId} returns it after the change. */
         WithdrawalWebhookEvent: {
@@ -623,7 +862,14 @@ export interface components {
             type: "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
             /** Format: date-time */
             createdAt: string;
+            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
+            livemode: boolean;
             data: components["schemas"]["Withdrawal"];
+            /**
+             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.
+             * @constant
+             */
+            test?: true;
         };
     };
     responses: never;
@@ -1519,6 +1765,103 @@ export interface operations {
             };
         };
     };
+    getWebhookConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current config */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhookUrl": "https://partner.example/webhooks/kasa",
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "eventTypes": [
+                     *         "intent.approved",
+                     *         "intent.rejected",
+                     *         "withdrawal.sent",
+                     *         "withdrawal.rejected",
+                     *         "withdrawal.returned",
+                     *         "intent.topped_up"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookConfig"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     putWebhookConfig: {
         parameters: {
             query?: never;
@@ -1531,7 +1874,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "webhookUrl": "https://partner.example/webhooks/kasa",
-                 *       "rotateSecret": true
+                 *       "rotateSecret": true,
+                 *       "eventTypes": [
+                 *         "intent.approved",
+                 *         "intent.rejected",
+                 *         "withdrawal.sent",
+                 *         "withdrawal.rejected",
+                 *         "withdrawal.returned",
+                 *         "intent.topped_up"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateWebhookConfigRequest"];
@@ -1554,7 +1905,15 @@ export interface operations {
                      * @example {
                      *       "webhookUrl": "https://partner.example/webhooks/kasa",
                      *       "webhookSecret": "whsec_9ZbQ2xV7nK4mR1tY8wC3fH6jL0pS5dG2aE7uI4oB1qM",
-                     *       "rotatedAt": "2026-01-31T12:00:00.000Z"
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "eventTypes": [
+                     *         "intent.approved",
+                     *         "intent.rejected",
+                     *         "withdrawal.sent",
+                     *         "withdrawal.rejected",
+                     *         "withdrawal.returned",
+                     *         "intent.topped_up"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookConfigResponse"];
@@ -1646,6 +2005,242 @@ export interface operations {
             };
         };
     };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "ping"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Attempted: `delivered` says whether the receiver answered 2xx */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivered": true,
+                     *       "statusCode": 200,
+                     *       "durationMs": 87,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestWebhookResponse"];
+                };
+            };
+            /** @description validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance now */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "available": "1250000",
+                     *       "reserved": "50000",
+                     *       "currency": "TRY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -1686,10 +2281,12 @@ export interface operations {
                      *           "lastAttemptAt": "2026-01-31T12:09:41.790Z",
                      *           "deliveredAt": "2026-01-31T12:09:41.902Z",
                      *           "deadAt": null,
+                     *           "nextAttemptAt": null,
                      *           "payload": {
                      *             "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
                      *             "type": "intent.approved",
                      *             "createdAt": "2026-01-31T12:09:41.512Z",
+                     *             "livemode": true,
                      *             "data": {
                      *               "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                      *               "referenceNo": "KD7MX4Q2RH",
@@ -1828,10 +2425,12 @@ export interface operations {
                      *       "lastAttemptAt": "2026-01-31T12:09:41.790Z",
                      *       "deliveredAt": "2026-01-31T12:09:41.902Z",
                      *       "deadAt": null,
+                     *       "nextAttemptAt": null,
                      *       "payload": {
                      *         "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
                      *         "type": "intent.approved",
                      *         "createdAt": "2026-01-31T12:09:41.512Z",
+                     *         "livemode": true,
                      *         "data": {
                      *           "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                      *           "referenceNo": "KD7MX4Q2RH",
@@ -1977,10 +2576,12 @@ export interface operations {
                      *       "lastAttemptAt": null,
                      *       "deliveredAt": null,
                      *       "deadAt": null,
+                     *       "nextAttemptAt": "2026-01-31T12:09:41.512Z",
                      *       "payload": {
                      *         "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
                      *         "type": "intent.approved",
                      *         "createdAt": "2026-01-31T12:09:41.512Z",
+                     *         "livemode": true,
                      *         "data": {
                      *           "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                      *           "referenceNo": "KD7MX4Q2RH",
@@ -2158,6 +2759,194 @@ export interface operations {
             };
         };
     };
+    recoverEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-01-30T00:00:00.000Z",
+                 *       "until": "2026-01-31T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecoverEventsRequest"];
+            };
+        };
+        responses: {
+            /** @description Replayed, or the stored answer to a retry */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "replayed": 2,
+                     *       "eventIds": [
+                     *         "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoverEventsResponse"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     webhook_intent_approved: {
         parameters: {
             query?: never;
@@ -2198,6 +2987,7 @@ export interface operations {
                  *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
                  *       "type": "intent.approved",
                  *       "createdAt": "2026-01-31T12:09:41.512Z",
+                 *       "livemode": true,
                  *       "data": {
                  *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                  *         "referenceNo": "KD7MX4Q2RH",
@@ -2270,8 +3060,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
-                 *       "type": "intent.approved",
+                 *       "type": "intent.rejected",
                  *       "createdAt": "2026-01-31T12:09:41.512Z",
+                 *       "livemode": true,
                  *       "data": {
                  *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                  *         "referenceNo": "KD7MX4Q2RH",
@@ -2346,6 +3137,7 @@ export interface operations {
                  *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
                  *       "type": "withdrawal.sent",
                  *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "livemode": true,
                  *       "data": {
                  *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
                  *         "referenceNo": "KW4HN8P2TA",
@@ -2418,8 +3210,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
-                 *       "type": "withdrawal.sent",
+                 *       "type": "withdrawal.rejected",
                  *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "livemode": true,
                  *       "data": {
                  *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
                  *         "referenceNo": "KW4HN8P2TA",
@@ -2492,8 +3285,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
-                 *       "type": "withdrawal.sent",
+                 *       "type": "withdrawal.returned",
                  *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "livemode": true,
                  *       "data": {
                  *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
                  *         "referenceNo": "KW4HN8P2TA",
@@ -2509,6 +3303,311 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["WithdrawalWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_intent_received: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "0d1c2b3a-4958-4a6b-8c7d-e9f8a7b6c5d4",
+                 *       "type": "intent.received",
+                 *       "createdAt": "2026-01-31T12:04:12.330Z",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "PENDING_REVIEW",
+                 *         "amount": "150000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": null,
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T12:04:12.330Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IntentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_intent_auto_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "1e2d3c4b-5a69-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "type": "intent.auto_cancelled",
+                 *       "createdAt": "2026-01-31T12:30:00.418Z",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "AUTO_CANCELLED",
+                 *         "amount": "150000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": null,
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T12:30:00.418Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IntentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_intent_late_arrival: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "2f3e4d5c-6b7a-4c8d-9eaf-1b2c3d4e5f60",
+                 *       "type": "intent.late_arrival",
+                 *       "createdAt": "2026-01-31T12:41:07.052Z",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "LATE_ARRIVAL",
+                 *         "amount": "150000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": null,
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T12:41:07.052Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IntentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_intent_topped_up: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+                 *       "type": "intent.topped_up",
+                 *       "createdAt": "2026-01-31T16:02:11.204Z",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                 *         "referenceNo": "KD7MX4Q2RH",
+                 *         "status": "APPROVED",
+                 *         "amount": "200000",
+                 *         "currency": "TRY",
+                 *         "approvedAt": "2026-01-31T12:09:41.512Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T12:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T16:02:11.204Z"
+                 *       },
+                 *       "topUp": {
+                 *         "amount": "50000",
+                 *         "bankTransferId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                 *         "receivedAt": "2026-01-31T15:58:40.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IntentWebhookEvent"];
             };
         };
         responses: {

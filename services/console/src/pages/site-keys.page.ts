@@ -4,6 +4,7 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsApiKey } from '@kasa/contracts';
 import { siteSettingsSection } from './site-settings.page.js';
+import { testWebhookSection } from './site-test-webhook.page.js';
 import { actionForm, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -45,10 +46,22 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
       ctx.ops.call('getSite', { params: { siteId } }),
       ctx.ops.call('deliveryHealth', { query: { siteId } }),
     ]);
+    const sandbox = settings.testSiteId
+      ? html`<a href="/sites/${seg(settings.testSiteId)}">its sandbox</a> (test keys, test records, no real money)`
+      : 'none yet: issuing a test key creates it';
     const body = html`<section class="card">
+        ${
+          settings.livemode
+            ? ''
+            : html`<p class="warn">
+                <span class="badge info">TEST</span> This is a sandbox: test keys, simulated money and test records only. Its live site is
+                <a href="/sites/${seg(settings.liveSiteId ?? '')}">here</a>.
+              </p>`
+        }
         ${facts([
           ['Name', site.name],
           ['Slug', html`<code>${site.slug}</code>`],
+          ['Sandbox', settings.livemode ? sandbox : null],
           ['Site id', html`<code>${site.siteId}</code>`],
           ['Available', formatTry(site.available)],
           ['Reserved', formatTry(site.reserved)],
@@ -56,7 +69,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
           ['Paid out in total', formatTry(site.paidOutTotal)],
         ])}
       </section>
-      ${siteSettingsSection(ctx, settings, health.data[0])}
+      ${siteSettingsSection(ctx, settings, health.data[0])} ${testWebhookSection(ctx, siteId, settings.webhookUrl)}
       <section>
         <h2>API keys</h2>
         ${table({
@@ -69,14 +82,24 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
           Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.
         </p>
         ${
-          ctx.isAdmin
-            ? actionForm(ctx, {
-                action: `/sites/${seg(siteId)}/api-keys`,
-                label: 'Issue a new API key',
-                tone: 'primary',
-                confirm: `Issue a new API key for ${site.slug}? It is shown once.`,
-              })
-            : html`<p class="hint">Issuing and revoking keys needs the admin role.</p>`
+          !ctx.isAdmin
+            ? html`<p class="hint">Issuing and revoking keys needs the admin role.</p>`
+            : settings.livemode
+              ? html`<div class="actions">
+                  ${actionForm(ctx, {
+                    action: `/sites/${seg(siteId)}/api-keys`,
+                    label: 'Issue a new API key',
+                    tone: 'primary',
+                    confirm: `Issue a new live API key for ${site.slug}? It is shown once.`,
+                  })}
+                  ${actionForm(ctx, {
+                    action: `/sites/${seg(siteId)}/api-keys`,
+                    label: 'Issue a test key',
+                    confirm: `Issue a test key (sk_test_) for ${site.slug}'s sandbox? It is shown once.`,
+                    fields: html`<input type="hidden" name="mode" value="test" />`,
+                  })}
+                </div>`
+              : html`<p class="hint">Test keys are issued on the live site's page.</p>`
         }
       </section>`;
     ctx.render(`Site ${site.slug}`, 'sites', body);
@@ -84,7 +107,8 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
 
   router.post('/sites/:siteId/api-keys', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const key = await ctx.ops.call('issueApiKey', { params: { siteId: pathParam(req, 'siteId') } });
+    const mode = (req.body as Record<string, unknown> | undefined)?.mode === 'test' ? 'test' : 'live';
+    const key = await ctx.ops.call('issueApiKey', { params: { siteId: pathParam(req, 'siteId') }, body: { mode } });
     // Rendered directly, not redirected: the key exists nowhere else, so it must not go into a URL or a cookie.
     const body = html`<section class="card key-once">
       <p class="warn">
@@ -93,6 +117,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
       </p>
       ${facts([
         ['API key', html`<code class="secret" data-copy="${key.apiKey}">${key.apiKey}</code>`],
+        ['Mode', key.mode === 'test' ? html`<span class="badge info">TEST</span> the sandbox: simulated money only` : 'live'],
         ['Key id', html`<code>${key.apiKeyId}</code>`],
         ['Prefix', html`<code>${key.keyPrefix}</code>`],
         ['Issued', formatTime(key.createdAt)],

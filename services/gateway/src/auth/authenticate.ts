@@ -17,7 +17,8 @@ declare global {
   }
 }
 
-const API_KEY = /^sk_live_([a-z0-9]+(?:-[a-z0-9]+)*)_([A-Za-z0-9_-]{32,128})$/;
+// `sk_live_<slug>_<secret>`, or `sk_test_...` for the site's sandbox: the ledger knows a test key by its twin's slug.
+const API_KEY = /^sk_(live|test)_([a-z0-9]+(?:-[a-z0-9]+)*)_([A-Za-z0-9_-]{32,128})$/;
 const INVALID = 'The API key is not valid.';
 
 /**
@@ -74,7 +75,10 @@ export function authenticate(deps: {
       } else {
         if (refusal) throw refusal;
         try {
-          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, { keyHash, slug: parsed[1] });
+          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, {
+            keyHash,
+            slug: parsed[1] === 'test' ? `${parsed[2] as string}.test` : parsed[2],
+          });
           principal = JSON.parse(resolved.body) as Principal;
         } catch (error) {
           if (error instanceof AppError && error.code === 'unauthorized') return refuse(INVALID);

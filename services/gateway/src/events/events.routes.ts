@@ -8,7 +8,8 @@ import { sendStored, sitePathOf } from '../partner-api/respond.js';
 import { searchOf } from '../partner-api/search-params.js';
 
 /**
- * The events surface (docs/api.md, Events): the site's delivery ledger and replay. Mounted inside the partner
+ * The events surface (docs/api.md, Events): the site's delivery ledger, replay of one event and recovery of a
+ * window's DEAD events. Mounted inside the partner
  * router, after authentication and rate limiting; the ledger scopes every read to the key's site.
  */
 export function eventRoutes(deps: GatewayDeps): Router {
@@ -21,6 +22,23 @@ export function eventRoutes(deps: GatewayDeps): Router {
       res,
       await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events${query ? `?${query}` : ''}`, req.requestId),
     );
+  });
+
+  // Before `/events/:eventId` in reading order only: a POST shares no path with the GET.
+  partnerRoute(router, 'recoverEvents', jsonBody, async (req, res) => {
+    const key = idempotencyKeyOf(req.get('idempotency-key'));
+    const body = parseRequest('recoverEvents', req.body, 'The recovery window is not valid; nothing was replayed.');
+    const fingerprint = fingerprintOf(body);
+    const { siteId, apiKeyId } = res.locals.principal;
+    const result = await deps.idempotency.run({ siteId, route: 'events.recover', key, fingerprint }, () =>
+      deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/events/recover`, req.requestId, {
+        idempotencyKey: key,
+        fingerprint,
+        apiKeyId,
+        request: body,
+      }),
+    );
+    sendStored(res, result);
   });
 
   partnerRoute(router, 'getEvent', async (req, res) => {

@@ -54,6 +54,10 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   list('listIntents', 'intents', (query) => parseRequest('listIntents', query, LIST_FILTERS_INVALID));
   list('listWithdrawals', 'withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_FILTERS_INVALID));
 
+  partnerRoute(router, 'getBalance', async (req, res) => {
+    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance`, req.requestId));
+  });
+
   router.use(webhookConfigRoutes(deps));
   router.use(eventRoutes(deps));
 

@@ -1,16 +1,57 @@
+import { webhookBody } from '@kasa/webhook-sender';
 import type { AttemptView, EventView } from '@kasa/contracts';
 import { isoOrNull } from '../shared/iso.js';
-import type { EventRow, EventWithAttempts } from './event.repository.js';
+import type { EventRepository, EventRow, EventWithAttempts } from './event.repository.js';
 
 export type { AttemptView, EventView };
 
-/** The webhook body in its documented key order (PostgreSQL's jsonb keeps its own order). */
+/**
+ * The webhook body exactly as the worker delivers it, in its documented key order (PostgreSQL's jsonb keeps its own
+ * order): `livemode` and `topUp` included, from the one function that builds the body.
+ */
 export function orderedPayload(payload: unknown): unknown {
-  const value = payload as { eventId?: unknown; type?: unknown; createdAt?: unknown; data?: unknown };
-  return { eventId: value.eventId, type: value.type, createdAt: value.createdAt, data: value.data };
+  return JSON.parse(webhookBody(payload)) as unknown;
 }
 
-export function toEventView(row: EventRow): EventView {
+/**
+ * What {@link nextAttemptAt} needs besides the row: the worker's fixed retry delay (WEBHOOK_RETRY_DELAY_MS, the
+ * same config the ledger's queue producer passes to BullMQ) and, per event, when its latest replay opened the
+ * current delivery cycle.
+ */
+export interface DeliverySchedule {
+  retryDelayMs: number;
+  replayedAt?: ReadonlyMap<string, Date>;
+}
+
+/**
+ * When the next delivery attempt of a PENDING event is due, from stored data only. A delivery cycle starts
+ * when the event is written or replayed, and its job runs at once: before any attempt of the current cycle the
+ * attempt is due at the cycle's start. After a failed attempt BullMQ retries after the fixed delay, so it is
+ * due at `lastAttemptAt + retryDelayMs`. A PENDING event always has an attempt left: the worker marks the
+ * event DEAD on the cycle's last failure (WEBHOOK_MAX_ATTEMPTS, 8), and DELIVERED or DEAD has none (null).
+ * It is the earliest time: a deferral for a failing site or a backlog can send later, and a time in the past
+ * means the attempt is due now.
+ */
+export function nextAttemptAt(
+  row: Pick<EventRow, 'id' | 'status' | 'createdAt' | 'lastAttemptAt'>,
+  schedule: DeliverySchedule,
+): Date | null {
+  if (row.status !== 'PENDING') return null;
+  const replayedAt = schedule.replayedAt?.get(row.id);
+  const cycleStart = replayedAt && replayedAt > row.createdAt ? replayedAt : row.createdAt;
+  if (!row.lastAttemptAt || row.lastAttemptAt < cycleStart) return cycleStart;
+  return new Date(row.lastAttemptAt.getTime() + schedule.retryDelayMs);
+}
+
+/** The schedule for these rows: the configured retry delay and the replay times of their attempted PENDING events. */
+export async function deliveryScheduleOf(
+  deps: { events: EventRepository; config: { webhookRetryDelayMs: number } },
+  rows: ReadonlyArray<Pick<EventRow, 'id' | 'status'>>,
+): Promise<DeliverySchedule> {
+  return { retryDelayMs: deps.config.webhookRetryDelayMs, replayedAt: await deps.events.replayTimes(rows) };
+}
+
+export function toEventView(row: EventRow, schedule: DeliverySchedule): EventView {
   return {
     eventId: row.id,
     type: row.type,
@@ -20,14 +61,15 @@ export function toEventView(row: EventRow): EventView {
     lastAttemptAt: isoOrNull(row.lastAttemptAt),
     deliveredAt: isoOrNull(row.deliveredAt),
     deadAt: isoOrNull(row.deadAt),
+    nextAttemptAt: isoOrNull(nextAttemptAt(row, schedule)),
     payload: orderedPayload(row.payload),
   };
 }
 
 /** The single-event read: the event and every delivery attempt, oldest first. */
-export function toEventDetail(row: EventWithAttempts): EventView & { attempts: AttemptView[] } {
+export function toEventDetail(row: EventWithAttempts, schedule: DeliverySchedule): EventView & { attempts: AttemptView[] } {
   return {
-    ...toEventView(row),
+    ...toEventView(row, schedule),
     attempts: row.attempts.map((attempt) => ({
       attemptNo: attempt.attemptNo,
       url: attempt.url,

@@ -88,6 +88,42 @@ export class EventRepository {
     return cycles;
   }
 
+  /**
+   * When each PENDING event was last replayed (the start of its current delivery cycle; none when never
+   * replayed), for its `nextAttemptAt`. DELIVERED and DEAD events need no lookup: they have no next attempt.
+   */
+  async replayTimes(rows: ReadonlyArray<Pick<EventRow, 'id' | 'status'>>, db: Db = this.db): Promise<Map<string, Date>> {
+    const ids = rows.filter((row) => row.status === 'PENDING').map((row) => row.id);
+    if (ids.length === 0) return new Map();
+    const latest = await db.auditLog.groupBy({
+      by: ['entityId'],
+      where: { action: EVENT_REPLAYED, entityType: 'outbox_event', entityId: { in: ids } },
+      _max: { createdAt: true },
+    });
+    return new Map(latest.flatMap((row) => (row._max.createdAt ? [[row.entityId, row._max.createdAt] as const] : [])));
+  }
+
+  /** The site's DEAD events created in `[since, until)`, oldest first, after `after` (a scan position). */
+  deadInWindow(
+    siteId: string,
+    since: Date,
+    until: Date,
+    after: CursorPosition | undefined,
+    limit: number,
+  ): Promise<Array<{ id: string; createdAt: Date }>> {
+    return this.db.outboxEvent.findMany({
+      where: {
+        siteId,
+        status: 'DEAD',
+        createdAt: { gte: since, lt: until },
+        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true, createdAt: true },
+    });
+  }
+
   /** PENDING events nobody enqueued (a crash or a Redis outage after commit), oldest first, with the request that wrote them. */
   unenqueued(changedBefore: Date, limit: number): Promise<Array<{ id: string; requestId: string | null }>> {
     return this.db.outboxEvent.findMany({

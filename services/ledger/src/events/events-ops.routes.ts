@@ -4,7 +4,7 @@ import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
-import { toEventDetail, toEventView } from './event-view.js';
+import { deliveryScheduleOf, toEventDetail, toEventView, type DeliverySchedule } from './event-view.js';
 import type { EventRow } from './event.repository.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { actorOf } from '../operators/operator-principal.js';
@@ -25,13 +25,13 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
       throw AppError.validation([{ field: 'siteId', message: 'must be a site id (UUID)' }], LIST_FILTERS_INVALID);
     }
     // Across sites, each event names its site.
-    const toOpsEvent = (row: EventRow) => ({ ...toEventView(row), siteId: row.siteId });
+    const toOpsEvent = (row: EventRow, schedule: DeliverySchedule) => ({ ...toEventView(row, schedule), siteId: row.siteId });
     res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID), toOpsEvent));
   });
 
   opsRoute(router, 'opsGetEvent', async (req, res) => {
     const row = await foundOr404(pathParam(req, 'eventId'), (id) => deps.events.find(id), 'No event with this id.');
-    res.json({ ...toEventDetail(row), siteId: row.siteId });
+    res.json({ ...toEventDetail(row, await deliveryScheduleOf(deps, [row])), siteId: row.siteId });
   });
 
   opsRoute(router, 'opsReplayEvent', jsonBody, async (req, res) => {

@@ -3,8 +3,9 @@ import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
+import { recoverEvents, RECOVER_INVALID } from './recover-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
-import { toEventDetail } from './event-view.js';
+import { deliveryScheduleOf, toEventDetail } from './event-view.js';
 import { internalAuth, lookupId } from '../shared/http-guards.js';
 
 /**
@@ -19,10 +20,24 @@ export function eventRoutes(deps: LedgerDeps): Router {
     res.json(await listEvents(deps, pathParam(req, 'siteId'), parseRequest('listEvents', req.query, LIST_FILTERS_INVALID)));
   });
 
+  router.post('/recover', jsonBody, async (req, res) => {
+    const { idempotencyKey, fingerprint, apiKeyId, request } = parseRequest('recoverEventsEnvelope', req.body);
+    const body = parseRequest('recoverEvents', request, RECOVER_INVALID);
+    const result = await recoverEvents(deps, {
+      siteId: pathParam(req, 'siteId'),
+      since: new Date(body.since),
+      ...(body.until ? { until: new Date(body.until) } : {}),
+      actor: { type: 'API_KEY', id: apiKeyId },
+      idempotency: { key: idempotencyKey, fingerprint },
+      requestId: req.requestId,
+    });
+    res.status(200).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
+  });
+
   router.get('/:eventId', async (req, res) => {
     const row = await deps.events.find(lookupId(pathParam(req, 'eventId')), pathParam(req, 'siteId'));
     if (!row) throw new AppError('not_found', 'No event with this id.');
-    res.json(toEventDetail(row));
+    res.json(toEventDetail(row, await deliveryScheduleOf(deps, [row])));
   });
 
   router.post('/:eventId/replay', jsonBody, async (req, res) => {

@@ -17,6 +17,7 @@ export interface ReplayDeps {
   events: EventRepository;
   idempotencyRecords: IdempotencyRecordRepository;
   outbox: OutboxPublisher;
+  config: { webhookRetryDelayMs: number };
 }
 
 /** A partner's Idempotency-Key for the replay, kept durably with the replay itself. */
@@ -69,7 +70,12 @@ export async function replayEvent(deps: ReplayDeps, request: ReplayRequest): Pro
         metadata: { previousStatus: row.status },
       });
       const cycle = (await deps.events.cycles([eventId], tx)).get(eventId) ?? 1;
-      const body = toEventView({ ...row, status: 'PENDING', deadAt: null });
+      const reopened = { ...row, status: 'PENDING' as const, deadAt: null };
+      // The audit entry just written starts the new cycle, so the answer's nextAttemptAt is the replay itself.
+      const body = toEventView(reopened, {
+        retryDelayMs: deps.config.webhookRetryDelayMs,
+        replayedAt: await deps.events.replayTimes([reopened], tx),
+      });
       if (idempotency && siteId) {
         await deps.idempotencyRecords.store(
           tx,

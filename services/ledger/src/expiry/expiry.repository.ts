@@ -1,9 +1,17 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
+import { toDepositRecord } from '../deposits/deposit.views.js';
+import { sitesReceiving, writeEventsIfSubscribed, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import type { Clock } from '../shared/clock.js';
 
 export interface CancelledDeposit {
   id: string;
   siteId: string;
+}
+
+/** What a cancellation committed: the intents cancelled and the `intent.auto_cancelled` events written for them. */
+export interface Cancellation {
+  cancelled: CancelledDeposit[];
+  events: WrittenOutboxEvent[];
 }
 
 const SYSTEM_ACTOR_ID = 'deposit-expiry';
@@ -26,25 +34,24 @@ export class ExpiryRepository {
     return this.clock.now().toISOString();
   }
 
-  /** Cancels one intent if it is due; null when it is not (paid, decided, not yet expired, or missing). */
-  async cancelIfDue(intentId: string): Promise<CancelledDeposit | null> {
+  /** Cancels one intent if it is due; nothing is cancelled when it is not (paid, decided, not yet expired, or missing). */
+  cancelIfDue(intentId: string): Promise<Cancellation> {
     const now = this.cutOff();
-    const rows = await this.db.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       const cancelled = await tx.$queryRaw<CancelledDeposit[]>`
         UPDATE deposit_intents SET status = 'AUTO_CANCELLED', cancelled_at = ${now}::timestamptz, updated_at = now()
         WHERE id = ${intentId}::uuid AND status = 'RESERVED' AND expires_at <= ${now}::timestamptz AND received_amount IS NULL
         RETURNING id::text AS id, site_id::text AS "siteId"`;
       await this.audit(tx, cancelled, 'job');
-      return cancelled;
+      return { cancelled, events: await this.announce(tx, cancelled) };
     });
-    return rows[0] ?? null;
   }
 
   /**
    * Cancels up to `batch` due intents. SKIP LOCKED lets the sweeper pass over an intent a transfer or a
    * job is handling right now; the next sweep (or that job) takes it if it is still due.
    */
-  async cancelDueBatch(batch: number): Promise<CancelledDeposit[]> {
+  async cancelDueBatch(batch: number): Promise<Cancellation> {
     const now = this.cutOff();
     return this.db.$transaction(async (tx) => {
       const cancelled = await tx.$queryRaw<CancelledDeposit[]>`
@@ -56,8 +63,33 @@ export class ExpiryRepository {
           AND status = 'RESERVED'
         RETURNING id::text AS id, site_id::text AS "siteId"`;
       await this.audit(tx, cancelled, 'sweep');
-      return cancelled;
+      return { cancelled, events: await this.announce(tx, cancelled) };
     });
+  }
+
+  /**
+   * Writes `intent.auto_cancelled` for the cancelled intents of sites that chose it, in the cancellation's
+   * transaction (docs/webhooks.md, Choose your events); only those intents are read back for the payload.
+   */
+  private async announce(tx: Prisma.TransactionClient, cancelled: CancelledDeposit[]): Promise<WrittenOutboxEvent[]> {
+    const receiving = await sitesReceiving(
+      tx,
+      cancelled.map((deposit) => deposit.siteId),
+      'intent.auto_cancelled',
+    );
+    const ids = cancelled.filter((deposit) => receiving.has(deposit.siteId)).map((deposit) => deposit.id);
+    if (ids.length === 0) return [];
+    const rows = await tx.deposit.findMany({ where: { id: { in: ids } } });
+    return writeEventsIfSubscribed(
+      tx,
+      rows.map((row) => ({
+        siteId: row.siteId,
+        type: 'intent.auto_cancelled' as const,
+        entityId: row.id,
+        data: toDepositRecord(row),
+        requestId: null,
+      })),
+    );
   }
 
   private async audit(tx: Prisma.TransactionClient, cancelled: CancelledDeposit[], via: 'job' | 'sweep') {

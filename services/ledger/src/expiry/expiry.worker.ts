@@ -4,11 +4,15 @@ import { repeatLimited, type Logger } from '@kasa/logger';
 import { backOffWhenFailing, queuePrefix } from '@kasa/queue';
 import { EXPIRY_QUEUE, type ExpiryJob } from './expiry.queue.js';
 import type { ExpiryRepository } from './expiry.repository.js';
+import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
+import type { WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 
 const SWEEP_BATCH = 500;
 
 export interface ExpiryWorkerDeps {
   expiries: ExpiryRepository;
+  /** Enqueues the `intent.auto_cancelled` events a cancellation committed (the relay covers a failure). */
+  outbox: Pick<OutboxPublisher, 'publish'>;
   logger: Logger;
   redisPrefix: string;
 }
@@ -16,19 +20,31 @@ export interface ExpiryWorkerDeps {
 /** Processes one expiry job; exported so the behaviour can be exercised without a queue. */
 export async function processExpiryJob(deps: ExpiryWorkerDeps, data: ExpiryJob): Promise<{ cancelled: number }> {
   if (data.kind === 'expire') {
-    const cancelled = await deps.expiries.cancelIfDue(data.intentId);
-    if (cancelled) deps.logger.info('intents expired', { via: 'job', cancelled: 1, intentId: cancelled.id, siteId: cancelled.siteId });
-    return { cancelled: cancelled ? 1 : 0 };
+    const { cancelled, events } = await deps.expiries.cancelIfDue(data.intentId);
+    const [intent] = cancelled;
+    if (intent) deps.logger.info('intents expired', { via: 'job', cancelled: 1, intentId: intent.id, siteId: intent.siteId });
+    await publish(deps, events);
+    return { cancelled: cancelled.length };
   }
   let total = 0;
   for (let batchNo = 1; ; batchNo += 1) {
-    const batch = await deps.expiries.cancelDueBatch(SWEEP_BATCH);
-    total += batch.length;
+    const { cancelled, events } = await deps.expiries.cancelDueBatch(SWEEP_BATCH);
+    total += cancelled.length;
     // One line per batch that cancelled anything (never one per intent): the audit log has each intent.
-    if (batch.length > 0) deps.logger.info('intents expired', { via: 'sweep', batch: batchNo, cancelled: batch.length });
-    if (batch.length < SWEEP_BATCH) break;
+    if (cancelled.length > 0)
+      deps.logger.info('intents expired', { via: 'sweep', batch: batchNo, cancelled: cancelled.length, events: events.length });
+    await publish(deps, events);
+    if (cancelled.length < SWEEP_BATCH) break;
   }
   return { cancelled: total };
+}
+
+async function publish(deps: ExpiryWorkerDeps, events: WrittenOutboxEvent[]): Promise<void> {
+  if (events.length > 0)
+    await deps.outbox.publish(
+      events.map((event) => event.eventId),
+      null,
+    );
 }
 
 /**

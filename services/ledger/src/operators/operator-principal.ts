@@ -11,6 +11,8 @@ export interface OperatorPrincipal {
   email: string | null;
   /** The service itself, deciding by a rule an admin set (straight-through approval): audited as SYSTEM. */
   system?: true;
+  /** A partner's test key driving its sandbox through the simulator (docs/sandbox.md): audited as that API key. */
+  apiKeyId?: string;
 }
 
 export const BOOTSTRAP_OPERATOR_ID = 'bootstrap';
@@ -24,7 +26,13 @@ export const STRAIGHT_THROUGH_PRINCIPAL: OperatorPrincipal = {
   system: true,
 };
 
+/** The simulator acting for a sandbox's test key: allowed every step an operator or the bank takes there. */
+export function sandboxPrincipal(apiKeyId: string): OperatorPrincipal {
+  return { operatorId: `sandbox:${apiKeyId}`, role: 'ADMIN', tokenId: null, email: null, apiKeyId };
+}
+
 export function actorOf(principal: OperatorPrincipal): Actor {
+  if (principal.apiKeyId) return { type: 'API_KEY', id: principal.apiKeyId };
   return { type: principal.system ? 'SYSTEM' : 'OPERATOR', id: principal.operatorId };
 }
 

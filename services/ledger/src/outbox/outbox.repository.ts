@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DepositIntentRecord, EventType, WithdrawalRecord } from '@kasa/contracts';
 import type { Prisma, PrismaClient } from '@kasa/db';
+import { isOptIn, notSubscribed, receives } from './event-subscriptions.js';
 
 export interface NewOutboxEvent {
   siteId: string;
@@ -9,8 +10,17 @@ export interface NewOutboxEvent {
   entityId: string;
   /** The record exactly as the status lookup returns it, after the change. */
   data: DepositIntentRecord | WithdrawalRecord;
+  /** Only for `intent.topped_up`: the money credited (docs/webhooks.md). */
+  topUp?: TopUp;
   /** The X-Request-Id of the request whose transaction writes the event; null when no request does. */
   requestId: string | null;
+}
+
+/** What a top-up credited to an approved intent: the amount in kuruş, the transfer, when the bank received it. */
+export interface TopUp {
+  amount: string;
+  bankTransferId: string;
+  receivedAt: string;
 }
 
 /** The webhook payload a partner receives (docs/webhooks.md, What arrives). */
@@ -18,7 +28,10 @@ export interface WebhookPayload {
   eventId: string;
   type: EventType;
   createdAt: string;
+  /** False for a sandbox's event (docs/sandbox.md). */
+  livemode: boolean;
   data: DepositIntentRecord | WithdrawalRecord;
+  topUp?: TopUp;
 }
 
 /** An event as written: its webhook payload, and the site and record it reports on. */
@@ -27,18 +40,101 @@ export interface WrittenOutboxEvent extends WebhookPayload {
   entityId: string;
 }
 
+/** Whether the site receives the event's type; read in the caller's transaction, and only for an opt-in type. */
+async function siteReceives(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<boolean> {
+  if (!isOptIn(event.type)) return true;
+  const site = await tx.site.findUnique({ where: { id: event.siteId }, select: { webhookEventTypes: true } });
+  return receives(site?.webhookEventTypes ?? [], event.type);
+}
+
 /**
  * Writes an event row inside the caller's transaction, so the event exists exactly when the state change
  * it reports commits; the request id that caused it is stored with it, for the worker's delivery logs.
  * After commit, the caller hands the returned id to the publisher for enqueueing; the relay enqueues any
  * row a crash or a Redis outage left behind.
+ *
+ * The change must be heard: an opt-in type the site did not choose (docs/webhooks.md, Choose your events) throws
+ * a 409 `invalid_transition`, rolling the change back. A top-up credits money, so it is refused rather than done
+ * in silence. For an event that only informs, use {@link writeEventIfSubscribed}.
  */
 export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent> {
+  if (!(await siteReceives(tx, event))) throw notSubscribed(event.type);
+  return insertEvent(tx, event);
+}
+
+/**
+ * Writes an event only when the site receives its type; otherwise writes nothing and answers null. Not written
+ * rather than written-and-not-delivered: the events list shows what the partner was sent, and no DEAD or PENDING
+ * row waits for a delivery that will never be tried.
+ */
+export async function writeEventIfSubscribed(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent | null> {
+  return (await siteReceives(tx, event)) ? insertEvent(tx, event) : null;
+}
+
+/** Of `siteIds`, those that receive `type` (all of them for a type always sent); one query for a batch. */
+export async function sitesReceiving(tx: Prisma.TransactionClient, siteIds: readonly string[], type: EventType): Promise<Set<string>> {
+  if (!isOptIn(type) || siteIds.length === 0) return new Set(isOptIn(type) ? [] : siteIds);
+  const sites = await tx.site.findMany({
+    where: { id: { in: [...new Set(siteIds)] }, webhookEventTypes: { has: type } },
+    select: { id: true },
+  });
+  return new Set(sites.map((site) => site.id));
+}
+
+/**
+ * {@link writeEventIfSubscribed} for a batch (the expiry sweep cancels hundreds at once): one subscription query
+ * and one insert; the events of sites that did not choose their type are not written.
+ */
+export async function writeEventsIfSubscribed(
+  tx: Prisma.TransactionClient,
+  events: readonly NewOutboxEvent[],
+): Promise<WrittenOutboxEvent[]> {
+  const written: Array<ReturnType<typeof toRow>> = [];
+  for (const type of new Set(events.map((event) => event.type))) {
+    const ofType = events.filter((event) => event.type === type);
+    const receiving = await sitesReceiving(
+      tx,
+      ofType.map((event) => event.siteId),
+      type,
+    );
+    const live = await liveSites(
+      tx,
+      ofType.map((event) => event.siteId),
+    );
+    written.push(...ofType.filter((event) => receiving.has(event.siteId)).map((event) => toRow(event, live(event.siteId))));
+  }
+  if (written.length > 0) await tx.outboxEvent.createMany({ data: written.map((event) => event.row) });
+  return written.map((event) => event.written);
+}
+
+// A site's mode never changes (a sandbox is created as one), so a mode once read is kept for the process's life.
+const siteModes = new Map<string, boolean>();
+
+/** Whether each site is live, read once per site; an unknown site counts as live. */
+async function liveSites(tx: Prisma.TransactionClient, siteIds: readonly string[]): Promise<(siteId: string) => boolean> {
+  const missing = [...new Set(siteIds)].filter((id) => !siteModes.has(id));
+  if (missing.length > 0) {
+    for (const site of await tx.site.findMany({ where: { id: { in: missing } }, select: { id: true, livemode: true } })) {
+      siteModes.set(site.id, site.livemode);
+    }
+  }
+  return (siteId) => siteModes.get(siteId) ?? true;
+}
+
+/** A new event as its row, and as the caller sees it: the payload (new id, time of writing), its site and record. */
+function toRow(event: NewOutboxEvent, livemode: boolean): { row: Prisma.OutboxEventCreateManyInput; written: WrittenOutboxEvent } {
   const eventId = randomUUID();
   const createdAt = new Date();
-  const payload: WebhookPayload = { eventId, type: event.type, createdAt: createdAt.toISOString(), data: event.data };
-  await tx.outboxEvent.create({
-    data: {
+  const payload: WebhookPayload = {
+    eventId,
+    type: event.type,
+    createdAt: createdAt.toISOString(),
+    livemode,
+    data: event.data,
+    ...(event.topUp ? { topUp: event.topUp } : {}),
+  };
+  return {
+    row: {
       id: eventId,
       siteId: event.siteId,
       type: event.type,
@@ -47,8 +143,15 @@ export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewO
       requestId: event.requestId,
       createdAt,
     },
-  });
-  return { ...payload, siteId: event.siteId, entityId: event.entityId };
+    written: { ...payload, siteId: event.siteId, entityId: event.entityId },
+  };
+}
+
+async function insertEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent> {
+  const live = await liveSites(tx, [event.siteId]);
+  const { row, written } = toRow(event, live(event.siteId));
+  await tx.outboxEvent.create({ data: row });
+  return written;
 }
 
 /** Stamps events as handed to the queue, so the relay leaves them alone until they look lost. */

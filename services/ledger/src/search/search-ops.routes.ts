@@ -3,7 +3,7 @@ import { parseRequest } from '@kasa/contracts';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { toOpsDeposit } from '../deposits/deposit.views.js';
-import { toEventView } from '../events/event-view.js';
+import { deliveryScheduleOf, toEventView } from '../events/event-view.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
 import { SearchRepository, searchTermsOf } from './search.repository.js';
 import { opsRoute } from '../shared/ops-route.js';
@@ -21,12 +21,13 @@ export function searchOpsRoutes(deps: LedgerDeps): Router {
     const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
     const terms = searchTermsOf(query.q);
     const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);
+    const schedule = await deliveryScheduleOf(deps, found.events);
     res.json({
       query: terms.text,
       deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsDeposit),
       withdrawals: found.withdrawals.map(toOpsWithdrawal),
       bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
-      events: found.events.map((row) => ({ ...toEventView(row), siteId: row.siteId })),
+      events: found.events.map((row) => ({ ...toEventView(row, schedule), siteId: row.siteId })),
     });
   });
   return router;

@@ -31,10 +31,13 @@ export interface ReviewListFilter<Status> {
   externalUserId?: string;
   amountMin?: bigint;
   amountMax?: bigint;
+  /** Live sites' records only (true) or the sandboxes' (false). */
+  livemode?: boolean;
 }
 
 export function reviewWhere<Status>(filter: ReviewListFilter<Status>) {
   return {
+    ...(filter.livemode !== undefined ? { site: { livemode: filter.livemode } } : {}),
     ...(filter.siteId ? { siteId: filter.siteId } : {}),
     ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
     ...(filter.referenceNo ? { referenceNo: filter.referenceNo } : {}),

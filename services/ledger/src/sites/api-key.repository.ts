@@ -5,6 +5,8 @@ export interface KeyOwner {
   siteId: string;
   siteSlug: string;
   rateLimitPerMinute: number;
+  /** False for a key of a site's sandbox. */
+  livemode: boolean;
   revoked: boolean;
 }
 
@@ -14,7 +16,7 @@ export class ApiKeyRepository {
   async findOwnerByHash(keyHash: string): Promise<KeyOwner | null> {
     const key = await this.db.apiKey.findUnique({
       where: { keyHash },
-      include: { site: { select: { slug: true, rateLimitPerMinute: true } } },
+      include: { site: { select: { slug: true, rateLimitPerMinute: true, livemode: true } } },
     });
     if (!key) return null;
     return {
@@ -22,6 +24,7 @@ export class ApiKeyRepository {
       siteId: key.siteId,
       siteSlug: key.site.slug,
       rateLimitPerMinute: key.site.rateLimitPerMinute,
+      livemode: key.site.livemode,
       revoked: key.revokedAt !== null,
     };
   }

@@ -7,7 +7,7 @@ import type { PrismaClient, Site } from '@kasa/db';
 import type { KasaConfig } from '@kasa/config';
 import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { apiKeyPrefix, generateApiKey } from './api-key.js';
+import { apiKeyPrefix, generateApiKey, testSlugOf, type KeyMode } from './api-key.js';
 import { sha256Hex } from '../shared/secrets.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
@@ -77,16 +77,55 @@ export async function siteOr404(sites: SiteRepository, siteId: string): Promise<
   return foundOr404(siteId, (id) => sites.findById(id), 'No site with this id.');
 }
 
-/** Issues a key; the raw key is returned here once and never stored. */
-export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: string) {
-  const site = await siteOr404(deps.sites, siteId);
-  const apiKey = generateApiKey(site.slug);
+/**
+ * Issues a key; the raw key is returned here once and never stored. A `test` key belongs to the site's sandbox, its
+ * test twin (docs/sandbox.md), created with the first test key with the live site's settings and no webhook URL
+ * (the partner sets the sandbox's own with a test key). Keys are issued for live sites only.
+ */
+export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: string, mode: KeyMode = 'live') {
+  const live = await siteOr404(deps.sites, siteId);
+  if (!live.livemode) {
+    throw AppError.validation(
+      [{ field: 'siteId', message: 'names a sandbox: issue test keys on its live site with {"mode":"test"}' }],
+      'Keys are issued on the live site; a test key goes to its sandbox.',
+    );
+  }
+  const apiKey = generateApiKey(live.slug, mode);
   const created = await deps.db.$transaction(async (tx) => {
-    const key = await deps.apiKeys.create(tx, { siteId, keyHash: sha256Hex(apiKey), keyPrefix: apiKeyPrefix(apiKey) });
-    await writeAudit(tx, { actor, action: 'API_KEY.ISSUED', entityType: 'api_key', entityId: key.id, siteId });
+    let owner = live;
+    if (mode === 'test') {
+      const twin = await deps.sites.ensureTestTwin(tx, live, testSlugOf(live.slug));
+      owner = twin.site;
+      if (twin.created) {
+        await writeAudit(tx, {
+          actor,
+          action: 'SITE.SANDBOX_CREATED',
+          entityType: 'site',
+          entityId: owner.id,
+          siteId: owner.id,
+          metadata: { liveSiteId: live.id, slug: owner.slug },
+        });
+      }
+    }
+    const key = await deps.apiKeys.create(tx, { siteId: owner.id, keyHash: sha256Hex(apiKey), keyPrefix: apiKeyPrefix(apiKey) });
+    await writeAudit(tx, {
+      actor,
+      action: 'API_KEY.ISSUED',
+      entityType: 'api_key',
+      entityId: key.id,
+      siteId: owner.id,
+      metadata: { mode },
+    });
     return key;
   });
-  return { apiKeyId: created.id, siteId, apiKey, keyPrefix: created.keyPrefix, createdAt: created.createdAt.toISOString() };
+  return {
+    apiKeyId: created.id,
+    siteId: created.siteId,
+    mode,
+    apiKey,
+    keyPrefix: created.keyPrefix,
+    createdAt: created.createdAt.toISOString(),
+  };
 }
 
 /** Revokes a key: the cache is marked first, so the very next request with it is refused. */

@@ -25,6 +25,7 @@ export async function resolveApiKey(
     siteId: owner.siteId,
     siteSlug: owner.siteSlug,
     rateLimitPerMinute: owner.rateLimitPerMinute,
+    livemode: owner.livemode,
   };
   fillCache(deps.redis, cacheKey, JSON.stringify(principal), AUTH_CACHE_SECONDS);
   return principal;

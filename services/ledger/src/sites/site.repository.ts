@@ -56,13 +56,17 @@ export class SiteRepository {
       webhookUrl: string;
       rotatedAt: Date;
       secret?: { sealed: string; previousSealed: string | null; previousExpiresAt: Date | null };
+      /** The opt-in event types chosen; absent: unchanged. */
+      optInEventTypes?: string[];
     },
-  ): Promise<void> {
-    await tx.site.update({
+  ): Promise<{ webhookEventTypes: string[] }> {
+    const site = await tx.site.update({
       where: { id: siteId },
+      select: { webhookEventTypes: true },
       data: {
         webhookUrl: change.webhookUrl,
         webhookRotatedAt: change.rotatedAt,
+        ...(change.optInEventTypes ? { webhookEventTypes: change.optInEventTypes } : {}),
         ...(change.secret
           ? {
               webhookSecretEnc: change.secret.sealed,
@@ -73,11 +77,37 @@ export class SiteRepository {
       },
     });
     this.cache.delete(siteId);
+    return site;
   }
 
   /** Drops this process's cached copy after a change (other ledgers see it within `cacheMs`). */
   forget(siteId: string): void {
     this.cache.delete(siteId);
+  }
+
+  /** Where and with which sealed secrets the site's webhooks go, read fresh: what a test webhook needs. */
+  webhookTarget(siteId: string): Promise<{
+    webhookUrl: string | null;
+    webhookSecretEnc: string | null;
+    previousWebhookSecretEnc: string | null;
+    previousSecretExpiresAt: Date | null;
+    livemode: boolean;
+  } | null> {
+    return this.db.site.findUnique({
+      where: { id: siteId },
+      select: { webhookUrl: true, webhookSecretEnc: true, previousWebhookSecretEnc: true, previousSecretExpiresAt: true, livemode: true },
+    });
+  }
+
+  /**
+   * The site's webhook URL, last rotation and opt-in event types, read fresh (not from the cache: a partner reads
+   * back what it just set).
+   */
+  webhookConfig(siteId: string): Promise<{ webhookUrl: string | null; webhookRotatedAt: Date | null; webhookEventTypes: string[] } | null> {
+    return this.db.site.findUnique({
+      where: { id: siteId },
+      select: { webhookUrl: true, webhookRotatedAt: true, webhookEventTypes: true },
+    });
   }
 
   findBySlug(slug: string): Promise<Site | null> {
@@ -94,5 +124,30 @@ export class SiteRepository {
 
   list(window: ListWindow): Promise<Site[]> {
     return this.db.site.findMany(keysetPage({}, window));
+  }
+
+  /** The test twins (sandboxes) of these live sites, by the live site's id. */
+  async testTwinsOf(liveSiteIds: string[]): Promise<Map<string, string>> {
+    if (liveSiteIds.length === 0) return new Map();
+    const twins = await this.db.site.findMany({ where: { liveSiteId: { in: liveSiteIds } }, select: { id: true, liveSiteId: true } });
+    return new Map(twins.map((twin) => [twin.liveSiteId as string, twin.id]));
+  }
+
+  /**
+   * Creates the live site's test twin unless it has one, inside the caller's transaction, and returns it with
+   * whether this call created it. Two first test keys at once: the unique live_site_id lets one insert, the other
+   * waits on it and then finds it.
+   */
+  async ensureTestTwin(tx: Prisma.TransactionClient, live: Site, twinSlug: string): Promise<{ site: Site; created: boolean }> {
+    const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO sites (id, slug, name, rate_limit_per_minute, deposit_ttl_seconds, min_amount, max_amount, return_url,
+        auto_approve_enabled, auto_approve_max_amount, auto_approve_require_sender_match, livemode, live_site_id, created_at, updated_at)
+      VALUES (gen_random_uuid(), ${twinSlug}, ${live.name}, ${live.rateLimitPerMinute}, ${live.depositTtlSeconds}, ${live.minAmount},
+        ${live.maxAmount}, ${live.returnUrl}, ${live.autoApproveEnabled}, ${live.autoApproveMaxAmount},
+        ${live.autoApproveRequireSenderMatch}, false, ${live.id}::uuid, now(), now())
+      ON CONFLICT (live_site_id) DO NOTHING
+      RETURNING id::text`;
+    const site = await tx.site.findUniqueOrThrow({ where: { liveSiteId: live.id } });
+    return { site, created: inserted.length === 1 };
   }
 }

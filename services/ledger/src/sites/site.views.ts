@@ -1,10 +1,13 @@
 import type { Site } from '@kasa/db';
 
-/** A site as the ops API shows it (never its webhook secret). */
-export function siteView(site: Site) {
+/** A site as the ops API shows it (never its webhook secret); `testSiteId`: its sandbox, when it has one. */
+export function siteView(site: Site, testSiteId: string | null = null) {
   return {
     siteId: site.id,
     slug: site.slug,
+    livemode: site.livemode,
+    liveSiteId: site.liveSiteId,
+    testSiteId,
     name: site.name,
     webhookUrl: site.webhookUrl,
     rateLimitPerMinute: site.rateLimitPerMinute,

@@ -1,3 +1,4 @@
+import type { Site } from '@kasa/db';
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
@@ -38,13 +39,16 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     const source = {
       name: 'ops-sites',
       fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) => deps.sites.list(window),
-      toItem: siteView,
+      toItem: (site: Site) => site,
     };
-    res.json(await listPage(source, deps.cursors, 'ops', query));
+    const page = await listPage(source, deps.cursors, 'ops', query);
+    const twins = await deps.sites.testTwinsOf(page.data.map((site) => site.id));
+    res.json({ ...page, data: page.data.map((site) => siteView(site, twins.get(site.id) ?? null)) });
   });
 
   opsRoute(router, 'getSite', async (req, res) => {
-    res.json(siteView(await siteOr404(deps.sites, pathParam(req, 'siteId'))));
+    const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
+    res.json(siteView(site, (await deps.sites.testTwinsOf([site.id])).get(site.id) ?? null));
   });
 
   opsRoute(router, 'updateSite', jsonBody, async (req, res) => {
@@ -86,8 +90,8 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
   });
 
   opsRoute(router, 'issueApiKey', jsonBody, async (req, res) => {
-    parseRequest('issueApiKey', req.body);
-    res.status(201).json(await issueApiKey(deps, actor(res.locals), pathParam(req, 'siteId')));
+    const { mode } = parseRequest('issueApiKey', req.body ?? {});
+    res.status(201).json(await issueApiKey(deps, actor(res.locals), pathParam(req, 'siteId'), mode ?? 'live'));
   });
 
   opsRoute(router, 'revokeApiKey', async (req, res) => {

@@ -2,16 +2,20 @@ import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { updateWebhookConfig } from './webhook-config.use-case.js';
+import { readWebhookConfig, updateWebhookConfig } from './webhook-config.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
 
 /**
  * `PUT /internal/v1/sites/:siteId/webhook-config` (endpoint 7 of docs/api.md, behind the gateway). The gateway passes
- * the acting API key's id, which the audit entry names.
+ * the acting API key's id, which the audit entry names. `GET` reads the URL back, never the secret.
  */
 export function webhookConfigRoutes(deps: LedgerDeps): Router {
   const router = express.Router({ mergeParams: true });
   router.use(internalAuth(deps.config.internalToken));
+
+  router.get('/', async (req, res) => {
+    res.json(await readWebhookConfig(deps, pathParam(req, 'siteId')));
+  });
 
   router.put('/', jsonBody, async (req, res) => {
     const { apiKeyId, request } = parseRequest('webhookConfigEnvelope', req.body);
@@ -21,6 +25,7 @@ export function webhookConfigRoutes(deps: LedgerDeps): Router {
       apiKeyId,
       webhookUrl: body.webhookUrl,
       rotateSecret: body.rotateSecret ?? true,
+      ...(body.eventTypes ? { eventTypes: body.eventTypes } : {}),
     });
     res.status(200).json(result);
   });

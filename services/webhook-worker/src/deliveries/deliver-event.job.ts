@@ -3,9 +3,8 @@ import { isDependencyUnavailable } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import type { DeliverEventJob } from '@kasa/queue';
 import type { SecretBox } from '@kasa/secret-box';
-import { buildWebhookHeaders } from '@kasa/webhook-signing';
+import { signedHeaders, webhookBody, type SendResult, type WebhookSender } from '@kasa/webhook-sender';
 import type { DeferReason, SiteSlots, SlotOutcome } from './site-slots.js';
-import type { SendResult, WebhookSender } from './webhook-sender.js';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { AttemptOutcome, DeliveryRepository, EventToDeliver } from './delivery.repository.js';
 
@@ -34,12 +33,6 @@ export function signingSecrets(box: SecretBox, event: EventToDeliver, nowMs: num
     secrets.push(box.open(site.previousWebhookSecretEnc, event.siteId));
   }
   return secrets;
-}
-
-/** The webhook body: the stored payload in its documented key order. */
-export function webhookBody(payload: unknown): string {
-  const value = payload as { eventId?: unknown; type?: unknown; createdAt?: unknown; data?: unknown };
-  return JSON.stringify({ eventId: value.eventId, type: value.type, createdAt: value.createdAt, data: value.data });
 }
 
 /** How long a job waits (plus up to as much again, spread) when PostgreSQL cannot be reached. */
@@ -139,11 +132,7 @@ async function attempt(
     result = { startedAt: new Date(nowMs), durationMs: 0, statusCode: null, error: setupError, responseBody: null };
   } else {
     const body = webhookBody(event.payload);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'Kasa-Webhooks/1.0',
-      ...buildWebhookHeaders({ secrets, eventId: event.id, timestamp: Math.floor(nowMs / 1000), rawBody: body }),
-    };
+    const headers = signedHeaders(secrets, event.id, body, nowMs);
     result = await deps.sender.send(url, headers, body);
   }
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
