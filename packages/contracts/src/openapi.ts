@@ -248,6 +248,11 @@ function fullDocument(serverUrl: string) {
       { name: 'Withdrawals', description: 'Withdrawal requests: create, look up, list.' },
       { name: 'Events', description: 'The delivery ledger of webhook events, and replay.' },
       { name: 'Site', description: "The site's webhook configuration." },
+      {
+        name: 'Sandbox',
+        description:
+          "Test keys only (`sk_test_`): simulate the bank and Kasa's operators on the site's sandbox records, each step with its real webhook (docs/sandbox.md).",
+      },
       { name: 'Webhooks', description: 'What Kasa sends to the webhook URL.' },
     ],
     webhooks: webhookOperations(),

@@ -23,7 +23,7 @@ export type PartnerMethod = 'GET' | 'POST' | 'PUT';
 /** The error answers a partner operation documents (./openapi.ts describes each). */
 export type PartnerErrorStatus = '400' | '401' | '404' | '409' | '413' | '415' | '422' | '429' | '500' | '503';
 
-export type PartnerTag = 'Deposits' | 'Withdrawals' | 'Events' | 'Site';
+export type PartnerTag = 'Deposits' | 'Withdrawals' | 'Events' | 'Site' | 'Sandbox';
 
 /** A route the gateway serves under `/api/v1/external`. */
 export interface PartnerRouteSpec {
@@ -239,6 +239,116 @@ export const PARTNER_ROUTES = {
     idempotent: true,
     body: { schema: 'recoverEvents', example: EX.recoverEventsRequest },
     errors: IDEMPOTENT_WRITE,
+  },
+  simulateTransfer: {
+    method: 'POST',
+    path: '/test/deposits/:intentId/transfers',
+    tag: 'Sandbox',
+    summary: 'Simulate money arriving for a test deposit',
+    description:
+      "Test keys only (404 for a live key; docs/sandbox.md). Sends simulated money for the deposit through the matching a real bank statement line takes: the deposit moves as it would (PENDING_REVIEW, LATE_ARRIVAL, a split, or nothing when the reference is wrong), every matching reason can be exercised with `amount`, `reference`, `senderName` and `late`, and the sandbox's straight-through rule approves a clean one (`intent.approved` follows).",
+    status: '201',
+    response: 'SimulatedTransfer',
+    responseDescription: 'Recorded and matched',
+    example: EX.simulatedTransfer,
+    idempotent: true,
+    body: { schema: 'simulateTransfer', example: { amount: '150000', senderName: 'Ayşe Yılmaz' } },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateDepositApproval: {
+    method: 'POST',
+    path: '/test/deposits/:intentId/approve',
+    tag: 'Sandbox',
+    summary: 'Approve a test deposit as an operator would',
+    description:
+      "Test keys only. The operators' approval (default: credit what arrived), with its journal posting and `intent.approved`; 409 unless money arrived for it.",
+    response: 'SimulatedIntent',
+    responseDescription: 'Approved',
+    example: EX.simulatedIntent,
+    idempotent: true,
+    body: { schema: 'simulateApproval', example: {} },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateDepositRejection: {
+    method: 'POST',
+    path: '/test/deposits/:intentId/reject',
+    tag: 'Sandbox',
+    summary: 'Reject a test deposit as an operator would',
+    description: "Test keys only. The operators' rejection, with `intent.rejected`; 409 unless money arrived for it.",
+    response: 'SimulatedIntent',
+    responseDescription: 'Rejected',
+    example: { ...EX.simulatedIntent, status: 'REJECTED', approvedAt: null, rejectedReason: 'Rejected in the sandbox' },
+    idempotent: true,
+    body: { schema: 'simulateRejection', example: { reason: 'Sender is not the account holder', userReason: 'SENDER_NOT_ACCOUNT_HOLDER' } },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateDepositExpiry: {
+    method: 'POST',
+    path: '/test/deposits/:intentId/expire',
+    tag: 'Sandbox',
+    summary: 'Expire a test deposit now',
+    description:
+      'Test keys only. A RESERVED deposit (no money) is cancelled by the expiry itself, now: AUTO_CANCELLED, and `intent.auto_cancelled` when chosen.',
+    response: 'SimulatedIntent',
+    responseDescription: 'Cancelled',
+    example: { ...EX.simulatedIntent, status: 'AUTO_CANCELLED', approvedAt: null, eventId: null },
+    idempotent: true,
+    body: { schema: 'simulateEmpty', example: {} },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateWithdrawalApproval: {
+    method: 'POST',
+    path: '/test/withdrawals/:withdrawalId/approve',
+    tag: 'Sandbox',
+    summary: 'Approve a test withdrawal as an operator would',
+    description:
+      "Test keys only. Reserves the amount on the sandbox's balance (409 when the balance does not cover it); no webhook until it is sent or rejected.",
+    response: 'SimulatedWithdrawal',
+    responseDescription: 'Approved',
+    example: { ...EX.simulatedWithdrawal, status: 'APPROVED', sentAt: null, eventId: null },
+    idempotent: true,
+    body: { schema: 'simulateEmpty', example: {} },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateWithdrawalRejection: {
+    method: 'POST',
+    path: '/test/withdrawals/:withdrawalId/reject',
+    tag: 'Sandbox',
+    summary: 'Reject a test withdrawal as an operator would',
+    description: 'Test keys only. With `withdrawal.rejected`.',
+    response: 'SimulatedWithdrawal',
+    responseDescription: 'Rejected',
+    example: { ...EX.simulatedWithdrawal, status: 'REJECTED', sentAt: null, rejectedReason: 'Rejected in the sandbox' },
+    idempotent: true,
+    body: { schema: 'simulateRejection', example: { reason: "Target account is not the user's" } },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateWithdrawalSent: {
+    method: 'POST',
+    path: '/test/withdrawals/:withdrawalId/send',
+    tag: 'Sandbox',
+    summary: 'Pay out an approved test withdrawal, as the bank would',
+    description: 'Test keys only. APPROVED -> SENT, with `withdrawal.sent`.',
+    response: 'SimulatedWithdrawal',
+    responseDescription: 'Sent',
+    example: EX.simulatedWithdrawal,
+    idempotent: true,
+    body: { schema: 'simulateEmpty', example: {} },
+    errors: [...IDEMPOTENT_WRITE, '404'],
+  },
+  simulateWithdrawalReturn: {
+    method: 'POST',
+    path: '/test/withdrawals/:withdrawalId/return',
+    tag: 'Sandbox',
+    summary: 'Return a sent test withdrawal, as the bank would',
+    description:
+      'Test keys only. SENT -> RETURNED with an ISO 20022 return reason code (default AC04), with `withdrawal.returned`; the amount is available again.',
+    response: 'SimulatedWithdrawal',
+    responseDescription: 'Returned',
+    example: { ...EX.simulatedWithdrawal, status: 'RETURNED' },
+    idempotent: true,
+    body: { schema: 'simulateReturn', example: { reasonCode: 'AC04' } },
+    errors: [...IDEMPOTENT_WRITE, '404'],
   },
 } as const satisfies Record<string, PartnerOperationSpec>;
 

@@ -112,3 +112,91 @@ describe('test keys', () => {
     expect((await client.get('/api/v1/external/intents')).status).toBe(401);
   });
 });
+
+describe('the simulator', () => {
+  const post = (site: TestSite, path: string, body: object = {}) =>
+    partner(h.gateway.url, site).post(`/api/v1/external/test${path}`).set('idempotency-key', `sim-${Math.random()}`).send(body);
+
+  it('answers 404 to a live key, on every route', async () => {
+    const site = await h.createSite();
+    const deposit = await partner(h.gateway.url, site).createDeposit();
+    for (const path of ['transfers', 'approve', 'reject', 'expire']) {
+      const answer = await post(site, `/deposits/${deposit.body.intentId}/${path}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body.detail).toMatch(/test keys/);
+    }
+    expect((await post(site, '/withdrawals/00000000-0000-4000-8000-000000000000/send')).status).toBe(404);
+  });
+
+  it("moves only the sandbox's own records: another site's test deposit is 404", async () => {
+    const mine = await issueTestKey(await h.createSite());
+    const theirs = await issueTestKey(await h.createSite());
+    const deposit = await partner(h.gateway.url, theirs).createDeposit();
+    expect((await post(mine, `/deposits/${deposit.body.intentId}/transfers`)).status).toBe(404);
+    expect((await post(mine, '/deposits/not-a-uuid/transfers')).status).toBe(404);
+  });
+
+  it('sends money through matching, approves, and walks a withdrawal to sent and returned with a reason code', async () => {
+    const test = await issueTestKey(await h.createSite());
+    const client = partner(h.gateway.url, test);
+    const deposit = await client.createDeposit({ amount: '150000', externalUserLabel: 'Ayşe Yılmaz' });
+    const money = await post(test, `/deposits/${deposit.body.intentId}/transfers`);
+    expect(money.status).toBe(201);
+    expect(money.body).toMatchObject({
+      status: 'MATCHED',
+      amount: '150000',
+      matchReasons: ['reference_exact', 'amount_exact', 'sender_matches_user'],
+      autoApproved: false,
+      intent: { intentId: deposit.body.intentId, status: 'PENDING_REVIEW' },
+    });
+    const approved = await post(test, `/deposits/${deposit.body.intentId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'APPROVED', amount: '150000', eventId: expect.any(String) });
+    expect((await client.get('/api/v1/external/balance')).body).toMatchObject({ available: '150000' });
+
+    const withdrawal = await client.createWithdrawal({ amount: '50000' });
+    const id = withdrawal.body.withdrawalId as string;
+    expect((await post(test, `/withdrawals/${id}/approve`)).body).toMatchObject({ status: 'APPROVED' });
+    expect((await post(test, `/withdrawals/${id}/send`)).body).toMatchObject({ status: 'SENT', eventId: expect.any(String) });
+    const returned = await post(test, `/withdrawals/${id}/return`, { reasonCode: 'AC01' });
+    expect(returned.body).toMatchObject({ status: 'RETURNED', eventId: expect.any(String) });
+    expect((await post(test, `/withdrawals/${id}/return`, { reasonCode: 'XX99' })).status).toBe(400);
+    const events = await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => [e.type, (e.payload as { livemode: boolean }).livemode])).toEqual([
+      ['withdrawal.sent', false],
+      ['withdrawal.returned', false],
+    ]);
+    const audit = await h.ledger.deps.db.auditLog.findMany({ where: { entityId: id }, select: { actorType: true } });
+    expect(new Set(audit.map((a) => a.actorType))).toEqual(new Set(['API_KEY']));
+  });
+
+  it('expires a reserved deposit now, and refuses to expire one that received money', async () => {
+    const test = await issueTestKey(await h.createSite());
+    const client = partner(h.gateway.url, test);
+    const deposit = await client.createDeposit();
+    const expired = await post(test, `/deposits/${deposit.body.intentId}/expire`);
+    expect(expired.status).toBe(200);
+    expect(expired.body).toMatchObject({ status: 'AUTO_CANCELLED' });
+    const paid = await client.createDeposit();
+    await post(test, `/deposits/${paid.body.intentId}/transfers`);
+    const refused = await post(test, `/deposits/${paid.body.intentId}/expire`);
+    expect(refused.status).toBe(409);
+  });
+
+  it('keeps simulated money off the live desk and never lets it pay a live deposit', async () => {
+    const site = await h.createSite();
+    const test = await issueTestKey(site);
+    const live = await partner(h.gateway.url, site).createDeposit();
+    const sandbox = await partner(h.gateway.url, test).createDeposit();
+    // The live deposit's reference in simulated money: no live deposit is found, the money waits unmatched in the sandbox.
+    const stray = await post(test, `/deposits/${sandbox.body.intentId}/transfers`, { reference: live.body.referenceNo });
+    expect(stray.body).toMatchObject({ status: 'UNMATCHED', unmatchedReason: 'unknown_reference' });
+    expect((await h.ops('GET', `/ops/v1/intents/${live.body.intentId}`)).body.status).toBe('RESERVED');
+    const unmatched = await h.ops('GET', '/ops/v1/bank-transfers?status=UNMATCHED&mode=live&limit=100');
+    expect((unmatched.body.data as Array<{ bankTransferId: string }>).map((t) => t.bankTransferId)).not.toContain(
+      stray.body.bankTransferId,
+    );
+    const assign = await h.ops('POST', `/ops/v1/bank-transfers/${stray.body.bankTransferId}/assign`, { intentId: live.body.intentId });
+    expect(assign.status).toBe(409);
+  });
+});

@@ -26,6 +26,7 @@ import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
 import { depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
+import { sandboxRoutes } from './sandbox/sandbox.routes.js';
 import { balanceRoutes } from './journal/balance.routes.js';
 import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
@@ -78,6 +79,7 @@ export function createApp(deps: LedgerDeps): Express {
   app.use('/internal/v1/sites/:siteId/webhook-config', webhookConfigRoutes(deps));
   app.use('/internal/v1/sites/:siteId/test-webhook', testWebhookRoutes(deps));
   app.use('/internal/v1/sites/:siteId/balance', balanceRoutes(deps));
+  app.use('/internal/v1/sites/:siteId/test', sandboxRoutes(deps));
   app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
   app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
   // The ops API's contract, readable without a token like the partner document on the gateway; built once.

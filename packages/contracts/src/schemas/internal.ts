@@ -42,6 +42,14 @@ export const recoverEventsEnvelopeSchema = {
   properties: { idempotencyKey: { type: 'string' }, fingerprint: sha256Hex, apiKeyId: uuid, request: {} },
 } as const;
 
+/** A sandbox simulator step with the test key that asked for it (the audit entries name it). */
+export const sandboxEnvelopeSchema = {
+  $id: 'InternalSandboxEnvelope',
+  type: 'object',
+  required: ['apiKeyId', 'request'],
+  properties: { apiKeyId: uuid, request: { type: 'object' } },
+} as const;
+
 /** The gateway asking who an API key belongs to: the key's hash and the slug it names. */
 export const resolveApiKeyRequestSchema = {
   $id: 'InternalResolveApiKey',
@@ -54,6 +62,7 @@ export const INTERNAL_SCHEMAS = {
   createEnvelope: createEnvelopeSchema,
   replayEnvelope: replayEnvelopeSchema,
   webhookConfigEnvelope: webhookConfigEnvelopeSchema,
+  sandboxEnvelope: sandboxEnvelopeSchema,
   recoverEventsEnvelope: recoverEventsEnvelopeSchema,
   resolveApiKey: resolveApiKeyRequestSchema,
 } as const;

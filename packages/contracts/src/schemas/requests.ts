@@ -29,6 +29,13 @@ import {
   rejectRequestSchema,
 } from './ops.js';
 import { testWebhookRequestSchema, updateWebhookConfigRequestSchema } from './webhooks.js';
+import {
+  simulateApprovalRequestSchema,
+  simulateEmptyRequestSchema,
+  simulateRejectionRequestSchema,
+  simulateReturnRequestSchema,
+  simulateTransferRequestSchema,
+} from './sandbox.js';
 import { returnUrl } from './return-url.js';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES, EVENT_STATUSES, EVENT_TYPES } from '../statuses.js';
 
@@ -186,6 +193,11 @@ export const REQUEST_SCHEMAS = {
   listEvents: listEventsQuerySchema,
   updateWebhookConfig: updateWebhookConfigRequestSchema,
   testWebhook: testWebhookRequestSchema,
+  simulateTransfer: simulateTransferRequestSchema,
+  simulateApproval: simulateApprovalRequestSchema,
+  simulateRejection: simulateRejectionRequestSchema,
+  simulateReturn: simulateReturnRequestSchema,
+  simulateEmpty: simulateEmptyRequestSchema,
   recoverEvents: recoverEventsRequestSchema,
   operatorLogin: loginRequestSchema,
   createOperator: createOperatorRequestSchema,

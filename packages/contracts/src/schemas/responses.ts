@@ -3,7 +3,7 @@
  * validates real responses of the running gateway against them, so code and document cannot drift apart.
  */
 import { CONFLICT_REASONS, ERROR_STATUS } from '../errors.js';
-import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, WITHDRAWAL_STATUSES } from '../statuses.js';
+import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, MATCH_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -298,7 +298,80 @@ export const eventWithAttemptsSchema = {
   properties: { ...eventSchema.properties, attempts: { type: 'array', items: { $ref: 'DeliveryAttempt' } } },
 } as const;
 
+/** The sandbox simulator's answers (docs/sandbox.md): the record after the step, with the event it wrote. */
+const simulatorEventId = {
+  type: ['string', 'null'],
+  format: 'uuid',
+  description: 'The webhook event the step wrote; null when none.',
+} as const;
+
+export const simulatedTransferSchema = {
+  $id: 'SimulatedTransfer',
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'bankTransferId',
+    'status',
+    'amount',
+    'receivedAt',
+    'matchReasons',
+    'unmatchedReason',
+    'suggestions',
+    'autoApproved',
+    'intent',
+  ],
+  description: 'What matching made of the simulated money, and the deposit as it now is.',
+  properties: {
+    bankTransferId: { type: 'string', format: 'uuid' },
+    status: {
+      type: 'string',
+      enum: ['MATCHED', 'UNMATCHED'],
+      description: 'MATCHED: it paid the deposit; UNMATCHED: it waits for an operator.',
+    },
+    amount: { type: 'string' },
+    receivedAt: { type: 'string', format: 'date-time' },
+    matchReasons: { type: 'array', items: { type: 'string', enum: [...MATCH_REASONS] } },
+    unmatchedReason: { type: ['string', 'null'] },
+    suggestions: {
+      type: 'array',
+      description: 'Deposits a near reference names, best first (a real operator would confirm one).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['intentId', 'referenceNo', 'confidence', 'reasons'],
+        properties: {
+          intentId: { type: 'string', format: 'uuid' },
+          referenceNo: { type: 'string' },
+          confidence: { type: 'integer', minimum: 0, maximum: 100 },
+          reasons: { type: 'array', items: { type: 'string', enum: [...MATCH_REASONS] } },
+        },
+      },
+    },
+    autoApproved: { type: 'boolean', description: "The sandbox's straight-through rule approved the deposit (`intent.approved` follows)." },
+    intent: { $ref: 'DepositIntent' },
+  },
+} as const;
+
+export const simulatedIntentSchema = {
+  $id: 'SimulatedIntent',
+  type: 'object',
+  additionalProperties: false,
+  required: [...depositIntentSchema.required, 'eventId'],
+  properties: { ...depositIntentSchema.properties, eventId: simulatorEventId },
+} as const;
+
+export const simulatedWithdrawalSchema = {
+  $id: 'SimulatedWithdrawal',
+  type: 'object',
+  additionalProperties: false,
+  required: [...withdrawalSchema.required, 'eventId'],
+  properties: { ...withdrawalSchema.properties, eventId: simulatorEventId },
+} as const;
+
 export const RESPONSE_SCHEMAS = {
+  SimulatedTransfer: simulatedTransferSchema,
+  SimulatedIntent: simulatedIntentSchema,
+  SimulatedWithdrawal: simulatedWithdrawalSchema,
   WebhookConfigResponse: webhookConfigResponseSchema,
   WebhookConfig: webhookConfigSchema,
   TestWebhookResponse: testWebhookResponseSchema,

@@ -250,6 +250,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/external/test/deposits/{intentId}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate money arriving for a test deposit
+         * @description Test keys only (404 for a live key; docs/sandbox.md). Sends simulated money for the deposit through the matching a real bank statement line takes: the deposit moves as it would (PENDING_REVIEW, LATE_ARRIVAL, a split, or nothing when the reference is wrong), every matching reason can be exercised with `amount`, `reference`, `senderName` and `late`, and the sandbox's straight-through rule approves a clean one (`intent.approved` follows).
+         */
+        post: operations["simulateTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/deposits/{intentId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a test deposit as an operator would
+         * @description Test keys only. The operators' approval (default: credit what arrived), with its journal posting and `intent.approved`; 409 unless money arrived for it.
+         */
+        post: operations["simulateDepositApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/deposits/{intentId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a test deposit as an operator would
+         * @description Test keys only. The operators' rejection, with `intent.rejected`; 409 unless money arrived for it.
+         */
+        post: operations["simulateDepositRejection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/deposits/{intentId}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a test deposit now
+         * @description Test keys only. A RESERVED deposit (no money) is cancelled by the expiry itself, now: AUTO_CANCELLED, and `intent.auto_cancelled` when chosen.
+         */
+        post: operations["simulateDepositExpiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/withdrawals/{withdrawalId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a test withdrawal as an operator would
+         * @description Test keys only. Reserves the amount on the sandbox's balance (409 when the balance does not cover it); no webhook until it is sent or rejected.
+         */
+        post: operations["simulateWithdrawalApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/withdrawals/{withdrawalId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a test withdrawal as an operator would
+         * @description Test keys only. With `withdrawal.rejected`.
+         */
+        post: operations["simulateWithdrawalRejection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/withdrawals/{withdrawalId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay out an approved test withdrawal, as the bank would
+         * @description Test keys only. APPROVED -> SENT, with `withdrawal.sent`.
+         */
+        post: operations["simulateWithdrawalSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/test/withdrawals/{withdrawalId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a sent test withdrawal, as the bank would
+         * @description Test keys only. SENT -> RETURNED with an ISO 20022 return reason code (default AC04), with `withdrawal.returned`; the amount is available again.
+         */
+        post: operations["simulateWithdrawalReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "intent.approved": {
@@ -504,6 +664,37 @@ export interface components {
              */
             type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "ping";
         };
+        SimulateTransferRequest: {
+            /** @description Kuruş; default: the requested amount. Less or more exercises `amount_less` / `amount_more`. */
+            amount?: string;
+            /** @description The transfer's description as the sender typed it; default: the deposit's reference. One character off exercises `reference_near`; empty, no reference. */
+            reference?: string;
+            /** @description Default: the deposit's user label (`sender_matches_user`); another name exercises `sender_differs`. */
+            senderName?: string;
+            /** @description Received after the deposit expired (`late`: LATE_ARRIVAL). */
+            late?: boolean;
+        };
+        SimulateApprovalRequest: {
+            /** @description The credit; default: everything that arrived. */
+            amount?: string;
+        };
+        SimulateRejectionRequest: {
+            /** @description What `intent.rejected` / `withdrawal.rejected` carries; default: "Rejected in the sandbox". */
+            reason?: string;
+            /**
+             * @description A deposit's: what the hosted page tells the user.
+             * @enum {string}
+             */
+            userReason?: "TRANSFER_NOT_RECEIVED" | "AMOUNT_MISMATCH" | "SENDER_NOT_ACCOUNT_HOLDER" | "REFERENCE_MISSING";
+        };
+        SimulateReturnRequest: {
+            /**
+             * @description The bank's ISO 20022 return reason; default AC04. AC01: Incorrect account number; AC04: Closed account number; AC06: Blocked account; AM04: Insufficient funds; AM05: Duplication; BE01: Name does not match the account holder; MS03: Reason not specified.
+             * @enum {string}
+             */
+            reasonCode?: "AC01" | "AC04" | "AC06" | "AM04" | "AM05" | "BE01" | "MS03";
+        };
+        SimulateEmptyRequest: Record<string, never>;
         RecoverEventsRequest: {
             /**
              * Format: date-time
@@ -515,6 +706,94 @@ export interface components {
              * @description Events created before this instant; default now. At most 31 days after since.
              */
             until?: string;
+        };
+        /** @description What matching made of the simulated money, and the deposit as it now is. */
+        SimulatedTransfer: {
+            /** Format: uuid */
+            bankTransferId: string;
+            /**
+             * @description MATCHED: it paid the deposit; UNMATCHED: it waits for an operator.
+             * @enum {string}
+             */
+            status: "MATCHED" | "UNMATCHED";
+            amount: string;
+            /** Format: date-time */
+            receivedAt: string;
+            matchReasons: ("reference_exact" | "reference_near" | "amount_exact" | "amount_less" | "amount_more" | "sender_matches_user" | "sender_differs" | "late" | "split" | "top_up")[];
+            unmatchedReason: string | null;
+            /** @description Deposits a near reference names, best first (a real operator would confirm one). */
+            suggestions: {
+                /** Format: uuid */
+                intentId: string;
+                referenceNo: string;
+                confidence: number;
+                reasons: ("reference_exact" | "reference_near" | "amount_exact" | "amount_less" | "amount_more" | "sender_matches_user" | "sender_differs" | "late" | "split" | "top_up")[];
+            }[];
+            /** @description The sandbox's straight-through rule approved the deposit (`intent.approved` follows). */
+            autoApproved: boolean;
+            intent: components["schemas"]["DepositIntent"];
+        };
+        SimulatedIntent: {
+            /** Format: uuid */
+            intentId: string;
+            referenceNo: string;
+            /** @enum {string} */
+            status: "RESERVED" | "PENDING_REVIEW" | "APPROVED" | "REJECTED" | "AUTO_CANCELLED" | "LATE_ARRIVAL";
+            /** @description Minor units (kurus), as a string. */
+            amount: string;
+            /** @enum {string} */
+            currency: "TRY";
+            /** Format: date-time */
+            approvedAt: string | null;
+            /** Format: date-time */
+            rejectedAt: string | null;
+            rejectedReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description The webhook event the step wrote; null when none.
+             */
+            eventId: string | null;
+        };
+        SimulatedWithdrawal: {
+            /** Format: uuid */
+            withdrawalId: string;
+            referenceNo: string;
+            /** @enum {string} */
+            status: "PENDING_REVIEW" | "APPROVED" | "SENT" | "REJECTED" | "RETURNED";
+            /** @description Minor units (kurus), as a string. */
+            amount: string;
+            /** @enum {string} */
+            currency: "TRY";
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            rejectedAt: string | null;
+            rejectedReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description The webhook event the step wrote; null when none.
+             */
+            eventId: string | null;
         };
         WebhookConfigResponse: {
             /** Format: uri */
@@ -2845,6 +3124,1717 @@ export interface operations {
                      *       "status": 401,
                      *       "detail": "The API key is not valid.",
                      *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                intentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "150000",
+                 *       "senderName": "Ayşe Yılmaz"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulateTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded and matched */
+            201: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bankTransferId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+                     *       "status": "MATCHED",
+                     *       "amount": "150000",
+                     *       "receivedAt": "2026-01-31T12:04:12.330Z",
+                     *       "matchReasons": [
+                     *         "reference_exact",
+                     *         "amount_exact",
+                     *         "sender_matches_user"
+                     *       ],
+                     *       "unmatchedReason": null,
+                     *       "suggestions": [],
+                     *       "autoApproved": false,
+                     *       "intent": {
+                     *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *         "referenceNo": "KD7MX4Q2RH",
+                     *         "status": "PENDING_REVIEW",
+                     *         "amount": "150000",
+                     *         "currency": "TRY",
+                     *         "approvedAt": null,
+                     *         "rejectedAt": null,
+                     *         "rejectedReason": null,
+                     *         "createdAt": "2026-01-31T12:00:00.000Z",
+                     *         "updatedAt": "2026-01-31T12:04:12.330Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedTransfer"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateDepositApproval: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                intentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SimulateApprovalRequest"];
+            };
+        };
+        responses: {
+            /** @description Approved */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *       "referenceNo": "KD7MX4Q2RH",
+                     *       "status": "APPROVED",
+                     *       "amount": "150000",
+                     *       "currency": "TRY",
+                     *       "approvedAt": "2026-01-31T12:09:41.512Z",
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:09:41.512Z",
+                     *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedIntent"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateDepositRejection: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                intentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Sender is not the account holder",
+                 *       "userReason": "SENDER_NOT_ACCOUNT_HOLDER"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulateRejectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Rejected */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *       "referenceNo": "KD7MX4Q2RH",
+                     *       "status": "REJECTED",
+                     *       "amount": "150000",
+                     *       "currency": "TRY",
+                     *       "approvedAt": null,
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": "Rejected in the sandbox",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:09:41.512Z",
+                     *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedIntent"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateDepositExpiry: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                intentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SimulateEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
+                     *       "referenceNo": "KD7MX4Q2RH",
+                     *       "status": "AUTO_CANCELLED",
+                     *       "amount": "150000",
+                     *       "currency": "TRY",
+                     *       "approvedAt": null,
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:09:41.512Z",
+                     *       "eventId": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedIntent"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateWithdrawalApproval: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                withdrawalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SimulateEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description Approved */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA",
+                     *       "status": "APPROVED",
+                     *       "amount": "50000",
+                     *       "currency": "TRY",
+                     *       "sentAt": null,
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T13:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "eventId": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedWithdrawal"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateWithdrawalRejection: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                withdrawalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Target account is not the user's"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulateRejectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Rejected */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA",
+                     *       "status": "REJECTED",
+                     *       "amount": "50000",
+                     *       "currency": "TRY",
+                     *       "sentAt": null,
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": "Rejected in the sandbox",
+                     *       "createdAt": "2026-01-31T13:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedWithdrawal"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateWithdrawalSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                withdrawalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SimulateEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA",
+                     *       "status": "SENT",
+                     *       "amount": "50000",
+                     *       "currency": "TRY",
+                     *       "sentAt": "2026-01-31T15:20:03.004Z",
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T13:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedWithdrawal"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_in_use: the same key is still in flight */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still in progress",
+                     *       "status": 409,
+                     *       "detail": "An earlier request with this Idempotency-Key has not finished; retry later with the same key.",
+                     *       "error": "idempotency_key_in_use",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type: Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description idempotency_key_reused: the same key with a different body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#idempotency_key_reused",
+                     *       "title": "Idempotency-Key was used with a different request body",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with a different request; use a new key for a new operation.",
+                     *       "error": "idempotency_key_reused",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateWithdrawalReturn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen, 1-255 visible characters (a UUID is best). Scoped to the site and route; kept at least 24 hours. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                withdrawalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "AC04"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulateReturnRequest"];
+            };
+        };
+        responses: {
+            /** @description Returned */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this answer replays an earlier request with the same key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                     *       "referenceNo": "KW4HN8P2TA",
+                     *       "status": "RETURNED",
+                     *       "amount": "50000",
+                     *       "currency": "TRY",
+                     *       "sentAt": "2026-01-31T15:20:03.004Z",
+                     *       "rejectedAt": null,
+                     *       "rejectedReason": null,
+                     *       "createdAt": "2026-01-31T13:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedWithdrawal"];
+                };
+            };
+            /** @description validation_failed or idempotency_key_missing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found (missing or another site's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No deposit intent with this id.",
+                     *       "error": "not_found",
                      *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
                      *     }
                      */

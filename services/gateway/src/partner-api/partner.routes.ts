@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { sandboxRoutes } from '../sandbox/sandbox.routes.js';
 import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest, type PartnerOperationId } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
@@ -60,6 +61,7 @@ export function partnerRoutes(deps: GatewayDeps): Router {
 
   router.use(webhookConfigRoutes(deps));
   router.use(eventRoutes(deps));
+  router.use(sandboxRoutes(deps));
 
   return router;
 }

@@ -1,0 +1,73 @@
+import express, { type Router } from 'express';
+import { parseRequest, type ReturnReasonCode } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
+import type { Request } from 'express';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { internalAuth } from '../shared/http-guards.js';
+import {
+  simulateDepositApproval,
+  simulateDepositExpiry,
+  simulateDepositRejection,
+  simulateTransfer,
+  simulateWithdrawalStep,
+  type SimulatorCaller,
+} from './simulator.use-case.js';
+
+/**
+ * The sandbox's simulator behind the gateway, mounted at `/internal/v1/sites/:siteId/test` with the partner's own
+ * paths (docs/sandbox.md). The gateway has checked the body against its schema and the key's mode; the use cases
+ * check again that the site is a sandbox and the record its own.
+ */
+export function sandboxRoutes(deps: LedgerDeps): Router {
+  const router = express.Router({ mergeParams: true });
+  router.use(internalAuth(deps.config.internalToken));
+
+  /** The envelope's key and request, and who asks. */
+  const envelope = (req: Request): { caller: SimulatorCaller; request: Record<string, unknown> } => {
+    const { apiKeyId, request } = parseRequest('sandboxEnvelope', req.body);
+    return {
+      caller: { siteId: pathParam(req, 'siteId'), apiKeyId, requestId: req.requestId },
+      request: request,
+    };
+  };
+
+  router.post('/deposits/:intentId/transfers', jsonBody, async (req, res) => {
+    const { caller, request } = envelope(req);
+    const body = parseRequest('simulateTransfer', request);
+    res.status(201).json(await simulateTransfer(deps, caller, pathParam(req, 'intentId'), body));
+  });
+  router.post('/deposits/:intentId/approve', jsonBody, async (req, res) => {
+    const { caller, request } = envelope(req);
+    const body = parseRequest('simulateApproval', request);
+    res.json(await simulateDepositApproval(deps, caller, pathParam(req, 'intentId'), body.amount));
+  });
+  router.post('/deposits/:intentId/reject', jsonBody, async (req, res) => {
+    const { caller, request } = envelope(req);
+    const body = parseRequest('simulateRejection', request);
+    res.json(
+      await simulateDepositRejection(deps, caller, pathParam(req, 'intentId'), {
+        ...(body.reason ? { reason: body.reason } : {}),
+        ...(body.userReason ? { userReason: body.userReason } : {}),
+      }),
+    );
+  });
+  router.post('/deposits/:intentId/expire', jsonBody, async (req, res) => {
+    const { caller } = envelope(req);
+    res.json(await simulateDepositExpiry(deps, caller, pathParam(req, 'intentId')));
+  });
+  for (const step of ['approve', 'reject', 'send', 'return'] as const) {
+    router.post(`/withdrawals/:withdrawalId/${step}`, jsonBody, async (req, res) => {
+      const { caller, request } = envelope(req);
+      const input =
+        step === 'return' ? parseRequest('simulateReturn', request) : step === 'reject' ? parseRequest('simulateRejection', request) : {};
+      res.json(
+        await simulateWithdrawalStep(deps, caller, pathParam(req, 'withdrawalId'), step, {
+          ...('reason' in input && input.reason ? { reason: input.reason } : {}),
+          // The schema's enum is RETURN_REASON_CODES' keys.
+          ...('reasonCode' in input && input.reasonCode ? { reasonCode: input.reasonCode as ReturnReasonCode } : {}),
+        }),
+      );
+    });
+  }
+  return router;
+}
