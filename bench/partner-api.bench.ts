@@ -33,6 +33,7 @@ import { opsClient } from './lib/ops.js';
 import { repoPath, startService, stopAllChildren, type Mode, type ServiceHandle } from './lib/processes.js';
 import { fmt, passFail, writeSection } from './lib/report.js';
 import { positionAt, seedDeposits, type SeedResult } from './lib/seed.js';
+import { guardRun } from './lib/run-guard.js';
 
 const num = (name: string, fallback: number, min: number, max: number): number => {
   const raw = process.env[name];
@@ -97,24 +98,16 @@ async function main(): Promise<void> {
   const code = gitState(repoPath());
   let env: TestEnvironment | undefined;
   const services: ServiceHandle[] = [];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
+  const { cleanup, watchdog } = guardRun({
+    log,
+    watchdogMs: WATCHDOG_MS,
+    cleanup: async () => {
       for (const service of services.reverse())
         await service.stop().catch((error: unknown) => log(`stop ${service.role}: ${String(error)}`));
       await stopAllChildren();
       if (env) await env.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
-    })());
-  const watchdog = setTimeout(() => {
-    log(`watchdog: still running after ${WATCHDOG_MS / 1000} s; cleaning up and exiting`);
-    void cleanup().finally(() => process.exit(2));
-  }, WATCHDOG_MS);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: cleaning up`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
+    },
+  });
 
   try {
     const idleBusy = await machineBusyOver(2_000);

@@ -41,6 +41,7 @@ import {
   type PlannedDeposit,
   type PlannedLine,
 } from './lib/statement-plan.js';
+import { guardRun } from './lib/run-guard.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000,10000').split(',').map((size) => {
   const n = Number(size);
@@ -136,25 +137,17 @@ async function main(): Promise<void> {
   let receiver: Receiver | undefined;
   let production: ProductionEnvironment | undefined;
   const services: CompiledHandle[] = [];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
+  const { cleanup, watchdog } = guardRun({
+    log,
+    watchdogMs: WATCHDOG_MS,
+    cleanup: async () => {
       for (const service of [...services].reverse())
         await service.stop().catch((error: unknown) => log(`stop ${service.name}: ${String(error)}`));
       await receiver?.close().catch(() => undefined);
       tls?.cleanup();
       if (production) await production.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
-    })());
-  const watchdog = setTimeout(() => {
-    log(`watchdog: still running after ${WATCHDOG_MS / 60_000} min; cleaning up and exiting`);
-    void cleanup().finally(() => process.exit(2));
-  }, WATCHDOG_MS);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: cleaning up`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
+    },
+  });
 
   try {
     tls = makeTestTls();

@@ -56,7 +56,13 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
 /** Each site's settings, with its available balance from `available` (site id -> kuruş). */
 function siteColumns(available: Map<string, string>): Array<Column<OpsSite>> {
   return [
-    { header: 'Slug', cell: (s) => html`<a href="/sites/${seg(s.siteId)}">${s.slug}</a>` },
+    {
+      header: 'Slug',
+      cell: (s) =>
+        html`<a href="/sites/${seg(s.siteId)}">${s.slug}</a>${
+            s.livemode ? '' : html` <span class="badge info" title="The sandbox of a live site: test keys, simulated money">TEST</span>`
+          }`,
+    },
     { header: 'Name', cell: (s) => s.name },
     { header: 'Webhook URL', cell: (s) => s.webhookUrl ?? html`<span class="muted">not set</span>` },
     { header: 'Limit / min', class: 'num', cell: (s) => String(s.rateLimitPerMinute) },

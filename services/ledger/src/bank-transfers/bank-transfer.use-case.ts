@@ -99,10 +99,7 @@ export function assignBankTransfer(deps: BankTransferDeps, request: OperatorRequ
   return runTransition(deps, request, bankTransferId, {
     ...transferRecord(deps, bankTransferId),
     decide: async (tx, transfer) => {
-      const to = assertTransferAction('assign', transfer.status);
-      const deposit = await deps.depositReview.lockDeposit(tx, intentId);
-      if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
-      await assertSameMode(tx, deps, transfer, deposit);
+      const { to, deposit } = await lockTarget(tx, deps, transfer, intentId);
       // The deposit takes the money first: a decided deposit refuses it, and the transfer stays where it was.
       const arrival = await applyArrival(tx, deps, actorOf(request.caller), deposit, transfer, request.requestId);
       if (!arrival) throw AppError.conflict('intent_decided', decidedIntentAdvice(deposit.status));
@@ -214,10 +211,7 @@ export function topUpBankTransfer(
   return runTransition(deps, request, bankTransferId, {
     ...transferRecord(deps, bankTransferId),
     decide: async (tx, transfer) => {
-      const to = assertTransferAction('assign', transfer.status);
-      const deposit = await deps.depositReview.lockDeposit(tx, intentId);
-      if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
-      await assertSameMode(tx, deps, transfer, deposit);
+      const { to, deposit } = await lockTarget(tx, deps, transfer, intentId);
       if (deposit.status !== 'APPROVED') {
         throw AppError.conflict(
           'invalid_transition',
@@ -310,4 +304,16 @@ async function assertSameMode(
       ? "The intent is a sandbox's test deposit; real money cannot pay it. Nothing was changed."
       : "The transfer is the sandbox simulator's money; it cannot pay a live deposit. Nothing was changed.",
   );
+}
+
+/**
+ * What crediting a transfer to a deposit checks first, under the transfer's lock: the transfer may still go somewhere
+ * (its next status), the deposit exists (locked now) and is of the transfer's mode (live or sandbox).
+ */
+async function lockTarget(tx: Prisma.TransactionClient, deps: BankTransferDeps, transfer: BankTransfer, intentId: string) {
+  const to = assertTransferAction('assign', transfer.status);
+  const deposit = await deps.depositReview.lockDeposit(tx, intentId);
+  if (!deposit) throw AppError.validation([{ field: 'intentId', message: 'names no deposit intent' }]);
+  await assertSameMode(tx, deps, transfer, deposit);
+  return { to, deposit };
 }
