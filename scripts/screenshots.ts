@@ -77,6 +77,17 @@ async function main(): Promise<void> {
     });
     const expired = await pagePath(shortLived.siteId, '60000');
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A sandbox's (test) deposit: the "Test mode" banner and "Simulate the transfer", then the page after a press.
+    const issued = await scenario.ops('POST', `/sites/${site.siteId}/api-keys`, { mode: 'test' });
+    if (issued.status !== 201) throw new Error(`issue test key: ${issued.status} ${JSON.stringify(issued.body)}`);
+    const sandboxId = (issued.body as { siteId: string }).siteId;
+    const testWaiting = await pagePath(sandboxId, '150000', { externalUserLabel: 'Ayşe Yılmaz' });
+    const testSimulated = await pagePath(sandboxId, '150000', { externalUserLabel: 'Ayşe Yılmaz' });
+    await fetch(`${gateway.url}${testSimulated.path}/simulate`, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin' },
+      redirect: 'manual',
+    });
     const states: [string, string, string][] = [
       ['waiting', waiting.path, 'waiting for the transfer: amount, reference, grouped IBAN, countdown, "I have sent the transfer"'],
       ['confirmed', confirmed.path, 'after "I have sent the transfer": what happens next'],
@@ -94,6 +105,17 @@ async function main(): Promise<void> {
           await capture(browser, `${gateway.url}${path}`, join(OUT, file), { viewport, locale });
           shots.push({ file, what: `Hosted page, ${what} (${device}, ${lang === 'tr' ? 'Turkish' : 'English'})` });
         }
+      }
+    }
+
+    for (const [name, path, what] of [
+      ['test-mode', testWaiting.path, 'a test deposit: the "Test mode" banner and "Simulate the transfer"'],
+      ['test-mode-simulated', testSimulated.path, 'a test deposit after "Simulate the transfer": received, still marked test mode'],
+    ] as const) {
+      for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+        const file = `hosted-${name}-${device}-tr.png`;
+        await capture(browser, `${gateway.url}${path}`, join(OUT, file), { viewport, locale: LANGUAGES.tr });
+        shots.push({ file, what: `Hosted page, ${what} (${device}, Turkish)` });
       }
     }
 

@@ -54,6 +54,8 @@ export interface DepositPageView {
   secondsLeft: number;
   /** The partner's display name of its site. */
   siteName: string;
+  /** False for a sandbox's (test) deposit: the page says "Test mode" and offers to simulate the transfer. */
+  livemode: boolean;
   bankAccount: { bankName: string; holderName: string; iban: string } | null;
   /** The partner's link back, if it gave one on create. */
   returnUrl: string | null;

@@ -105,7 +105,14 @@
   // 303 back to the page, whose content comes in place. Any failure falls back to the plain form post.
   document.addEventListener('submit', function (event) {
     var form = event.target;
-    if (!form || !form.classList || !form.classList.contains('confirm')) return;
+    if (!form || !form.classList) return;
+    // A test deposit's "Simulate the transfer" is a plain post (the answer is the page in its new state): one press.
+    if (form.classList.contains('simulate')) {
+      if (form.getAttribute('data-sent') === 'true') event.preventDefault();
+      form.setAttribute('data-sent', 'true');
+      return;
+    }
+    if (!form.classList.contains('confirm')) return;
     event.preventDefault();
     var button = form.querySelector('button');
     if (button) {

@@ -78,6 +78,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
       stylesheet: STYLESHEET_URL,
       otherLanguage: localUrl`/deposit/${token}?lang=${lang === 'tr' ? 'en' : 'tr'}`,
       confirm: localUrl`/deposit/${token}/confirm?lang=${lang}`,
+      simulate: localUrl`/deposit/${token}/simulate?lang=${lang}`,
     };
     res
       .status(view.status === 'AUTO_CANCELLED' ? 410 : 200)
@@ -85,33 +86,44 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
       .send(renderDepositPage(view, urls, lang));
   });
 
-  // "I have sent the transfer": a form POST from the page itself, recorded once by the ledger, then back to
-  // the page (303), which now says what happens next. The token is the capability; a post another site makes
-  // a browser send (Sec-Fetch-Site, or an Origin that is not this host) is refused.
-  router.post('/:token/confirm', async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const lang = pickLanguage(req.query.lang, req.get('accept-language'));
-    if (postedFromElsewhere(req.get('sec-fetch-site'), req.get('origin'), req.get('host'))) {
-      res.status(403).type('html').send(renderCrossSitePage(STYLESHEET_URL, lang));
-      return;
-    }
-    const token = String(req.params.token);
-    if (!TOKEN.test(token)) {
-      res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
-      return;
-    }
-    const hash = createHash('sha256').update(token).digest('hex');
-    try {
-      await deps.ledger.request('POST', `/internal/v1/deposit-pages/${hash}/confirmation`, req.requestId, {});
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'not_found') {
+  /**
+   * A post from the page itself: refused when a browser says another site made it; otherwise the ledger's route
+   * for this token's hash, then back to the page (303), which now shows what changed.
+   */
+  const postFromPage =
+    (ledgerAction: string): express.RequestHandler =>
+    async (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const lang = pickLanguage(req.query.lang, req.get('accept-language'));
+      if (postedFromElsewhere(req.get('sec-fetch-site'), req.get('origin'), req.get('host'))) {
+        res.status(403).type('html').send(renderCrossSitePage(STYLESHEET_URL, lang));
+        return;
+      }
+      const token = String(req.params.token);
+      if (!TOKEN.test(token)) {
         res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
         return;
       }
-      throw error;
-    }
-    res.redirect(303, localUrl`/deposit/${token}?lang=${lang}`.value);
-  });
+      const hash = createHash('sha256').update(token).digest('hex');
+      try {
+        await deps.ledger.request('POST', `/internal/v1/deposit-pages/${hash}/${ledgerAction}`, req.requestId, {});
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'not_found') {
+          res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
+          return;
+        }
+        throw error;
+      }
+      res.redirect(303, localUrl`/deposit/${token}?lang=${lang}`.value);
+    };
+
+  // "I have sent the transfer": a form POST from the page itself, recorded once by the ledger, then back to
+  // the page (303), which now says what happens next. The token is the capability; a post another site makes
+  // a browser send (Sec-Fetch-Site, or an Origin that is not this host) is refused.
+  router.post('/:token/confirm', postFromPage('confirmation'));
+  // A test deposit's "Simulate the transfer", under the same rule: the ledger's simulator sends the money, and the
+  // page comes back received or approved. The ledger answers 404 for a live deposit, whatever the post says.
+  router.post('/:token/simulate', postFromPage('simulated-transfer'));
 
   router.get('/:token/status', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');

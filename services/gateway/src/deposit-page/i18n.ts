@@ -53,6 +53,10 @@ export interface Messages {
   notFoundBody: string;
   switchTo: { lang: Language; label: string };
   switchLabel: string;
+  /** A sandbox's (test) deposit: the banner at the top, and the button that simulates the transfer. */
+  testMode: string;
+  simulateButton: string;
+  simulateHint: string;
 }
 
 const tr: Messages = {
@@ -118,6 +122,9 @@ const tr: Messages = {
   notFoundBody: 'Bu yatırım bağlantısı bulunamadı ya da artık kullanılamıyor. Lütfen sitenize dönüp yeni bir yatırım talebi oluşturun.',
   switchTo: { lang: 'en', label: 'English' },
   switchLabel: 'Dil',
+  testMode: 'Test modu: gerçek para kullanılmaz',
+  simulateButton: 'Transferi simüle et',
+  simulateHint: 'Yalnızca test içindir: tam tutarda, referans kodlu bir havale gelmiş gibi işlenir.',
 };
 
 const en: Messages = {
@@ -186,6 +193,9 @@ const en: Messages = {
   notFoundBody: 'This deposit link was not found or can no longer be used. Please go back to the site and create a new deposit request.',
   switchTo: { lang: 'tr', label: 'Türkçe' },
   switchLabel: 'Language',
+  testMode: 'Test mode: no real money moves',
+  simulateButton: 'Simulate the transfer',
+  simulateHint: 'For testing only: handled as if a transfer of the full amount with the reference code had arrived.',
 };
 
 export const MESSAGES: Record<Language, Messages> = { tr, en };

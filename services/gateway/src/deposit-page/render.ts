@@ -4,7 +4,10 @@ import { html, trySafeUrl, type SafeHtml, type SafeUrl } from '@kasa/html';
 import { formatTry, liraInputValue } from '@kasa/money';
 import { MESSAGES, type Language, type Messages, type OutcomeStatus } from './i18n.js';
 
-/** Where the page's script polls and refreshes from, its assets, the page in the other language, the confirmation. */
+/**
+ * Where the page's script polls and refreshes from, its assets, the page in the other language, the confirmation
+ * and (a test deposit's only) the simulated transfer.
+ */
 export interface DepositPageUrls {
   status: SafeUrl;
   page: SafeUrl;
@@ -12,6 +15,7 @@ export interface DepositPageUrls {
   stylesheet: SafeUrl;
   otherLanguage: SafeUrl;
   confirm: SafeUrl;
+  simulate: SafeUrl;
 }
 
 export function groupIban(iban: string): string {
@@ -48,7 +52,7 @@ function paymentDetails(
   lang: Language,
   view: DepositPageView,
   bank: NonNullable<DepositPageView['bankAccount']>,
-  confirmUrl: SafeUrl,
+  urls: DepositPageUrls,
 ): SafeHtml {
   const amount = formatTry(view.requestedAmount);
   const deadline = new Date(view.expiresAt).toLocaleString(lang === 'en' ? 'en-GB' : 'tr-TR', {
@@ -70,7 +74,23 @@ function paymentDetails(
       <p class="countdown"><strong id="countdown">${formatCountdown(view.secondsLeft)}</strong> ${t.left}</p>
       <p>${t.deadline} <time id="expires" datetime="${view.expiresAt}">${deadline}</time> (${t.timeZone})</p>
     </div>
-    ${view.userConfirmedAt ? '' : confirmForm(t, confirmUrl)}`;
+    ${view.userConfirmedAt ? '' : confirmForm(t, urls.confirm)} ${view.livemode ? '' : simulateForm(t, urls.simulate)}`;
+}
+
+/**
+ * A test deposit's stand-in for the bank: the ledger's simulator sends the money with its defaults, and the page
+ * comes back in its new state. Never rendered for a live deposit (and the ledger refuses one anyway).
+ */
+function simulateForm(t: Messages, simulateUrl: SafeUrl): SafeHtml {
+  return html`<form method="post" action="${simulateUrl}" class="simulate">
+    <button type="submit" id="simulate">${t.simulateButton}</button>
+    <p class="hint">${t.simulateHint}</p>
+  </form>`;
+}
+
+/** Says on every state of a test deposit that nothing real happens here. */
+function testModeBanner(t: Messages): SafeHtml {
+  return html`<p id="test-mode" class="test-mode" role="note">${t.testMode}</p>`;
 }
 
 /** "I have sent the transfer": a plain form, so it works without JavaScript. */
@@ -161,7 +181,7 @@ function languageSwitch(t: Messages, href: SafeUrl): SafeHtml {
 function content(t: Messages, lang: Language, view: DepositPageView, urls: DepositPageUrls): SafeHtml {
   const { status } = view;
   const body = view.bankAccount
-    ? paymentDetails(t, lang, view, view.bankAccount, urls.confirm)
+    ? paymentDetails(t, lang, view, view.bankAccount, urls)
     : isOutcome(status)
       ? outcome(t, view, status)
       : html`<p class="reference">${t.referenceOnOutcome} <strong id="reference">${view.referenceNo}</strong></p>`;
@@ -189,6 +209,7 @@ export function renderDepositPage(view: DepositPageView, urls: DepositPageUrls, 
       </head>
       <body>
         <main data-status-url="${urls.status}" data-page-url="${urls.page}" data-copy-label="${t.copy}" data-copied="${t.copied}">
+          ${view.livemode ? '' : testModeBanner(t)}
           <div class="top">
             <p class="site">${view.siteName}</p>
             ${languageSwitch(t, urls.otherLanguage)}

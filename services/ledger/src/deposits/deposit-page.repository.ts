@@ -1,10 +1,10 @@
 import type { PrismaClient } from '@kasa/db';
 
-/** The intent behind a deposit page token hash, with its receiving account and its site's name and returnUrl. */
+/** The intent behind a deposit page token hash, with its receiving account and its site's name, returnUrl and mode. */
 export function findDepositByTokenHash(db: PrismaClient, tokenHash: string) {
   return db.deposit.findUnique({
     where: { depositTokenHash: tokenHash },
-    include: { receivingAccount: true, site: { select: { name: true, returnUrl: true } } },
+    include: { receivingAccount: true, site: { select: { name: true, returnUrl: true, livemode: true } } },
   });
 }
 

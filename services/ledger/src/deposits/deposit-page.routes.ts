@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
+import { simulateTransfer } from '../sandbox/simulator.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 
@@ -26,6 +27,20 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ recorded });
   });
+  // A test deposit's "Simulate the transfer" (docs/hosted-page.md, Test mode): the sandbox's simulator with its
+  // defaults (the requested amount, the reference, the user's label), audited as SYSTEM `hosted-page`, while the
+  // intent waits for money. A live deposit answers 404 like an unknown link; once the intent has moved on or
+  // expired, a repeat changes nothing.
+  router.post('/:tokenHash/simulated-transfer', async (req, res) => {
+    const deposit = await findDepositByTokenHash(deps.db, tokenHashOf(req));
+    if (!deposit || deposit.site.livemode) throw new AppError('not_found', 'No deposit page for this link.');
+    const waiting = deposit.status === 'RESERVED' && deposit.expiresAt.getTime() > deps.clock.now().getTime();
+    const simulated = waiting
+      ? await simulateTransfer(deps, { siteId: deposit.siteId, apiKeyId: null, requestId: req.requestId }, deposit.id, {})
+      : null;
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ simulated: simulated !== null, status: simulated?.intent.status ?? deposit.status });
+  });
   router.get('/:tokenHash', async (req, res) => {
     const tokenHash = tokenHashOf(req);
     const deposit = await findDepositByTokenHash(deps.db, tokenHash);
@@ -43,6 +58,7 @@ export function depositPageRoutes(deps: LedgerDeps): Router {
       // The countdown runs from this, not from the browser's clock, which may be wrong.
       secondsLeft: payable ? Math.ceil(msLeft / 1000) : 0,
       siteName: deposit.site.name,
+      livemode: deposit.site.livemode,
       bankAccount: payable
         ? {
             bankName: deposit.receivingAccount.bankName,

@@ -26,6 +26,19 @@ export const STRAIGHT_THROUGH_PRINCIPAL: OperatorPrincipal = {
   system: true,
 };
 
+/**
+ * The end user's hosted deposit page of a test deposit pressing "Simulate the transfer" (docs/hosted-page.md, Test
+ * mode): no key and no operator asks, so the simulated money is audited as SYSTEM `hosted-page`. It only records a
+ * transfer; any straight-through approval that follows is the rule's own principal.
+ */
+export const HOSTED_PAGE_PRINCIPAL: OperatorPrincipal = {
+  operatorId: 'hosted-page',
+  role: 'REVIEWER',
+  tokenId: null,
+  email: null,
+  system: true,
+};
+
 /** The simulator acting for a sandbox's test key: allowed every step an operator or the bank takes there. */
 export function sandboxPrincipal(apiKeyId: string): OperatorPrincipal {
   return { operatorId: `sandbox:${apiKeyId}`, role: 'ADMIN', tokenId: null, email: null, apiKeyId };

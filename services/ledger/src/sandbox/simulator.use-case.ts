@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RETURN_REASON_CODES, type ReturnReasonCode, type UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { actorOf, sandboxPrincipal } from '../operators/operator-principal.js';
+import { actorOf, HOSTED_PAGE_PRINCIPAL, sandboxPrincipal } from '../operators/operator-principal.js';
 import type { ImportStatementDeps } from '../bank-transfers/import-statement.use-case.js';
 import { recordArrival } from '../bank-transfers/record-arrival.js';
 import { approveStraightThrough } from '../bank-transfers/record-lines.js';
@@ -35,7 +35,8 @@ export interface SimulatorDeps extends ImportStatementDeps {
 /** Who asks: the sandbox (a test key's site) and the key, and the request's id. */
 export interface SimulatorCaller {
   siteId: string;
-  apiKeyId: string;
+  /** The test key, audited as API_KEY; null: the deposit's hosted page (SYSTEM `hosted-page`, HOSTED_PAGE_PRINCIPAL). */
+  apiKeyId: string | null;
   requestId: string;
 }
 
@@ -54,7 +55,7 @@ export interface SimulatedTransferInput {
 const SIMULATED_SENDER_IBAN = 'TR330006100519786457841326';
 
 function requestOf(caller: SimulatorCaller): OperatorRequest {
-  return { requestId: caller.requestId, caller: sandboxPrincipal(caller.apiKeyId) };
+  return { requestId: caller.requestId, caller: caller.apiKeyId === null ? HOSTED_PAGE_PRINCIPAL : sandboxPrincipal(caller.apiKeyId) };
 }
 
 /** The caller's site, which must be a sandbox: the simulator never touches live money. */
