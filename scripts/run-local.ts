@@ -12,7 +12,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // KASA_STATE_DIR: where the demo key, the console login and the demo's books are kept (test/readme points it
 // at a temporary directory so a test run never touches a developer's own .kasa).
 const stateDir = process.env.KASA_STATE_DIR ?? join(root, '.kasa');
+// The demo partner runs in the demo site's sandbox: its key (demo-api-key) is a TEST key, so the money is simulated
+// and no operator is needed. The live key (demo-live-api-key) is for trying the operators' side on live records.
 const demoKeyFile = join(stateDir, 'demo-api-key');
+const demoLiveKeyFile = join(stateDir, 'demo-live-api-key');
 const demoOperatorFile = join(stateDir, 'demo-operator');
 
 interface ServiceSpec {
@@ -99,8 +102,19 @@ async function ops(config: KasaConfig, method: string, path: string, body?: unkn
   return { status: res.status, body: await res.json() };
 }
 
-/** First run: a demo site, a receiving account and an API key (printed once, kept in .kasa/ for later runs). */
-async function provisionDemo(config: KasaConfig): Promise<string | null> {
+/** The demo site's keys issued on the first run (null on later runs, their files kept in .kasa/). */
+interface DemoKeys {
+  /** `sk_test_demo_...`: the demo partner's key, on the sandbox (docs/sandbox.md). */
+  test: string;
+  /** `sk_live_demo_...`: for the operators' walk-through in the README. */
+  live: string;
+}
+
+/**
+ * First run: a demo site, a receiving account, a test key for the demo partner (its sandbox) and a live key
+ * (printed once, kept in .kasa/ for later runs).
+ */
+async function provisionDemo(config: KasaConfig): Promise<DemoKeys | null> {
   const accounts = await ops(config, 'GET', '/ops/v1/receiving-accounts');
   if (accounts.body.data.length === 0) {
     await ops(config, 'POST', '/ops/v1/receiving-accounts', {
@@ -110,17 +124,22 @@ async function provisionDemo(config: KasaConfig): Promise<string | null> {
     });
   }
   const site = await ops(config, 'POST', '/ops/v1/sites', { slug: 'demo', name: 'Demo partner' });
-  if (site.status === 201) {
-    // Straight-through approval on (docs/operations.md): an exact imported transfer up to 10,000 TL from the user is approved by the service.
-    await ops(config, 'PATCH', `/ops/v1/sites/${site.body.siteId}`, {
-      autoApprove: { enabled: true, maxAmount: '1000000', requireSenderMatch: true },
-    });
-    const key = await ops(config, 'POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, {});
-    mkdirSync(stateDir, { recursive: true });
-    writeFileSync(demoKeyFile, `${key.body.apiKey}\n`, { mode: 0o600 });
-    return key.body.apiKey as string;
-  }
-  return existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null;
+  if (site.status !== 201) return null;
+  // Straight-through approval on (docs/operations.md): an exact imported transfer up to 10,000 TL from the user is approved by the service.
+  await ops(config, 'PATCH', `/ops/v1/sites/${site.body.siteId}`, {
+    autoApprove: { enabled: true, maxAmount: '1000000', requireSenderMatch: true },
+  });
+  const live = await ops(config, 'POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, {});
+  const test = await ops(config, 'POST', `/ops/v1/sites/${site.body.siteId}/api-keys`, { mode: 'test' });
+  if (live.status !== 201 || test.status !== 201) throw new Error(`issuing the demo keys failed (${live.status}, ${test.status})`);
+  // In the sandbox a simulated transfer that pays a deposit exactly is approved straight through, whoever sends it.
+  await ops(config, 'PATCH', `/ops/v1/sites/${test.body.siteId}`, {
+    autoApprove: { enabled: true, maxAmount: '1000000', requireSenderMatch: false },
+  });
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(demoKeyFile, `${test.body.apiKey}\n`, { mode: 0o600 });
+  writeFileSync(demoLiveKeyFile, `${live.body.apiKey}\n`, { mode: 0o600 });
+  return { test: test.body.apiKey as string, live: live.body.apiKey as string };
 }
 
 /** First run: an admin operator for the console (password printed once, kept in .kasa/ for later runs). */
@@ -157,23 +176,28 @@ const services: ServiceSpec[] = [
 
 try {
   for (const service of services) await startService(service);
-  const apiKey = await provisionDemo(config);
+  const issued = await provisionDemo(config);
   const operator = await provisionOperator(config);
-  const demoKey = apiKey ?? (existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null);
+  const demoKey = issued?.test ?? (existsSync(demoKeyFile) ? readFileSync(demoKeyFile, 'utf8').trim() : null);
   if (demoKey) await startPartnerDemo(demoKey);
   console.log('\n[kasa] running:');
   for (const service of services) console.log(`  ${service.name.padEnd(15)} http://127.0.0.1:${service.port}`);
   console.log(`  partner API     ${config.publicBaseUrl}/api/v1/external`);
   if (demoKey)
-    console.log(`  partner demo    http://127.0.0.1:${PARTNER_DEMO_PORT}  (a partner site: click a deposit, approve it in the console)`);
-  if (apiKey) {
-    console.log(`\n[kasa] demo site "demo", API key (keep it secret): ${apiKey}`);
     console.log(
-      `  try: curl -s -X POST ${config.publicBaseUrl}/api/v1/external/deposits -H "Authorization: Bearer ${apiKey}" ` +
+      `  partner demo    http://127.0.0.1:${PARTNER_DEMO_PORT}  (a partner site in the sandbox: click a deposit, simulate the transfer)`,
+    );
+  if (issued) {
+    console.log(`\n[kasa] demo site "demo", test API key (keep it secret): ${issued.test}`);
+    console.log(`  the sandbox: simulated money only, no operator needed (docs/sandbox.md); kept in ${demoKeyFile}`);
+    console.log(
+      `  try: curl -s -X POST ${config.publicBaseUrl}/api/v1/external/deposits -H "Authorization: Bearer ${issued.test}" ` +
         `-H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" -H "Content-Type: application/json" -d '{"externalUserId":"u1","amount":"150000"}'`,
     );
+    console.log(`[kasa] demo site "demo", live API key (keep it secret): ${issued.live}`);
+    console.log(`  live records, for the operators' side (console, kasa CLI); kept in ${demoLiveKeyFile}`);
   } else {
-    console.log('\n[kasa] demo site exists; its key was printed on the first run (or issue a new one with the kasa CLI).');
+    console.log('\n[kasa] demo site exists; its keys were printed on the first run (or issue new ones with the kasa CLI).');
   }
   if (operator) {
     const [email, password] = operator.split(' ');

@@ -1,7 +1,8 @@
 /**
  * The partner demo end to end, as a newcomer clicks through it: the demo page opens the hosted deposit page in
- * a popup, the transfer is recorded and approved through the ops API, the worker delivers the webhook to the
- * demo, which verifies it with @kasa/sdk and shows the new balance; a replayed event does not credit twice.
+ * a popup, the demo runs on a test key (as `npm start` sets it up) and the transfer is simulated and approved with the
+ * SDK's sandbox calls, the worker delivers the webhook to the demo, which verifies it with @kasa/sdk and shows the
+ * new balance; a replayed event does not credit twice. No operator takes part.
  */
 import type { Server } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Server as TcpServer } from 'node:net';
@@ -49,11 +50,15 @@ afterAll(async () => {
 
 it('takes a deposit from click to credited balance, and a redelivered event credits nothing more', async () => {
   const site = await stack.h.createSite({ name: 'Örnek Bahis', rateLimitPerMinute: 10000 });
-  const kasa = new KasaClient({ baseUrl: stack.h.gateway.url, apiKey: site.apiKey });
+  // The demo's key is a test key, as `npm start` issues it: everything below happens in the site's sandbox.
+  const issued = await stack.h.ops('POST', `/ops/v1/sites/${site.siteId}/api-keys`, { mode: 'test' });
+  expect(issued.status).toBe(201);
+  const apiKey = issued.body.apiKey as string;
+  const kasa = new KasaClient({ baseUrl: stack.h.gateway.url, apiKey });
   const secrets: string[] = [];
   const app = createPartnerDemoApp({
     kasaUrl: stack.h.gateway.url,
-    apiKey: site.apiKey,
+    apiKey,
     webhookSecrets: () => secrets,
     publicUrl: 'http://127.0.0.1:0',
     storeFile: join(storeDir, 'books.json'),
@@ -75,18 +80,13 @@ it('takes a deposit from click to credited balance, and a redelivered event cred
   expect(referenceNo).toMatch(/^[A-Z0-9]{10}$/);
   await expect(page.evaluate('window.kasaPopup.closed')).resolves.toBe(false);
 
-  // The money arrives at the bank; an operator approves it.
-  const transfer = await stack.h.ops('POST', '/ops/v1/bank-transfers', {
-    bankTxId: `demo-${referenceNo}`,
-    amount: '50000',
-    senderName: 'Ayşe Yılmaz',
-    senderIban: 'TR330006100519786457841326',
-    description: referenceNo,
-    receivedAt: new Date().toISOString(),
-  });
-  expect(transfer.status).toBe(201);
-  const intentId = transfer.body.intentId as string;
-  expect((await stack.h.ops('POST', `/ops/v1/intents/${intentId}/approve`, {})).status).toBe(200);
+  // The money is simulated and approved with the test key, as the bank and an operator would.
+  const intent = (await kasa.intents.list({ limit: 10 })).data.find((item) => item.referenceNo === referenceNo);
+  expect(intent).toBeDefined();
+  const intentId = intent!.intentId;
+  const transfer = await kasa.sandbox.simulateTransfer(intentId, { senderName: 'Ayşe Yılmaz' });
+  expect(transfer).toMatchObject({ status: 'MATCHED', amount: '50000', intent: { intentId } });
+  if (!transfer.autoApproved) expect(await kasa.sandbox.approveDeposit(intentId)).toMatchObject({ status: 'APPROVED' });
 
   // The demo page shows the credit once the webhook is verified and applied.
   await page.locator('#balance', { hasText: '500,00 ₺' }).waitFor({ timeout: 20_000 });

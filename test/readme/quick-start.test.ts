@@ -126,13 +126,14 @@ describe("README's quick start", () => {
 
   it('npm start prints where everything is, a demo key and a console login', () => {
     expect(suiteOutput).toContain(`partner API     http://127.0.0.1:${ports['8080']}/api/v1/external`);
-    expect(suiteOutput).toMatch(/demo site "demo", API key \(keep it secret\): sk_live_demo_/);
+    expect(suiteOutput).toMatch(/demo site "demo", test API key \(keep it secret\): sk_test_demo_/);
+    expect(suiteOutput).toMatch(/demo site "demo", live API key \(keep it secret\): sk_live_demo_/);
     expect(suiteOutput).toMatch(/console login \(local admin\): admin@kasa\.local \/ \S{12,}/);
   });
 
   it('"Trying the partner API": the curl commands create a deposit, list it and create a withdrawal', async () => {
     const commands = commandsUnder('Trying the partner API');
-    expect(commands[0]).toBe('KEY=$(cat .kasa/demo-api-key)');
+    expect(commands[0]).toBe('KEY=$(cat .kasa/demo-live-api-key)');
     const marker = '@@kasa-readme@@';
     const script = commands.map((command) => `${onThisRun(command)}\necho; echo '${marker}'`).join('\n');
     const run = await bash(`set -e\n${script}`, workDir, process.env);

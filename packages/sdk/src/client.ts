@@ -9,6 +9,8 @@
  * - Errors: `KasaApiError` with the API's `code` (typed), `status` and `requestId`.
  * - Lists: `list()` gives one page; `iterate()` follows `nextCursor` through every page; `events.since()` reads
  *   the events created since a checkpoint you store.
+ * - `sandbox`: with a test key (`sk_test_...`) only, the simulator moves test records as the bank and Kasa's operators
+ *   would (docs/sandbox.md); a live key gets `not_found`.
  */
 import { randomUUID } from 'node:crypto';
 import type { components, operations } from './generated/kasa-api.js';
@@ -38,6 +40,13 @@ export type TestWebhookResponse = Schemas['TestWebhookResponse'];
 export type Balance = Schemas['Balance'];
 export type RecoverEventsRequest = Schemas['RecoverEventsRequest'];
 export type RecoverEventsResponse = Schemas['RecoverEventsResponse'];
+export type SimulateTransferRequest = Schemas['SimulateTransferRequest'];
+export type SimulatedTransfer = Schemas['SimulatedTransfer'];
+export type SimulateApprovalRequest = Schemas['SimulateApprovalRequest'];
+export type SimulateRejectionRequest = Schemas['SimulateRejectionRequest'];
+export type SimulateReturnRequest = Schemas['SimulateReturnRequest'];
+export type SimulatedIntent = Schemas['SimulatedIntent'];
+export type SimulatedWithdrawal = Schemas['SimulatedWithdrawal'];
 export type ListIntentsQuery = QueryOf<'listIntents'>;
 export type ListWithdrawalsQuery = QueryOf<'listWithdrawals'>;
 export type ListEventsQuery = QueryOf<'listEvents'>;
@@ -51,7 +60,7 @@ export interface Page<T> {
 export interface KasaClientOptions {
   /** The base URL Kasa gave you, without `/api/v1` (for example `https://api.kasa.example`). */
   baseUrl: string;
-  /** `sk_live_...`: server-side only. */
+  /** `sk_live_...`, or `sk_test_...` for the sandbox (docs/sandbox.md): server-side only. */
   apiKey: string;
   /** Per attempt, including reading the answer; default 10 000 ms. */
   timeoutMs?: number;
@@ -166,6 +175,45 @@ export class KasaClient {
       this.call({ method: 'POST', path: '/api/v1/external/test/webhooks', body }),
   };
 
+  /**
+   * The simulator of the sandbox (docs/sandbox.md), for a test key only (a live key gets `not_found`): the money
+   * and the operators' decisions a test deposit or withdrawal waits for, through the same matching, transitions and
+   * signed webhooks as live ones. Each call sends an Idempotency-Key (a fresh UUID unless you pass one) kept through
+   * its retries; a step answers the record as it now is and the `eventId` of the webhook it wrote (null when none).
+   */
+  readonly sandbox = {
+    /**
+     * Simulated money for a test deposit, matched as a bank statement line would be: the requested amount with the
+     * deposit's reference and the user's name unless `amount`, `reference`, `senderName` or `late` say otherwise.
+     */
+    simulateTransfer: (intentId: string, body: SimulateTransferRequest = {}, options: CreateOptions = {}): Promise<SimulatedTransfer> =>
+      this.simulate(`/deposits/${segment(intentId)}/transfers`, body, options),
+    /** The operators' approval (default: credit everything that arrived); `conflict` unless money arrived for it. */
+    approveDeposit: (intentId: string, body: SimulateApprovalRequest = {}, options: CreateOptions = {}): Promise<SimulatedIntent> =>
+      this.simulate(`/deposits/${segment(intentId)}/approve`, body, options),
+    /** The operators' rejection, with `intent.rejected`; `conflict` unless money arrived for it. */
+    rejectDeposit: (intentId: string, body: SimulateRejectionRequest = {}, options: CreateOptions = {}): Promise<SimulatedIntent> =>
+      this.simulate(`/deposits/${segment(intentId)}/reject`, body, options),
+    /** Expires a RESERVED deposit (no money) now: AUTO_CANCELLED. */
+    expireDeposit: (intentId: string, options: CreateOptions = {}): Promise<SimulatedIntent> =>
+      this.simulate(`/deposits/${segment(intentId)}/expire`, {}, options),
+    /** Reserves the amount on the sandbox's balance (`conflict` when it does not cover it); no webhook yet. */
+    approveWithdrawal: (withdrawalId: string, options: CreateOptions = {}): Promise<SimulatedWithdrawal> =>
+      this.simulate(`/withdrawals/${segment(withdrawalId)}/approve`, {}, options),
+    /** The operators' rejection, with `withdrawal.rejected`. */
+    rejectWithdrawal: (
+      withdrawalId: string,
+      body: SimulateRejectionRequest = {},
+      options: CreateOptions = {},
+    ): Promise<SimulatedWithdrawal> => this.simulate(`/withdrawals/${segment(withdrawalId)}/reject`, body, options),
+    /** The bank pays an APPROVED withdrawal out: SENT, with `withdrawal.sent`. */
+    sendWithdrawal: (withdrawalId: string, options: CreateOptions = {}): Promise<SimulatedWithdrawal> =>
+      this.simulate(`/withdrawals/${segment(withdrawalId)}/send`, {}, options),
+    /** The bank returns a SENT withdrawal with an ISO 20022 reason (default AC04): RETURNED, with `withdrawal.returned`. */
+    returnWithdrawal: (withdrawalId: string, body: SimulateReturnRequest = {}, options: CreateOptions = {}): Promise<SimulatedWithdrawal> =>
+      this.simulate(`/withdrawals/${segment(withdrawalId)}/return`, body, options),
+  };
+
   constructor(options: KasaClientOptions) {
     if (!/^https?:\/\/[^/]/.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL');
     if (!options.apiKey) throw new TypeError('apiKey is required');
@@ -186,6 +234,16 @@ export class KasaClient {
 
   private call<T>(request: ApiRequest): Promise<T> {
     return callApi<T>(this.transport, request);
+  }
+
+  /** A simulator step: POST under `/api/v1/external/test`, with its Idempotency-Key. */
+  private simulate<T>(path: string, body: object, options: CreateOptions): Promise<T> {
+    return this.call({
+      method: 'POST',
+      path: `/api/v1/external/test${path}`,
+      body,
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+    });
   }
 }
 

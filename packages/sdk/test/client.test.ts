@@ -305,3 +305,59 @@ describe('partner reads and recovery', () => {
     expect(() => kasa.events.since('not a time')).toThrow(TypeError);
   });
 });
+
+describe('the sandbox', () => {
+  /** A site, its live client, and a client with a test key of its sandbox. */
+  async function testClient(): Promise<{ live: KasaClient; test: KasaClient; testKey: string }> {
+    const { site, kasa } = await freshSite();
+    const issued = await file.h.ops('POST', `/ops/v1/sites/${site.siteId}/api-keys`, { mode: 'test' });
+    expect(issued.status).toBe(201);
+    const testKey = issued.body.apiKey as string;
+    return { live: kasa, test: new KasaClient({ baseUrl: file.h.gateway.url, apiKey: testKey }), testKey };
+  }
+
+  it('simulates a transfer and approves it with a test key, keeping the Idempotency-Key through a lost answer', async () => {
+    const { test, testKey } = await testClient();
+    const { intentId } = await test.deposits.create({ externalUserId: 'sandbox-user', amount: '150000', externalUserLabel: 'Ayşe Yılmaz' });
+    const money = await withProxy(
+      (_request, index) => (index === 0 ? { kind: 'lose', status: 503 } : { kind: 'forward' }),
+      async (proxy) => {
+        const client = new KasaClient({ baseUrl: proxy.url, apiKey: testKey, retryBaseMs: 1 });
+        const simulated = await client.sandbox.simulateTransfer(intentId);
+        expect(proxy.requests).toHaveLength(2);
+        expect(proxy.requests[1]!.idempotencyKey).toBe(proxy.requests[0]!.idempotencyKey);
+        return simulated;
+      },
+    );
+    expect(money).toMatchObject({
+      status: 'MATCHED',
+      amount: '150000',
+      matchReasons: ['reference_exact', 'amount_exact', 'sender_matches_user'],
+      intent: { intentId, status: 'PENDING_REVIEW' },
+    });
+    // One transfer arrived despite the retry: approving credits it once.
+    const approved = await test.sandbox.approveDeposit(intentId);
+    expect(approved).toMatchObject({ intentId, status: 'APPROVED', amount: '150000', eventId: expect.any(String) });
+    expect(await test.balance.get()).toMatchObject({ available: '150000' });
+  });
+
+  it('walks a withdrawal to returned with a reason code, and a live key gets not_found from the simulator', async () => {
+    const { live, test } = await testClient();
+    const { intentId } = await test.deposits.create({ externalUserId: 'sandbox-user', amount: '90000' });
+    await test.sandbox.simulateTransfer(intentId, { senderName: 'Mehmet Demir' });
+    await test.sandbox.approveDeposit(intentId, { amount: '90000' });
+    const { withdrawalId } = await test.withdrawals.create({
+      externalUserId: 'sandbox-user',
+      amount: '40000',
+      targetIban: makeTrIban(8080),
+      targetHolderName: 'Mehmet Demir',
+    });
+    await expect(test.sandbox.approveWithdrawal(withdrawalId)).resolves.toMatchObject({ status: 'APPROVED', eventId: null });
+    await expect(test.sandbox.sendWithdrawal(withdrawalId)).resolves.toMatchObject({ status: 'SENT', eventId: expect.any(String) });
+    await expect(test.sandbox.returnWithdrawal(withdrawalId, { reasonCode: 'AC01' })).resolves.toMatchObject({ status: 'RETURNED' });
+
+    const theirs = await live.deposits.create({ externalUserId: 'live-user', amount: '10000' });
+    expect(await failure(live.sandbox.simulateTransfer(theirs.intentId))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await failure(live.sandbox.expireDeposit(theirs.intentId))).toMatchObject({ status: 404, code: 'not_found' });
+  });
+});

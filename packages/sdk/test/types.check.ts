@@ -84,6 +84,44 @@ export type SdkMatchesTheContract = [
   Expect<Equal<Input<Client['webhookConfig']['test']>[0], Json<operations['testWebhook']['requestBody']>>>,
   Expect<Equal<Output<Client['webhookConfig']['test']>, Json<operations['testWebhook']['responses'][200]>>>,
 
+  // sandbox: each simulator step takes its path id, its request body (optional, default {}) and { idempotencyKey? },
+  // and answers the operation's success body.
+  Expect<Equal<Input<Client['sandbox']['simulateTransfer']>[0], operations['simulateTransfer']['parameters']['path']['intentId']>>,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['simulateTransfer']>[1]>, Json<operations['simulateTransfer']['requestBody']>>>,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['simulateTransfer']>[2]>['idempotencyKey'], string | undefined>>,
+  Expect<Equal<Output<Client['sandbox']['simulateTransfer']>, Json<operations['simulateTransfer']['responses'][201]>>>,
+  Expect<Equal<Input<Client['sandbox']['approveDeposit']>[0], operations['simulateDepositApproval']['parameters']['path']['intentId']>>,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['approveDeposit']>[1]>, Json<operations['simulateDepositApproval']['requestBody']>>>,
+  Expect<Equal<Output<Client['sandbox']['approveDeposit']>, Json<operations['simulateDepositApproval']['responses'][200]>>>,
+  Expect<Equal<Input<Client['sandbox']['rejectDeposit']>[0], operations['simulateDepositRejection']['parameters']['path']['intentId']>>,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['rejectDeposit']>[1]>, Json<operations['simulateDepositRejection']['requestBody']>>>,
+  Expect<Equal<Output<Client['sandbox']['rejectDeposit']>, Json<operations['simulateDepositRejection']['responses'][200]>>>,
+  // expireDeposit, approveWithdrawal and sendWithdrawal take no body: the API's is the empty object the SDK sends.
+  Expect<Equal<Input<Client['sandbox']['expireDeposit']>[0], operations['simulateDepositExpiry']['parameters']['path']['intentId']>>,
+  Expect<Equal<Json<operations['simulateDepositExpiry']['requestBody']>, Record<string, never>>>,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['expireDeposit']>[1]>['idempotencyKey'], string | undefined>>,
+  Expect<Equal<Output<Client['sandbox']['expireDeposit']>, Json<operations['simulateDepositExpiry']['responses'][200]>>>,
+  Expect<
+    Equal<Input<Client['sandbox']['approveWithdrawal']>[0], operations['simulateWithdrawalApproval']['parameters']['path']['withdrawalId']>
+  >,
+  Expect<Equal<Json<operations['simulateWithdrawalApproval']['requestBody']>, Record<string, never>>>,
+  Expect<Equal<Output<Client['sandbox']['approveWithdrawal']>, Json<operations['simulateWithdrawalApproval']['responses'][200]>>>,
+  Expect<
+    Equal<Input<Client['sandbox']['rejectWithdrawal']>[0], operations['simulateWithdrawalRejection']['parameters']['path']['withdrawalId']>
+  >,
+  Expect<
+    Equal<NonNullable<Input<Client['sandbox']['rejectWithdrawal']>[1]>, Json<operations['simulateWithdrawalRejection']['requestBody']>>
+  >,
+  Expect<Equal<Output<Client['sandbox']['rejectWithdrawal']>, Json<operations['simulateWithdrawalRejection']['responses'][200]>>>,
+  Expect<Equal<Input<Client['sandbox']['sendWithdrawal']>[0], operations['simulateWithdrawalSent']['parameters']['path']['withdrawalId']>>,
+  Expect<Equal<Json<operations['simulateWithdrawalSent']['requestBody']>, Record<string, never>>>,
+  Expect<Equal<Output<Client['sandbox']['sendWithdrawal']>, Json<operations['simulateWithdrawalSent']['responses'][200]>>>,
+  Expect<
+    Equal<Input<Client['sandbox']['returnWithdrawal']>[0], operations['simulateWithdrawalReturn']['parameters']['path']['withdrawalId']>
+  >,
+  Expect<Equal<NonNullable<Input<Client['sandbox']['returnWithdrawal']>[1]>, Json<operations['simulateWithdrawalReturn']['requestBody']>>>,
+  Expect<Equal<Output<Client['sandbox']['returnWithdrawal']>, Json<operations['simulateWithdrawalReturn']['responses'][200]>>>,
+
   // KasaApiError.code is exactly the contract's closed set of error codes.
   Expect<Equal<KasaApiError['code'], components['schemas']['Problem']['error']>>,
   Expect<Equal<'not_found' extends KasaApiError['code'] ? true : false, true>>,
@@ -92,4 +130,7 @@ export type SdkMatchesTheContract = [
   // verifyWebhook returns the contract's webhook payloads.
   Expect<Equal<ReturnType<typeof verifyWebhook>, WebhookEvent>>,
   Expect<Equal<WebhookEvent, components['schemas']['IntentWebhookEvent'] | components['schemas']['WithdrawalWebhookEvent']>>,
+  // ...each with the generated `livemode` (false for the sandbox's events).
+  Expect<Equal<WebhookEvent['livemode'], boolean>>,
+  Expect<Equal<WebhookEvent['livemode'], components['schemas']['IntentWebhookEvent']['livemode']>>,
 ];

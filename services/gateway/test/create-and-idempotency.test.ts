@@ -209,6 +209,8 @@ describe('POST /api/v1/external/withdrawals', () => {
       rejectedReason: null,
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: expect.stringMatching(ISO_MS),
+      returnedAt: null,
+      returnReason: null,
     });
     const row = await h.ledger.deps.db.withdrawal.findUniqueOrThrow({ where: { id: res.body.withdrawalId } });
     expect(row.targetIban).toBe('TR330006100519786457841326');

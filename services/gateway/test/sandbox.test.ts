@@ -159,7 +159,15 @@ describe('the simulator', () => {
     expect((await post(test, `/withdrawals/${id}/approve`)).body).toMatchObject({ status: 'APPROVED' });
     expect((await post(test, `/withdrawals/${id}/send`)).body).toMatchObject({ status: 'SENT', eventId: expect.any(String) });
     const returned = await post(test, `/withdrawals/${id}/return`, { reasonCode: 'AC01' });
-    expect(returned.body).toMatchObject({ status: 'RETURNED', eventId: expect.any(String) });
+    expect(returned.body).toMatchObject({
+      status: 'RETURNED',
+      eventId: expect.any(String),
+      returnReason: { code: 'AC01', text: 'Incorrect account number' },
+    });
+    expect((await client.get(`/api/v1/external/withdrawals/${id}`)).body.returnReason).toEqual({
+      code: 'AC01',
+      text: 'Incorrect account number',
+    });
     expect((await post(test, `/withdrawals/${id}/return`, { reasonCode: 'XX99' })).status).toBe(400);
     const events = await h.ledger.deps.db.outboxEvent.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } });
     expect(events.map((e) => [e.type, (e.payload as { livemode: boolean }).livemode])).toEqual([

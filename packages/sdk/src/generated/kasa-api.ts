@@ -790,6 +790,16 @@ export interface components {
              */
             updatedAt: string;
             /**
+             * Format: date-time
+             * @description When the bank sent the payout back (RETURNED).
+             */
+            returnedAt: string | null;
+            /** @description Why the bank sent it back (RETURNED): `code` the ISO 20022 return reason (AC01 incorrect account number, AC04 closed account, AC06 blocked account, AM04 insufficient funds, AM05 duplication, BE01 name does not match, MS03 not specified) when the bank gave one, else null; `text` in words. */
+            returnReason: {
+                code: string | null;
+                text: string;
+            } | null;
+            /**
              * Format: uuid
              * @description The webhook event the step wrote; null when none.
              */
@@ -1042,6 +1052,16 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the bank sent the payout back (RETURNED).
+             */
+            returnedAt: string | null;
+            /** @description Why the bank sent it back (RETURNED): `code` the ISO 20022 return reason (AC01 incorrect account number, AC04 closed account, AC06 blocked account, AM04 insufficient funds, AM05 duplication, BE01 name does not match, MS03 not specified) when the bank gave one, else null; `text` in words. */
+            returnReason: {
+                code: string | null;
+                text: string;
+            } | null;
         };
         WithdrawalListItem: {
             /** Format: uuid */
@@ -1068,6 +1088,16 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the bank sent the payout back (RETURNED).
+             */
+            returnedAt: string | null;
+            /** @description Why the bank sent it back (RETURNED): `code` the ISO 20022 return reason (AC01 incorrect account number, AC04 closed account, AC06 blocked account, AM04 insufficient funds, AM05 duplication, BE01 name does not match, MS03 not specified) when the bank gave one, else null; `text` in words. */
+            returnReason: {
+                code: string | null;
+                text: string;
+            } | null;
             /** @description Minor units (kurus), as a string. */
             requestedAmount: string;
         };
@@ -1098,10 +1128,10 @@ export interface components {
             /** @enum {string} */
             error: "validation_failed" | "idempotency_key_missing" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "statement_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
             /**
-             * @description Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
+             * @description Which case of `error` this is, where a caller must tell cases apart (the cases of `conflict`, and of an operator's second factor on `unauthorized` and `forbidden`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
              * @enum {string}
              */
-            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token";
+            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token" | "otp_already_enrolled" | "otp_not_pending" | "otp_not_enrolled" | "nothing_to_batch" | "otp_required" | "otp_invalid" | "otp_enrollment_required" | "step_up_required";
             errors?: {
                 field: string;
                 message: string;
@@ -1392,6 +1422,8 @@ export interface operations {
                      *           "rejectedReason": null,
                      *           "createdAt": "2026-01-31T13:00:00.000Z",
                      *           "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *           "returnedAt": null,
+                     *           "returnReason": null,
                      *           "requestedAmount": "50000"
                      *         }
                      *       ],
@@ -1826,7 +1858,9 @@ export interface operations {
                      *       "rejectedAt": null,
                      *       "rejectedReason": null,
                      *       "createdAt": "2026-01-31T13:00:00.000Z",
-                     *       "updatedAt": "2026-01-31T15:20:03.004Z"
+                     *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "returnedAt": null,
+                     *       "returnReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["Withdrawal"];
@@ -4134,6 +4168,8 @@ export interface operations {
                      *       "rejectedReason": null,
                      *       "createdAt": "2026-01-31T13:00:00.000Z",
                      *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "returnedAt": null,
+                     *       "returnReason": null,
                      *       "eventId": null
                      *     }
                      */
@@ -4348,6 +4384,8 @@ export interface operations {
                      *       "rejectedReason": "Rejected in the sandbox",
                      *       "createdAt": "2026-01-31T13:00:00.000Z",
                      *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "returnedAt": null,
+                     *       "returnReason": null,
                      *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
                      *     }
                      */
@@ -4558,6 +4596,8 @@ export interface operations {
                      *       "rejectedReason": null,
                      *       "createdAt": "2026-01-31T13:00:00.000Z",
                      *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "returnedAt": null,
+                     *       "returnReason": null,
                      *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
                      *     }
                      */
@@ -4772,6 +4812,11 @@ export interface operations {
                      *       "rejectedReason": null,
                      *       "createdAt": "2026-01-31T13:00:00.000Z",
                      *       "updatedAt": "2026-01-31T15:20:03.004Z",
+                     *       "returnedAt": "2026-02-02T09:12:44.120Z",
+                     *       "returnReason": {
+                     *         "code": "AC04",
+                     *         "text": "Closed account number"
+                     *       },
                      *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9"
                      *     }
                      */
@@ -5138,7 +5183,9 @@ export interface operations {
                  *         "rejectedAt": null,
                  *         "rejectedReason": null,
                  *         "createdAt": "2026-01-31T13:00:00.000Z",
-                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z",
+                 *         "returnedAt": null,
+                 *         "returnReason": null
                  *       }
                  *     }
                  */
@@ -5213,7 +5260,9 @@ export interface operations {
                  *         "rejectedAt": null,
                  *         "rejectedReason": null,
                  *         "createdAt": "2026-01-31T13:00:00.000Z",
-                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z",
+                 *         "returnedAt": null,
+                 *         "returnReason": null
                  *       }
                  *     }
                  */
@@ -5288,7 +5337,9 @@ export interface operations {
                  *         "rejectedAt": null,
                  *         "rejectedReason": null,
                  *         "createdAt": "2026-01-31T13:00:00.000Z",
-                 *         "updatedAt": "2026-01-31T15:20:03.004Z"
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z",
+                 *         "returnedAt": null,
+                 *         "returnReason": null
                  *       }
                  *     }
                  */

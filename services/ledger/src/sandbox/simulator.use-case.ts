@@ -220,7 +220,7 @@ export async function simulateWithdrawalStep(
       break;
     case 'return': {
       const code = input.reasonCode ?? 'AC04';
-      eventId = (await markWithdrawalReturned(deps, request, withdrawalId, `${code}: ${RETURN_REASON_CODES[code]}`)).eventId ?? null;
+      eventId = (await markWithdrawalReturned(deps, request, withdrawalId, RETURN_REASON_CODES[code], code)).eventId ?? null;
       break;
     }
   }

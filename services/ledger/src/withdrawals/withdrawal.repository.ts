@@ -12,6 +12,9 @@ export interface NewWithdrawal extends NewSiteRecord {
 /** The columns a lookup, a list item and a webhook show. */
 export interface WithdrawalRow extends SiteRecordRow<WithdrawalStatus> {
   sentAt: Date | null;
+  returnedAt: Date | null;
+  returnedReason: string | null;
+  returnedReasonCode: string | null;
 }
 
 /** Withdrawals' partner-API hot paths as plain statements, like DepositRepository. */
@@ -21,7 +24,15 @@ export class WithdrawalRepository extends SiteScopedRepository<WithdrawalRow, Wi
     pool: pg.Pool,
     access: SiteScopedAccess = {},
   ) {
-    super(pool, { name: 'withdrawals', ownColumn: 'sent_at AS "sentAt"' }, access);
+    super(
+      pool,
+      {
+        name: 'withdrawals',
+        ownColumn:
+          'sent_at AS "sentAt", returned_at AS "returnedAt", returned_reason AS "returnedReason", returned_reason_code AS "returnedReasonCode"',
+      },
+      access,
+    );
   }
 
   /** Inserts the withdrawal PENDING_REVIEW unless the site already has one under this idempotency key (then null). */

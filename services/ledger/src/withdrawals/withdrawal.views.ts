@@ -6,7 +6,12 @@ import type { WithdrawalRow } from './withdrawal.repository.js';
 
 /** The withdrawal exactly as the status lookup (and a webhook's `data`) shows it. */
 export function toWithdrawalRecord(row: WithdrawalRow): WithdrawalRecord {
-  return { withdrawalId: row.id, ...siteRecordFields(row, { sentAt: isoOrNull(row.sentAt) }) };
+  return {
+    withdrawalId: row.id,
+    ...siteRecordFields(row, { sentAt: isoOrNull(row.sentAt) }),
+    returnedAt: isoOrNull(row.returnedAt),
+    returnReason: row.returnedAt ? { code: row.returnedReasonCode, text: row.returnedReason ?? '' } : null,
+  };
 }
 
 export function toWithdrawalListItem(row: WithdrawalRow): WithdrawalListItem {
