@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { startLedger } from '@kasa/ledger';
-import { createTestEnvironment, launchChromium, Scenario } from '@kasa/testkit';
+import { createTestEnvironment, launchChromium, Scenario, totpCode } from '@kasa/testkit';
 import { startConsole } from '../services/console/src/index.js';
 import { startGateway } from '../services/gateway/src/index.js';
 
@@ -216,6 +216,36 @@ async function main(): Promise<void> {
       shots.push({ file, what });
     }
     await context.close();
+
+    // Two-factor authentication: enrollment by QR, the recovery codes shown once, and the login form asking for the code.
+    const enrolling = await scenario.createOperator('REVIEWER');
+    const twoFactor = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
+    const tf = await twoFactor.newPage();
+    await tf.goto('/login');
+    await tf.getByLabel('E-mail').fill(enrolling.email);
+    await tf.getByLabel('Password').fill(enrolling.password);
+    await tf.getByRole('button', { name: 'Log in' }).click();
+    await tf.waitForURL('**/review', { timeout: 10_000 });
+    await tf.goto('/account/2fa');
+    await tf.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await tf.screenshot({ path: join(OUT, 'console-2fa-enroll.png'), fullPage: true });
+    shots.push({ file: 'console-2fa-enroll.png', what: 'Console: setting up two-factor authentication, the QR code and key shown once' });
+    const secret = (await tf.locator('code.secret').textContent()) ?? '';
+    await tf.getByLabel('Code', { exact: true }).fill(totpCode(secret));
+    await tf.getByRole('button', { name: 'Turn on' }).click();
+    await tf.screenshot({ path: join(OUT, 'console-2fa-recovery-codes.png'), fullPage: true });
+    shots.push({ file: 'console-2fa-recovery-codes.png', what: 'Console: two-factor authentication on, the recovery codes shown once' });
+    await twoFactor.close();
+    const codeLogin = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
+    const cl = await codeLogin.newPage();
+    await cl.goto('/login');
+    await cl.getByLabel('E-mail').fill(enrolling.email);
+    await cl.getByLabel('Password').fill(enrolling.password);
+    await cl.getByRole('button', { name: 'Log in' }).click();
+    await cl.getByLabel('Code from your authenticator app').waitFor();
+    await cl.screenshot({ path: join(OUT, 'console-login-code.png'), fullPage: true });
+    shots.push({ file: 'console-login-code.png', what: 'Console: log in to an account with a second factor, asking for the code' });
+    await codeLogin.close();
 
     // Written as the repository's formatter would, so `npm run format:check` stays green after a re-run.
     const index = join(OUT, 'README.md');

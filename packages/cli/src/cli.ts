@@ -2,11 +2,13 @@ import { Command, CommanderError } from 'commander';
 import { OpsApiError } from '@kasa/ops-client';
 import { CONFLICT_HINTS } from './conflict-hints.js';
 import { registerAdminCommands } from './commands/admin.commands.js';
+import { registerSecondFactorCommands } from './commands/second-factor.commands.js';
 import { registerEventCommands } from './commands/events.commands.js';
 import { registerDeskCommands } from './commands/desk.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
 import { registerStatementCommands } from './commands/statements.commands.js';
+import { registerPayoutCommands } from './commands/payouts.commands.js';
 import { createContext, DEFAULT_URL } from './context.js';
 import { printJson, type Io } from './output.js';
 
@@ -26,8 +28,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
   const ctx = createContext(io, program);
   registerAdminCommands(program, ctx);
+  registerSecondFactorCommands(program, ctx);
   registerReviewCommands(program, ctx);
   registerStatementCommands(program, ctx);
+  registerPayoutCommands(program, ctx);
   registerLedgerCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerDeskCommands(program, ctx);

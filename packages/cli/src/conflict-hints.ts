@@ -1,10 +1,10 @@
-import type { ConflictReason } from '@kasa/contracts';
+import type { ErrorReason } from '@kasa/contracts';
 
 /**
  * The next step after each 409, by the ledger's reason (docs/errors.md, conflict), printed under the error. A
  * `Record`, so a new reason does not compile until it has its hint here.
  */
-export const CONFLICT_HINTS: Record<ConflictReason, string> = {
+export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   invalid_transition: 'the record has moved on, or is not ready for this yet; show it again before deciding',
   state_changed: 'another operator acted on the record at the same moment; show it again before deciding',
   amount_exceeds_received: 'approve at most the money received (`kasa intents show <intentId>`), or leave out --amount',
@@ -21,4 +21,13 @@ export const CONFLICT_HINTS: Record<ConflictReason, string> = {
   operator_disabled: 'the operator is disabled; no token can be issued for them',
   self_disable: 'ask another admin to disable this account',
   bootstrap_token: 'the bootstrap token cannot be logged out; log in as an operator for a token that can',
+  otp_already_enrolled: 'two-factor authentication is already on; `kasa 2fa disable --code <code>` first to enroll a new device',
+  otp_not_pending: 'start with `kasa 2fa enroll`, then confirm with `kasa 2fa confirm <code>`',
+  otp_not_enrolled: 'two-factor authentication is not on for this account (`kasa 2fa enroll`)',
+  nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
+  // The second factor's 401 and 403.
+  otp_required: 'log in again with the code from your authenticator app (`kasa login`, or --code)',
+  otp_invalid: 'the code is wrong, expired or already used; wait for the next one',
+  otp_enrollment_required: 'your role must use two-factor authentication: `kasa 2fa enroll`, then `kasa 2fa confirm <code>`',
+  step_up_required: 'enter a fresh code with `kasa 2fa verify <code>`, then repeat the approval within ten minutes',
 };

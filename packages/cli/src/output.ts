@@ -10,6 +10,8 @@ export interface Io {
   stderr: Writer & { isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
   fetch?: typeof fetch;
+  /** Asks the person at the terminal (the second-factor code); absent when stdin is not a terminal. */
+  prompt?: (question: string) => Promise<string>;
 }
 
 /** Minor units as people read lira: 150000 -> "1.500,00", the form the console shows and amount flags take. */

@@ -62,6 +62,36 @@ describe('DATABASE_READ_URL', () => {
   });
 });
 
+describe('OPERATOR_2FA_REQUIRED and STEP_UP_ABOVE_KURUS', () => {
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgresql://kasa:own-database-password@db.internal:5432/kasa',
+    REDIS_URL: 'redis://redis.internal:6379',
+    INTERNAL_TOKEN: 'own-internal-token-0123456789',
+    OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
+    CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
+    SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+  };
+
+  it('requires a second factor of admins in production and of no one elsewhere, by default', () => {
+    expect(loadConfig(production).operator2faRequired).toEqual(['ADMIN']);
+    expect(loadConfig({}).operator2faRequired).toEqual([]);
+  });
+
+  it('reads a comma list of roles or none, and refuses a bank connector or an unknown role', () => {
+    expect(loadConfig({ OPERATOR_2FA_REQUIRED: 'admin, reviewer' }).operator2faRequired).toEqual(['ADMIN', 'REVIEWER']);
+    expect(loadConfig({ ...production, OPERATOR_2FA_REQUIRED: 'none' }).operator2faRequired).toEqual([]);
+    expect(() => loadConfig({ OPERATOR_2FA_REQUIRED: 'CONNECTOR' })).toThrow(/^OPERATOR_2FA_REQUIRED: cannot name CONNECTOR/);
+    expect(() => loadConfig({ OPERATOR_2FA_REQUIRED: 'ADMIN,OWNER' })).toThrow(ConfigError);
+  });
+
+  it('asks for step-up above 50,000 TL by default, in whole kuruş', () => {
+    expect(loadConfig({}).stepUpAboveKurus).toBe(5_000_000n);
+    expect(loadConfig({ STEP_UP_ABOVE_KURUS: '0' }).stepUpAboveKurus).toBe(0n);
+    expect(() => loadConfig({ STEP_UP_ABOVE_KURUS: '500.00' })).toThrow(/^STEP_UP_ABOVE_KURUS/);
+  });
+});
+
 describe('DATABASE_POOL_MODE', () => {
   it('defaults to session and accepts transaction', () => {
     expect(loadConfig({}).databasePoolMode).toBe('session');

@@ -113,9 +113,16 @@ export interface KasaConfig {
   arrivalClockSkewMs: number;
   /** Lifetime of an operator token issued by console login. */
   operatorSessionTtlSeconds: number;
+  /** Roles whose operators must use a second factor (TOTP) to log in and act; `ADMIN` in production by default. */
+  operator2faRequired: SecondFactorRole[];
+  /** Approving more than this (kuruş) needs a second-factor code entered on the token in the last ten minutes. */
+  stepUpAboveKurus: bigint;
   /** On SIGTERM, how long a service finishes in-flight work before it drops what is left and exits (non-zero). */
   shutdownGraceMs: number;
 }
+
+/** The roles `OPERATOR_2FA_REQUIRED` may name: the people who log in (a bank connector never does). */
+export type SecondFactorRole = 'ADMIN' | 'REVIEWER';
 
 /** `DATABASE_POOL_MODE`: how long a server connection belongs to one of Kasa's connections (see KasaConfig). */
 export type DatabasePoolMode = 'session' | 'transaction';
@@ -188,6 +195,29 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
   return value;
+}
+
+/** A whole amount of kuruş, as a bigint (money never goes through a float). */
+function kurus(env: Env, name: string, fallback: bigint): bigint {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,18}$/.test(raw)) throw new ConfigError(name, `must be a whole number of kuruş, got "${raw}"`);
+  return BigInt(raw);
+}
+
+/** `OPERATOR_2FA_REQUIRED`: a comma list of roles, or `none`; `ADMIN` in production and none elsewhere by default. */
+function secondFactorRoles(env: Env, production: boolean): SecondFactorRole[] {
+  const name = 'OPERATOR_2FA_REQUIRED';
+  const raw = env[name];
+  if (raw === undefined || raw === '') return production ? ['ADMIN'] : [];
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const roles = raw.split(',').map((role) => role.trim().toUpperCase());
+  for (const role of roles) {
+    if (role === 'CONNECTOR') throw new ConfigError(name, 'cannot name CONNECTOR: a bank connector never logs in, it uses issued tokens');
+    if (role !== 'ADMIN' && role !== 'REVIEWER')
+      throw new ConfigError(name, `must be a comma list of ADMIN and REVIEWER, or none; got "${raw}"`);
+  }
+  return [...new Set(roles as SecondFactorRole[])];
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -406,6 +436,8 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     opsLoginAttemptsPerAccount: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ACCOUNT', 50, 1, 100000),
     arrivalClockSkewMs: int(env, 'ARRIVAL_CLOCK_SKEW_SECONDS', 60, 0, 900) * 1000,
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
+    operator2faRequired: secondFactorRoles(env, production),
+    stepUpAboveKurus: kurus(env, 'STEP_UP_ABOVE_KURUS', 5_000_000n),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25000, 1000, 3600000),
   };
 }

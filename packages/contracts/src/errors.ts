@@ -58,16 +58,41 @@ export const CONFLICT_REASONS = {
     'The site has no webhook URL or signing secret, so no test webhook can be sent: set them with PUT /site/webhook-config first.',
   operator_disabled: 'The operator is disabled, so no token can be issued for them.',
   self_disable: 'An operator cannot disable their own account.',
-  bootstrap_token: 'The bootstrap token is configuration: it cannot be logged out.',
+  bootstrap_token: 'The bootstrap token is configuration: it cannot be logged out and has no second factor.',
+  otp_already_enrolled: 'The operator already has a second factor; disable it before enrolling a new one.',
+  otp_not_pending: 'There is no enrollment to confirm: start one with POST /ops/v1/me/2fa/enroll.',
+  otp_not_enrolled: 'The operator has no second factor, so there is no code to check.',
+  nothing_to_batch:
+    'No approved payout is left to batch, or a withdrawal named is not APPROVED or is in a batch already: nothing was batched.',
 } as const satisfies Record<string, string>;
 
 export type ConflictReason = keyof typeof CONFLICT_REASONS;
 
-/** Every reason a problem may carry; today only `conflict` has reasons. */
-export type ErrorReason = ConflictReason;
+/**
+ * Why a 401 `unauthorized` or a 403 `forbidden` was answered, where the caller has something to do about it (the
+ * operator's second factor, docs/operations.md): the console and the CLI ask for a code by it.
+ */
+export const AUTH_REASONS = {
+  otp_required: 'The e-mail and password are right, but the account has a second factor: send the code too (401).',
+  otp_invalid: 'The second-factor code (or recovery code) is wrong, expired or already used (401).',
+  otp_enrollment_required:
+    "The operator's role must use a second factor and this account has none yet: the token may only enroll one (403).",
+  step_up_required: 'Approving this much money needs a second-factor code entered on this token in the last ten minutes (403).',
+} as const satisfies Record<string, string>;
+
+export type AuthReason = keyof typeof AUTH_REASONS;
+
+/** Every reason a problem may carry: `conflict` ({@link CONFLICT_REASONS}), `unauthorized` and `forbidden` ({@link AUTH_REASONS}). */
+export type ErrorReason = ConflictReason | AuthReason;
+
+/** Every reason of the closed set, for the Problem schema's enum. */
+export const ERROR_REASONS = [...Object.keys(CONFLICT_REASONS), ...Object.keys(AUTH_REASONS)] as ErrorReason[];
 
 export function isErrorReason(value: unknown): value is ErrorReason {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CONFLICT_REASONS, value);
+  return (
+    typeof value === 'string' &&
+    (Object.prototype.hasOwnProperty.call(CONFLICT_REASONS, value) || Object.prototype.hasOwnProperty.call(AUTH_REASONS, value))
+  );
 }
 
 export interface FieldError {

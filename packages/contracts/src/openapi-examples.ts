@@ -53,6 +53,8 @@ const withdrawal = {
   rejectedReason: null,
   createdAt: '2026-01-31T13:00:00.000Z',
   updatedAt: '2026-01-31T15:20:03.004Z',
+  returnedAt: null,
+  returnReason: null,
 };
 
 const event = {

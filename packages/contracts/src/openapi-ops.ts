@@ -70,7 +70,9 @@ function operation(operationId: string, spec: OpsOperationSpec): Json {
     responses: {
       [spec.status ?? '200']: {
         description: spec.responseDescription ?? 'Done',
-        content: { 'application/json': { schema: ref(spec.response), ...(spec.example ? { example: spec.example } : {}) } },
+        content: spec.fileResponse
+          ? Object.fromEntries(spec.fileResponse.types.map((type) => [type, { schema: ref(spec.response) }]))
+          : { 'application/json': { schema: ref(spec.response), ...(spec.example ? { example: spec.example } : {}) } },
       },
       ...pick(spec.errors),
     },
@@ -109,6 +111,7 @@ export function buildOpsOpenApiDocument(serverUrl = 'http://127.0.0.1:8081') {
       { name: 'Sites', description: 'Partner sites and their API keys.' },
       { name: 'Deposits', description: 'The deposit review queue and decisions.' },
       { name: 'Withdrawals', description: 'The withdrawal review queue, decisions and payout steps.' },
+      { name: 'Payouts', description: 'Approved payouts batched into files for the bank (pain.001 or CSV); statements confirm them.' },
       { name: 'Bank transfers', description: "Incoming money and the service's receiving accounts." },
       { name: 'Balances', description: 'Site balances and the journal check.' },
       { name: 'Audit', description: 'Who did what.' },

@@ -21,7 +21,18 @@ export type OpsRole = 'PUBLIC' | 'REVIEWER' | 'ADMIN' | 'CONNECTOR_OR_ADMIN';
 export type OpsErrorStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429' | '500' | '503';
 
 export type OpsTag =
-  'Operators' | 'Sites' | 'Deposits' | 'Withdrawals' | 'Bank transfers' | 'Balances' | 'Audit' | 'Returns' | 'Desk' | 'Search' | 'Events';
+  | 'Operators'
+  | 'Sites'
+  | 'Deposits'
+  | 'Withdrawals'
+  | 'Payouts'
+  | 'Bank transfers'
+  | 'Balances'
+  | 'Audit'
+  | 'Returns'
+  | 'Desk'
+  | 'Search'
+  | 'Events';
 
 /** A route the ledger serves under `/ops/v1`. */
 export interface OpsRouteSpec {
@@ -48,6 +59,8 @@ export interface OpsOperationSpec extends OpsRouteSpec {
   body?: { schema: RequestSchemaName; optional?: boolean; example?: Json };
   /** A body that is a file rather than JSON (a bank statement): the media types taken and the largest size. */
   rawBody?: { types: readonly string[]; maxBytes: number; description: string };
+  /** An answer that is a file rather than JSON (a payout file): the media types it may come as. */
+  fileResponse?: { types: readonly string[] };
   /** The query's request schema (list filters). */
   query?: RequestSchemaName;
   /** Query parameters the route reads beside its query schema. */
@@ -70,7 +83,7 @@ export const OPS_ROUTES = {
     tag: 'Operators',
     summary: 'Log in with e-mail and password',
     description:
-      "Exchanges an operator's e-mail and password for a session token (expires). The only ops call without a bearer token; failed attempts are limited per address and per account (429).",
+      "Exchanges an operator's e-mail and password (and second-factor `code`, when the account has one: 401 `otp_required` without it, `otp_invalid` when wrong) for a session token (expires). The only ops call without a bearer token; failed attempts, wrong codes included, are limited per address and per account (429).",
     status: '201',
     response: 'LoginResult',
     responseDescription: 'Logged in',
@@ -87,6 +100,57 @@ export const OPS_ROUTES = {
     description: 'The operator behind the bearer token, with the role that decides what they may do.',
     response: 'OpsPrincipal',
     errors: READ,
+  },
+  enrollSecondFactor: {
+    method: 'POST',
+    path: '/me/2fa/enroll',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Start enrolling a second factor (TOTP)',
+    description:
+      'Makes a new TOTP secret for the caller and answers it, its otpauth URI and a QR code, this once; it counts only after POST /me/2fa/confirm. 409 `otp_already_enrolled` when one is on.',
+    status: '201',
+    response: 'SecondFactorEnrollment',
+    responseDescription: 'Started',
+    errors: ['401', '409', '500', '503'],
+  },
+  confirmSecondFactor: {
+    method: 'POST',
+    path: '/me/2fa/confirm',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Confirm the second factor with a first code',
+    description:
+      'Turns the second factor on with a first code from the app and answers ten recovery codes, this once. A wrong code answers 401 `otp_invalid` and counts against the login allowances.',
+    response: 'SecondFactorConfirmed',
+    responseDescription: 'Enrolled',
+    body: { schema: 'secondFactorCode', example: { code: '492039' } },
+    errors: [...WRITE, '409', '429'],
+  },
+  verifySecondFactor: {
+    method: 'POST',
+    path: '/me/2fa/verify',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: 'Enter a code for step-up',
+    description:
+      'Checks a code and stamps the token: for ten minutes it may approve amounts above STEP_UP_ABOVE_KURUS (403 `step_up_required` otherwise). A wrong code answers 401 `otp_invalid` and counts against the login allowances.',
+    response: 'SecondFactorVerified',
+    responseDescription: 'Verified',
+    body: { schema: 'secondFactorCode', example: { code: '492039' } },
+    errors: [...WRITE, '409', '429'],
+  },
+  disableSecondFactor: {
+    method: 'POST',
+    path: '/operators/:operatorId/2fa/disable',
+    role: 'REVIEWER',
+    tag: 'Operators',
+    summary: "Turn off an operator's second factor",
+    description:
+      "Removes the TOTP secret and the recovery codes. One's own needs a current code or a recovery code; an admin may turn off anyone's without one (a lost phone).",
+    response: 'OpsOperator',
+    body: { schema: 'disableSecondFactor', optional: true, example: { code: '492039' } },
+    errors: [...DECISION, '403', '429'],
   },
   logout: {
     method: 'POST',
@@ -349,6 +413,8 @@ export const OPS_ROUTES = {
       suggested: 0,
       unmatched: 1,
       autoApproved: 0,
+      payoutsSent: 0,
+      payoutsReturned: 0,
     },
     errors: ['400', '401', '404', '413', '415', '422', '500', '503'],
   },
@@ -430,11 +496,14 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Deposits',
     summary: 'Approve a deposit',
-    description: 'Approves a PENDING_REVIEW or LATE_ARRIVAL intent, crediting `amount` (default: what arrived); emits `intent.approved`.',
+    description:
+      'Approves a PENDING_REVIEW or LATE_ARRIVAL intent, crediting `amount` (default: what arrived); emits `intent.approved`. ' +
+      'Crediting less than arrived says what happens to the rest in `remainder`: `return` (default; returns to the ' +
+      'sender(s) enter review in the same transaction) or `set_aside` with a `reason`.',
     response: 'OpsIntentDecision',
     responseDescription: 'Approved',
-    body: { schema: 'approveIntent', optional: true, example: { amount: '150000' } },
-    errors: DECISION,
+    body: { schema: 'approveIntent', optional: true, example: { amount: '150000', remainder: { action: 'return' } } },
+    errors: [...DECISION, '403'],
   },
   rejectIntent: {
     method: 'POST',
@@ -498,7 +567,7 @@ export const OPS_ROUTES = {
       "Approves a PENDING_REVIEW withdrawal and reserves its amount on the site's balance (409 when the balance is short); no webhook.",
     response: 'OpsWithdrawalDecision',
     body: { schema: 'approveWithdrawal', optional: true },
-    errors: DECISION,
+    errors: [...DECISION, '403'],
   },
   rejectWithdrawal: {
     method: 'POST',
@@ -533,6 +602,63 @@ export const OPS_ROUTES = {
     body: { schema: 'markReturned', example: { reason: 'Returned by the receiving bank: account closed.' } },
     errors: DECISION,
   },
+  createPayoutBatch: {
+    method: 'POST',
+    path: '/payout-batches',
+    role: 'REVIEWER',
+    tag: 'Payouts',
+    summary: 'Batch approved payouts into a file for the bank',
+    description:
+      'Gathers the withdrawals named in `withdrawalIds`, or every APPROVED withdrawal and APPROVED return to a sender no batch holds yet, into one batch paid from `accountId` (default: the oldest active receiving account). Statuses do not change: a payout is SENT when a statement line confirms it. A payout sits in one batch only, also when two batches are created at the same moment. 409 `nothing_to_batch` when nothing is left to batch, or a withdrawal named is not APPROVED or is batched already (nothing is batched then).',
+    status: '201',
+    response: 'CreatedPayoutBatch',
+    responseDescription: 'Batched',
+    example: { batchId: '0b6f5a3e-8c1d-4c1e-9f61-0d1b8f4a2c7e', count: 2, total: '350000' },
+    body: { schema: 'createPayoutBatch', optional: true, example: {} },
+    errors: DECISION,
+  },
+  listPayoutBatches: {
+    method: 'GET',
+    path: '/payout-batches',
+    role: 'REVIEWER',
+    tag: 'Payouts',
+    summary: 'Payout batches, newest first (the last 100)',
+    description: 'Each batch with its paying account, count and total.',
+    response: 'OpsPayoutBatchList',
+    errors: READ,
+  },
+  getPayoutBatch: {
+    method: 'GET',
+    path: '/payout-batches/:batchId',
+    role: 'REVIEWER',
+    tag: 'Payouts',
+    summary: 'Read a payout batch with its items',
+    description: "Each item's withdrawal or return, its reference (the file's EndToEndId), amount and creditor.",
+    response: 'OpsPayoutBatchDetail',
+    errors: [...READ, '404'],
+  },
+  getPayoutBatchFile: {
+    method: 'GET',
+    path: '/payout-batches/:batchId/file',
+    role: 'REVIEWER',
+    tag: 'Payouts',
+    summary: "Download a payout batch's file for the bank",
+    description:
+      "An ISO 20022 `pain.001.001.03` credit transfer initiation (one payment per item, EndToEndId = the item's reference, debtor = the paying account), or with `format=csv` the CSV layout of docs/operations.md for banks without pain.001. Downloading changes nothing.",
+    response: 'PayoutFile',
+    responseDescription: 'The file',
+    fileResponse: { types: ['application/xml', 'text/csv'] },
+    extraQuery: [
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: ['pain.001', 'csv'] },
+        description: 'pain.001 unless `csv`.',
+      },
+    ],
+    errors: ['400', ...READ, '404'],
+  },
   recordBankLines: {
     method: 'POST',
     path: '/receiving-accounts/:accountId/lines',
@@ -561,7 +687,17 @@ export const OPS_ROUTES = {
         ],
       },
     },
-    example: { lines: 1, created: 1, duplicates: 0, matched: 1, suggested: 0, unmatched: 0, autoApproved: 0 },
+    example: {
+      lines: 1,
+      created: 1,
+      duplicates: 0,
+      matched: 1,
+      suggested: 0,
+      unmatched: 0,
+      autoApproved: 0,
+      payoutsSent: 0,
+      payoutsReturned: 0,
+    },
     errors: [...WRITE, '403', '404'],
   },
   recordBankTransfer: {
@@ -698,7 +834,7 @@ export const OPS_ROUTES = {
     description: 'PENDING_REVIEW -> APPROVED; books the money as owed back to the sender.',
     response: 'OpsSenderReturn',
     responseDescription: 'Changed',
-    errors: DECISION,
+    errors: [...DECISION, '403'],
   },
   rejectSenderReturn: {
     method: 'POST',

@@ -345,7 +345,12 @@ export const PARTNER_ROUTES = {
       'Test keys only. SENT -> RETURNED with an ISO 20022 return reason code (default AC04), with `withdrawal.returned`; the amount is available again.',
     response: 'SimulatedWithdrawal',
     responseDescription: 'Returned',
-    example: { ...EX.simulatedWithdrawal, status: 'RETURNED' },
+    example: {
+      ...EX.simulatedWithdrawal,
+      status: 'RETURNED',
+      returnedAt: '2026-02-02T09:12:44.120Z',
+      returnReason: { code: 'AC04', text: 'Closed account number' },
+    },
     idempotent: true,
     body: { schema: 'simulateReturn', example: { reasonCode: 'AC04' } },
     errors: [...IDEMPOTENT_WRITE, '404'],

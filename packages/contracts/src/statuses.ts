@@ -1,6 +1,14 @@
 export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
 export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
-export const BANK_TRANSFER_STATUSES = ['MATCHED', 'UNMATCHED', 'ASSIGNED', 'SET_ASIDE', 'RETURNING', 'RETURNED'] as const;
+export const BANK_TRANSFER_STATUSES = [
+  'MATCHED',
+  'UNMATCHED',
+  'ASSIGNED',
+  'SET_ASIDE',
+  'RETURNING',
+  'RETURNED',
+  'PAYOUT_RETURNED',
+] as const;
 /** Why a transfer is thought to pay a deposit (docs/operations.md, Matching reasons; the ledger's bank-transfers/matching.ts). */
 export const MATCH_REASONS = [
   'reference_exact',
@@ -44,6 +52,10 @@ export const USER_REJECTION_REASONS = [
   'REFERENCE_MISSING',
 ] as const;
 export type UserRejectionReason = (typeof USER_REJECTION_REASONS)[number];
+
+/** What happens to money a partial approval does not credit (docs/operations.md, Queue: deposits to review). */
+export const REMAINDER_ACTIONS = ['return', 'set_aside'] as const;
+export type RemainderAction = (typeof REMAINDER_ACTIONS)[number];
 
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];

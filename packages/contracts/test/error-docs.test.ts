@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { CONFLICT_REASONS, ERROR_STATUS, ERROR_TITLE, PROBLEM_TYPE_BASE, isErrorCode, type ErrorCode } from '../src/index.js';
+import { AUTH_REASONS, CONFLICT_REASONS, ERROR_STATUS, ERROR_TITLE, PROBLEM_TYPE_BASE, isErrorCode, type ErrorCode } from '../src/index.js';
 
 const docsDir = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const read = (file: string) => readFileSync(`${docsDir}${file}`, 'utf8');
@@ -73,6 +73,15 @@ describe('docs/errors.md', () => {
   it('lists every conflict reason of the closed set under conflict, in its order, and no other', () => {
     const rows = [...section(errors, '## conflict').matchAll(/^\| `(\w+)` +\|/gm)].map(([, reason]) => reason);
     expect(rows).toEqual(Object.keys(CONFLICT_REASONS));
+  });
+
+  it('lists every second-factor reason of 401 and 403 under unauthorized, in its order, with its status', () => {
+    const rows = [...section(errors, '## unauthorized').matchAll(/^\| `(\w+)` +\| (\d{3}) +\|/gm)].map(([, reason, status]) => [
+      reason,
+      status,
+    ]);
+    expect(rows.map(([reason]) => reason)).toEqual(Object.keys(AUTH_REASONS));
+    expect(rows.every(([reason, status]) => AUTH_REASONS[reason as keyof typeof AUTH_REASONS].endsWith(`(${status}).`))).toBe(true);
   });
 });
 

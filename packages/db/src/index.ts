@@ -18,6 +18,8 @@ export type {
   Operator,
   OperatorToken,
   SenderReturn,
+  PayoutBatch,
+  PayoutBatchItem,
   HouseJournalEntry,
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';

@@ -4,12 +4,14 @@
  */
 
 const SENSITIVE_FIELD =
-  /^(authorization|cookie|set-cookie|password|passwordhash|token|apikey|api_key|secret|webhooksecret|internaltoken|opsbootstraptoken|x-internal-token)$/i;
+  /^(authorization|cookie|set-cookie|password|passwordhash|token|apikey|api_key|secret|webhooksecret|internaltoken|opsbootstraptoken|x-internal-token|otp|totp|otpcode|totpsecret|recoverycodes|otpauthuri|qrdataurl)$/i;
 const IBAN_FIELD = /iban/i;
 
 const PATTERNS: Array<[RegExp, (match: string) => string]> = [
   [/sk_(live|test)_[A-Za-z0-9-]+_[A-Za-z0-9_-]+/g, (match) => `${match.slice(0, 8)}[REDACTED]`],
   [/whsec_[A-Za-z0-9_-]+/g, () => 'whsec_[REDACTED]'],
+  // An operator's TOTP enrollment link carries the secret.
+  [/otpauth:\/\/[^\s"',]+/gi, () => 'otpauth://[REDACTED]'],
   [/Bearer\s+[^\s"',]+/gi, () => 'Bearer [REDACTED]'],
   [/\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, maskIban],
 ];

@@ -21,6 +21,15 @@ const IBAN = 'TR330006100519786457841326';
 const SPACED_IBAN = 'TR33 0006 1005 1978 6457 8413 26';
 
 describe('log redaction', () => {
+  it("removes an operator's second-factor secret, enrollment link and recovery codes", () => {
+    const { logger, text } = capture();
+    const uri = 'otpauth://totp/Kasa:ayse%40kasa.example?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Kasa';
+    logger.info(`enrolled with ${uri}`, { totpSecret: 'JBSWY3DPEHPK3PXP', recoveryCodes: ['abcde-fghij'], otp: '123456', otpauthUri: uri });
+    const out = text();
+    for (const secret of ['JBSWY3DPEHPK3PXP', 'abcde-fghij', '123456']) expect(out).not.toContain(secret);
+    expect(out).toContain('otpauth://[REDACTED]');
+  });
+
   it('removes API keys, webhook secrets, bearer tokens and IBANs from messages', () => {
     const { logger, text } = capture();
     logger.info(`key ${API_KEY} secret ${WEBHOOK_SECRET} header Bearer kop_operator-token-123 iban ${IBAN} and ${SPACED_IBAN}`);

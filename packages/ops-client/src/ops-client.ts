@@ -122,6 +122,14 @@ export class OpsClient {
     }) as Promise<OpsResponse<Op>>;
   }
 
+  /**
+   * Calls an operation whose answer is a file (`ops.download('getPayoutBatchFile', { params: { batchId } })`): the
+   * answer's text as the ledger sent it (a pain.001 XML or a CSV), not parsed.
+   */
+  download(operationId: 'getPayoutBatchFile', input: { params?: Record<string, string>; query?: Query } = {}): Promise<string> {
+    return this.send('GET', `${OPS_PREFIX}${this.fill(operationId, input.params)}`, { query: input.query, raw: true }) as Promise<string>;
+  }
+
   /** Follows `nextCursor` (100 a page) of a list operation until it is exhausted or `max` items were read. */
   readonly paginate: OpsPaginate = (operationId: OpsListOperationId, query: Query = {}, max = Infinity) =>
     // As for `call`: the items are the list operation's items, by its response schema.
@@ -133,7 +141,8 @@ export class OpsClient {
   }
 
   /** Trades e-mail and password for an operator token; `client` is the console's browser (see {@link ClientAddress}). */
-  login(credentials: { email: string; password: string }, client?: ClientAddress): Promise<LoginResult> {
+  /** `code`: the second-factor code, once the ledger answered 401 `otp_required` (docs/operations.md). */
+  login(credentials: { email: string; password: string; code?: string }, client?: ClientAddress): Promise<LoginResult> {
     const headers: Record<string, string> = client
       ? { 'x-internal-token': client.internalToken, 'x-kasa-client-address': client.address }
       : {};
@@ -194,7 +203,7 @@ export class OpsClient {
   private async send(
     method: Method,
     path: string,
-    { query, body, headers = {}, file }: RequestOptions & { file?: OpsFile },
+    { query, body, headers = {}, file, raw = false }: RequestOptions & { file?: OpsFile; raw?: boolean },
   ): Promise<unknown> {
     const { baseUrl, token, requestId } = this.options;
     let answer: { status: number; text: string; retryAfter: string | null };
@@ -202,7 +211,7 @@ export class OpsClient {
       const response = await this.fetch(`${baseUrl.replace(/\/+$/, '')}${withQuery(path, query)}`, {
         method,
         headers: {
-          accept: 'application/json',
+          accept: raw ? '*/*' : 'application/json',
           ...(requestId ? { 'x-request-id': requestId } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -218,6 +227,7 @@ export class OpsClient {
       throw OpsApiError.noAnswer(baseUrl, error);
     }
     if (answer.status < 200 || answer.status > 299) throw errorOfAnswer(answer.status, answer.text, answer.retryAfter);
+    if (raw) return answer.text;
     if (!answer.text) return null;
     try {
       return JSON.parse(answer.text) as unknown;

@@ -69,3 +69,8 @@ export class SecretBox {
 export function webhookSecretBox(masterKey: Buffer): SecretBox {
   return SecretBox.derive(masterKey, 'webhook-secret');
 }
+
+/** The box for operators' TOTP secrets (second factor), bound to the operator id. */
+export function totpSecretBox(masterKey: Buffer): SecretBox {
+  return SecretBox.derive(masterKey, 'operator-totp');
+}

@@ -1,3 +1,4 @@
+export { totpCode } from './totp.js';
 export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
 export { startPrivateRedisCluster, type ClusterNode, type PrivateRedisCluster } from './private-redis-cluster.js';
 export { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';

@@ -4,6 +4,7 @@ import { accessLog, createHttpMetrics, operationalRoutes, requestId } from '@kas
 import { assetRoutes } from './assets.routes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { consoleErrorHandler, notFoundPage } from './errors.js';
+import { secondFactorRoutes } from './pages/second-factor.page.js';
 import { auditRoutes } from './pages/audit.page.js';
 import { balanceRoutes } from './pages/balances.page.js';
 import { bankTransferDetailRoutes } from './pages/bank-transfer.page.js';
@@ -90,6 +91,7 @@ export function createApp(deps: ConsoleDeps): Express {
     balanceRoutes(deps),
     reconciliationRoutes(deps),
     auditRoutes(deps),
+    secondFactorRoutes(deps),
   );
   app.use(notFoundPage());
   app.use(consoleErrorHandler(deps));

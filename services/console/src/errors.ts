@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { ConflictReason, FieldError } from '@kasa/contracts';
+import type { ErrorReason, FieldError } from '@kasa/contracts';
 import { AppError, routeOf } from '@kasa/http';
 import { OpsApiError } from '@kasa/ops-client';
 import type { ConsoleDeps } from './console-deps.js';
@@ -20,7 +20,7 @@ export interface ReadableError {
  * What the operator is told about each 409, by the ledger's reason (docs/errors.md, conflict): what happened and,
  * where there is one, what to do instead. A `Record`, so a new reason does not compile until it has its line here.
  */
-const CONFLICT_TITLES: Record<ConflictReason, string> = {
+const REASON_TITLES: Record<ErrorReason, string> = {
   // A review that lost a race with another operator, or a page loaded before the record moved on.
   invalid_transition: 'Someone else already acted on this record.',
   state_changed: 'Someone else already acted on this record.',
@@ -35,22 +35,33 @@ const CONFLICT_TITLES: Record<ConflictReason, string> = {
   operator_disabled: 'This operator is disabled; no token can be issued for them.',
   self_disable: 'You cannot disable your own account; ask another admin.',
   bootstrap_token: 'The bootstrap token is configuration and cannot be logged out.',
+  otp_already_enrolled: 'Two-factor authentication is already on for this account; turn it off before enrolling again.',
+  otp_not_pending: 'There is no enrollment to confirm; start again.',
+  otp_not_enrolled: 'Two-factor authentication is not on for this account.',
+  nothing_to_batch: 'No approved payout is left to batch.',
+  // The second factor's 401 and 403 (docs/operations.md).
+  otp_required: 'Enter the code from your authenticator app.',
+  otp_invalid: 'The code is wrong, expired or already used.',
+  otp_enrollment_required: 'Your role must use two-factor authentication: set it up first.',
+  step_up_required: 'Approving this much money needs a fresh code from your authenticator app.',
 };
 
 function fromLedger(error: OpsApiError): ReadableError {
   const base = { detail: error.detail, fields: error.fieldErrors };
+  // A wrong second-factor code: the session is fine, the operator tries another code.
+  if (error.status === 401 && error.reason === 'otp_invalid') return { ...base, status: 400, title: REASON_TITLES.otp_invalid };
   switch (error.status) {
     case 400:
       return { ...base, status: 400, title: 'The ledger did not accept what was entered.' };
     case 403:
-      return { ...base, status: 403, title: 'Your role cannot do this.' };
+      return { ...base, status: 403, title: error.reason ? REASON_TITLES[error.reason] : 'Your role cannot do this.' };
     case 404:
       return { ...base, status: 404, title: 'This record does not exist.' };
     case 409:
       return {
         ...base,
         status: 409,
-        title: error.reason ? CONFLICT_TITLES[error.reason] : 'The record is not in a state that allows this.',
+        title: error.reason ? REASON_TITLES[error.reason] : 'The record is not in a state that allows this.',
       };
     case 429:
       return { ...base, status: 429, title: 'Too many requests; wait a moment and try again.' };
@@ -91,6 +102,15 @@ export function readableError(error: unknown): ReadableError {
   };
 }
 
+/** Step-up, where an approval asked for it: a code, then back to the page to press the button again. */
+function stepUpForm(csrf: string, back: string) {
+  return html`<form method="post" action="/account/2fa/verify" class="inline action step-up">
+    <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="_back" value="${back || '/review'}" />
+    <label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required autofocus /></label>
+    <button type="submit" class="btn primary">Verify and go back</button>
+  </form>`;
+}
+
 /** Console 404: an HTML page, not problem details; operators read it, not programs. */
 export function notFoundPage(): RequestHandler {
   return (_req, _res, next) => {
@@ -108,9 +128,14 @@ export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    if (error instanceof OpsApiError && error.status === 401) {
+    if (error instanceof OpsApiError && error.status === 401 && error.reason !== 'otp_invalid') {
       clearSession(res, deps);
       res.redirect(303, '/login?notice=expired');
+      return;
+    }
+    // OPERATOR_2FA_REQUIRED: until the operator enrolls, the ledger lets their token do nothing else.
+    if (error instanceof OpsApiError && error.reason === 'otp_enrollment_required') {
+      res.redirect(303, '/account/2fa?notice=two-factor-required');
       return;
     }
     const readable = readableError(error);
@@ -129,6 +154,7 @@ export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
               </ul>`
             : ''
         }
+        ${error instanceof OpsApiError && error.reason === 'step_up_required' && session ? stepUpForm(deps.sessions.csrfToken(session.sid), back) : ''}
         <p class="muted">Request id: <code>${req.requestId}</code></p>
       </section>
       ${back ? html`<p><a class="btn plain" href="${safeUrl(back)}">← Back to the page</a></p>` : operator ? html`<p><a class="btn plain" href="/review">← Review queue</a></p>` : html`<p><a class="btn plain" href="/login">Log in</a></p>`}`;

@@ -45,6 +45,48 @@ describe('review queue', () => {
     });
   });
 
+  it('returns the rest to the sender by default when less than arrived is approved', async () => {
+    const { page } = setup;
+    const intent = await pendingDeposit(60000);
+    await page.goto('/review');
+    const row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByLabel('Approved amount in lira (TRY)').fill('450');
+    await expect(row.getByLabel(/what happens to the rest/).inputValue()).resolves.toBe('return');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=intent-approved');
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'APPROVED', amount: '45000' });
+    const returns = await setup.h.ledger.deps.db.senderReturn.findMany({ where: { intentId: intent.intentId } });
+    expect(returns.map((r) => [r.status, r.amount])).toEqual([['PENDING_REVIEW', 15000n]]);
+  });
+
+  it('sets the rest aside with the reason typed, and asks for a reason when none is given', async () => {
+    const { page } = setup;
+    const intent = await pendingDeposit(60000);
+    await page.goto('/review');
+    let row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByLabel('Approved amount in lira (TRY)').fill('500');
+    await row.getByLabel(/what happens to the rest/).selectOption('set_aside');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForLoadState();
+    await expect(page.locator('main').textContent()).resolves.toContain('remainder.reason');
+    expect(await depositOf(intent.intentId)).toMatchObject({ status: 'PENDING_REVIEW' });
+
+    await page.goto('/review');
+    row = page.locator(`tr[data-id="${intent.intentId}"]`);
+    await row.getByLabel('Approved amount in lira (TRY)').fill('500');
+    await row.getByLabel(/what happens to the rest/).selectOption('set_aside');
+    await row.getByLabel('Why the rest is set aside').fill('fee agreed with the site');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL('**/review?notice=intent-approved');
+    const kept = await setup.h.ledger.deps.db.deposit.findUniqueOrThrow({ where: { id: intent.intentId } });
+    expect(kept).toMatchObject({
+      status: 'APPROVED',
+      amount: 50000n,
+      remainderSetAside: 10000n,
+      remainderSetAsideReason: 'fee agreed with the site',
+    });
+  });
+
   it('rejects a deposit with the reason the operator typed and what the user is told', async () => {
     const { page } = setup;
     const intent = await pendingDeposit(50000);

@@ -33,8 +33,12 @@ import { auditOpsRoutes } from './operators/audit-ops.routes.js';
 import { searchOpsRoutes } from './search/search-ops.routes.js';
 import { deskOpsRoutes } from './desk/desk-ops.routes.js';
 import { senderReturnOpsRoutes } from './returns/sender-returns-ops.routes.js';
+import { payoutOpsRoutes } from './payouts/payouts-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
+import { secondFactorGate } from './operators/second-factor.guard.js';
+import { secondFactorOpsRoutes } from './operators/second-factor-ops.routes.js';
+import { stepUpRoutes } from './operators/step-up.routes.js';
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
 import { siteOpsRoutes } from './sites/sites-ops.routes.js';
 import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
@@ -90,11 +94,13 @@ export function createApp(deps: LedgerDeps): Express {
   // Login and the document above are the only unauthenticated ops routes; every other /ops/v1 request is resolved to an operator
   // (or refused 401) once here, before any ops router runs.
   app.use('/ops/v1', opsLoginRoutes(deps));
-  app.use('/ops/v1', operatorAuth(deps));
+  app.use('/ops/v1', operatorAuth(deps), secondFactorGate());
+  app.use('/ops/v1', stepUpRoutes(deps));
   app.use('/ops/v1', siteOpsRoutes(deps));
   app.use(
     '/ops/v1',
     opsOperatorRoutes(deps),
+    secondFactorOpsRoutes(deps),
     depositOpsRoutes(deps),
     withdrawalOpsRoutes(deps),
     bankTransferOpsRoutes(deps),
@@ -105,6 +111,7 @@ export function createApp(deps: LedgerDeps): Express {
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
     senderReturnOpsRoutes(deps),
+    payoutOpsRoutes(deps),
     eventOpsRoutes(deps),
     testWebhookOpsRoutes(deps),
   );

@@ -1,3 +1,4 @@
+import { PayoutBatchRepository } from './payouts/payout-batch.repository.js';
 import { hkdfSync } from 'node:crypto';
 import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
@@ -12,7 +13,7 @@ import { OutboxRelay } from './outbox/outbox.relay.js';
 import { IdempotencyRecordRepository } from './shared/idempotency-record.repository.js';
 import { EventRepository } from './events/event.repository.js';
 import { WebhookUrlGuard } from '@kasa/net-guard';
-import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
+import { totpSecretBox, webhookSecretBox, type SecretBox } from '@kasa/secret-box';
 import { trustedAuthorities, WebhookSender } from '@kasa/webhook-sender';
 import { ApiKeyRepository } from './sites/api-key.repository.js';
 import { DepositRepository } from './deposits/deposit.repository.js';
@@ -72,8 +73,10 @@ export interface LedgerDeps {
   webhookSender: WebhookSender;
   /** Operator accounts and tokens (ops API auth). */
   operators: OperatorRepository;
-  /** Operator login allowances in Redis (OPS_LOGIN_*). */
+  /** Operator login allowances in Redis (OPS_LOGIN_*), second-factor codes included. */
   loginThrottle: LoginThrottle;
+  /** Seals operators' TOTP secrets at rest (AES-256-GCM, bound to the operator id). */
+  totpSecrets: SecretBox;
   /** Locks and conditional updates of intents under review, and the operators' deposit lists. */
   depositReview: DepositReviewRepository;
   /** Locks and conditional updates of withdrawals under review, and the operators' withdrawal lists. */
@@ -85,6 +88,8 @@ export interface LedgerDeps {
   bankTransfers: BankTransferRepository;
   /** Imported bank statements and their debit lines. */
   statements: BankStatementRepository;
+  /** Payout batches: approved payouts gathered into files for the bank. */
+  payoutBatches: PayoutBatchRepository;
   /** Each receiving account's statements against the lines recorded on it (reconciliation). */
   reconciliation: ReconciliationRepository;
   expiries: ExpiryRepository;
@@ -191,12 +196,14 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
       }),
     operators: new OperatorRepository(db),
     loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
+    totpSecrets: totpSecretBox(config.secretEncryptionKey),
     depositReview: new DepositReviewRepository(db),
     withdrawalReview: new WithdrawalReviewRepository(db),
     journal: new JournalRepository(db),
     senderReturns: new SenderReturnRepository(db),
     bankTransfers: new BankTransferRepository(db),
     statements: new BankStatementRepository(db),
+    payoutBatches: new PayoutBatchRepository(db),
     reconciliation: new ReconciliationRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,

@@ -101,7 +101,17 @@ describe('a bank connector posting lines', () => {
 
     const posted = await postLines(account.id, lines);
     expect(posted.status).toBe(201);
-    expect(posted.body).toEqual({ lines: 3, created: 3, duplicates: 0, matched: 1, suggested: 0, unmatched: 1, autoApproved: 0 });
+    expect(posted.body).toEqual({
+      lines: 3,
+      created: 3,
+      duplicates: 0,
+      matched: 1,
+      suggested: 0,
+      unmatched: 1,
+      autoApproved: 0,
+      payoutsSent: 0,
+      payoutsReturned: 0,
+    });
 
     const transfers = await transfersOf(account.id);
     expect(transfers).toHaveLength(2);

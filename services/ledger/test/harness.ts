@@ -4,6 +4,7 @@
  */
 import { createTestEnvironment, type HttpResult, Scenario, type TestEnvironment } from '@kasa/testkit';
 import { startLedger, type LedgerService } from '../src/index.js';
+import type { Logger } from '@kasa/logger';
 import { systemClock, type Clock } from '../src/shared/clock.js';
 
 /**
@@ -71,6 +72,8 @@ export interface LedgerHarness {
 export interface LedgerHarnessOptions {
   /** The ledger's clock, kept across restarts; pass a {@link TestClock} to move time instead of sleeping. */
   clock?: Clock;
+  /** The ledger's logger (a test reading what was logged); the configured one unless given. */
+  logger?: Logger;
 }
 
 export async function startLedgerHarness(
@@ -79,7 +82,8 @@ export async function startLedgerHarness(
 ): Promise<LedgerHarness> {
   const env = await createTestEnvironment(envOverrides);
   const clock = options.clock ?? systemClock;
-  let ledger = await startLedger(env.config, 0, { clock });
+  const overrides = { clock, ...(options.logger ? { logger: options.logger } : {}) };
+  let ledger = await startLedger(env.config, 0, overrides);
   const scenario = new Scenario({
     ledgerUrl: () => ledger.url,
     opsToken: env.config.opsBootstrapToken,
@@ -107,7 +111,7 @@ export async function startLedgerHarness(
     async restart(whileDown) {
       await ledger.stop();
       await whileDown?.();
-      ledger = await startLedger(env.config, 0, { clock });
+      ledger = await startLedger(env.config, 0, overrides);
     },
     async stop() {
       await ledger.stop();

@@ -64,6 +64,8 @@ describe('journal invariants', () => {
       if (!id) return;
       const answer = await h.ops('POST', `/intents/${id}/${action}`, body);
       if (check(`${action} intent`, answer, [200, 409])) (intents.get(id) as { status: string }).status = answer.body.status;
+      // A partial approval's remainder returns join the returns the run reviews, pays out and rejects.
+      if (answer.status === 200 && answer.body.remainder) returns.push(...(answer.body.remainder.returnIds as string[]));
     };
     const onWithdrawal = async (id: string | undefined, action: string, body: unknown) => {
       if (!id) return;
@@ -131,6 +133,15 @@ describe('journal invariants', () => {
         },
       ],
       [14, () => onDeposit(chooseDeposit(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', random() < 0.3 ? { amount: deposit() } : {})],
+      // Partial approvals (every transfer brings at least 1000): the rest returned (by default or said) or set aside.
+      [
+        6,
+        () =>
+          onDeposit(chooseDeposit(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'approve', {
+            amount: String(1 + Math.floor(random() * 1000)),
+            ...pick([{}, { remainder: { action: 'return' } }, { remainder: { action: 'set_aside', reason: 'random hold' } }]),
+          }),
+      ],
       [4, () => onDeposit(chooseDeposit(['PENDING_REVIEW', 'LATE_ARRIVAL']), 'reject', { reason: 'random' })],
       [12, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW']), 'approve', {})],
       [4, () => onWithdrawal(chooseWithdrawal(['PENDING_REVIEW', 'APPROVED']), 'reject', { reason: 'random' })],

@@ -13,7 +13,14 @@ describe('authentication', () => {
   it('accepts OPS_BOOTSTRAP_TOKEN as an admin acting as "bootstrap"', async () => {
     const { h } = setup;
     const me = await h.ops('GET', '/me');
-    expect(me.body).toEqual({ operatorId: 'bootstrap', role: 'ADMIN', tokenId: null, email: null });
+    expect(me.body).toEqual({
+      operatorId: 'bootstrap',
+      role: 'ADMIN',
+      tokenId: null,
+      email: null,
+      secondFactor: 'OFF',
+      secondFactorAt: null,
+    });
   });
 
   it('refuses a missing, malformed or unknown token with 401', async () => {

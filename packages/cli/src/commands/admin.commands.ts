@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { TEST_WEBHOOK_TYPES, type OperatorRole, type OpsSite } from '@kasa/contracts';
+import { OpsApiError } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
@@ -13,17 +14,35 @@ function roleOf(text: string): OperatorRole {
   return role;
 }
 
+/**
+ * Logs in; when the ledger answers 401 `otp_required` and no code was given, asks for it on the terminal (or
+ * says to pass --code), then logs in again with it.
+ */
+async function loginWithCode(ctx: Context, credentials: { email: string; password: string }, code: string | undefined) {
+  if (code) return ctx.client().login({ ...credentials, code });
+  try {
+    return await ctx.client().login(credentials);
+  } catch (error) {
+    if (!(error instanceof OpsApiError) || error.reason !== 'otp_required') throw error;
+    if (!ctx.io.prompt) throw new Error('this account has a second factor: give --code (or set KASA_OTP_CODE)');
+    const typed = (await ctx.io.prompt('Code from your authenticator app (or a recovery code): ')).trim();
+    if (!typed) throw new Error('no code entered');
+    return ctx.client().login({ ...credentials, code: typed });
+  }
+}
+
 /** Login, operators and their tokens, sites and API keys. */
 export function registerAdminCommands(program: Command, ctx: Context): void {
   program
     .command('login')
-    .description('log in with e-mail and password (or KASA_PASSWORD) and print an operator token')
+    .description('log in with e-mail and password (or KASA_PASSWORD), and the second-factor code if asked, and print an operator token')
     .requiredOption('--email <email>', 'operator e-mail')
     .option('--password <password>', 'password; prefer KASA_PASSWORD so it stays out of shell history')
-    .action(async (options: { email: string; password?: string }) => {
+    .option('--code <code>', 'second-factor code (or a recovery code); asked for on a terminal when the account has one')
+    .action(async (options: { email: string; password?: string; code?: string }) => {
       const password = options.password ?? ctx.io.env.KASA_PASSWORD;
       if (!password) throw new Error('give --password or set KASA_PASSWORD');
-      const session = await ctx.client().login({ email: options.email, password });
+      const session = await loginWithCode(ctx, { email: options.email, password }, options.code ?? ctx.io.env.KASA_OTP_CODE);
       ctx.emit(session, () => {
         ctx.io.stdout.write(`Logged in as ${session.operator.email} (${session.operator.role}) until ${session.expiresAt}.\n`);
         ctx.io.stdout.write(`export KASA_TOKEN=${session.token}\n`);

@@ -1,5 +1,12 @@
-import { Option, type Command } from 'commander';
-import { USER_REJECTION_REASONS, type OpsBankTransfer, type OpsIntent, type OpsSenderReturn, type OpsWithdrawal } from '@kasa/contracts';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import {
+  USER_REJECTION_REASONS,
+  type OpsBankTransfer,
+  type RemainderAction,
+  type OpsIntent,
+  type OpsSenderReturn,
+  type OpsWithdrawal,
+} from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
@@ -42,6 +49,13 @@ const recordFilters = (o: RecordListFlags) => ({
   amountMin: o.minAmount,
   amountMax: o.maxAmount,
 });
+
+/** `--remainder return|set-aside`: what happens to money an approval does not credit. */
+function parseRemainder(value: string): RemainderAction {
+  if (value === 'return') return 'return';
+  if (value === 'set-aside' || value === 'set_aside') return 'set_aside';
+  throw new InvalidArgumentError('must be return or set-aside');
+}
 
 function summarize(ctx: Context, kind: string, record: Record<string, unknown>): void {
   ctx.emit(record, () => {
@@ -249,12 +263,27 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .command('approve <intentId>')
     .description('approve a deposit; the amount defaults to what the bank transfers brought')
     .option('--amount <amount>', 'credit this amount in lira (TRY) instead, e.g. 1450 or 1.450,00', parseAmount)
-    .action(async (intentId: string, o: { amount?: string }) => {
-      summarize(
-        ctx,
-        'Intent',
-        await ctx.client().call('approveIntent', { params: { intentId }, body: o.amount ? { amount: o.amount } : {} }),
-      );
+    .option(
+      '--remainder <action>',
+      'when crediting less than arrived: return (default: the rest goes back to its sender for review) or set-aside',
+      parseRemainder,
+    )
+    .option('--reason <text>', 'why the rest is set aside (required with --remainder set-aside)')
+    .action(async (intentId: string, o: { amount?: string; remainder?: RemainderAction; reason?: string }) => {
+      const remainder = o.remainder ? { remainder: { action: o.remainder, ...(o.reason ? { reason: o.reason } : {}) } } : {};
+      const approved = await ctx.client().call('approveIntent', {
+        params: { intentId },
+        body: { ...(o.amount ? { amount: o.amount } : {}), ...remainder },
+      });
+      summarize(ctx, 'Intent', approved);
+      const rest = approved.remainder;
+      if (rest && !ctx.jsonMode()) {
+        ctx.io.stdout.write(
+          rest.action === 'return'
+            ? `The rest, ${formatAmount(rest.amount)} TRY, goes back to its sender: return(s) ${rest.returnIds.join(', ')} wait for review.\n`
+            : `The rest, ${formatAmount(rest.amount)} TRY, is set aside: ${rest.reason}\n`,
+        );
+      }
     });
   deposits
     .command('wait-for-rest <intentId>')

@@ -3,7 +3,7 @@
  * them, ../response-types.ts derives the TypeScript types from them, and test/contract validates real ledger
  * answers against them.
  */
-import { BANK_TRANSFER_STATUSES, MATCH_REASONS, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
+import { BANK_TRANSFER_STATUSES, MATCH_REASONS, REMAINDER_ACTIONS, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import {
   depositIntentListItemSchema,
   eventSchema,
@@ -43,6 +43,7 @@ const operator = object('OpsOperator', {
   role: { type: 'string', enum: ['ADMIN', 'REVIEWER', 'CONNECTOR'] },
   disabledAt: nullableTimestamp,
   createdAt: timestamp,
+  secondFactorEnrolledAt: { ...nullableTimestamp, description: 'When the operator turned on their second factor (TOTP); null when off.' },
 });
 
 const tokenProperties = {
@@ -171,6 +172,23 @@ const eventId = {
   description: 'The webhook event this decision emitted; null when none.',
 } as const;
 
+/** What became of the money an approval did not credit; null when it credited everything (and for a rejection). */
+const remainderOutcome = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['action', 'amount', 'reason', 'returnIds'],
+  properties: {
+    action: { type: 'string', enum: [...REMAINDER_ACTIONS] },
+    amount: { ...amount, description: 'What arrived minus what was credited, in minor units.' },
+    reason: { type: 'string' },
+    returnIds: {
+      type: 'array',
+      items: uuid,
+      description: 'The returns to senders asked for (PENDING_REVIEW), latest transfer first; empty when set aside.',
+    },
+  },
+} as const;
+
 /** What a statement import and a connector's batch both count (the document lists them in this order). */
 const CREATED_LINES = { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' } as const;
 const ARRIVAL_COUNTS = {
@@ -178,6 +196,18 @@ const ARRIVAL_COUNTS = {
   suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
   unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
   autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+  payoutsSent: { type: 'integer', minimum: 0, description: 'Batched payouts a debit line confirmed, marked SENT.' },
+  payoutsReturned: { type: 'integer', minimum: 0, description: 'Sent withdrawals a return credit line marked RETURNED.' },
+} as const;
+
+const payoutBatchProperties = {
+  batchId: uuid,
+  receivingAccountId: { ...uuid, description: "The paying account (the file's debtor)." },
+  count: { type: 'integer', minimum: 1 },
+  total: amount,
+  currency: { type: 'string' },
+  createdBy: { type: 'string' },
+  createdAt: timestamp,
 } as const;
 
 export const OPS_RESPONSE_SCHEMAS = {
@@ -190,8 +220,41 @@ export const OPS_RESPONSE_SCHEMAS = {
       role: { type: 'string', enum: ['ADMIN', 'REVIEWER', 'CONNECTOR'] },
       tokenId: { type: ['string', 'null'], format: 'uuid' },
       email: nullableString,
+      secondFactor: {
+        type: 'string',
+        enum: ['ENROLLED', 'REQUIRED', 'OFF'],
+        description:
+          '`ENROLLED`: the operator has a second factor; `REQUIRED`: their role must have one and this token may only enroll it; `OFF` otherwise (the bootstrap token too).',
+      },
+      secondFactorAt: { ...nullableTimestamp, description: 'When a code was last entered on this token (step-up lasts ten minutes).' },
     },
     'Who the bearer token belongs to.',
+  ),
+  SecondFactorEnrollment: object(
+    'SecondFactorEnrollment',
+    {
+      secret: { type: 'string', description: 'The base32 TOTP secret, shown this once (for typing into an app).' },
+      otpauthUri: { type: 'string', description: 'The otpauth:// URI the QR code carries, shown this once.' },
+      qrDataUrl: { type: 'string', description: 'The QR code of otpauthUri as a data:image/svg+xml URL.' },
+    },
+    'A started enrollment: confirm it with a first code before it counts.',
+  ),
+  SecondFactorConfirmed: object(
+    'SecondFactorConfirmed',
+    {
+      enrolledAt: timestamp,
+      recoveryCodes: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Ten recovery codes, each usable once in place of a code; shown this once (only their hashes are kept).',
+      },
+    },
+    'The second factor is on.',
+  ),
+  SecondFactorVerified: object(
+    'SecondFactorVerified',
+    { secondFactorAt: timestamp, stepUpUntil: timestamp },
+    'The code was right; this token may approve large amounts until stepUpUntil.',
   ),
   LoginResult: object('LoginResult', { token: { type: 'string' }, tokenId: uuid, expiresAt: timestamp, operator: { $ref: 'OpsOperator' } }),
   OpsOperatorToken: object('OpsOperatorToken', tokenProperties),
@@ -229,7 +292,7 @@ export const OPS_RESPONSE_SCHEMAS = {
     ...intentProperties,
     bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } },
   }),
-  OpsIntentDecision: intentObject('OpsIntentDecision', { ...intentProperties, eventId }),
+  OpsIntentDecision: intentObject('OpsIntentDecision', { ...intentProperties, eventId, remainder: remainderOutcome }),
   OpsWithdrawal: object('OpsWithdrawal', withdrawalProperties),
   OpsWithdrawalList: listResponseSchema('OpsWithdrawalList', { $id: 'OpsWithdrawal' }),
   OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
@@ -276,11 +339,38 @@ export const OPS_RESPONSE_SCHEMAS = {
       sentBankTxId: nullableString,
       rejectedAt: nullableTimestamp,
       rejectedReason: nullableString,
+      intentId: {
+        type: ['string', 'null'],
+        format: 'uuid',
+        description:
+          "Set for a partial approval's remainder: part of a transfer this approved deposit did not keep. Null: the whole transfer.",
+      },
     },
-    'Money going back to the sender of a transfer no deposit kept.',
+    'Money going back to the sender of a transfer no deposit kept (or the part of it its deposit did not keep).',
   ),
   OpsSenderReturnList: listResponseSchema('OpsSenderReturnList', { $id: 'OpsSenderReturn' }),
   OpsBankTransferList: listResponseSchema('OpsBankTransferList', { $id: 'OpsBankTransfer' }),
+  CreatedPayoutBatch: object('CreatedPayoutBatch', { batchId: uuid, count: { type: 'integer', minimum: 1 }, total: amount }),
+  OpsPayoutBatch: object('OpsPayoutBatch', payoutBatchProperties),
+  OpsPayoutBatchList: dataOf('OpsPayoutBatchList', 'OpsPayoutBatch'),
+  OpsPayoutBatchDetail: object('OpsPayoutBatchDetail', {
+    ...payoutBatchProperties,
+    items: {
+      type: 'array',
+      items: object('OpsPayoutBatchItem', {
+        itemId: uuid,
+        kind: { type: 'string', enum: ['withdrawal', 'sender_return'] },
+        withdrawalId: { type: ['string', 'null'], format: 'uuid' },
+        senderReturnId: { type: ['string', 'null'], format: 'uuid' },
+        reference: { type: 'string', description: 'The EndToEndId the file and the statement carry.' },
+        amount,
+        currency: { type: 'string' },
+        creditorIban: { type: 'string' },
+        creditorName: { type: 'string' },
+      }),
+    },
+  }),
+  PayoutFile: { $id: 'PayoutFile', type: 'string', description: 'A pain.001.001.03 XML file, or CSV with `format=csv`.' },
   StatementImport: object(
     'StatementImport',
     {

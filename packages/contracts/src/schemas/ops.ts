@@ -3,6 +3,7 @@ import { MINOR_UNITS_PATTERN } from '@kasa/money';
 import {
   BANK_TRANSFER_STATUSES,
   DEPOSIT_STATUSES,
+  REMAINDER_ACTIONS,
   SENDER_RETURN_STATUSES,
   USER_REJECTION_REASONS,
   WITHDRAWAL_STATUSES,
@@ -148,6 +149,34 @@ export const loginRequestSchema = {
   properties: {
     email: { type: 'string', minLength: 3, maxLength: 254 },
     password: { type: 'string', minLength: 1, maxLength: 1024 },
+    code: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 32,
+      description:
+        'The second-factor code (6 digits from the authenticator app) or an unused recovery code; asked for by 401 `otp_required`.',
+    },
+  },
+} as const;
+
+/** A second-factor code: six digits from the authenticator app, or (where allowed) a recovery code. */
+export const secondFactorCodeRequestSchema = {
+  $id: 'SecondFactorCodeRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code'],
+  properties: {
+    code: { type: 'string', minLength: 1, maxLength: 32, description: 'Six digits from the authenticator app, or a recovery code.' },
+  },
+} as const;
+
+/** Turning a second factor off: an operator's own needs a code; an admin turning off someone else's does not. */
+export const disableSecondFactorRequestSchema = {
+  $id: 'DisableSecondFactorRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', minLength: 1, maxLength: 32, description: "A current code or a recovery code; required for one's own." },
   },
 } as const;
 
@@ -252,7 +281,21 @@ export const approveIntentRequestSchema = {
   $id: 'ApproveIntentRequest',
   type: 'object',
   additionalProperties: false,
-  properties: { amount: amountBound },
+  properties: {
+    amount: amountBound,
+    remainder: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['action'],
+      description:
+        'When `amount` is less than arrived: `return` (default) asks for the rest to go back to its sender(s) in the same ' +
+        'transaction; `set_aside` holds it on the deposit and needs a `reason`.',
+      properties: {
+        action: { type: 'string', enum: [...REMAINDER_ACTIONS], 'x-message': 'must be return or set_aside' },
+        reason,
+      },
+    },
+  },
 } as const;
 
 export const rejectRequestSchema = {
@@ -284,6 +327,17 @@ export const approveWithdrawalRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {},
+} as const;
+
+/** POST /ops/v1/payout-batches: which withdrawals (default: every approved payout not yet batched) and the paying account. */
+export const createPayoutBatchRequestSchema = {
+  $id: 'CreatePayoutBatchRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    withdrawalIds: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'string', format: 'uuid' } },
+    accountId: { type: 'string', format: 'uuid', description: 'The paying receiving account; the oldest active one when left out.' },
+  },
 } as const;
 
 export const markSentRequestSchema = {

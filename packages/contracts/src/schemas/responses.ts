@@ -2,7 +2,7 @@
  * JSON Schemas of the partner API's responses. The OpenAPI document uses them, and the contract test
  * validates real responses of the running gateway against them, so code and document cannot drift apart.
  */
-import { CONFLICT_REASONS, ERROR_STATUS } from '../errors.js';
+import { ERROR_REASONS, ERROR_STATUS } from '../errors.js';
 import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, MATCH_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
@@ -78,6 +78,8 @@ export const withdrawalSchema = {
     'rejectedReason',
     'createdAt',
     'updatedAt',
+    'returnedAt',
+    'returnReason',
   ],
   properties: {
     withdrawalId: uuid,
@@ -90,6 +92,15 @@ export const withdrawalSchema = {
     rejectedReason: { type: ['string', 'null'] },
     createdAt: timestamp,
     updatedAt: timestamp,
+    returnedAt: { ...nullableTimestamp, description: 'When the bank sent the payout back (RETURNED).' },
+    returnReason: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['code', 'text'],
+      description:
+        'Why the bank sent it back (RETURNED): `code` the ISO 20022 return reason (AC01 incorrect account number, AC04 closed account, AC06 blocked account, AM04 insufficient funds, AM05 duplication, BE01 name does not match, MS03 not specified) when the bank gave one, else null; `text` in words.',
+      properties: { code: { type: ['string', 'null'], pattern: '^[A-Z]{2}[0-9]{2}$' }, text: { type: 'string' } },
+    },
   },
 } as const;
 
@@ -137,10 +148,11 @@ export const problemSchema = {
     error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
     reason: {
       type: 'string',
-      enum: Object.keys(CONFLICT_REASONS),
+      enum: ERROR_REASONS,
       description:
-        'Which case of `error` this is, where a caller must tell cases apart (today the cases of `conflict`, listed in ' +
-        'docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.',
+        "Which case of `error` this is, where a caller must tell cases apart (the cases of `conflict`, and of an operator's " +
+        'second factor on `unauthorized` and `forbidden`, listed in docs/errors.md). Branch on `error` and `reason`, never on ' +
+        '`detail`: its wording may change.',
     },
     errors: {
       type: 'array',

@@ -60,6 +60,9 @@ const KNOWN_ACTIONS = [
   'OPERATOR.CREATED',
   'OPERATOR.DISABLED',
   'OPERATOR.LOGGED_IN',
+  'OPERATOR.SECOND_FACTOR_ENROLLED',
+  'OPERATOR.SECOND_FACTOR_DISABLED',
+  'OPERATOR.RECOVERY_CODE_USED',
 ];
 
 const AMOUNT_KEYS = new Set(['amount', 'requestedAmount', 'receivedAmount', 'transferAmount', 'minAmount', 'maxAmount', 'approvedAmount']);

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
-import { DEPOSIT_STATUSES, USER_REJECTION_REASONS, type OpsBankTransfer } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, USER_REJECTION_REASONS, type OpsBankTransfer, type RemainderAction } from '@kasa/contracts';
 import type { ConsoleDeps } from '../console-deps.js';
 import { USER_REASON_LABELS, depositActions, senderFlag } from '../views/actions.view.js';
 import { facts, nextPageLink, statusBadge } from '../views/components.js';
@@ -19,6 +19,12 @@ import { siteDirectory, withSites } from './site-names.js';
  * paid it; and its review decisions. The detail keeps its `/intents/...` address (the ops API's word, and every link
  * already made), while the page calls it a deposit (CONTRIBUTING.md, Glossary).
  */
+/** The approve form's choice for the rest: `return` (default) or `set_aside` with its reason (the ledger requires one). */
+function remainderOf(action: string, reason: string): { action: RemainderAction; reason?: string } | null {
+  if (action !== 'set_aside') return action === 'return' ? { action: 'return' } : null;
+  return { action: 'set_aside', ...(reason.trim() ? { reason: reason.trim() } : {}) };
+}
+
 export function depositRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   router.get('/deposits', async (req, res) => {
@@ -127,7 +133,12 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     const typed = action.field('amount');
     const read = typed ? readLira(typed) : null;
     if (read && 'problem' in read) throw AppError.validation([{ field: 'amount', message: read.problem }]);
-    await action.ops.call('approveIntent', { params: { intentId: pathParam(req, 'intentId') }, body: read ? { amount: read.minor } : {} });
+    // The rest's fate matters only for a typed amount (empty credits everything); the ledger ignores it when nothing is left.
+    const remainder = read ? remainderOf(action.field('remainder'), action.field('remainder_reason')) : null;
+    await action.ops.call('approveIntent', {
+      params: { intentId: pathParam(req, 'intentId') },
+      body: read ? { amount: read.minor, ...(remainder ? { remainder } : {}) } : {},
+    });
     action.done('intent-approved');
   });
 

@@ -18,6 +18,8 @@ interface LoginView {
   email?: string;
   error?: string | null;
   notice?: string | null;
+  /** The ledger asked for the second-factor code: the form asks for it (and the password again, which is never kept). */
+  askCode?: boolean;
 }
 
 function loginPage(view: LoginView): string {
@@ -27,6 +29,15 @@ function loginPage(view: LoginView): string {
     <input type="hidden" name="next" value="${view.next}" />
     <label>E-mail <input type="email" name="email" value="${view.email ?? ''}" autocomplete="username" required autofocus /></label>
     <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+    ${
+      view.askCode
+        ? html`<label
+            >Code from your authenticator app
+            <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required placeholder="123456" />
+            <small>Or one of your recovery codes.</small></label
+          >`
+        : ''
+    }
     <button type="submit" class="btn primary">Log in</button>
   </form>`;
   return renderPage({ title: 'Log in', operator: null, csrf: null, notice: view.notice ?? null }, body);
@@ -73,14 +84,15 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     const email = (param(req.body, 'email') ?? '').trim();
     const password = param(req.body, 'password') ?? '';
     // Every failure starts a fresh anonymous session, so the re-rendered form always carries a valid token.
-    const fail = (status: number, error: string, retryAfterSeconds: number | null = null) => {
+    const code = (param(req.body, 'code') ?? '').trim();
+    const fail = (status: number, error: string, retryAfterSeconds: number | null = null, askCode = code !== '') => {
       const session = newSession(deps.clock(), LOGIN_FORM_TTL_MS);
       writeSession(res, deps, session);
       if (retryAfterSeconds !== null) res.setHeader('Retry-After', String(retryAfterSeconds));
       res
         .status(status)
         .type('html')
-        .send(loginPage({ csrf: deps.sessions.csrfToken(session.sid), next, email, error }));
+        .send(loginPage({ csrf: deps.sessions.csrfToken(session.sid), next, email, error, askCode }));
     };
     const current = res.locals.consoleSession;
     if (!current || !deps.sessions.verifyCsrf(current.sid, param(req.body, '_csrf'))) {
@@ -97,9 +109,14 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       // Proxy headers count only from the proxies TRUST_PROXY names; by default the browser is whoever opened the socket.
       const address = req.ip;
       const client = address ? { address, internalToken: deps.config.internalToken } : undefined;
-      result = await deps.ledger.with({ requestId: req.requestId }).login({ email, password }, client);
+      result = await deps.ledger.with({ requestId: req.requestId }).login({ email, password, ...(code ? { code } : {}) }, client);
     } catch (error) {
       if (!(error instanceof OpsApiError)) throw error;
+      if (error.reason === 'otp_required' || error.reason === 'otp_invalid') {
+        const asked = 'Enter your password again and the code from your authenticator app.';
+        fail(401, error.reason === 'otp_invalid' ? 'The code is wrong, expired or already used. Try the next one.' : asked, null, true);
+        return;
+      }
       const throttled = error.status === 429;
       const message = throttled ? throttledMessage(error.retryAfterSeconds) : LOGIN_ERRORS[error.status];
       fail(

@@ -31,6 +31,26 @@ function depositRejectFields(): SafeHtml {
     </select>`;
 }
 
+/**
+ * What happens to the rest when the amount typed is below what arrived (docs/operations.md, Queue: deposits to
+ * review): returned to its sender (the default) or set aside with a reason. Ignored when the amount is left empty.
+ */
+function remainderFields(received: string): SafeHtml {
+  const help = `If less than ${formatTry(received)} is credited: what happens to the rest`;
+  return html`<select name="remainder" aria-label="${help}" title="${help}">
+      <option value="return" selected>Rest: return to sender</option>
+      <option value="set_aside">Rest: set aside</option></select
+    ><input
+      type="text"
+      name="remainder_reason"
+      size="14"
+      maxlength="500"
+      placeholder="Why set aside"
+      aria-label="Why the rest is set aside (required to set it aside)"
+      title="Why the rest is set aside (required to set it aside)"
+    />`;
+}
+
 /** Approve (optionally with another amount) and reject with a reason, for an intent awaiting review. */
 export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
   if (!REVIEWABLE_DEPOSIT.has(deposit.status)) return html`<span class="muted">—</span>`;
@@ -66,7 +86,7 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
           placeholder="${liraInputValue(received)}"
           aria-label="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
           title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
-        /><span class="unit" aria-hidden="true">₺</span>`,
+        /><span class="unit" aria-hidden="true">₺</span>${deposit.receivedAmount !== null ? remainderFields(received) : ''}`,
     })}
     ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${deposit.referenceNo}?`, fields: depositRejectFields() })}
   </div>`;

@@ -14,7 +14,9 @@ export type Section =
   | 'balances'
   | 'reconciliation'
   | 'audit'
-  | 'search';
+  | 'search'
+  // The operator's own account (two-factor authentication): reached from the e-mail in the header, not the navigation.
+  | 'account';
 
 const NAV: Array<[Section, SafeUrl, string]> = [
   ['dashboard', safeUrl('/'), 'Dashboard'],
@@ -62,7 +64,7 @@ function header(frame: Frame): SafeHtml {
         /><button type="submit" class="btn small">Search</button>
       </form>
       <div class="who">
-        <span class="email" title="${op.operatorId}">${op.email}</span>
+        <a class="email" href="/account/2fa" title="Two-factor authentication">${op.email}</a>
         <span class="role role-${op.role.toLowerCase()}">${op.role.toLowerCase()}</span>
         <form method="post" action="/logout" class="inline">
           <input type="hidden" name="_csrf" value="${frame.csrf}" /><button type="submit" class="btn plain small">Log out</button>

@@ -23,6 +23,9 @@ export const NOTICES = {
   'key-revoked': 'API key revoked; requests with it are refused from now on.',
   'site-settings-saved': 'Settings saved and audited. A new rate limit applies at the gateway from its next request.',
   'site-unchanged': 'Nothing was changed: the form held the settings the site already has.',
+  'code-verified': 'Code accepted: for the next ten minutes you may approve large amounts. Press the button again.',
+  'two-factor-off': 'Two-factor authentication is off for your account.',
+  'two-factor-required': 'Your role must use two-factor authentication: set it up before anything else.',
   'signed-out': 'You are signed out.',
   'signed-out-locally':
     'You are signed out of this browser, but the ledger could not be reached to revoke the session; it expires on its own.',

@@ -70,12 +70,12 @@ export class BankStatementRepository {
   }
 
   /**
-   * {@link insertDebitUnlessKnown} for many debit lines in one statement, in the order given; how many were inserted.
+   * {@link insertDebitUnlessKnown} for many debit lines in one statement, in the order given; the bankTxIds inserted.
    * The caller passes each bankTxId of an account once.
    */
-  async insertDebitsUnlessKnown(tx: Tx, inputs: readonly NewStatementDebit[]): Promise<number> {
-    if (inputs.length === 0) return 0;
-    const rows = await tx.$queryRaw<Array<{ inserted: boolean }>>`
+  async insertDebitsUnlessKnown(tx: Tx, inputs: readonly NewStatementDebit[]): Promise<Set<string>> {
+    if (inputs.length === 0) return new Set();
+    const rows = await tx.$queryRaw<Array<{ bankTxId: string; inserted: boolean }>>`
       INSERT INTO bank_statement_debits (id, receiving_account_id, statement_id, bank_tx_id, amount, currency, counterparty_name,
         counterparty_iban, description, end_to_end_id, return_reason, reversal, booked_at, created_at)
       SELECT gen_random_uuid(), l.receiving_account_id, l.statement_id, l.bank_tx_id, l.amount, l.currency, l.counterparty_name,
@@ -90,8 +90,8 @@ export class BankStatementRepository {
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, bank_tx_id) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_statement_debits.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
-      RETURNING (xmax = 0) AS inserted`;
-    return rows.filter((row) => row.inserted).length;
+      RETURNING bank_tx_id AS "bankTxId", (xmax = 0) AS inserted`;
+    return new Set(rows.filter((row) => row.inserted).map((row) => row.bankTxId));
   }
 
   debitsOf(statementId: string) {

@@ -150,6 +150,14 @@ export class BankTransferRepository {
     return rows[0]?.total ?? 0n;
   }
 
+  /** The transfers whose money an intent holds (MATCHED or ASSIGNED to it), latest received first, in the caller's transaction. */
+  keptFor(tx: Tx, intentId: string): Promise<BankTransfer[]> {
+    return tx.bankTransfer.findMany({
+      where: { intentId, status: { in: ['MATCHED', 'ASSIGNED'] } },
+      orderBy: [{ receivedAt: 'desc' }, { createdAt: 'desc' }, { id: 'desc' }],
+    });
+  }
+
   /** {@link receivedFor} of many intents at once (each locked by the caller); an intent no money reached is absent. */
   async receivedForMany(tx: Tx, intentIds: readonly string[]): Promise<Map<string, bigint>> {
     if (intentIds.length === 0) return new Map();

@@ -8,15 +8,21 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
+import { settlePayouts } from '../payouts/payout-statement.js';
+import type { ReturnDeps } from '../returns/sender-return.use-case.js';
+import type { WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
 import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
 
-export interface ImportStatementDeps extends RecordLinesDeps {
+export interface ImportStatementDeps extends RecordLinesDeps, WithdrawalReviewDeps, ReturnDeps {
   accounts: ReceivingAccountRepository;
 }
 
 /** What importing a file did; `created: 0` when every line was imported before. */
 export interface StatementImport extends LineCounts {
   statementId: string;
+  /** Batched payouts a debit line confirmed (SENT), and sent withdrawals a credit line brought back (RETURNED). */
+  payoutsSent: number;
+  payoutsReturned: number;
   format: string;
   statements: Array<{ statementId: string; reference: string }>;
   lines: number;
@@ -32,7 +38,8 @@ const CURRENCY = 'TRY';
  * overlapping statement imported again (also at the same moment) creates nothing new. The whole file is refused,
  * and nothing imported, when it cannot be read (400, with the place), or a statement is of another account, in
  * another currency or does not add up (422). One `BANK_STATEMENT.IMPORTED` audit entry when anything was created.
- * Once committed, each deposit its site's straight-through rule covers is approved (record-lines.ts).
+ * Once committed, each deposit its site's straight-through rule covers is approved (record-lines.ts), and each batched
+ * payout a line confirmed is marked SENT or RETURNED (payouts/payout-statement.ts).
  */
 export async function importStatement(
   deps: ImportStatementDeps,
@@ -84,7 +91,11 @@ export async function importStatement(
     return { first, imported, tally };
   });
   await deps.outbox.publish(outcome.tally.events, request.requestId);
-  const counts = { ...outcome.tally.counts, autoApproved: await approveStraightThrough(deps, request, outcome.tally.paid) };
+  const counts = {
+    ...outcome.tally.counts,
+    autoApproved: await approveStraightThrough(deps, request, outcome.tally.paid),
+    ...(await settlePayouts(deps, request, outcome.tally.payouts)),
+  };
 
   const result: StatementImport = {
     statementId: outcome.first.statementId,
@@ -100,6 +111,8 @@ export async function importStatement(
     format,
     lines: result.lines,
     ...countsOf(result),
+    payoutsSent: result.payoutsSent,
+    payoutsReturned: result.payoutsReturned,
     operatorId: request.caller.operatorId,
   });
   return result;

@@ -8,11 +8,15 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ImportStatementDeps } from './import-statement.use-case.js';
+import { settlePayouts } from '../payouts/payout-statement.js';
 import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts } from './record-lines.js';
 
 /** What posting a batch of lines did; `created: 0` when every line was known. */
 export interface RecordedBankLines extends LineCounts {
   lines: number;
+  /** Batched payouts a debit line confirmed (SENT), and sent withdrawals a credit line brought back (RETURNED). */
+  payoutsSent: number;
+  payoutsReturned: number;
 }
 
 /** The only currency Kasa keeps accounts in. */
@@ -68,12 +72,15 @@ export async function recordBankLines(
     lines: lines.length,
     ...tally.counts,
     autoApproved: await approveStraightThrough(deps, request, tally.paid),
+    ...(await settlePayouts(deps, request, tally.payouts)),
   };
   deps.logger.info('bank lines recorded', {
     requestId: request.requestId,
     receivingAccountId: account.id,
     lines: result.lines,
     ...countsOf(result),
+    payoutsSent: result.payoutsSent,
+    payoutsReturned: result.payoutsReturned,
     operatorId: request.caller.operatorId,
   });
   return result;

@@ -7,6 +7,7 @@ import { approveDeposit, approveDepositsByRule, type DepositReviewDeps, type Rul
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import type { TransitionDeps } from '../shared/transition.js';
+import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
@@ -14,7 +15,7 @@ import { recordArrivals, type RecordArrivalDeps, type RecordedArrival } from './
 import { straightThrough } from './straight-through.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
-export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps {
+export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps, PayoutLineDeps {
   statements: BankStatementRepository;
   sites: SiteRepository;
 }
@@ -40,12 +41,15 @@ export interface LineTally {
   paid: RecordedArrival[];
   /** The ids of the opt-in arrival events written, to publish once committed. */
   events: string[];
+  /** Batched payouts the lines showed leaving or coming back, to mark SENT or RETURNED once committed. */
+  payouts: PayoutTally;
 }
 
 export const newTally = (): LineTally => ({
   counts: { created: 0, duplicates: 0, matched: 0, suggested: 0, unmatched: 0, autoApproved: 0 },
   paid: [],
   events: [],
+  payouts: { sent: [], returned: [] },
 });
 
 /** Where a batch of lines came from: a receiving account, and the statement they are in (null: a bank connector's feed). */
@@ -82,9 +86,27 @@ export async function recordLines(
       tx,
       firstDebits.map((line) => debitOf(line, source)),
     );
-    counts.created += createdDebits;
-    counts.duplicates += debits.length - createdDebits;
-    const credits = chunk.filter((line) => line.direction !== 'debit');
+    counts.created += createdDebits.size;
+    counts.duplicates += debits.length - createdDebits.size;
+    // Only new debits confirm a payout: the same statement imported again confirms nothing twice.
+    await sentPayouts(
+      deps,
+      tx,
+      firstDebits.filter((line) => createdDebits.has(line.bankTxId)),
+      tally.payouts,
+    );
+    // A payout the bank sent back is not unknown money: it settles the withdrawal's return, in no queue.
+    const returned = await splitPayoutReturns(
+      deps,
+      tx,
+      actor,
+      chunk.filter((line) => line.direction !== 'debit'),
+      (line) => transferOf(line, source),
+      tally.payouts,
+    );
+    counts.created += returned.created;
+    counts.duplicates += returned.duplicates;
+    const credits = returned.others;
     for (const recorded of await recordArrivals(
       tx,
       deps,

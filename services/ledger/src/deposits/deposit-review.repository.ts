@@ -68,6 +68,18 @@ export class DepositReviewRepository {
   }
 
   /**
+   * Adds `amount` to an APPROVED deposit's set-aside remainder (money it holds that was neither credited nor returned),
+   * with `reason` as the latest why; the caller holds the deposit locked. False when the deposit is not APPROVED.
+   */
+  async setRemainderAside(tx: Tx, id: string, amount: bigint, reason: string): Promise<boolean> {
+    const written = await tx.$executeRaw`
+      UPDATE deposit_intents SET remainder_set_aside = COALESCE(remainder_set_aside, 0) + ${amount},
+        remainder_set_aside_reason = LEFT(${reason}, 500), remainder_set_aside_at = now(), updated_at = now()
+      WHERE id = ${id}::uuid AND status = 'APPROVED'`;
+    return written === 1;
+  }
+
+  /**
    * Writes the money that arrived to intents this transaction holds locked, in one statement: each row's status,
    * received amount and queue times, conditional on the status it was locked in (see {@link updateDeposit}).
    * Returns how many were written.

@@ -47,9 +47,14 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
   });
 
   opsRoute(router, 'approveIntent', jsonBody, async (req, res) => {
-    const { amount } = parseRequest('approveIntent', req.body);
+    const { amount, remainder } = parseRequest('approveIntent', req.body);
     const intentId = pathParam(req, 'intentId');
-    res.json(await approveDeposit(deps, operatorRequestOf(req, res), intentId, amount ? { amount: BigInt(amount) } : {}));
+    res.json(
+      await approveDeposit(deps, operatorRequestOf(req, res), intentId, {
+        ...(amount ? { amount: BigInt(amount) } : {}),
+        ...(remainder ? { remainder } : {}),
+      }),
+    );
   });
 
   opsRoute(router, 'waitForRest', async (req, res) => {

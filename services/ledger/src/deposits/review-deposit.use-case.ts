@@ -1,6 +1,6 @@
 import type { Deposit, DepositStatus, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
-import type { UserRejectionReason } from '@kasa/contracts';
+import type { RemainderAction, UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsDeposit } from './deposit.views.js';
 import { assertDepositAction, type DepositAction } from './deposit.states.js';
@@ -12,6 +12,8 @@ import type { OperatorRequest } from '../shared/request-context.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 import { writeAudits } from '../shared/audit.repository.js';
+import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
+import { requestRemainderReturns } from '../returns/sender-return.use-case.js';
 import { commitTransition, runTransition, type TransitionDeps } from '../shared/transition.js';
 
 type Tx = Prisma.TransactionClient;
@@ -21,6 +23,7 @@ export interface DepositReviewDeps extends TransitionDeps {
   depositReview: DepositReviewRepository;
   journal: JournalRepository;
   bankTransfers: BankTransferRepository;
+  senderReturns: SenderReturnRepository;
 }
 
 interface Step<Decision extends { to: DepositStatus }> {
@@ -32,6 +35,8 @@ interface Step<Decision extends { to: DepositStatus }> {
   changedMeanwhile: string;
   /** The journal posting, if money moves. */
   posting?(updated: Deposit, decision: Decision): JournalPosting;
+  /** What else the step writes in its transaction once the row changed and the journal posted (a remainder's returns). */
+  alongside?(tx: Tx, updated: Deposit, decision: Decision): Promise<void>;
   audit: string;
   metadata(current: Deposit, updated: Deposit, decision: Decision, journalTransactionId: string | null): Prisma.InputJsonObject;
   /** The decision's webhook: the partner's record of the intent as `data`, with the deciding request's id. */
@@ -74,6 +79,7 @@ function transition<Decision extends { to: DepositStatus }>(
       if (!step.posting) return null;
       const posted = await deps.journal.post(tx, step.posting(updated, decision));
       if (!posted.ok) throw new Error('a deposit credit cannot be refused');
+      await step.alongside?.(tx, updated, decision);
       return posted.transactionId;
     },
     audit: ({ current, updated, decision, journalTransactionId }) => ({
@@ -83,30 +89,88 @@ function transition<Decision extends { to: DepositStatus }>(
     }),
     event: ({ updated }) => ({ siteId: updated.siteId, type: step.event, data: toDepositRecord(updated) }),
     log: ({ updated, eventId }) => logged(step, request, updated, eventId),
-    result: ({ updated, eventId }) => ({ ...toOpsDeposit(updated), eventId }),
+    result: ({ updated, decision, eventId }) => ({ ...toOpsDeposit(updated), eventId, remainder: remainderOutcome(decision) }),
   });
+}
+
+/** What became of the money an approval did not credit: the action, how much, why, and the returns asked for. */
+export interface RemainderOutcome {
+  action: RemainderAction;
+  amount: string;
+  reason: string;
+  returnIds: string[];
 }
 
 interface Approval {
   to: DepositStatus;
   amount: bigint;
   received: bigint;
+  /** What arrived and is not credited (received - amount) and what happens to it; null when everything is credited. */
+  remainder: { action: RemainderAction; amount: bigint; reason: string; returnIds: string[] } | null;
 }
 
-/** What approving takes: the operator's figure (absent: everything received) and, when the service approves, its rule. */
+/** The answer's `remainder`: null for a rejection and for an approval that credited everything. */
+function remainderOutcome(decision: { to: DepositStatus } | Approval): RemainderOutcome | null {
+  const remainder = 'remainder' in decision ? decision.remainder : null;
+  return remainder ? { ...remainder, amount: remainder.amount.toString(), returnIds: [...remainder.returnIds] } : null;
+}
+
+/** What the operator says about money the approval does not credit (absent: return it). */
+export interface RemainderInput {
+  action: RemainderAction;
+  reason?: string;
+}
+
+/** What approving takes: the operator's figure (absent: everything received), the remainder's fate, and when the service approves, its rule. */
 interface ApprovalInput {
   amount?: bigint;
+  remainder?: RemainderInput;
   rule?: Prisma.InputJsonObject;
 }
 
-/** What an approval writes besides the status: the credit, and when. */
-const approvalChanges = ({ amount }: Approval) => ({ amount, approvedAt: new Date() });
+/** What an approval writes besides the status: the credit, when, and a remainder set aside with its reason. */
+const approvalChanges = ({ amount, remainder }: Approval) => ({
+  amount,
+  approvedAt: new Date(),
+  ...(remainder?.action === 'set_aside'
+    ? { remainderSetAside: remainder.amount, remainderSetAsideReason: remainder.reason, remainderSetAsideAt: new Date() }
+    : {}),
+});
 
-/** The approval step, given how the money received for the intent is read under its lock. */
-function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>): Step<Approval> {
+/**
+ * The fate of the money an approval leaves uncredited: `return` (the default) or `set_aside`, which needs a reason
+ * (400 naming `remainder.reason`). A rule's approval never leaves a remainder (it is an operator's to weigh).
+ */
+function decideRemainder(input: ApprovalInput, current: Deposit, amount: bigint, received: bigint): Approval['remainder'] {
+  const rest = received - amount;
+  if (rest === 0n) return null;
+  if (input.rule) {
+    throw AppError.validation([
+      { field: 'amount', message: "a rule credits everything that arrived; a remainder is an operator's decision" },
+    ]);
+  }
+  const action = input.remainder?.action ?? 'return';
+  const given = input.remainder?.reason?.trim() ?? '';
+  if (action === 'set_aside' && given === '') {
+    throw AppError.validation([
+      { field: 'remainder.reason', message: `is required to set aside the ${rest} kuruş (${formatTry(rest)}) not credited` },
+    ]);
+  }
+  const reason = given || `Remainder of deposit ${current.referenceNo}: ${formatTry(amount)} credited of ${formatTry(received)} received.`;
+  return { action, amount: rest, reason, returnIds: [] };
+}
+
+/** Asks for a remainder's returns in the approval's transaction; their ids. */
+type ReturnRemainder = (tx: Tx, updated: Deposit, remainder: bigint, reason: string) => Promise<string[]>;
+
+/**
+ * The approval step, given how the money received for the intent is read under its lock and (for an operator's
+ * approval) how a remainder's returns are asked for.
+ */
+function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>, returnRemainder?: ReturnRemainder): Step<Approval> {
   return {
     action: 'approve',
-    decide: async (tx, _current, to) => {
+    decide: async (tx, current, to) => {
       const received = await receivedFor(tx);
       const amount = input.amount ?? received;
       if (amount <= 0n) {
@@ -119,13 +183,19 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
           [{ field: 'amount', message: `must not exceed the ${received} kuruş (${formatTry(received)}) received` }],
         );
       }
-      return { to, amount, received };
+      return { to, amount, received, remainder: decideRemainder(input, current, amount, received) };
     },
     changes: approvalChanges,
     changedMeanwhile: 'The intent changed while it was being approved; nothing was changed.',
     posting: (updated, { amount }) => Postings.depositApproved(updated.siteId, updated.id, amount),
+    alongside: async (tx, updated, { remainder }) => {
+      if (remainder?.action !== 'return') return;
+      if (!returnRemainder) throw new Error('a remainder to return without a way to return it');
+      // The decision carries the ids on to the audit entry and the answer.
+      remainder.returnIds.push(...(await returnRemainder(tx, updated, remainder.amount, remainder.reason)));
+    },
     audit: 'INTENT.APPROVED',
-    metadata: (current, _updated, { to, amount, received }, journalTransactionId) => ({
+    metadata: (current, _updated, { to, amount, received, remainder }, journalTransactionId) => ({
       from: current.status,
       to,
       amount: amount.toString(),
@@ -133,6 +203,7 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
       receivedAmount: received.toString(),
       operatorEnteredAmount: input.amount !== undefined && !input.rule,
       journalTransactionId,
+      remainder: remainder ? { ...remainder, amount: remainder.amount.toString() } : null,
       // The rule that approved it, when the service did (straight-through approval).
       ...(input.rule ? { rule: input.rule } : {}),
     }),
@@ -146,14 +217,29 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
  * the operator's figure or, by default, everything the bank transfers brought; `requestedAmount` stays as
  * the partner asked. Money is created only by money that arrived: the credit can never exceed the sum of
  * the transfers matched or assigned to the intent (409, nothing changed). Credits the site's available
- * balance and emits `intent.approved`. `rule`: the service approving by a site's rule, kept in the audit entry.
+ * balance and emits `intent.approved`. Crediting less than arrived leaves no money off the books: the remainder goes
+ * back to its sender(s) as returns PENDING_REVIEW (`return`, the default) or is set aside on the deposit with a reason
+ * (`set_aside`), in the same transaction. `rule`: the service approving by a site's rule, kept in the audit entry.
  */
 export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: ApprovalInput) {
   return transition(
     deps,
     request,
     intentId,
-    approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId)),
+    approveStep(
+      input,
+      (tx) => deps.bankTransfers.receivedFor(tx, intentId),
+      async (tx, updated, remainder, reason) =>
+        (
+          await requestRemainderReturns(deps, tx, request, {
+            intentId,
+            referenceNo: updated.referenceNo,
+            siteId: updated.siteId,
+            remainder,
+            reason,
+          })
+        ).map((row) => row.id),
+    ),
   );
 }
 

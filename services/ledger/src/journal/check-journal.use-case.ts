@@ -9,6 +9,7 @@ export interface JournalProblem {
     | 'impossible_balance'
     | 'record_mismatch'
     | 'unbacked_credit'
+    | 'unaccounted_money'
     | 'reconciliation_difference'
     | 'statement_gap';
   detail: Record<string, string>;
@@ -26,7 +27,8 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
 /**
  * The journal's invariants: every transaction sums to zero, every balance equals its entries, no liability
  * is in debit, the journal agrees with the deposit and withdrawal records, and every credited deposit is
- * backed by incoming transfers recorded for it; the house journal of returns to senders likewise; and each receiving
+ * backed by incoming transfers recorded for it, and every approved deposit accounts for all it received (credited,
+ * returned or set aside); the house journal of returns to senders likewise; and each receiving
  * account's last statement balance agrees with what Kasa booked on it, its statements joining up. Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
@@ -36,12 +38,13 @@ export async function checkJournal(
     senderReturns: SenderReturnRepository;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, house, accounts] = await Promise.all([
+  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
     deps.journal.recordMismatches(),
     deps.journal.unbackedCredits(),
+    deps.journal.unaccountedMoney(),
     deps.senderReturns.houseProblems(),
     reconcileAll(deps),
   ]);
@@ -51,6 +54,8 @@ export async function checkJournal(
     ...impossible.map((row) => ({ kind: 'impossible_balance' as const, detail: stringify({ ...row }) })),
     ...records.map((row) => ({ kind: 'record_mismatch' as const, detail: stringify({ ...row }) })),
     ...unbacked.map((row) => ({ kind: 'unbacked_credit' as const, detail: stringify({ ...row }) })),
+    // No money off the books: per approved deposit, received = credited + returned or in return + set aside.
+    ...unaccounted.map((row) => ({ kind: 'unaccounted_money' as const, detail: stringify({ ...row }) })),
     // The house journal (returns to senders) by the same rules; its details name `journal: house`.
     ...house,
     // The bank's side (docs/operations.md, Reconciliation): an account whose statement and bookings disagree, a break between statements.

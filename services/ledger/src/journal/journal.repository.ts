@@ -171,6 +171,41 @@ export class JournalRepository {
   }
 
   /**
+   * Money off the books. Per approved deposit: what arrived (transfers MATCHED or ASSIGNED to it) must equal what was
+   * credited + what its remainder returns give back or are giving back (any not REJECTED) + what is set aside on it.
+   * A deposit not approved has no remainder returns and nothing set aside. Per transfer: its remainder returns give back
+   * at most its own amount, and only for the deposit it paid, so each return goes to the sender who sent that money.
+   */
+  unaccountedMoney(): Promise<
+    Array<{ intentId: string; bankTransferId: string | null; received: bigint; credited: bigint; returned: bigint; setAside: bigint }>
+  > {
+    return this.db.$queryRaw`
+      WITH received AS (
+        SELECT intent_id, SUM(amount) AS total FROM bank_transfers
+        WHERE intent_id IS NOT NULL AND status IN ('MATCHED', 'ASSIGNED') GROUP BY intent_id
+      ), returned AS (
+        SELECT intent_id, SUM(amount) AS total FROM sender_returns
+        WHERE intent_id IS NOT NULL AND status <> 'REJECTED' GROUP BY intent_id
+      )
+      SELECT d.id::text AS "intentId", NULL::text AS "bankTransferId", COALESCE(r.total, 0)::bigint AS received,
+        (CASE WHEN d.status = 'APPROVED' THEN d.amount ELSE 0 END)::bigint AS credited,
+        COALESCE(x.total, 0)::bigint AS returned, COALESCE(d.remainder_set_aside, 0)::bigint AS "setAside"
+      FROM deposit_intents d
+      LEFT JOIN received r ON r.intent_id = d.id
+      LEFT JOIN returned x ON x.intent_id = d.id
+      -- A credit above what arrived is unbackedCredits' to report.
+      WHERE (d.status = 'APPROVED' AND d.amount <= COALESCE(r.total, 0)
+             AND COALESCE(r.total, 0) <> d.amount + COALESCE(x.total, 0) + COALESCE(d.remainder_set_aside, 0))
+         OR (d.status <> 'APPROVED' AND (x.total IS NOT NULL OR d.remainder_set_aside IS NOT NULL))
+      UNION ALL
+      SELECT MIN(x.intent_id::text), t.id::text, t.amount::bigint, 0::bigint, SUM(x.amount)::bigint, 0::bigint
+      FROM sender_returns x JOIN bank_transfers t ON t.id = x.bank_transfer_id
+      WHERE x.intent_id IS NOT NULL AND x.status <> 'REJECTED'
+      GROUP BY t.id, t.amount
+      HAVING SUM(x.amount) > t.amount OR bool_or(t.intent_id IS DISTINCT FROM x.intent_id OR t.status NOT IN ('MATCHED', 'ASSIGNED'))`;
+  }
+
+  /**
    * Credits not backed by money that arrived: a deposit whose journal credit (its `bank_clearing` debit)
    * or whose approved `amount` exceeds the transfers matched or assigned to it, or a credit posted for an
    * intent of another site or for none at all. Money is created only by money that arrived, so this holds

@@ -21,6 +21,12 @@ export interface LoginAttempt {
   chargedAccount: boolean;
 }
 
+/** What one second-factor code check took from the operator's allowance. */
+export interface CodeAttempt {
+  key: string;
+  position: number;
+}
+
 const KNOWN_ADDRESS_TTL_SECONDS = 30 * 86400;
 
 // Gives back points without ever creating a key or going below zero (the library's reward() does both
@@ -60,6 +66,7 @@ export class LoginThrottle {
   private readonly perPair: RateLimiterRedis;
   private readonly perAddress: RateLimiterRedis;
   private readonly perAccount: RateLimiterRedis;
+  private readonly perOperatorCode: RateLimiterRedis;
   private readonly knownPrefix: string;
 
   constructor(
@@ -79,6 +86,9 @@ export class LoginThrottle {
     this.perPair = limiter('pair', config.opsLoginAttemptsPerAccountAddress);
     this.perAddress = limiter('address', config.opsLoginAttemptsPerAddress);
     this.perAccount = limiter('account', config.opsLoginAttemptsPerAccount);
+    // Second-factor codes, per operator whatever the address: a stolen password (or token) gets as many code guesses
+    // per window as one address gets password guesses.
+    this.perOperatorCode = limiter('code', config.opsLoginAttemptsPerAccountAddress);
     this.knownPrefix = `${redisPrefix}:ops-login-known`;
   }
 
@@ -112,6 +122,23 @@ export class LoginThrottle {
       attempt.chargedAccount ? this.refund(this.perAccount, attempt.account, 1) : Promise.resolve(),
       this.redis.set(`${this.knownPrefix}:${attempt.pair}`, '1', 'EX', KNOWN_ADDRESS_TTL_SECONDS),
     ]);
+  }
+
+  /**
+   * Takes one attempt from the operator's second-factor allowance before a code is checked (login, confirm,
+   * step-up, turning it off). Throws like {@link admit}.
+   */
+  async admitCode(operatorId: string): Promise<CodeAttempt> {
+    const key = sha256Hex(`ops-2fa:${operatorId}`);
+    return this.guarded(async () => {
+      if (this.redis.status !== 'ready') throw new Error('Redis connection is not ready');
+      return { key, position: (await this.perOperatorCode.consume(key)).consumedPoints };
+    });
+  }
+
+  /** After a right code: gives back it and the wrong ones before it, as a right password does. Best effort. */
+  async codeSucceeded(attempt: CodeAttempt): Promise<void> {
+    await Promise.allSettled([this.refund(this.perOperatorCode, attempt.key, attempt.position)]);
   }
 
   private async refund(limiter: RateLimiterRedis, key: string, points: number): Promise<void> {

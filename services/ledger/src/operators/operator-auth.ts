@@ -16,7 +16,11 @@ function bearer(header: string | undefined): string | null {
  * other bearer must be an unrevoked, unexpired operator token of an enabled account. Sets
  * `res.locals.operator` and `res.locals.actor`; anything else is 401.
  */
-export function operatorAuth(deps: { config: { opsBootstrapToken: string }; operators: OperatorRepository; clock: Clock }): RequestHandler {
+export function operatorAuth(deps: {
+  config: { opsBootstrapToken: string; operator2faRequired: readonly OperatorPrincipal['role'][] };
+  operators: OperatorRepository;
+  clock: Clock;
+}): RequestHandler {
   return (req, res, next) => {
     const token = bearer(req.get('authorization'));
     if (!token) {
@@ -36,7 +40,20 @@ export function operatorAuth(deps: { config: { opsBootstrapToken: string }; oper
           next(new AppError('unauthorized', 'The operator token is not valid, expired or revoked.'));
           return;
         }
-        res.locals.operator = { operatorId: owner.operatorId, role: owner.role, tokenId: owner.tokenId, email: owner.email };
+        const secondFactor = owner.secondFactorEnrolled
+          ? 'ENROLLED'
+          : deps.config.operator2faRequired.includes(owner.role)
+            ? 'REQUIRED'
+            : 'OFF';
+        const principal: OperatorPrincipal = {
+          operatorId: owner.operatorId,
+          role: owner.role,
+          tokenId: owner.tokenId,
+          email: owner.email,
+          secondFactor,
+          secondFactorAt: owner.secondFactorAt,
+        };
+        res.locals.operator = principal;
         res.locals.actor = { type: 'OPERATOR', id: owner.operatorId };
         next();
       },

@@ -11,6 +11,13 @@ export interface OperatorPrincipal {
   email: string | null;
   /** The service itself, deciding by a rule an admin set (straight-through approval): audited as SYSTEM. */
   system?: true;
+  /**
+   * The operator's second factor: `ENROLLED`, `REQUIRED` (their role must have one and they have none: the token may
+   * only enroll it), or `OFF`. Absent for the bootstrap token and the service's own principals.
+   */
+  secondFactor?: 'ENROLLED' | 'REQUIRED' | 'OFF';
+  /** When a second-factor code was last entered on this token (step-up), or null. */
+  secondFactorAt?: Date | null;
   /** A partner's test key driving its sandbox through the simulator (docs/sandbox.md): audited as that API key. */
   apiKeyId?: string;
 }

@@ -8,6 +8,10 @@ export interface TokenOwner {
   operatorId: string;
   email: string;
   role: OperatorRole;
+  /** Whether the operator has a confirmed second factor. */
+  secondFactorEnrolled: boolean;
+  /** When a code was last entered on this token (step-up), or null. */
+  secondFactorAt: Date | null;
 }
 
 /** Operator accounts and their bearer tokens (only token hashes are stored). */
@@ -44,7 +48,10 @@ export class OperatorRepository {
     return result.count === 1;
   }
 
-  createToken(tx: Tx, input: { operatorId: string; tokenHash: string; label: string; expiresAt: Date | null }): Promise<OperatorToken> {
+  createToken(
+    tx: Tx,
+    input: { operatorId: string; tokenHash: string; label: string; expiresAt: Date | null; secondFactorAt?: Date | null },
+  ): Promise<OperatorToken> {
     return tx.operatorToken.create({ data: input });
   }
 
@@ -68,10 +75,70 @@ export class OperatorRepository {
         OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
         operator: { disabledAt: null },
       },
-      include: { operator: { select: { email: true, role: true } } },
+      include: { operator: { select: { email: true, role: true, totpEnrolledAt: true } } },
     });
     if (!token) return null;
-    return { tokenId: token.id, operatorId: token.operatorId, email: token.operator.email, role: token.operator.role };
+    return {
+      tokenId: token.id,
+      operatorId: token.operatorId,
+      email: token.operator.email,
+      role: token.operator.role,
+      secondFactorEnrolled: token.operator.totpEnrolledAt !== null,
+      secondFactorAt: token.secondFactorAt,
+    };
+  }
+
+  /** Stores a new, unconfirmed TOTP secret (sealed); false when a confirmed one is on. */
+  async startTotp(id: string, sealedSecret: string): Promise<boolean> {
+    const result = await this.db.operator.updateMany({
+      where: { id, totpEnrolledAt: null },
+      data: { totpSecretEnc: sealedSecret, totpLastStep: null },
+    });
+    return result.count === 1;
+  }
+
+  /** Confirms the pending secret at `step` and replaces the recovery codes; false when it was confirmed meanwhile. */
+  async confirmTotp(tx: Tx, id: string, step: number, at: Date, recoveryCodeHashes: string[]): Promise<boolean> {
+    const result = await tx.operator.updateMany({ where: { id, totpEnrolledAt: null }, data: { totpEnrolledAt: at, totpLastStep: step } });
+    if (result.count !== 1) return false;
+    await tx.operatorRecoveryCode.deleteMany({ where: { operatorId: id } });
+    await tx.operatorRecoveryCode.createMany({ data: recoveryCodeHashes.map((codeHash) => ({ operatorId: id, codeHash })) });
+    return true;
+  }
+
+  /** Accepts a TOTP step once: false when this step (or a later one) was already used. */
+  async acceptTotpStep(id: string, step: number): Promise<boolean> {
+    const result = await this.db.operator.updateMany({
+      where: { id, totpEnrolledAt: { not: null }, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] },
+      data: { totpLastStep: step },
+    });
+    return result.count === 1;
+  }
+
+  /** Uses a recovery code once: false when it is unknown, someone else's or already used. */
+  async useRecoveryCode(tx: Tx, operatorId: string, codeHash: string, at: Date): Promise<boolean> {
+    const result = await tx.operatorRecoveryCode.updateMany({ where: { operatorId, codeHash, usedAt: null }, data: { usedAt: at } });
+    return result.count === 1;
+  }
+
+  /** How many unused recovery codes the operator has left. */
+  unusedRecoveryCodes(operatorId: string): Promise<number> {
+    return this.db.operatorRecoveryCode.count({ where: { operatorId, usedAt: null } });
+  }
+
+  /** Turns the second factor off: the secret and every recovery code go. False when it was off already. */
+  async clearTotp(tx: Tx, id: string): Promise<boolean> {
+    const result = await tx.operator.updateMany({
+      where: { id, totpSecretEnc: { not: null } },
+      data: { totpSecretEnc: null, totpEnrolledAt: null, totpLastStep: null },
+    });
+    await tx.operatorRecoveryCode.deleteMany({ where: { operatorId: id } });
+    return result.count === 1;
+  }
+
+  /** Records that a code was entered on this token now (login with a code, or step-up). */
+  async stampSecondFactor(tokenId: string, at: Date): Promise<void> {
+    await this.db.operatorToken.update({ where: { id: tokenId }, data: { secondFactorAt: at } });
   }
 
   /** Returns false when the token was already revoked (or does not exist). */

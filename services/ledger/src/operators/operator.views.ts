@@ -1,6 +1,6 @@
 import type { Operator, OperatorToken } from '@kasa/db';
 
-/** An operator account as the ops API shows it (never its password hash). */
+/** An operator account as the ops API shows it (never its password hash or second-factor secret). */
 export function operatorView(operator: Operator) {
   return {
     operatorId: operator.id,
@@ -9,6 +9,7 @@ export function operatorView(operator: Operator) {
     role: operator.role,
     disabledAt: operator.disabledAt?.toISOString() ?? null,
     createdAt: operator.createdAt.toISOString(),
+    secondFactorEnrolledAt: operator.totpEnrolledAt?.toISOString() ?? null,
   };
 }
 

@@ -45,7 +45,15 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'whoAmI', (_req, res) => {
-    res.json(principalOf(res.locals));
+    const { operatorId, role, tokenId, email, secondFactor, secondFactorAt } = principalOf(res.locals);
+    res.json({
+      operatorId,
+      role,
+      tokenId,
+      email,
+      secondFactor: secondFactor ?? 'OFF',
+      secondFactorAt: secondFactorAt?.toISOString() ?? null,
+    });
   });
 
   opsRoute(router, 'logout', async (_req, res) => {

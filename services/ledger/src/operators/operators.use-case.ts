@@ -9,8 +9,9 @@ import { generateOperatorToken } from './operator-token.js';
 import { operatorView, tokenView } from './operator.views.js';
 import { actorOf, isAdmin, type OperatorPrincipal } from './operator-principal.js';
 import type { OperatorRepository } from './operator.repository.js';
+import { checkSecondFactorCode, type SecondFactorDeps } from './second-factor.use-case.js';
 
-export interface OperatorsDeps {
+export interface OperatorsDeps extends SecondFactorDeps {
   db: PrismaClient;
   clock: Clock;
   operators: OperatorRepository;
@@ -59,8 +60,13 @@ export async function createOperator(
  * answer is 429 with Retry-After, without checking the password, so a burst of concurrent guesses gets no
  * more checks than the allowance. `clientAddress` is the caller's socket address, or the browser's address
  * when the console forwards it with the internal token. Redis down answers 503.
+ *
+ * An operator with a second factor must send its `code` too: without it the answer is 401 `otp_required` (the
+ * attempt stays counted, so the password cannot be tried for free), a wrong one 401 `otp_invalid`, counted
+ * against the login allowances and the operator's code allowance. The token of a login with a code is stamped,
+ * so it may approve large amounts (step-up) for the next ten minutes.
  */
-export async function login(deps: OperatorsDeps, input: { email: string; password: string; clientAddress: string }) {
+export async function login(deps: OperatorsDeps, input: { email: string; password: string; code?: string; clientAddress: string }) {
   const email = normalizeEmail(input.email);
   const attempt = await deps.loginThrottle.admit(email, input.clientAddress);
   const operator = await deps.operators.findByEmail(email);
@@ -70,16 +76,36 @@ export async function login(deps: OperatorsDeps, input: { email: string; passwor
   if (operator.role === 'CONNECTOR') {
     throw new AppError('forbidden', "A bank connector's account cannot log in; it works with a token an admin issues it.");
   }
+  let secondFactorAt: Date | null = null;
+  if (operator.totpEnrolledAt) {
+    if (!input.code)
+      throw new AppError(
+        'unauthorized',
+        'This account has a second factor: send the code from the authenticator app.',
+        undefined,
+        undefined,
+        'otp_required',
+      );
+    await checkSecondFactorCode(deps, operator, input.code);
+    secondFactorAt = deps.clock.now();
+  }
   await deps.loginThrottle.succeeded(attempt);
   const { token, tokenHash } = generateOperatorToken();
   const expiresAt = msFromNow(deps.clock, deps.config.operatorSessionTtlSeconds * 1000);
   const created = await deps.db.$transaction(async (tx) => {
-    const row = await deps.operators.createToken(tx, { operatorId: operator.id, tokenHash, label: 'console login', expiresAt });
+    const row = await deps.operators.createToken(tx, {
+      operatorId: operator.id,
+      tokenHash,
+      label: 'console login',
+      expiresAt,
+      secondFactorAt,
+    });
     await writeAudit(tx, {
       actor: { type: 'OPERATOR', id: operator.id },
       action: 'OPERATOR.LOGGED_IN',
       entityType: 'operator_token',
       entityId: row.id,
+      metadata: { secondFactor: secondFactorAt !== null },
     });
     return row;
   });

@@ -9,11 +9,12 @@ type Tx = Prisma.TransactionClient;
 
 const ENTITY = 'sender_return';
 
-/** A return as it is asked for: the transfer's whole amount back to its sender. */
+/** A return as it is asked for: the transfer's whole amount back to its sender, or (with `intentId`) a partial approval's remainder. */
 export type NewSenderReturn = Pick<
   SenderReturn,
   'bankTransferId' | 'amount' | 'currency' | 'senderName' | 'senderIban' | 'reason' | 'transferStatusBefore' | 'requestedBy'
->;
+> &
+  Partial<Pick<SenderReturn, 'intentId'>>;
 
 /**
  * Returns to senders and their house journal (house-accounts.ts): the rows a return's review locks and
@@ -78,12 +79,14 @@ export class SenderReturnRepository {
         SELECT COALESCE(SUM(amount) FILTER (WHERE status = 'APPROVED'), 0)::bigint AS approved,
                COALESCE(SUM(amount) FILTER (WHERE status = 'SENT'), 0)::bigint AS sent
         FROM sender_returns`,
-      // A return must give back exactly one transfer's money, and money no deposit kept.
+      // A return must give back exactly one transfer's money, and money no deposit kept; a remainder's return
+      // (intent_id set) is part of a transfer, proven by the journal check's `unaccounted_money` instead.
       this.db.$queryRaw<Array<{ returnId: string; amount: bigint; transferAmount: bigint; intentStatus: string | null }>>`
         SELECT r.id::text AS "returnId", r.amount, t.amount AS "transferAmount", d.status::text AS "intentStatus"
         FROM sender_returns r JOIN bank_transfers t ON t.id = r.bank_transfer_id
         LEFT JOIN deposit_intents d ON d.id = t.intent_id
-        WHERE r.status <> 'REJECTED' AND (r.amount <> t.amount OR (d.id IS NOT NULL AND d.status <> 'REJECTED'))`,
+        WHERE r.status <> 'REJECTED' AND r.intent_id IS NULL
+          AND (r.amount <> t.amount OR (d.id IS NOT NULL AND d.status <> 'REJECTED'))`,
     ]);
     const balance = (account: HouseAccount) => balances.find((row) => row.account === account)?.balance ?? 0n;
     const { approved, sent } = expected[0] ?? { approved: 0n, sent: 0n };

@@ -81,6 +81,61 @@ export async function requestSenderReturn(deps: ReturnDeps, request: OperatorReq
   return toOpsSenderReturn(created);
 }
 
+/** A partial approval's remainder going back: the deposit (locked and approved by the caller) and how much of its money. */
+export interface RemainderReturn {
+  intentId: string;
+  referenceNo: string;
+  siteId: string;
+  remainder: bigint;
+  reason: string;
+}
+
+/**
+ * Asks, in the caller's transaction (the deposit's approval), for a partial approval's remainder to go back to the
+ * sender(s): the remainder is taken from the deposit's transfers latest first, each return PENDING_REVIEW for the part
+ * of one transfer (at most all of it) to that transfer's sender, naming the deposit (`intentId`). The transfers stay
+ * MATCHED or ASSIGNED: the deposit kept the rest of their money. No money moves yet; the house journal posts when a
+ * return is approved and sent, exactly as for a whole transfer. Returns the returns created, latest transfer first.
+ */
+export async function requestRemainderReturns(
+  deps: Pick<ReturnDeps, 'senderReturns' | 'bankTransfers'>,
+  tx: Tx,
+  request: OperatorRequest,
+  { intentId, referenceNo, siteId, remainder, reason }: RemainderReturn,
+): Promise<SenderReturn[]> {
+  const actor = actorOf(request.caller);
+  const created: SenderReturn[] = [];
+  let left = remainder;
+  for (const transfer of await deps.bankTransfers.keptFor(tx, intentId)) {
+    if (left <= 0n) break;
+    const amount = transfer.amount < left ? transfer.amount : left;
+    left -= amount;
+    const row = await deps.senderReturns.create(tx, {
+      bankTransferId: transfer.id,
+      intentId,
+      amount,
+      currency: transfer.currency,
+      senderName: transfer.senderName,
+      senderIban: transfer.senderIban,
+      reason,
+      transferStatusBefore: transfer.status,
+      requestedBy: actor.id,
+    });
+    await writeAudit(tx, {
+      actor,
+      action: 'SENDER_RETURN.REQUESTED',
+      entityType: 'sender_return',
+      entityId: row.id,
+      siteId,
+      metadata: { bankTransferId: transfer.id, intentId, referenceNo, remainder: true, reason, amount: amount.toString() },
+    });
+    created.push(row);
+  }
+  // The remainder is what arrived minus the credit, so the deposit's transfers always cover it.
+  if (left > 0n) throw new Error('a remainder larger than the money its deposit holds');
+  return created;
+}
+
 interface Step {
   action: ReturnAction;
   /** The row fields the step sets, besides the status. */
@@ -90,6 +145,19 @@ interface Step {
   /** Where the transfer goes (it waits as RETURNING while the return is open). */
   transferTo?(current: SenderReturn): BankTransferStatus;
   metadata?: Record<string, string>;
+  /** A rejection's reason: a rejected remainder return is set aside on its deposit with it. */
+  rejectedReason?: string;
+}
+
+/**
+ * A remainder's return rejected: the money stays with us, so it is set aside on its deposit (added to what is set
+ * aside there, with the rejection's reason), keeping received = credited + returned + set aside.
+ */
+async function keepRemainder(deps: ReturnDeps, tx: Tx, current: SenderReturn, reason: string): Promise<void> {
+  const intentId = current.intentId as string;
+  await deps.depositReview.lockDeposit(tx, intentId);
+  const kept = await deps.depositReview.setRemainderAside(tx, intentId, current.amount, `Return ${current.id} rejected: ${reason.trim()}`);
+  if (!kept) throw new Error('a remainder return without its approved deposit');
 }
 
 /**
@@ -103,8 +171,10 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     lock: (tx) => deps.senderReturns.lock(tx, returnId),
     decide: (_tx, current) => ({ to: assertReturnAction(step.action, current.status) }),
     update: async (tx, current, { to }) => {
-      const transferTo = step.transferTo?.(current);
+      // A remainder's return leaves its transfer as it is (its deposit kept the rest of the money).
+      const transferTo = current.intentId ? undefined : step.transferTo?.(current);
       if (transferTo) await deps.bankTransfers.settle(tx, current.bankTransferId, 'RETURNING', { status: transferTo });
+      if (current.intentId && to === 'REJECTED') await keepRemainder(deps, tx, current, step.rejectedReason ?? '');
       return deps.senderReturns.update(tx, returnId, current.status, { status: to, ...step.changes(deps.clock.now()) });
     },
     changedMeanwhile: 'The return changed meanwhile; nothing was changed.',
@@ -142,6 +212,7 @@ export function rejectSenderReturn(deps: ReturnDeps, request: OperatorRequest, r
   return transition(deps, request, returnId, {
     action: 'reject',
     changes: (now) => ({ rejectedAt: now, rejectedReason: reason.trim() }),
+    rejectedReason: reason,
     posting: (r) => (r.status === 'APPROVED' ? HousePostings.returnWithdrawn(r.amount) : null),
     // Written by requestSenderReturn from the transfer's own status.
     transferTo: (r) => r.transferStatusBefore as BankTransferStatus,
@@ -150,12 +221,18 @@ export function rejectSenderReturn(deps: ReturnDeps, request: OperatorRequest, r
 }
 
 /** APPROVED -> SENT: the money left the bank (sender_refunds_payable -> refunds_settled); the transfer is RETURNED. */
-export function markSenderReturnSent(deps: ReturnDeps, request: OperatorRequest, returnId: string, bankTxId?: string) {
+export function markSenderReturnSent(
+  deps: ReturnDeps,
+  request: OperatorRequest,
+  returnId: string,
+  bankTxId?: string,
+  rule: Record<string, string> = {},
+) {
   return transition(deps, request, returnId, {
     action: 'markSent',
     changes: (now) => ({ sentAt: now, sentBankTxId: bankTxId ?? null }),
     posting: (r) => HousePostings.returnSent(r.amount),
     transferTo: () => 'RETURNED',
-    ...(bankTxId ? { metadata: { bankTxId } } : {}),
+    metadata: { ...(bankTxId ? { bankTxId } : {}), ...rule },
   });
 }

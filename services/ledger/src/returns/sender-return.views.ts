@@ -18,5 +18,6 @@ export function toOpsSenderReturn(row: SenderReturn) {
     sentBankTxId: row.sentBankTxId,
     rejectedAt: row.rejectedAt?.toISOString() ?? null,
     rejectedReason: row.rejectedReason,
+    intentId: row.intentId,
   };
 }

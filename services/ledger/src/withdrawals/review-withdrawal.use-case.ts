@@ -1,5 +1,5 @@
 import type { Prisma, Withdrawal } from '@kasa/db';
-import type { EventType } from '@kasa/contracts';
+import type { EventType, ReturnReasonCode } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { toOpsWithdrawal, toWithdrawalRecord } from './withdrawal.views.js';
 import { assertWithdrawalAction, type WithdrawalAction } from './withdrawal.states.js';
@@ -38,7 +38,19 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
     entityType: 'withdrawal',
     notFound: 'No withdrawal with this id.',
     lock: (tx) => deps.withdrawalReview.lockWithdrawal(tx, withdrawalId),
-    decide: (_tx, current) => ({ to: assertWithdrawalAction(step.action, current.status) }),
+    decide: async (tx, current) => {
+      const to = assertWithdrawalAction(step.action, current.status);
+      // Once in a payout batch its file may be at the bank: rejecting it would release money that may still be paid.
+      const batchId = step.action === 'reject' ? await deps.withdrawalReview.batchOf(tx, withdrawalId) : null;
+      if (batchId) {
+        throw AppError.conflict(
+          'invalid_transition',
+          `The withdrawal is in payout batch ${batchId}, whose file went to the bank; it can no longer be rejected. ` +
+            'Wait for the statement (sent or returned), or mark it sent or returned by hand. Nothing was changed.',
+        );
+      }
+      return { to };
+    },
     update: (tx, current, { to }) =>
       deps.withdrawalReview.updateWithdrawal(tx, withdrawalId, current.status, { status: to, ...step.changes(current, new Date()) }),
     changedMeanwhile: 'The withdrawal changed meanwhile; nothing was changed.',
@@ -101,7 +113,13 @@ export function rejectWithdrawal(deps: WithdrawalReviewDeps, request: OperatorRe
 }
 
 /** APPROVED -> SENT: the payout left the bank; settles the reservation. */
-export function markWithdrawalSent(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, bankTxId?: string) {
+export function markWithdrawalSent(
+  deps: WithdrawalReviewDeps,
+  request: OperatorRequest,
+  withdrawalId: string,
+  bankTxId?: string,
+  rule: Record<string, string> = {},
+) {
   return transition(deps, request, withdrawalId, {
     action: 'markSent',
     audit: 'WITHDRAWAL.SENT',
@@ -109,19 +127,30 @@ export function markWithdrawalSent(deps: WithdrawalReviewDeps, request: Operator
     changes: (_current, now) => ({ sentAt: now, sentBankTxId: bankTxId ?? null }),
     posting: (w) => Postings.withdrawalSettled(w.siteId, w.id, w.amount),
     event: 'withdrawal.sent',
-    metadata: { bankTxId: bankTxId ?? null },
+    metadata: { bankTxId: bankTxId ?? null, ...rule },
   });
 }
 
-/** SENT -> RETURNED: the bank sent the payout back; the amount is available to the site again. */
-export function markWithdrawalReturned(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, reason: string) {
+/**
+ * SENT -> RETURNED: the bank sent the payout back; the amount is available to the site again. `code`: the bank's
+ * ISO 20022 return reason when known (the partner's `returnReason.code`). `rule`: the audit metadata of the service's
+ * own step (a statement line confirming it, payouts/payout-statement.ts).
+ */
+export function markWithdrawalReturned(
+  deps: WithdrawalReviewDeps,
+  request: OperatorRequest,
+  withdrawalId: string,
+  reason: string,
+  code: ReturnReasonCode | null = null,
+  rule: Record<string, string> = {},
+) {
   return transition(deps, request, withdrawalId, {
     action: 'markReturned',
     audit: 'WITHDRAWAL.RETURNED',
     log: 'withdrawal returned',
-    changes: (_current, now) => ({ returnedAt: now, returnedReason: reason.trim() }),
+    changes: (_current, now) => ({ returnedAt: now, returnedReason: reason.trim(), returnedReasonCode: code }),
     posting: (w) => Postings.withdrawalReturned(w.siteId, w.id, w.amount),
     event: 'withdrawal.returned',
-    metadata: { reason: reason.trim() },
+    metadata: { reason: reason.trim(), code, ...rule },
   });
 }

@@ -12,6 +12,11 @@ type Tx = Prisma.TransactionClient;
 export class WithdrawalReviewRepository {
   constructor(private readonly db: PrismaClient) {}
 
+  /** The payout batch the withdrawal's money went out in (its file was made for the bank), or null. */
+  async batchOf(tx: Tx, withdrawalId: string): Promise<string | null> {
+    return (await tx.payoutBatchItem.findUnique({ where: { withdrawalId }, select: { batchId: true } }))?.batchId ?? null;
+  }
+
   async lockWithdrawal(tx: Tx, id: string): Promise<Withdrawal | null> {
     return (await lockRow(tx, 'withdrawals', id)) ? tx.withdrawal.findUnique({ where: { id } }) : null;
   }

@@ -1,0 +1,36 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { isUuid } from '../shared/http-guards.js';
+import { opsRoute } from '../shared/ops-route.js';
+import { principalOf } from './operator-auth.js';
+import { confirmSecondFactor, disableSecondFactor, enrollSecondFactor, verifySecondFactor } from './second-factor.use-case.js';
+
+/** An operator's second factor (TOTP): enroll, confirm, step up, turn off (docs/operations.md). */
+export function secondFactorOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  opsRoute(router, 'enrollSecondFactor', async (_req, res) => {
+    res.status(201).json(await enrollSecondFactor(deps, principalOf(res.locals)));
+  });
+
+  opsRoute(router, 'confirmSecondFactor', jsonBody, async (req, res) => {
+    const { code } = parseRequest('secondFactorCode', req.body);
+    res.json(await confirmSecondFactor(deps, principalOf(res.locals), code));
+  });
+
+  opsRoute(router, 'verifySecondFactor', jsonBody, async (req, res) => {
+    const { code } = parseRequest('secondFactorCode', req.body);
+    res.json(await verifySecondFactor(deps, principalOf(res.locals), code));
+  });
+
+  opsRoute(router, 'disableSecondFactor', jsonBody, async (req, res) => {
+    const { code } = parseRequest('disableSecondFactor', req.body);
+    const operatorId = pathParam(req, 'operatorId');
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json(await disableSecondFactor(deps, principalOf(res.locals), operatorId, code));
+  });
+
+  return router;
+}

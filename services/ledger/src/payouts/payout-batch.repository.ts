@@ -1,0 +1,90 @@
+import type { PayoutBatch, PayoutBatchItem, Prisma, PrismaClient } from '@kasa/db';
+
+type Tx = Prisma.TransactionClient;
+
+/** A batch with its items in file order. */
+export type PayoutBatchWithItems = PayoutBatch & { items: PayoutBatchItem[] };
+
+/** A batched payout a bank line names: its item, and the status of the withdrawal or return behind it. */
+export interface NamedPayout {
+  item: PayoutBatchItem;
+  status: string;
+}
+
+/** How many batches the list shows, newest first. */
+const LIST_LIMIT = 100;
+
+/**
+ * Payout batches and their items. An item is known by its withdrawal, its return and its reference, each unique:
+ * {@link insertItems} skips a payout another batch took (also one committed a moment ago by a batch created at the same
+ * time), so no payout is ever in two files.
+ */
+export class PayoutBatchRepository {
+  constructor(private readonly db: PrismaClient) {}
+
+  createBatch(tx: Tx, data: { receivingAccountId: string; createdBy: string }): Promise<PayoutBatch> {
+    return tx.payoutBatch.create({ data: { ...data, count: 0, total: 0n } });
+  }
+
+  /**
+   * Puts into the batch every APPROVED withdrawal (only `withdrawalIds` when given) and, without ids, every APPROVED
+   * return to a sender that no batch holds yet, oldest approval first; locks them (a concurrent review waits for the
+   * batch) and returns the items inserted. A payout another batch holds is skipped, never moved.
+   */
+  async insertItems(tx: Tx, batchId: string, withdrawalIds: readonly string[] | null): Promise<PayoutBatchItem[]> {
+    const onlyIds = withdrawalIds !== null;
+    await tx.$executeRaw`
+      WITH picked AS (
+        SELECT w.id, w.reference_no, w.amount, w.currency, w.target_iban, w.target_holder_name, w.approved_at
+        FROM withdrawals w
+        WHERE w.status = 'APPROVED' AND (NOT ${onlyIds} OR w.id = ANY(${withdrawalIds ?? []}::uuid[]))
+          AND NOT EXISTS (SELECT 1 FROM payout_batch_items i WHERE i.withdrawal_id = w.id)
+        ORDER BY w.approved_at, w.id
+        FOR UPDATE OF w
+      ), returns AS (
+        SELECT r.id, r.amount, r.currency, r.sender_iban, r.sender_name, r.approved_at
+        FROM sender_returns r
+        WHERE NOT ${onlyIds} AND r.status = 'APPROVED'
+          AND NOT EXISTS (SELECT 1 FROM payout_batch_items i WHERE i.sender_return_id = r.id)
+        ORDER BY r.approved_at, r.id
+        FOR UPDATE OF r
+      ), items AS (
+        SELECT id AS withdrawal_id, NULL::uuid AS sender_return_id, reference_no AS reference, amount, currency,
+          target_iban AS creditor_iban, target_holder_name AS creditor_name, approved_at, 0 AS kind FROM picked
+        UNION ALL
+        SELECT NULL::uuid, id, 'R' || replace(id::text, '-', ''), amount, currency, sender_iban, sender_name, approved_at, 1 FROM returns
+      )
+      INSERT INTO payout_batch_items (id, batch_id, withdrawal_id, sender_return_id, reference, amount, currency, creditor_iban,
+        creditor_name, position)
+      SELECT gen_random_uuid(), ${batchId}::uuid, withdrawal_id, sender_return_id, reference, amount, currency, creditor_iban, creditor_name,
+        (row_number() OVER (ORDER BY kind, approved_at, reference))::int
+      FROM items
+      ON CONFLICT DO NOTHING`;
+    return tx.payoutBatchItem.findMany({ where: { batchId }, orderBy: { position: 'asc' } });
+  }
+
+  setTotals(tx: Tx, batchId: string, count: number, total: bigint): Promise<PayoutBatch> {
+    return tx.payoutBatch.update({ where: { id: batchId }, data: { count, total } });
+  }
+
+  find(id: string): Promise<PayoutBatchWithItems | null> {
+    return this.db.payoutBatch.findUnique({ where: { id }, include: { items: { orderBy: { position: 'asc' } } } });
+  }
+
+  list(): Promise<PayoutBatch[]> {
+    return this.db.payoutBatch.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: LIST_LIMIT });
+  }
+
+  /** The batched payouts with one of these references, with the current status of each one's withdrawal or return. */
+  async named(tx: Tx, references: readonly string[]): Promise<NamedPayout[]> {
+    if (references.length === 0) return [];
+    const items = await tx.payoutBatchItem.findMany({
+      where: { reference: { in: [...new Set(references)] } },
+      include: { withdrawal: { select: { status: true } }, senderReturn: { select: { status: true } } },
+    });
+    return items.map(({ withdrawal, senderReturn, ...item }) => ({
+      item,
+      status: withdrawal?.status ?? senderReturn?.status ?? 'UNKNOWN',
+    }));
+  }
+}

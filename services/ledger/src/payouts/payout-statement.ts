@@ -1,0 +1,200 @@
+import type { Prisma } from '@kasa/db';
+import { RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
+import { AppError } from '@kasa/http';
+import type { Logger } from '@kasa/logger';
+import type { StatementLine } from '@kasa/statements';
+import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import { markSenderReturnSent, type ReturnDeps } from '../returns/sender-return.use-case.js';
+import { writeAudits, type Actor } from '../shared/audit.repository.js';
+import type { OperatorRequest } from '../shared/request-context.js';
+import { markWithdrawalReturned, markWithdrawalSent, type WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
+import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
+import type { PayoutBatchRepository, NamedPayout } from './payout-batch.repository.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** The service confirming payouts from the bank's own lines: audited as SYSTEM `payout-statement`, rule `payout_statement`. */
+export const PAYOUT_STATEMENT_PRINCIPAL: OperatorPrincipal = {
+  operatorId: 'payout-statement',
+  role: 'ADMIN',
+  tokenId: null,
+  email: null,
+  system: true,
+};
+
+const RULE = 'payout_statement';
+
+/** A batched payout a new debit line shows leaving the bank: marked SENT once the lines commit. */
+export interface PayoutSent {
+  kind: 'withdrawal' | 'sender_return';
+  id: string;
+  batchId: string;
+  bankTxId: string;
+}
+
+/** A sent withdrawal a new credit line shows coming back: marked RETURNED once the lines commit. */
+export interface PayoutReturned {
+  withdrawalId: string;
+  batchId: string;
+  bankTxId: string;
+  bankTransferId: string;
+  code: ReturnReasonCode | null;
+  reason: string;
+}
+
+export interface PayoutTally {
+  sent: PayoutSent[];
+  returned: PayoutReturned[];
+}
+
+export interface PayoutLineDeps {
+  payoutBatches: PayoutBatchRepository;
+  bankTransfers: BankTransferRepository;
+  logger: Logger;
+}
+
+/** The references a line may carry: its EndToEndId and each word of its remittance text (references are alphanumeric). */
+function referencesOf(line: Pick<StatementLine, 'endToEndId' | 'description'>): string[] {
+  const words = line.description
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
+  return [...(line.endToEndId ? [line.endToEndId.trim().toUpperCase()] : []), ...words];
+}
+
+/** The batched payout the line names for exactly its amount, if any (a different amount is an operator's to look at). */
+function payoutOf(line: StatementLine, named: ReadonlyMap<string, NamedPayout>): NamedPayout | null {
+  for (const reference of referencesOf(line)) {
+    const payout = named.get(reference);
+    if (payout && payout.item.amount === line.amount) return payout;
+  }
+  return null;
+}
+
+async function namedBy(deps: PayoutLineDeps, tx: Tx, lines: readonly StatementLine[]): Promise<Map<string, NamedPayout>> {
+  const found = await deps.payoutBatches.named(tx, lines.flatMap(referencesOf));
+  return new Map(found.map((payout) => [payout.item.reference.toUpperCase(), payout]));
+}
+
+/**
+ * The new debit lines (inserted now, so a statement imported again finds none) that pay a batched payout still
+ * APPROVED: each payout once, to be marked SENT after commit. A reversal is never a payout leaving.
+ */
+export async function sentPayouts(deps: PayoutLineDeps, tx: Tx, debits: readonly StatementLine[], tally: PayoutTally): Promise<void> {
+  const lines = debits.filter((line) => !line.reversal);
+  const named = await namedBy(deps, tx, lines);
+  const taken = new Set(tally.sent.map((sent) => sent.id));
+  for (const line of lines) {
+    const payout = payoutOf(line, named);
+    const id = payout?.item.withdrawalId ?? payout?.item.senderReturnId;
+    if (!payout || !id || payout.status !== 'APPROVED' || taken.has(id)) continue;
+    taken.add(id);
+    tally.sent.push({
+      kind: payout.item.withdrawalId ? 'withdrawal' : 'sender_return',
+      id,
+      batchId: payout.item.batchId,
+      bankTxId: line.bankTxId,
+    });
+  }
+}
+
+/** The ISO code of a line's return reason when Kasa knows it (the partner's `returnReason.code`), else null. */
+function codeOf(reason: string | null): ReturnReasonCode | null {
+  return reason && Object.prototype.hasOwnProperty.call(RETURN_REASON_CODES, reason) ? (reason as ReturnReasonCode) : null;
+}
+
+/**
+ * Splits off the credit lines that bring a sent withdrawal back (its reference in the EndToEndId or remittance text,
+ * exactly its amount, the withdrawal SENT or marked sent by a line before): each is recorded as a transfer
+ * PAYOUT_RETURNED, in no queue (the withdrawal's return accounts for the money), audited, and the withdrawal is
+ * marked RETURNED after commit. A line known before changes nothing. Returns the other credits, for the deposits.
+ */
+export async function splitPayoutReturns(
+  deps: PayoutLineDeps,
+  tx: Tx,
+  actor: Actor,
+  credits: readonly StatementLine[],
+  toTransfer: (line: StatementLine) => NewBankTransfer,
+  tally: PayoutTally,
+): Promise<{ others: StatementLine[]; created: number; duplicates: number }> {
+  const named = await namedBy(deps, tx, credits);
+  const sentNow = new Set(tally.sent.map((sent) => sent.id));
+  const taken = new Set(tally.returned.map((returned) => returned.withdrawalId));
+  const returns: Array<{ line: StatementLine; payout: NamedPayout; withdrawalId: string }> = [];
+  const others: StatementLine[] = [];
+  for (const line of credits) {
+    const payout = payoutOf(line, named);
+    const withdrawalId = payout?.item.withdrawalId;
+    if (payout && withdrawalId && (payout.status === 'SENT' || sentNow.has(withdrawalId)) && !taken.has(withdrawalId)) {
+      taken.add(withdrawalId);
+      returns.push({ line, payout, withdrawalId });
+    } else {
+      others.push(line);
+    }
+  }
+  if (returns.length === 0) return { others, created: 0, duplicates: 0 };
+  const ids = await deps.bankTransfers.insertManyUnlessKnown(
+    tx,
+    returns.map(({ line }) => toTransfer(line)),
+  );
+  const audits = [];
+  for (const { line, payout, withdrawalId } of returns) {
+    const bankTransferId = ids.get(line.bankTxId);
+    if (!bankTransferId) continue;
+    await deps.bankTransfers.settle(tx, bankTransferId, 'UNMATCHED', { status: 'PAYOUT_RETURNED', unmatchedReason: 'payout_returned' });
+    const code = codeOf(line.returnReason);
+    const reason = code
+      ? `Returned by the bank: ${RETURN_REASON_CODES[code]} (${code}), line ${line.bankTxId}`
+      : `Returned by the bank${line.returnReason ? ` (reason ${line.returnReason})` : ''}, line ${line.bankTxId}`;
+    tally.returned.push({ withdrawalId, batchId: payout.item.batchId, bankTxId: line.bankTxId, bankTransferId, code, reason });
+    audits.push({
+      actor,
+      action: 'BANK_TRANSFER.RECORDED',
+      entityType: 'bank_transfer',
+      entityId: bankTransferId,
+      metadata: { bankTxId: line.bankTxId, amount: line.amount.toString(), to: 'PAYOUT_RETURNED', withdrawalId, rule: RULE },
+    });
+  }
+  await writeAudits(tx, audits);
+  return { others, created: audits.length, duplicates: returns.length - audits.length };
+}
+
+/**
+ * After the lines committed: each payout a debit confirmed is marked SENT, then each withdrawal a credit brought back
+ * RETURNED, one transition each through the operators' own steps (the same journal postings and webhooks), audited as
+ * SYSTEM with the rule in the metadata. A payout an operator moved meanwhile is left as it is (logged). Returns the counts.
+ */
+export async function settlePayouts(
+  deps: WithdrawalReviewDeps & ReturnDeps,
+  request: OperatorRequest,
+  tally: PayoutTally,
+): Promise<{ payoutsSent: number; payoutsReturned: number }> {
+  const context: OperatorRequest = { requestId: request.requestId, caller: PAYOUT_STATEMENT_PRINCIPAL };
+  const attempt = async (what: Record<string, string>, step: () => Promise<unknown>): Promise<number> => {
+    try {
+      await step();
+      return 1;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // The payout was moved meanwhile (an operator marked it by hand): their step stands.
+      deps.logger.info('payout not settled from the statement', { requestId: request.requestId, ...what, reason: error.detail });
+      return 0;
+    }
+  };
+  let payoutsSent = 0;
+  for (const { kind, id, batchId, bankTxId } of tally.sent) {
+    const rule = { rule: RULE, batchId };
+    payoutsSent += await attempt({ kind, id, bankTxId }, () =>
+      kind === 'withdrawal'
+        ? markWithdrawalSent(deps, context, id, bankTxId, rule)
+        : markSenderReturnSent(deps, context, id, bankTxId, rule),
+    );
+  }
+  let payoutsReturned = 0;
+  for (const { withdrawalId, batchId, bankTxId, bankTransferId, code, reason } of tally.returned) {
+    payoutsReturned += await attempt({ kind: 'withdrawal', id: withdrawalId, bankTxId }, () =>
+      markWithdrawalReturned(deps, context, withdrawalId, reason, code, { rule: RULE, batchId, bankTransferId, bankTxId }),
+    );
+  }
+  return { payoutsSent, payoutsReturned };
+}

@@ -1,0 +1,38 @@
+import express, { type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
+import { AppError, jsonBody, pathParam } from '@kasa/http';
+import type { LedgerDeps } from '../ledger-deps.js';
+import { foundOr404 } from '../shared/http-guards.js';
+import { opsRoute } from '../shared/ops-route.js';
+import { operatorRequestOf } from '../shared/request-context.js';
+import { createPayoutBatch, payoutBatchFile, toOpsPayoutBatch, toOpsPayoutBatchDetail } from './payout-batch.use-case.js';
+
+/** Payout batches (`/ops/v1/payout-batches`): approved payouts gathered into a file for the bank; any operator. */
+export function payoutOpsRoutes(deps: LedgerDeps): Router {
+  const router = express.Router();
+
+  opsRoute(router, 'createPayoutBatch', jsonBody, async (req, res) => {
+    const input = parseRequest('createPayoutBatch', req.body);
+    res.status(201).json(await createPayoutBatch(deps, operatorRequestOf(req, res), input));
+  });
+
+  opsRoute(router, 'listPayoutBatches', async (_req, res) => {
+    res.json({ data: (await deps.payoutBatches.list()).map(toOpsPayoutBatch) });
+  });
+
+  opsRoute(router, 'getPayoutBatch', async (req, res) => {
+    const batch = await foundOr404(pathParam(req, 'batchId'), (id) => deps.payoutBatches.find(id), 'No payout batch with this id.');
+    res.json(toOpsPayoutBatchDetail(batch));
+  });
+
+  opsRoute(router, 'getPayoutBatchFile', async (req, res) => {
+    const format = req.query.format ?? 'pain.001';
+    if (format !== 'pain.001' && format !== 'csv') {
+      throw AppError.validation([{ field: 'format', message: 'must be pain.001 or csv' }]);
+    }
+    const file = await payoutBatchFile(deps, pathParam(req, 'batchId'), format, deps.clock.now());
+    res.type(file.contentType).attachment(file.filename).send(file.body);
+  });
+
+  return router;
+}
