@@ -399,7 +399,7 @@ async function main(): Promise<void> {
       `${JSON.stringify(summary, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`,
     );
     if (process.env.BENCH_NO_DOCS !== '1')
-      writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'statements', 'Statements', report(summary));
+      await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'statements', 'Statements', report(summary));
   } finally {
     clearTimeout(watchdog);
     await cleanup();
