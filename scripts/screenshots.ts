@@ -126,6 +126,12 @@ async function main(): Promise<void> {
     await scenario.transfer('', '33300');
     await scenario.fund(site.siteId, '900000');
     const withdrawal = await scenario.createWithdrawal(site.siteId, '40000');
+    // A payout batch: two approved withdrawals put into a file for the bank.
+    for (const amount of ['125000', '60000']) {
+      const batched = await scenario.createWithdrawal(site.siteId, amount);
+      await scenario.ops('POST', `/withdrawals/${batched.withdrawalId}/approve`);
+    }
+    await scenario.ops('POST', '/payout-batches', {});
     // The desk: a deposit paid by two transfers, one from a sender whose name is not the user's; a transfer set aside.
     const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
     await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
@@ -191,6 +197,7 @@ async function main(): Promise<void> {
       ['console-returns.png', '/returns', 'Console: a return to its sender waiting for review'],
       ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
+      ['console-payouts.png', '/payouts', 'Console: payout batches, made into pain.001 files for the bank'],
       ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],
       ['console-deliveries.png', '/deliveries', 'Console: webhook deliveries'],
       ['console-sites.png', '/sites', 'Console: sites'],

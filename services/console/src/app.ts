@@ -12,6 +12,7 @@ import { bankTransferRoutes } from './pages/bank-transfers.page.js';
 import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
 import { depositRoutes } from './pages/deposits.page.js';
+import { payoutRoutes } from './pages/payouts.page.js';
 import { multipartUpload } from './pages/multipart.js';
 import { searchRoutes } from './pages/search.page.js';
 import { statementRoutes } from './pages/statements.page.js';
@@ -79,6 +80,7 @@ export function createApp(deps: ConsoleDeps): Express {
     depositRoutes(deps),
     reviewQueueRoutes(deps),
     withdrawalRoutes(deps),
+    payoutRoutes(deps),
     bankTransferRoutes(deps),
     bankTransferDetailRoutes(deps),
     statementRoutes(deps),

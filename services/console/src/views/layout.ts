@@ -7,6 +7,7 @@ export type Section =
   | 'review'
   | 'deposits'
   | 'withdrawals'
+  | 'payouts'
   | 'transfers'
   | 'returns'
   | 'deliveries'
@@ -23,6 +24,7 @@ const NAV: Array<[Section, SafeUrl, string]> = [
   ['review', safeUrl('/review'), 'Review queue'],
   ['deposits', safeUrl('/deposits'), 'Deposits'],
   ['withdrawals', safeUrl('/withdrawals'), 'Withdrawals'],
+  ['payouts', safeUrl('/payouts'), 'Payouts'],
   ['transfers', safeUrl('/bank-transfers'), 'Transfers'],
   ['returns', safeUrl('/returns'), 'Returns'],
   ['deliveries', safeUrl('/deliveries'), 'Deliveries'],

@@ -16,6 +16,8 @@ export const NOTICES = {
   'return-approved': 'Return approved and booked as owed to the sender. Send the money, then mark it sent.',
   'return-rejected': 'Return rejected; the transfer is back where it was.',
   'return-sent': 'Return marked as sent; the transfer is RETURNED.',
+  'payout-batch-created': 'Batch created. Download its file for the bank; the statement then marks each payout SENT or RETURNED.',
+  'nothing-to-batch': 'No approved payout is left to batch: every approved withdrawal and return is in a batch already.',
   'transfer-recorded': 'Transfer recorded and matched; what it matched (or why not) is below.',
   'transfer-set-aside': 'Transfer set aside with your reason; find it under Set aside, where it can still be assigned.',
   'event-replayed': 'Event queued for a new delivery cycle (same eventId).',
