@@ -8,10 +8,9 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
-import { settlePayouts } from '../payouts/payout-statement.js';
 import type { ReturnDeps } from '../returns/sender-return.use-case.js';
 import type { WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
-import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
+import { afterLinesCommitted, countsOf, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
 
 export interface ImportStatementDeps extends RecordLinesDeps, WithdrawalReviewDeps, ReturnDeps {
   accounts: ReceivingAccountRepository;
@@ -90,12 +89,7 @@ export async function importStatement(
     }
     return { first, imported, tally };
   });
-  await deps.outbox.publish(outcome.tally.events, request.requestId);
-  const counts = {
-    ...outcome.tally.counts,
-    autoApproved: await approveStraightThrough(deps, request, outcome.tally.paid),
-    ...(await settlePayouts(deps, request, outcome.tally.payouts)),
-  };
+  const counts = await afterLinesCommitted(deps, request, outcome.tally);
 
   const result: StatementImport = {
     statementId: outcome.first.statementId,
@@ -111,8 +105,6 @@ export async function importStatement(
     format,
     lines: result.lines,
     ...countsOf(result),
-    payoutsSent: result.payoutsSent,
-    payoutsReturned: result.payoutsReturned,
     operatorId: request.caller.operatorId,
   });
   return result;

@@ -8,8 +8,7 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ImportStatementDeps } from './import-statement.use-case.js';
-import { settlePayouts } from '../payouts/payout-statement.js';
-import { approveStraightThrough, countsOf, newTally, recordLines, type LineCounts } from './record-lines.js';
+import { afterLinesCommitted, countsOf, newTally, recordLines, type LineCounts } from './record-lines.js';
 
 /** What posting a batch of lines did; `created: 0` when every line was known. */
 export interface RecordedBankLines extends LineCounts {
@@ -67,20 +66,12 @@ export async function recordBankLines(
     }
     return running;
   });
-  await deps.outbox.publish(tally.events, request.requestId);
-  const result: RecordedBankLines = {
-    lines: lines.length,
-    ...tally.counts,
-    autoApproved: await approveStraightThrough(deps, request, tally.paid),
-    ...(await settlePayouts(deps, request, tally.payouts)),
-  };
+  const result: RecordedBankLines = { lines: lines.length, ...(await afterLinesCommitted(deps, request, tally)) };
   deps.logger.info('bank lines recorded', {
     requestId: request.requestId,
     receivingAccountId: account.id,
     lines: result.lines,
     ...countsOf(result),
-    payoutsSent: result.payoutsSent,
-    payoutsReturned: result.payoutsReturned,
     operatorId: request.caller.operatorId,
   });
   return result;

@@ -7,7 +7,7 @@ import { approveDeposit, approveDepositsByRule, type DepositReviewDeps, type Rul
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import type { TransitionDeps } from '../shared/transition.js';
-import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
+import { sentPayouts, settlePayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
@@ -28,11 +28,32 @@ export interface LineCounts {
   suggested: number;
   unmatched: number;
   autoApproved: number;
+  payoutsSent: number;
+  payoutsReturned: number;
 }
 
 /** The counts alone, for the one log line a batch writes (the answer carries more). */
-export function countsOf({ created, duplicates, matched, suggested, unmatched, autoApproved }: LineCounts): LineCounts {
-  return { created, duplicates, matched, suggested, unmatched, autoApproved };
+export function countsOf(counts: LineCounts): LineCounts {
+  const { created, duplicates, matched, suggested, unmatched, autoApproved, payoutsSent, payoutsReturned } = counts;
+  return { created, duplicates, matched, suggested, unmatched, autoApproved, payoutsSent, payoutsReturned };
+}
+
+/**
+ * What a batch of lines does once its transaction committed, whoever delivered it (a statement, a connector): the
+ * arrival events published, the deposits its sites' rules cover approved straight through, the batched payouts the
+ * lines showed sent or returned settled. Returns the batch's final counts.
+ */
+export async function afterLinesCommitted(
+  deps: RecordLinesDeps & Parameters<typeof settlePayouts>[0],
+  request: OperatorRequest,
+  tally: LineTally,
+): Promise<LineCounts> {
+  await deps.outbox.publish(tally.events, request.requestId);
+  return {
+    ...tally.counts,
+    autoApproved: await approveStraightThrough(deps, request, tally.paid),
+    ...(await settlePayouts(deps, request, tally.payouts)),
+  };
 }
 
 /** The running counts of a batch, and the arrivals that paid a deposit (for straight-through approval once committed). */
@@ -46,7 +67,7 @@ export interface LineTally {
 }
 
 export const newTally = (): LineTally => ({
-  counts: { created: 0, duplicates: 0, matched: 0, suggested: 0, unmatched: 0, autoApproved: 0 },
+  counts: { created: 0, duplicates: 0, matched: 0, suggested: 0, unmatched: 0, autoApproved: 0, payoutsSent: 0, payoutsReturned: 0 },
   paid: [],
   events: [],
   payouts: { sent: [], returned: [] },
