@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from '@jest/globals';
-import type { Page } from 'playwright-core';
 import { makeTrIban } from '@kasa/testkit';
+import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SAMPLE = readFileSync(new URL('../../../packages/statements/test/samples/camt053-v02.xml', import.meta.url), 'utf8');
-
-async function axeFindings(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
-    violations: { id: string; impact: string | null }[];
-  };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact})`);
-}
 
 /** The sample's first statement only, onto `iban`, with its bank references made unique. */
 function camt(iban: string, reference: string): string {
