@@ -8,13 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { dropDatabase } from '@kasa/db';
+import { dropDatabase, ensureDatabase } from '@kasa/db';
 import { TEST_POSTGRES_BASE, deleteRedisPrefix } from '@kasa/testkit';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,6 +68,7 @@ const workDir = mkdtempSync(join(tmpdir(), 'kasa-readme-'));
 const ports: Record<string, number> = {};
 let suite: ChildProcess | undefined;
 let suiteOutput = '';
+let suiteEnv: NodeJS.ProcessEnv = {};
 
 /** The README's text with this run's ports in place of the defaults. */
 function onThisRun(command: string): string {
@@ -86,7 +87,7 @@ async function stopSuite(): Promise<void> {
 
 beforeAll(async () => {
   for (const port of ['8080', '8081', '8082', '8083', '8084']) ports[port] = await freePort();
-  const env: NodeJS.ProcessEnv = {
+  const env: NodeJS.ProcessEnv = (suiteEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     REDIS_PREFIX: redisPrefix,
@@ -96,8 +97,8 @@ beforeAll(async () => {
     CONSOLE_PORT: String(ports['8083']),
     PARTNER_DEMO_PORT: String(ports['8084']),
     KASA_STATE_DIR: join(workDir, '.kasa'),
-    LOG_LEVEL: 'warn',
-  };
+    LOG_LEVEL: 'info',
+  });
   // A developer's shell has no NODE_ENV; jest sets it to `test`.
   delete env.NODE_ENV;
   suite = spawn('npm', ['start'], { cwd: root, env, detached: true });
@@ -152,9 +153,19 @@ describe("README's quick start", () => {
 
   it('"Operators": every kasa command runs as written and does what its comment says', async () => {
     expect(found.intentId).toBeDefined();
-    const [exportToken, ...commands] = commandsUnder('Operators');
-    expect(exportToken).toMatch(/^export KASA_TOKEN=/);
+    const [readLogin, logIn, ...commands] = commandsUnder('Operators');
+    // A person logs in with the local admin's e-mail and password (`kasa login`), never with the bootstrap token.
+    expect(readLogin).toMatch(/^read -r EMAIL PASSWORD < \.kasa\/demo-operator\b/);
+    expect(logIn).toMatch(/kasa -- login --email "\$EMAIL"/);
+    expect(README).not.toContain('export KASA_TOKEN=dev-ops-bootstrap-token');
     const env = { ...process.env, KASA_URL: `http://127.0.0.1:${ports['8081']}` };
+    const prelude = `${readLogin!.replace('.kasa/', `${join(workDir, '.kasa')}/`)}\n${logIn}\necho "KASA_TOKEN=$KASA_TOKEN"`;
+    const login = await bash(prelude, root, env);
+    const token = /^KASA_TOKEN=(kop_\S+)$/m.exec(login.stdout)?.[1];
+    expect({ code: login.code, token: typeof token, stderr: token ? '' : login.stderr }).toEqual({ code: 0, token: 'string', stderr: '' });
+    const me = await bash(`export KASA_TOKEN=${token}\nnpm run -s kasa -- whoami`, root, env);
+    expect(me.stdout).toMatch(/admin@kasa\.local/);
+    const exportToken = `export KASA_TOKEN=${token}`;
     const outputs: Record<string, string> = {};
     for (const line of commands) {
       const command = onThisRun(line.replace(/\s+#\s.*$/, '')).replace(/<(\w+)>/g, (_, name: string) => {
@@ -185,4 +196,68 @@ describe("README's quick start", () => {
     // 1.500,00 ₺ arrived and was approved; 500,00 ₺ of it is reserved for the approved withdrawal.
     expect(demo).toMatchObject({ available: '100000', reserved: '50000' });
   }, 180_000);
+
+  it('logs requests to .kasa/logs/ and keeps the terminal for the banner, warnings and errors', async () => {
+    const logs = join(workDir, '.kasa', 'logs');
+    for (const service of ['ledger', 'gateway', 'webhook-worker', 'console']) expect(existsSync(join(logs, `${service}.log`))).toBe(true);
+    expect(readFileSync(join(logs, 'gateway.log'), 'utf8')).toContain('"message":"http request"');
+    expect(readFileSync(join(logs, 'ledger.log'), 'utf8')).toContain('"message":"http request"');
+    expect(suiteOutput).not.toContain('"message":"http request"');
+    expect(suiteOutput).toContain(`[kasa] request logs: ${logs}/<service>.log`);
+  });
+
+  it("listens on 127.0.0.1 only: the ledger is not reachable on the machine's other addresses", async () => {
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address && !address.internal && address.family === 'IPv4')
+      .map((address) => address!.address);
+    const reach = (host: string, port: number) =>
+      new Promise<string>((resolve) => {
+        const socket = connect({ host, port }, () => (socket.destroy(), resolve('connected')));
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      });
+    expect(await reach('127.0.0.1', ports['8081']!)).toBe('connected');
+    for (const host of others) expect([host, await reach(host, ports['8081']!)]).toEqual([host, 'ECONNREFUSED']);
+  });
+
+  it('a second npm start refuses at once, naming the port, and changes nothing', async () => {
+    const otherDatabase = `${TEST_POSTGRES_BASE}/kasa_readme_${id}_second`;
+    const second = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('npm', ['start'], {
+        cwd: root,
+        env: { ...suiteEnv, DATABASE_URL: otherDatabase, KASA_STATE_DIR: join(workDir, 'second') },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('error', reject);
+      child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`[kasa] port ${ports['8080']} on 127.0.0.1 (gateway, GATEWAY_PORT) is in use`);
+    expect(second.stderr).toContain('nothing was started or changed');
+    expect(second.stdout).not.toContain('[kasa] running');
+    // Nothing was created: no database (ensureDatabase answers whether it had to create it), no state directory.
+    expect(existsSync(join(workDir, 'second'))).toBe(false);
+    expect(await ensureDatabase(otherDatabase)).toBe(true);
+    await dropDatabase(otherDatabase);
+  }, 60_000);
+
+  it('SIGINT to the npm process alone stops every service and prints a final line', async () => {
+    const exited = new Promise<number | null>((resolve) => suite!.once('exit', resolve));
+    process.kill(suite!.pid!, 'SIGINT');
+    const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 30_000))]);
+    expect(code).toBe(0);
+    expect(suiteOutput).toMatch(/\[kasa\] stopped: every service has exited/);
+    for (const port of Object.values(ports)) {
+      const free = await new Promise<boolean>((resolve) => {
+        const probe = createServer();
+        probe.once('error', () => resolve(false));
+        probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+      });
+      expect([port, free]).toEqual([port, true]);
+    }
+  }, 60_000);
 });

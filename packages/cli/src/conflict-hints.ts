@@ -24,10 +24,13 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   otp_already_enrolled: 'two-factor authentication is already on; `kasa 2fa disable --code <code>` first to enroll a new device',
   otp_not_pending: 'start with `kasa 2fa enroll`, then confirm with `kasa 2fa confirm <code>`',
   otp_not_enrolled: 'two-factor authentication is not on for this account (`kasa 2fa enroll`)',
+  not_exact_match: 'only exact matches are approved together; approve this one on its own (`kasa intents approve <intentId>`)',
+  second_approver_required: 'you gave the first approval; a different operator must approve it (four-eyes)',
   nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
   // The second factor's 401 and 403.
   otp_required: 'log in again with the code from your authenticator app (`kasa login`, or --code)',
   otp_invalid: 'the code is wrong, expired or already used; wait for the next one',
   otp_enrollment_required: 'your role must use two-factor authentication: `kasa 2fa enroll`, then `kasa 2fa confirm <code>`',
   step_up_required: 'enter a fresh code with `kasa 2fa verify <code>`, then repeat the approval within ten minutes',
+  site_scope: 'your account is limited to some sites (`kasa whoami`); ask an unscoped operator to do this house-wide step',
 };

@@ -265,6 +265,34 @@ describe('kasa', () => {
     }
   });
 
+  it('limits an operator to some sites with --sites, and gives every site back with scope --sites all', async () => {
+    const siteId = await newSite();
+    const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
+    const created = await kasa([
+      '--json',
+      'operators',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Scoped',
+      '--role',
+      'reviewer',
+      '--sites',
+      siteId,
+    ]);
+    expect(created.json).toMatchObject({ email, siteIds: [siteId] });
+    const listed = await kasa(['operators', 'list']);
+    expect(listed.stdout).toContain(siteId);
+    const widened = await kasa(['operators', 'scope', created.json.operatorId, '--sites', 'all']);
+    expect(widened.code).toBe(0);
+    expect(widened.stdout).toContain('every site');
+    const unknown = randomUUID();
+    const refused = await kasa(['operators', 'scope', created.json.operatorId, '--sites', unknown]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(unknown);
+  });
+
   it('logs an operator in with KASA_PASSWORD; a revoked token then gets 401', async () => {
     const email = `cli-${randomUUID().slice(0, 8)}@kasa.test`;
     const created = await kasa([

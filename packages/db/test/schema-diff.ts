@@ -55,8 +55,9 @@ export async function loadDatamodel(path = SCHEMA_PATH): Promise<Datamodel> {
 /** information_schema spelling of the column Prisma creates for a field (Prisma's PostgreSQL defaults). */
 function expectedType(field: DmmfField, enums: Map<string, string>): string {
   if (field.isList) {
-    // A scalar list without a native type: PostgreSQL's array of the element's default type.
+    // A scalar list: PostgreSQL's array of the element's default type, or of its native type (`String[] @db.Uuid`).
     const element = ({ String: '_text', Int: '_int4', BigInt: '_int8', Boolean: '_bool' } as Record<string, string>)[field.type];
+    if (field.type === 'String' && field.nativeType?.[0] === 'Uuid') return 'ARRAY _uuid';
     return element && !field.nativeType ? `ARRAY ${element}` : `unsupported list field ${field.type}[]`;
   }
   if (field.kind === 'enum') return `USER-DEFINED ${enums.get(field.type) ?? field.type}`;
@@ -132,6 +133,10 @@ function actualType(c: ColumnRow): string {
 }
 
 const ON_ACTION: Record<string, string> = { a: 'NoAction', r: 'Restrict', c: 'Cascade', n: 'SetNull', d: 'SetDefault' };
+/** Indexes Prisma's schema cannot express (on an expression), each defined only in the migration that names it. */
+const SQL_ONLY_INDEXES = new Set([
+  'bank_transfers_description_key_trgm_idx', // prisma/migrations/20261213000000_search_indexes
+]);
 const describeIndex = (table: string, kind: string, cols: string[]) => `${kind} on ${table}(${cols.join(', ')})`;
 
 export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<string[]> {
@@ -147,7 +152,7 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
     const enumRows = await q<{ name: string; labels: string[] }>(`SELECT t.typname::text AS name,
       array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid
       JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'public' GROUP BY t.typname`);
-    const indexRows = await q<{
+    const everyIndex = await q<{
       table_name: string;
       index_name: string;
       is_unique: boolean;
@@ -165,6 +170,7 @@ export async function diffSchema(databaseUrl: string, dm: Datamodel): Promise<st
       CROSS JOIN LATERAL unnest(ix.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
       LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
       WHERE n.nspname = 'public' AND t.relname <> '_prisma_migrations' GROUP BY 1, 2, 3, 4, 5`);
+    const indexRows = everyIndex.filter((i) => !SQL_ONLY_INDEXES.has(i.index_name));
     const fkRows = await q<{
       table_name: string;
       name: string;

@@ -38,13 +38,21 @@ const REASON_TITLES: Record<ErrorReason, string> = {
   otp_already_enrolled: 'Two-factor authentication is already on for this account; turn it off before enrolling again.',
   otp_not_pending: 'There is no enrollment to confirm; start again.',
   otp_not_enrolled: 'Two-factor authentication is not on for this account.',
+  second_approver_required: 'You gave this payout its first approval; a different operator must give the second.',
   nothing_to_batch: 'No approved payout is left to batch.',
+  not_exact_match: 'Only exact matches are approved together: the money received differs from the amount requested.',
   // The second factor's 401 and 403 (docs/operations.md).
   otp_required: 'Enter the code from your authenticator app.',
   otp_invalid: 'The code is wrong, expired or already used.',
   otp_enrollment_required: 'Your role must use two-factor authentication: set it up first.',
   step_up_required: 'Approving this much money needs a fresh code from your authenticator app.',
+  site_scope: 'Your account is limited to some sites; this is a house-wide step for an operator with every site.',
 };
+
+/** What the operator is told about a ledger reason (a 409's or a step-up's); null for a reason the console has no words for. */
+export function reasonTitle(reason: string): string | null {
+  return Object.prototype.hasOwnProperty.call(REASON_TITLES, reason) ? REASON_TITLES[reason as ErrorReason] : null;
+}
 
 function fromLedger(error: OpsApiError): ReadableError {
   const base = { detail: error.detail, fields: error.fieldErrors };

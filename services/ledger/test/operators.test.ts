@@ -20,6 +20,8 @@ describe('authentication', () => {
       email: null,
       secondFactor: 'OFF',
       secondFactorAt: null,
+      // The bootstrap token is never limited to some sites.
+      siteIds: [],
     });
   });
 

@@ -14,6 +14,17 @@ function roleOf(text: string): OperatorRole {
   return role;
 }
 
+/** `--sites id,id` as a scope (live site ids); `all` is every site (an empty scope). */
+function sitesOf(text: string): string[] {
+  if (text.trim().toLowerCase() === 'all') return [];
+  const ids = text
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  if (ids.length === 0) throw new Error('--sites must be site ids separated by commas, or all');
+  return ids;
+}
+
 /**
  * Logs in; when the ledger answers 401 `otp_required` and no code was given, asks for it on the terminal (or
  * says to pass --code), then logs in again with it.
@@ -65,12 +76,14 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .requiredOption('--name <name>')
     .requiredOption('--role <role>', 'reviewer, admin or connector (a bank connector: token only, may only post lines)')
     .option('--password <password>', 'console password (at least 12 characters); omit for a token-only account')
-    .action(async (options: { email: string; name: string; role: string; password?: string }) => {
+    .option('--sites <ids>', 'limit the operator to these live sites (ids separated by commas); default: every site')
+    .action(async (options: { email: string; name: string; role: string; password?: string; sites?: string }) => {
       const created = await ctx.client().call('createOperator', {
         body: {
           email: options.email,
           name: options.name,
           role: roleOf(options.role),
+          ...(options.sites !== undefined ? { siteIds: sitesOf(options.sites) } : {}),
           // An empty --password (an unset variable in `--password "$PW"`) is sent as is and refused (at least
           // 12 characters), never taken for "no password": only leaving the option out makes a token-only account.
           ...(options.password !== undefined ? { password: options.password } : {}),
@@ -88,8 +101,22 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ['OPERATOR', (o) => o.operatorId],
           ['EMAIL', (o) => o.email],
           ['ROLE', (o) => o.role],
+          ['SITES', (o) => (o.siteIds.length === 0 ? 'all' : o.siteIds.join(','))],
           ['DISABLED', (o) => o.disabledAt ?? ''],
         ]),
+      );
+    });
+  operators
+    .command('scope <operatorId>')
+    .description("limit an operator to some sites, or to all again (from the operator's next request on)")
+    .requiredOption('--sites <ids|all>', 'live site ids separated by commas (their test twins follow), or all')
+    .action(async (operatorId: string, options: { sites: string }) => {
+      const changed = await ctx.client().call('setOperatorScope', { params: { operatorId }, body: { siteIds: sitesOf(options.sites) } });
+      ctx.emit(changed, () =>
+        ctx.io.stdout.write(
+          `${changed.email} may now act on ${changed.siteIds.length === 0 ? 'every site' : `sites ${changed.siteIds.join(', ')}`}.
+`,
+        ),
       );
     });
   operators

@@ -69,7 +69,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
 
   router.get('/login', (req, res) => {
     const current = res.locals.consoleSession;
-    const next = safeLocalPath(param(req.query, 'next'), '/review');
+    const next = safeLocalPath(param(req.query, 'next'), '/');
     if (current?.operator) {
       res.redirect(303, next);
       return;
@@ -80,7 +80,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post('/login', async (req, res) => {
-    const next = safeLocalPath(param(req.body, 'next'), '/review');
+    const next = safeLocalPath(param(req.body, 'next'), '/');
     const email = (param(req.body, 'email') ?? '').trim();
     const password = param(req.body, 'password') ?? '';
     // Every failure starts a fresh anonymous session, so the re-rendered form always carries a valid token.
@@ -141,6 +141,7 @@ export function loginRoutes(deps: ConsoleDeps): Router {
       email: operator.email,
       name: operator.name,
       role,
+      ...(operator.siteIds.length > 0 ? { scoped: true } : {}),
     });
     writeSession(res, deps, session);
     res.redirect(303, next);

@@ -3,12 +3,14 @@ import { pathParam } from '@kasa/http';
 import type { OpsSenderReturn } from '@kasa/contracts';
 import { seg, type OpsClient } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { approvalsBadge, approvalsFact, gaveFirstApproval } from '../views/approvals.view.js';
 import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { table } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
+import { exportCsvLink } from '../views/export-link.view.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['PENDING_REVIEW', 'To review'],
@@ -18,7 +20,7 @@ const STATUS_TABS: Array<[string, string]> = [
 ];
 
 /** The next steps of a return, by status: review, then payout. */
-function returnActions(ctx: FormContext, r: OpsSenderReturn): SafeHtml | string {
+function returnActions(ctx: FormContext & { operator?: { operatorId: string } }, r: OpsSenderReturn): SafeHtml | string {
   const base = `/returns/${seg(r.returnId)}`;
   const amount = formatTry(r.amount);
   const reject = actionForm(ctx, {
@@ -37,7 +39,24 @@ function returnActions(ctx: FormContext, r: OpsSenderReturn): SafeHtml | string 
   });
   if (r.status === 'PENDING_REVIEW') {
     return html`<div class="actions">
-      ${actionForm(ctx, { action: `${base}/approve`, label: 'Approve', tone: 'primary', confirm: `Approve sending ${amount} back to ${r.senderName}?` })}
+      ${
+        gaveFirstApproval(r.approvals, ctx.operator?.operatorId)
+          ? html`<p class="hint">You gave the first approval; a different operator must give the second.</p>`
+          : actionForm(ctx, {
+              action: `${base}/approve`,
+              label:
+                r.approvals.required === 2
+                  ? r.approvals.given.length === 1
+                    ? 'Give the second approval'
+                    : 'Give the first approval'
+                  : 'Approve',
+              tone: 'primary',
+              confirm:
+                r.approvals.required === 2 && r.approvals.given.length === 0
+                  ? `Give the return of ${amount} to ${r.senderName} its first approval? A different operator must approve it too.`
+                  : `Approve sending ${amount} back to ${r.senderName}?`,
+            })
+      }
       ${reject}
     </div>`;
   }
@@ -82,8 +101,17 @@ export function returnForm(ctx: FormContext, bankTransferId: string, amount: str
 }
 
 type Field = (name: string) => string;
-const STEPS: Array<{ step: string; notice: NoticeCode; send: (ops: OpsClient, returnId: string, field: Field) => Promise<unknown> }> = [
-  { step: 'approve', notice: 'return-approved', send: (ops, returnId) => ops.call('approveSenderReturn', { params: { returnId } }) },
+const STEPS: Array<{
+  step: string;
+  notice: NoticeCode | ((result: unknown) => NoticeCode);
+  send: (ops: OpsClient, returnId: string, field: Field) => Promise<unknown>;
+}> = [
+  {
+    step: 'approve',
+    // Above the four-eyes threshold the first approval leaves the return in review.
+    notice: (result) => ((result as { status: string }).status === 'PENDING_REVIEW' ? 'first-approval' : 'return-approved'),
+    send: (ops, returnId) => ops.call('approveSenderReturn', { params: { returnId } }),
+  },
   {
     step: 'reject',
     notice: 'return-rejected',
@@ -120,14 +148,15 @@ export function returnRoutes(deps: ConsoleDeps): Router {
           { header: 'Amount', class: 'num', cell: (r) => formatTry(r.amount) },
           { header: 'To', cell: (r) => html`${r.senderName}<br /><span class="muted">${maskIban(r.senderIban)}</span>` },
           { header: 'Why', cell: (r) => r.reason },
-          { header: 'Status', cell: (r) => statusBadge(r.status) },
+          { header: 'Status', cell: (r) => html`${statusBadge(r.status)} ${approvalsBadge(r.status, r.approvals)}` },
           { header: 'Next step', cell: (r) => returnActions(ctx, r) },
         ],
         rows: page.data,
         rowId: (r) => r.returnId,
         empty: 'No returns in this state.',
       })}
-      ${nextPageLink('/returns', { status }, page.nextCursor)}`;
+      ${nextPageLink('/returns', { status }, page.nextCursor)}
+      ${exportCsvLink('returns', { status, ...(queue ? { order: 'oldest' } : {}) })}`;
     ctx.render('Returns to senders', 'returns', body);
   });
 
@@ -144,6 +173,7 @@ export function returnRoutes(deps: ConsoleDeps): Router {
         ['Why', r.reason],
         ['Transfer', html`<code>${r.bankTransferId}</code>`],
         ['Asked', formatTime(r.createdAt)],
+        ['Approvals', approvalsFact(r.status, r.approvals)],
         ['Approved at', r.approvedAt ? formatTime(r.approvedAt) : null],
         [
           'Sent at',
@@ -171,8 +201,8 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     router.post(`/returns/:returnId/${step}`, async (req, res) => {
       const returnId = pathParam(req, 'returnId');
       const ctx = actionContext(deps, req, res, `/returns/${seg(returnId)}`);
-      await send(ctx.ops, returnId, (name) => ctx.field(name));
-      ctx.done(notice);
+      const result = await send(ctx.ops, returnId, (name) => ctx.field(name));
+      ctx.done(typeof notice === 'function' ? notice(result) : notice);
     });
   }
 

@@ -4,7 +4,7 @@ import type { OpsSite, SiteDeliveryHealth } from '@kasa/contracts';
 import { seg, waitedFor } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
-import { formatTime, formatTry, liraInputValue } from '../views/format.js';
+import { formatTime, formatTry, liraInputValue, readLira } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 import { webhookSecretOnce } from './sites.page.js';
@@ -21,7 +21,11 @@ function deliveryLine(health: SiteDeliveryHealth | undefined): SafeHtml | string
   }`;
 }
 
-/** The form an admin changes settings with, filled with the current ones (amounts in lira). */
+/**
+ * The form an admin changes the site's other settings with, filled with the current ones (amounts in lira, as the
+ * tables write them). One labelled field per setting; {@link changedSettings} reads them back. The webhook URL has
+ * its own form ({@link webhookUrlForm}), beside the test webhook it is checked with.
+ */
 function settingsForm(ctx: PageContext, site: OpsSite): SafeHtml {
   return html`<form
     method="post"
@@ -31,11 +35,6 @@ function settingsForm(ctx: PageContext, site: OpsSite): SafeHtml {
   >
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
     <label>Display name <input type="text" name="name" required maxlength="140" value="${site.name}" /></label>
-    <label
-      >Webhook URL <input type="url" name="webhookUrl" maxlength="2048" value="${site.webhookUrl ?? ''}" /><small
-        >https; the partner can also change it with its webhook-config call.</small
-      ></label
-    >
     <label
       >Rate limit (requests/minute)
       <input type="number" name="rateLimitPerMinute" required min="1" max="100000" value="${String(site.rateLimitPerMinute)}"
@@ -57,8 +56,46 @@ function settingsForm(ctx: PageContext, site: OpsSite): SafeHtml {
         >Empty: no way back unless a deposit names one.</small
       ></label
     >
+    <label
+      >Four-eyes above, in lira (TRY)
+      <input
+        type="text"
+        name="dualApprovalAbove"
+        inputmode="decimal"
+        value="${site.dualApprovalAbove === null ? '' : liraInputValue(site.dualApprovalAbove)}"
+      /><small>A withdrawal or return above this needs two operators. Empty: the service default.</small></label
+    >
     <div><button type="submit" class="btn primary">Save settings</button></div>
   </form>`;
+}
+
+/**
+ * The webhook URL alone (admins): saved on its own, it brings the operator back to the site's Webhook section with
+ * "Webhook URL saved" and the "Send a test webhook" button, to check the new address at once.
+ */
+export function webhookUrlForm(ctx: PageContext, siteId: string, webhookUrl: string | null): SafeHtml {
+  return html`<form
+      method="post"
+      action="${safeUrl(`/sites/${seg(siteId)}/webhook-url`)}"
+      class="webhook-url-form"
+      data-confirm="Send this site's webhooks to the new URL from now on? The change is audited."
+    >
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
+      <label for="webhook-url">Webhook URL</label>
+      <input
+        id="webhook-url"
+        type="url"
+        name="webhookUrl"
+        required
+        maxlength="2048"
+        value="${webhookUrl ?? ''}"
+        aria-describedby="webhook-url-hint"
+      />
+      <button type="submit" class="btn primary">Save webhook URL</button>
+    </form>
+    <p id="webhook-url-hint" class="hint">
+      https only; the partner can also change it with its webhook-config call. The change is audited.
+    </p>`;
 }
 
 /** A site's settings and delivery health; admins also get the form to change them. */
@@ -67,12 +104,12 @@ export function siteSettingsSection(ctx: PageContext, site: OpsSite, health: Sit
     <h2>Settings</h2>
     <div class="card">
       ${facts([
-        ['Webhook URL', site.webhookUrl ? html`<code>${site.webhookUrl}</code>` : 'not set'],
         ['Deliveries', deliveryLine(health)],
         ['Rate limit', `${site.rateLimitPerMinute} requests a minute per key`],
         ['Deposit lifetime', `${site.depositTtlSeconds} s`],
         ['Amounts', `${formatTry(site.minAmount)} to ${formatTry(site.maxAmount)}`],
         ['Return URL', site.returnUrl ? html`<code>${site.returnUrl}</code>` : 'none'],
+        ['Four-eyes above', site.dualApprovalAbove === null ? 'the service default' : formatTry(site.dualApprovalAbove)],
         ['Created', formatTime(site.createdAt)],
       ])}
       <p class="muted">
@@ -85,7 +122,8 @@ export function siteSettingsSection(ctx: PageContext, site: OpsSite, health: Sit
 
 /**
  * The settings the form changed, in the ops API's types: only what differs from the site now is sent, so
- * the audit entry lists exactly what the admin changed. Bad input names its field.
+ * the audit entry lists exactly what the admin changed. Bad input names its field. (The webhook URL is not
+ * among them: {@link webhookUrlForm} saves it.)
  */
 export function changedSettings(site: OpsSite, field: (name: string) => string): Record<string, string | number | null> {
   const out: Record<string, string | number | null> = {};
@@ -93,16 +131,52 @@ export function changedSettings(site: OpsSite, field: (name: string) => string):
   for (const name of Object.keys(values) as Array<keyof SiteNumbers>)
     if (values[name] !== site[name]) out[name] = values[name] as string | number;
   if (field('name') !== site.name) out.name = field('name');
-  if (field('webhookUrl') && field('webhookUrl') !== site.webhookUrl) out.webhookUrl = field('webhookUrl');
   const returnUrl = field('returnUrl') || null;
   if (returnUrl !== site.returnUrl) out.returnUrl = returnUrl;
+  // Four-eyes threshold: empty goes back to the service default (null), else an amount in lira (0 allowed).
+  const dual = field('dualApprovalAbove').trim();
+  if (!dual) {
+    if (site.dualApprovalAbove !== null) out.dualApprovalAbove = null;
+  } else {
+    // 0 (every payout needs two) is a threshold, though no amount a deposit or withdrawal may have.
+    const read = /^0+(?:[.,]0{1,2})?$/.test(dual) ? { minor: '0' } : readLira(dual);
+    if ('minor' in read) {
+      if (read.minor !== site.dualApprovalAbove) out.dualApprovalAbove = read.minor;
+    } else bad.push({ field: 'dualApprovalAbove', message: read.problem });
+  }
   if (bad.length > 0) throw AppError.validation(bad, 'The settings are not valid; nothing was changed.');
   return out;
 }
 
-/** `POST /sites/:siteId/settings` (admins): the form's changes, sent as one PATCH; the ledger audits them. */
+/** Where a saved webhook URL lands: the site's Webhook section, saying so, with the test webhook at hand. */
+export const WEBHOOK_SAVED_QUERY = 'webhook';
+
+/**
+ * `POST /sites/:siteId/settings` (admins): the form's changes, sent as one PATCH; the ledger audits them.
+ * `POST /sites/:siteId/webhook-url` (admins): the webhook URL alone, the same way.
+ */
 export function siteSettingsRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
+  router.post('/sites/:siteId/webhook-url', async (req, res) => {
+    const siteId = pathParam(req, 'siteId');
+    const ctx = actionContext(deps, req, res, `/sites/${seg(siteId)}`);
+    const webhookUrl = ctx.field('webhookUrl');
+    if (!webhookUrl)
+      throw AppError.validation([{ field: 'webhookUrl', message: 'is required' }], 'Enter the webhook URL; nothing was changed.');
+    const site = await ctx.ops.call('getSite', { params: { siteId } });
+    if (webhookUrl === site.webhookUrl) {
+      ctx.done('site-unchanged', `/sites/${seg(siteId)}`);
+      return;
+    }
+    const saved = await ctx.ops.call('updateSite', { params: { siteId }, body: { webhookUrl } });
+    if (saved.webhookSecret) {
+      // A first webhook URL came with the site's signing secret: shown here, this once.
+      pageContext(deps, req, res).render(`Site ${saved.slug}`, 'sites', webhookSecretOnce(saved));
+      return;
+    }
+    res.redirect(303, `/sites/${seg(siteId)}?${WEBHOOK_SAVED_QUERY}=saved#webhook`);
+  });
+
   router.post('/sites/:siteId/settings', async (req, res) => {
     const siteId = pathParam(req, 'siteId');
     const ctx = actionContext(deps, req, res, `/sites/${seg(siteId)}`);

@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg, type OpsClient } from '@kasa/ops-client';
 import { withdrawalActions } from '../views/actions.view.js';
+import { approvalsFact } from '../views/approvals.view.js';
 import { currentTab, facts, nextPageLink, tabs } from '../views/components.js';
 import { formatTime, formatTry, groupIban } from '../views/format.js';
 import { html } from '../views/html.js';
@@ -12,6 +13,7 @@ import { withdrawalTable } from './review-queue.page.js';
 import { readRecordFilters, recordFilterForm } from './record-lists.js';
 import { recordFacts } from './record-facts.js';
 import { withSites } from './site-names.js';
+import { exportCsvLink } from '../views/export-link.view.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['PENDING_REVIEW', 'To review'],
@@ -23,31 +25,34 @@ const STATUS_TABS: Array<[string, string]> = [
 
 /** The withdrawal transitions an operator drives, with the body each needs and the confirmation after. */
 type Field = (name: string) => string;
-const ACTIONS: Array<{ path: string; notice: NoticeCode; send: (ops: OpsClient, withdrawalId: string, field: Field) => Promise<unknown> }> =
-  [
-    {
-      path: 'approve',
-      notice: 'withdrawal-approved',
-      send: (ops, withdrawalId) => ops.call('approveWithdrawal', { params: { withdrawalId } }),
-    },
-    {
-      path: 'reject',
-      notice: 'withdrawal-rejected',
-      send: (ops, withdrawalId, field) => ops.call('rejectWithdrawal', { params: { withdrawalId }, body: { reason: field('reason') } }),
-    },
-    {
-      path: 'mark-sent',
-      notice: 'withdrawal-sent',
-      send: (ops, withdrawalId, field) =>
-        ops.call('markWithdrawalSent', { params: { withdrawalId }, body: field('bankTxId') ? { bankTxId: field('bankTxId') } : {} }),
-    },
-    {
-      path: 'mark-returned',
-      notice: 'withdrawal-returned',
-      send: (ops, withdrawalId, field) =>
-        ops.call('markWithdrawalReturned', { params: { withdrawalId }, body: { reason: field('reason') } }),
-    },
-  ];
+const ACTIONS: Array<{
+  path: string;
+  notice: NoticeCode | ((result: unknown) => NoticeCode);
+  send: (ops: OpsClient, withdrawalId: string, field: Field) => Promise<unknown>;
+}> = [
+  {
+    path: 'approve',
+    // Above the four-eyes threshold the first approval leaves the withdrawal in review.
+    notice: (result) => ((result as { status: string }).status === 'PENDING_REVIEW' ? 'first-approval' : 'withdrawal-approved'),
+    send: (ops, withdrawalId) => ops.call('approveWithdrawal', { params: { withdrawalId } }),
+  },
+  {
+    path: 'reject',
+    notice: 'withdrawal-rejected',
+    send: (ops, withdrawalId, field) => ops.call('rejectWithdrawal', { params: { withdrawalId }, body: { reason: field('reason') } }),
+  },
+  {
+    path: 'mark-sent',
+    notice: 'withdrawal-sent',
+    send: (ops, withdrawalId, field) =>
+      ops.call('markWithdrawalSent', { params: { withdrawalId }, body: field('bankTxId') ? { bankTxId: field('bankTxId') } : {} }),
+  },
+  {
+    path: 'mark-returned',
+    notice: 'withdrawal-returned',
+    send: (ops, withdrawalId, field) => ops.call('markWithdrawalReturned', { params: { withdrawalId }, body: { reason: field('reason') } }),
+  },
+];
 
 /** `/withdrawals`: the payout lifecycle by status, one withdrawal's payout details, and its transitions. */
 export function withdrawalRoutes(deps: ConsoleDeps): Router {
@@ -71,7 +76,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
       'No withdrawals in this state.',
       queue ? { now: new Date(), warnMinutes: deps.config.reviewWaitWarnMinutes } : undefined,
     )}
-    ${nextPageLink('/withdrawals', { ...filters.typed, status }, page.nextCursor)}`;
+    ${nextPageLink('/withdrawals', { ...filters.typed, status }, page.nextCursor)} ${exportCsvLink('withdrawals', query)}`;
     ctx.render('Withdrawals', 'withdrawals', body);
   });
 
@@ -90,6 +95,7 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
         ['IBAN', html`<code class="iban" data-copy="${w.targetIban}">${groupIban(w.targetIban)}</code>`],
         ['Payment description', html`<code>${w.referenceNo}</code>`],
         ['Created', formatTime(w.createdAt)],
+        ['Approvals', approvalsFact(w.status, w.approvals)],
         ['Approved at', formatTime(w.approvedAt)],
         [
           'Sent at',
@@ -112,8 +118,8 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
   for (const action of ACTIONS) {
     router.post(`/withdrawals/:withdrawalId/${action.path}`, async (req, res) => {
       const ctx = actionContext(deps, req, res, `/withdrawals/${seg(pathParam(req, 'withdrawalId'))}`);
-      await action.send(ctx.ops, pathParam(req, 'withdrawalId'), (name) => ctx.field(name));
-      ctx.done(action.notice);
+      const result = await action.send(ctx.ops, pathParam(req, 'withdrawalId'), (name) => ctx.field(name));
+      ctx.done(typeof action.notice === 'function' ? action.notice(result) : action.notice);
     });
   }
 

@@ -22,6 +22,8 @@ export interface SessionOperator {
   email: string;
   name: string;
   role: OperatorRole;
+  /** Limited to some sites (docs/operations.md, Operator scopes) at login: the house-wide sections are not offered. */
+  scoped?: boolean;
 }
 
 /** A browser's session: anonymous (login form only) until `operator` is set. */
@@ -115,6 +117,7 @@ function parseOperator(value: unknown): SessionOperator | null | undefined {
     email: o.email as string,
     name: o.name,
     role: o.role,
+    ...(o.scoped === true ? { scoped: true } : {}),
   };
 }
 

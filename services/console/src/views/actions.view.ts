@@ -4,6 +4,7 @@
  */
 import { USER_REJECTION_REASONS, type OpsIntent, type OpsWithdrawal, type UserRejectionReason } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
+import { approvalsBadge, gaveFirstApproval } from './approvals.view.js';
 import { actionForm, type FormContext } from './components.js';
 import { formatTry, liraInputValue } from './format.js';
 import { html, type SafeHtml } from './html.js';
@@ -93,13 +94,32 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
 }
 
 /** The next steps of a withdrawal: review, payout, and the bank returning the money. */
-export function withdrawalActions(ctx: FormContext, withdrawal: OpsWithdrawal): SafeHtml {
+export function withdrawalActions(ctx: FormContext & { operator?: { operatorId: string } }, withdrawal: OpsWithdrawal): SafeHtml {
   const base = `/withdrawals/${seg(withdrawal.withdrawalId)}`;
   const amount = formatTry(withdrawal.amount);
+  const { approvals } = withdrawal;
   switch (withdrawal.status) {
     case 'PENDING_REVIEW':
       return html`<div class="actions">
-        ${actionForm(ctx, { action: `${base}/approve`, label: 'Approve', tone: 'primary', confirm: `Approve withdrawal ${withdrawal.referenceNo} of ${amount}? The amount is reserved on the site's balance.` })}
+        ${approvalsBadge(withdrawal.status, approvals)}
+        ${
+          gaveFirstApproval(approvals, ctx.operator?.operatorId)
+            ? html`<p class="hint">You gave the first approval; a different operator must give the second.</p>`
+            : actionForm(ctx, {
+                action: `${base}/approve`,
+                label:
+                  approvals.required === 2
+                    ? approvals.given.length === 1
+                      ? 'Give the second approval'
+                      : 'Give the first approval'
+                    : 'Approve',
+                tone: 'primary',
+                confirm:
+                  approvals.required === 2 && approvals.given.length === 0
+                    ? `Give withdrawal ${withdrawal.referenceNo} of ${amount} its first approval? A different operator must approve it too before the amount is reserved.`
+                    : `Approve withdrawal ${withdrawal.referenceNo} of ${amount}? The amount is reserved on the site's balance.`,
+              })
+        }
         ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject withdrawal ${withdrawal.referenceNo}?`, fields: reasonField('Reason for rejecting') })}
       </div>`;
     case 'APPROVED':

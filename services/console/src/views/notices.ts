@@ -6,6 +6,7 @@ export const NOTICES = {
   'intent-approved': 'Deposit approved. The partner is notified by webhook.',
   'intent-rejected': 'Deposit rejected. The partner is notified by webhook.',
   'withdrawal-approved': "Withdrawal approved; the amount is reserved on the site's balance. Send the money, then mark it sent.",
+  'first-approval': 'First approval recorded (1 of 2). A different operator must approve it too before any money moves.',
   'withdrawal-rejected': 'Withdrawal rejected. The partner is notified by webhook.',
   'withdrawal-sent': 'Withdrawal marked as sent. The partner is notified by webhook.',
   'withdrawal-returned': "Withdrawal marked as returned; the amount is back on the site's balance.",

@@ -14,6 +14,7 @@ import { afterLinesCommitted, countsOf, newTally, recordLines, type LineCounts, 
 
 export interface ImportStatementDeps extends RecordLinesDeps, WithdrawalReviewDeps, ReturnDeps {
   accounts: ReceivingAccountRepository;
+  config: RecordLinesDeps['config'] & WithdrawalReviewDeps['config'];
 }
 
 /** What importing a file did; `created: 0` when every line was imported before. */

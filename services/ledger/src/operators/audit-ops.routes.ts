@@ -5,6 +5,10 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage } from '../shared/ops-list.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { wantsCsv } from '../shared/csv.js';
+import { sendOpsListCsv } from '../shared/ops-list-csv.js';
+import { principalOf } from './operator-auth.js';
+import { scopeOf } from './site-scope.js';
 
 function auditView(row: AuditLog, emails: Map<string, string>) {
   return {
@@ -25,21 +29,24 @@ export function auditOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'listAudit', async (req, res) => {
     const query = parseRequest('listAudit', req.query, LIST_FILTERS_INVALID);
+    const scope = scopeOf(principalOf(res.locals));
     let emails = new Map<string, string>();
-    const page = await opsListPage(
-      deps.cursors,
-      'ops-audit',
-      query,
-      async (filters, window) => {
-        const rows = await deps.auditLog.list(filters, window);
-        emails = await deps.operators.emailsOf([
-          ...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId)),
-        ]);
-        return rows;
-      },
-      (row) => auditView(row, emails),
-    );
-    res.json(page);
+    const readPage = (page: typeof query) =>
+      opsListPage(
+        deps.cursors,
+        'ops-audit',
+        page,
+        async (filters, window) => {
+          const rows = await deps.auditLog.list(filters, window, scope);
+          emails = await deps.operators.emailsOf([
+            ...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId)),
+          ]);
+          return rows;
+        },
+        (row) => auditView(row, emails),
+      );
+    if (wantsCsv(req)) return sendOpsListCsv(res, 'audit', (page) => readPage({ ...query, cursor: undefined, ...page }));
+    res.json(await readPage(query));
   });
 
   return router;

@@ -1,5 +1,6 @@
 import type { AuditLog, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
+import { siteScopeWhere, type SiteScope } from './site-scope.js';
 
 export interface AuditFilter {
   siteId?: string;
@@ -13,13 +14,15 @@ export interface AuditFilter {
 export class AuditQueryRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  list(filter: AuditFilter, window: ListWindow): Promise<AuditLog[]> {
+  /** A page of entries; a scoped operator's only its sites' (entries of no site are the house's). */
+  list(filter: AuditFilter, window: ListWindow, scope: SiteScope): Promise<AuditLog[]> {
     const where = {
       ...(filter.siteId ? { siteId: filter.siteId } : {}),
       ...(filter.actorId ? { actorId: filter.actorId } : {}),
       ...(filter.action ? { action: filter.action } : {}),
       ...(filter.entityType ? { entityType: filter.entityType } : {}),
       ...(filter.entityId ? { entityId: filter.entityId } : {}),
+      ...siteScopeWhere(scope),
     };
     return this.db.auditLog.findMany(keysetPage(where, window));
   }

@@ -52,6 +52,7 @@ export function operatorAuth(deps: {
           email: owner.email,
           secondFactor,
           secondFactorAt: owner.secondFactorAt,
+          siteIds: owner.siteIds,
         };
         res.locals.operator = principal;
         res.locals.actor = { type: 'OPERATOR', id: owner.operatorId };

@@ -20,6 +20,11 @@ export interface OperatorPrincipal {
   secondFactorAt?: Date | null;
   /** A partner's test key driving its sandbox through the simulator (docs/sandbox.md): audited as that API key. */
   apiKeyId?: string;
+  /**
+   * The sites the operator may see and act on, test twins included (docs/operations.md, Operator scopes); null or
+   * absent: every site. Never set for the bootstrap token or the service's own principals.
+   */
+  siteIds?: readonly string[] | null;
 }
 
 export const BOOTSTRAP_OPERATOR_ID = 'bootstrap';

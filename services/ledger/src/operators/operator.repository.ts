@@ -12,13 +12,18 @@ export interface TokenOwner {
   secondFactorEnrolled: boolean;
   /** When a code was last entered on this token (step-up), or null. */
   secondFactorAt: Date | null;
+  /** The operator's scope with the test twins of its live sites added; null: every site. */
+  siteIds: string[] | null;
 }
 
 /** Operator accounts and their bearer tokens (only token hashes are stored). */
 export class OperatorRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  create(tx: Tx, input: { email: string; name: string; role: OperatorRole; passwordHash: string | null }): Promise<Operator> {
+  create(
+    tx: Tx,
+    input: { email: string; name: string; role: OperatorRole; passwordHash: string | null; siteIds?: string[] },
+  ): Promise<Operator> {
     return tx.operator.create({ data: input });
   }
 
@@ -75,9 +80,10 @@ export class OperatorRepository {
         OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
         operator: { disabledAt: null },
       },
-      include: { operator: { select: { email: true, role: true, totpEnrolledAt: true } } },
+      include: { operator: { select: { email: true, role: true, totpEnrolledAt: true, siteIds: true } } },
     });
     if (!token) return null;
+    const scope = token.operator.siteIds;
     return {
       tokenId: token.id,
       operatorId: token.operatorId,
@@ -85,7 +91,30 @@ export class OperatorRepository {
       role: token.operator.role,
       secondFactorEnrolled: token.operator.totpEnrolledAt !== null,
       secondFactorAt: token.secondFactorAt,
+      siteIds: scope.length === 0 ? null : await this.withTestTwins(scope),
     };
+  }
+
+  /** Live site ids and their test twins (a scope on a live site covers its sandbox). */
+  private async withTestTwins(liveSiteIds: string[]): Promise<string[]> {
+    const twins = await this.db.site.findMany({ where: { liveSiteId: { in: liveSiteIds } }, select: { id: true } });
+    return [...liveSiteIds, ...twins.map((twin) => twin.id)];
+  }
+
+  /** Sets an operator's scope (live site ids; empty: every site) and answers the operator before and after, or null. */
+  async setSiteIds(tx: Tx, id: string, siteIds: string[]): Promise<{ before: Operator; after: Operator } | null> {
+    const before = await tx.operator.findUnique({ where: { id } });
+    if (!before) return null;
+    const after = await tx.operator.update({ where: { id }, data: { siteIds } });
+    return { before, after };
+  }
+
+  /** Of the given ids, those that name no live site (a test twin is never named in a scope: its live site is). */
+  async notLiveSites(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const found = await this.db.site.findMany({ where: { id: { in: ids }, livemode: true }, select: { id: true } });
+    const live = new Set(found.map((site) => site.id));
+    return ids.filter((id) => !live.has(id));
   }
 
   /** Stores a new, unconfirmed TOTP secret (sealed); false when a confirmed one is on. */

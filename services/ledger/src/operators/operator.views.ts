@@ -10,6 +10,7 @@ export function operatorView(operator: Operator) {
     disabledAt: operator.disabledAt?.toISOString() ?? null,
     createdAt: operator.createdAt.toISOString(),
     secondFactorEnrolledAt: operator.totpEnrolledAt?.toISOString() ?? null,
+    siteIds: operator.siteIds,
   };
 }
 

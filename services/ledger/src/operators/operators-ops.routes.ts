@@ -6,7 +6,7 @@ import { constantTimeEqual } from '../shared/secrets.js';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { isAdmin } from './operator-principal.js';
 import { principalOf } from './operator-auth.js';
-import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken } from './operators.use-case.js';
+import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken, setOperatorScope } from './operators.use-case.js';
 import { operatorView, tokenView } from './operator.views.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
@@ -45,7 +45,7 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'whoAmI', (_req, res) => {
-    const { operatorId, role, tokenId, email, secondFactor, secondFactorAt } = principalOf(res.locals);
+    const { operatorId, role, tokenId, email, secondFactor, secondFactorAt, siteIds } = principalOf(res.locals);
     res.json({
       operatorId,
       role,
@@ -53,6 +53,7 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
       email,
       secondFactor: secondFactor ?? 'OFF',
       secondFactorAt: secondFactorAt?.toISOString() ?? null,
+      siteIds: siteIds ?? [],
     });
   });
 
@@ -68,6 +69,13 @@ export function opsOperatorRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'listOperators', async (_req, res) => {
     res.json({ data: (await deps.operators.list()).map(operatorView) });
+  });
+
+  opsRoute(router, 'setOperatorScope', jsonBody, async (req, res) => {
+    const { siteIds } = parseRequest('setOperatorScope', req.body, 'The scope is not valid; nothing was changed.');
+    const operatorId = pathParam(req, 'operatorId');
+    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+    res.json(await setOperatorScope(deps, principalOf(res.locals), operatorId, [...siteIds]));
   });
 
   opsRoute(router, 'disableOperator', async (req, res) => {

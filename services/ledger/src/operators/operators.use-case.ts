@@ -25,8 +25,11 @@ const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 export async function createOperator(
   deps: OperatorsDeps,
   caller: OperatorPrincipal,
-  input: { email: string; name: string; role: OperatorRole; password?: string },
+  input: { email: string; name: string; role: OperatorRole; password?: string; siteIds?: readonly string[] },
 ) {
+  const siteIds = [...(input.siteIds ?? [])];
+  ensureScopable(input.role, siteIds);
+  await ensureLiveSites(deps, siteIds);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     const operator = await deps.db.$transaction(async (tx) => {
@@ -35,13 +38,14 @@ export async function createOperator(
         name: input.name,
         role: input.role,
         passwordHash,
+        siteIds,
       });
       await writeAudit(tx, {
         actor: actorOf(caller),
         action: 'OPERATOR.CREATED',
         entityType: 'operator',
         entityId: created.id,
-        metadata: { email: created.email, role: created.role, withPassword: passwordHash !== null },
+        metadata: { email: created.email, role: created.role, withPassword: passwordHash !== null, siteIds },
       });
       return created;
     });
@@ -172,4 +176,50 @@ export async function disableOperator(deps: OperatorsDeps, caller: OperatorPrinc
     }
   });
   return operatorView((await deps.operators.findById(operatorId)) as Operator);
+}
+
+/** A bank connector posts the house's bank lines, a house-wide step: it is never limited to sites. */
+function ensureScopable(role: OperatorRole, siteIds: string[]): void {
+  if (role === 'CONNECTOR' && siteIds.length > 0) {
+    throw AppError.validation(
+      [{ field: 'siteIds', message: 'must be empty for a bank connector' }],
+      "A bank connector works for the house's accounts; it cannot be limited to sites.",
+    );
+  }
+}
+
+/** 400 naming the first id that is not an existing live site (a scope names live sites; their test twins follow). */
+async function ensureLiveSites(deps: OperatorsDeps, siteIds: string[]): Promise<void> {
+  const [missing] = await deps.operators.notLiveSites(siteIds);
+  if (missing !== undefined) {
+    throw AppError.validation(
+      [{ field: 'siteIds', message: `${missing} is not a live site` }],
+      `No live site with the id ${missing}; nothing was changed.`,
+    );
+  }
+}
+
+/**
+ * Limits an operator to some live sites (and their test twins), or to none with `[]` (every site); admins only (the
+ * route checks the role). Audited `OPERATOR.SCOPE_CHANGED` with the scope before and after; tokens are resolved on
+ * every request, so it holds from the operator's next request on.
+ */
+export async function setOperatorScope(deps: OperatorsDeps, caller: OperatorPrincipal, operatorId: string, siteIds: string[]) {
+  const operator = await deps.operators.findById(operatorId);
+  if (!operator) throw new AppError('not_found', 'No operator with this id.');
+  ensureScopable(operator.role, siteIds);
+  await ensureLiveSites(deps, siteIds);
+  const changed = await deps.db.$transaction(async (tx) => {
+    const result = await deps.operators.setSiteIds(tx, operatorId, siteIds);
+    if (!result) throw new AppError('not_found', 'No operator with this id.');
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'OPERATOR.SCOPE_CHANGED',
+      entityType: 'operator',
+      entityId: operatorId,
+      metadata: { before: result.before.siteIds, after: result.after.siteIds },
+    });
+    return result.after;
+  });
+  return operatorView(changed);
 }

@@ -4,6 +4,7 @@ import type { JournalProblem } from '../journal/check-journal.use-case.js';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { HOUSE_ACCOUNTS, type HouseAccount, type HouseLeg } from './house-accounts.js';
+import { senderReturnScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -42,12 +43,26 @@ export class SenderReturnRepository {
     return result.count === 1 ? tx.senderReturn.findUnique({ where: { id } }) : null;
   }
 
+  /** The site each return's money belongs to (its deposit's, named by the return or its transfer); null: a house return. */
+  async sitesOf(ids: string[]): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.$queryRaw<{ id: string; site_id: string | null }[]>`
+      SELECT r.id, d.site_id
+      FROM sender_returns r
+      JOIN bank_transfers t ON t.id = r.bank_transfer_id
+      LEFT JOIN deposit_intents d ON d.id = COALESCE(r.intent_id, t.intent_id)
+      WHERE r.id = ANY(${ids}::uuid[])`;
+    return new Map(rows.map((row) => [row.id, row.site_id]));
+  }
+
   find(id: string): Promise<SenderReturn | null> {
     return this.db.senderReturn.findUnique({ where: { id } });
   }
 
-  list(statuses: SenderReturnStatus[] | undefined, window: ListWindow): Promise<SenderReturn[]> {
-    return this.db.senderReturn.findMany(keysetPage(statuses ? { status: { in: statuses } } : {}, window));
+  list(statuses: SenderReturnStatus[] | undefined, window: ListWindow, scope: SiteScope): Promise<SenderReturn[]> {
+    return this.db.senderReturn.findMany(
+      keysetPage({ ...(statuses ? { status: { in: statuses } } : {}), ...senderReturnScopeWhere(scope) }, window),
+    );
   }
 
   /** Writes one balanced house journal transaction about a return, in the caller's transaction. */

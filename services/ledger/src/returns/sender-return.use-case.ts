@@ -8,6 +8,14 @@ import { writeAudit } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
+import {
+  approvalsRequired,
+  approvalsView,
+  decideApproval,
+  type ApprovalDecision,
+  type ApprovalsView,
+  type FourEyesDeps,
+} from '../shared/four-eyes.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { HousePostings, type HouseLeg } from './house-accounts.js';
 import type { SenderReturnRepository } from './sender-return.repository.js';
@@ -17,7 +25,7 @@ import { toOpsSenderReturn } from './sender-return.views.js';
 type Tx = Prisma.TransactionClient;
 
 /** What a return to a sender needs: the transition's database, publisher and logger, the clock and the rows it moves. */
-export interface ReturnDeps extends TransitionDeps {
+export interface ReturnDeps extends TransitionDeps, FourEyesDeps {
   clock: Clock;
   senderReturns: SenderReturnRepository;
   bankTransfers: BankTransferRepository;
@@ -78,7 +86,8 @@ export async function requestSenderReturn(deps: ReturnDeps, request: OperatorReq
     amount: created.amount,
     senderIban: maskIban(created.senderIban),
   });
-  return toOpsSenderReturn(created);
+  const [shown] = await withReturnApprovals(deps, [created]);
+  return toOpsSenderReturn(created, shown?.shownApprovals);
 }
 
 /** A partial approval's remainder going back: the deposit (locked and approved by the caller) and how much of its money. */
@@ -147,6 +156,22 @@ interface Step {
   metadata?: Record<string, string>;
   /** A rejection's reason: a rejected remainder return is set aside on its deposit with it. */
   rejectedReason?: string;
+  /** Approval: subject to four-eyes, so it may only record a first approval and leave the return in review. */
+  approval?: true;
+}
+
+/** The state table's next status and, for an approval, what four-eyes decided (a first approval moves nothing). */
+interface Decision {
+  to: SenderReturn['status'];
+  approval: ApprovalDecision | null;
+}
+
+const waits = (decision: Decision) => decision.approval !== null && !decision.approval.final;
+
+/** The approvals needed to pay a return back: by its deposit's site, or the service's threshold for a house return. */
+async function returnApprovalsRequired(deps: ReturnDeps, current: SenderReturn): Promise<1 | 2> {
+  const siteId = (await deps.senderReturns.sitesOf([current.id])).get(current.id) ?? null;
+  return approvalsRequired(deps, siteId, current.amount);
 }
 
 /**
@@ -169,39 +194,76 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     entityType: 'sender_return',
     notFound: 'No return with this id.',
     lock: (tx) => deps.senderReturns.lock(tx, returnId),
-    decide: (_tx, current) => ({ to: assertReturnAction(step.action, current.status) }),
-    update: async (tx, current, { to }) => {
+    decide: async (_tx, current): Promise<Decision> => {
+      const to = assertReturnAction(step.action, current.status);
+      if (!step.approval) return { to, approval: null };
+      const approval = decideApproval(deps, request.caller, current.approvals, await returnApprovalsRequired(deps, current), 'return');
+      return { to: approval.final ? to : current.status, approval };
+    },
+    update: async (tx, current, decision) => {
+      const { to } = decision;
       // A remainder's return leaves its transfer as it is (its deposit kept the rest of the money).
       const transferTo = current.intentId ? undefined : step.transferTo?.(current);
       if (transferTo) await deps.bankTransfers.settle(tx, current.bankTransferId, 'RETURNING', { status: transferTo });
       if (current.intentId && to === 'REJECTED') await keepRemainder(deps, tx, current, step.rejectedReason ?? '');
-      return deps.senderReturns.update(tx, returnId, current.status, { status: to, ...step.changes(deps.clock.now()) });
+      return deps.senderReturns.update(tx, returnId, current.status, {
+        status: to,
+        ...(decision.approval ? { approvals: decision.approval.approvals as unknown as Prisma.InputJsonValue } : {}),
+        ...(waits(decision) ? {} : step.changes(deps.clock.now())),
+      });
     },
     changedMeanwhile: 'The return changed meanwhile; nothing was changed.',
-    post: async (tx, { current }) => {
+    post: async (tx, { current, decision }) => {
+      if (waits(decision)) return null;
       const posting = step.posting?.(current) ?? null;
       return posting ? deps.senderReturns.postHouse(tx, returnId, posting) : null;
     },
-    audit: ({ current, decision: { to }, journalTransactionId }) => ({
-      action: `SENDER_RETURN.${to}`,
+    audit: ({ current, decision, journalTransactionId }) => ({
+      action: waits(decision) ? 'SENDER_RETURN.FIRST_APPROVAL' : `SENDER_RETURN.${decision.to}`,
       metadata: {
         from: current.status,
-        to,
+        to: decision.to,
         bankTransferId: current.bankTransferId,
         amount: current.amount.toString(),
         ...step.metadata,
         ...(journalTransactionId ? { journalTransactionId } : {}),
+        ...(decision.approval
+          ? {
+              approvalsRequired: String(decision.approval.required),
+              approvedBy: decision.approval.approvals.map((given) => given.email ?? given.operatorId).join(', '),
+            }
+          : {}),
       },
     }),
-    log: ({ updated }) => ({ message: 'sender return changed', fields: { returnId, status: updated.status, amount: updated.amount } }),
-    result: ({ updated }) => toOpsSenderReturn(updated),
+    log: ({ updated, decision }) => ({
+      message: waits(decision) ? 'sender return first approval' : 'sender return changed',
+      fields: { returnId, status: updated.status, amount: updated.amount },
+    }),
+    // A first approval answers the standing approvals (1 of 2); every other step, who approved.
+    result: ({ updated, decision }) =>
+      toOpsSenderReturn(updated, waits(decision) ? approvalsView(deps, updated.status, updated.approvals, 2) : undefined),
   });
+}
+
+/** Returns with their approvals as operators see them (four-eyes: what each needs, read by its site). */
+export async function withReturnApprovals(
+  deps: ReturnDeps,
+  rows: SenderReturn[],
+): Promise<Array<SenderReturn & { shownApprovals: ApprovalsView }>> {
+  const sites = await deps.senderReturns.sitesOf(rows.map((row) => row.id));
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...row,
+      shownApprovals: approvalsView(deps, row.status, row.approvals, await approvalsRequired(deps, sites.get(row.id) ?? null, row.amount)),
+    })),
+  );
 }
 
 /** PENDING_REVIEW -> APPROVED: the money is owed back (bank_clearing -> sender_refunds_payable). */
 export function approveSenderReturn(deps: ReturnDeps, request: OperatorRequest, returnId: string) {
   return transition(deps, request, returnId, {
     action: 'approve',
+    approval: true,
     changes: (now) => ({ approvedAt: now }),
     posting: (r) => HousePostings.returnApproved(r.amount),
   });

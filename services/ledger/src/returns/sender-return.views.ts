@@ -1,7 +1,11 @@
 import type { SenderReturn } from '@kasa/db';
+import { givenApprovals, type ApprovalsView } from '../shared/four-eyes.js';
 
-/** A return as the ops API shows it (the sender's IBAN in full: operators pay it back to it). */
-export function toOpsSenderReturn(row: SenderReturn) {
+/**
+ * A return as the ops API shows it (the sender's IBAN in full: operators pay it back to it). `approvals`: four-eyes,
+ * as `approvalsView` reads them (by default every approval recorded, right for a decided return).
+ */
+export function toOpsSenderReturn(row: SenderReturn, approvals: ApprovalsView = givenApprovals(row.approvals)) {
   return {
     returnId: row.id,
     bankTransferId: row.bankTransferId,
@@ -19,5 +23,6 @@ export function toOpsSenderReturn(row: SenderReturn) {
     rejectedAt: row.rejectedAt?.toISOString() ?? null,
     rejectedReason: row.rejectedReason,
     intentId: row.intentId,
+    approvals,
   };
 }

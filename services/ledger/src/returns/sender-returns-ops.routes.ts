@@ -6,7 +6,13 @@ import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
 import { operatorRequestOf } from '../shared/request-context.js';
-import { approveSenderReturn, markSenderReturnSent, rejectSenderReturn, requestSenderReturn } from './sender-return.use-case.js';
+import {
+  approveSenderReturn,
+  markSenderReturnSent,
+  rejectSenderReturn,
+  requestSenderReturn,
+  withReturnApprovals,
+} from './sender-return.use-case.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
 import { opsRoute } from '../shared/ops-route.js';
 
@@ -28,14 +34,16 @@ export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListSenderReturns',
       cursorList: 'ops-sender-returns',
-      fetch: (filters, window) => deps.senderReturns.list(statusesOf(filters, SENDER_RETURN_STATUSES), window),
-      toItem: toOpsSenderReturn,
+      fetch: async (filters, window, scope) =>
+        withReturnApprovals(deps, await deps.senderReturns.list(statusesOf(filters, SENDER_RETURN_STATUSES), window, scope)),
+      toItem: (row) => toOpsSenderReturn(row, row.shownApprovals),
     }),
   );
 
   opsRoute(router, 'getSenderReturn', async (req, res) => {
     const row = await foundOr404(pathParam(req, 'returnId'), (id) => deps.senderReturns.find(id), 'No return with this id.');
-    res.json(toOpsSenderReturn(row));
+    const [shown] = await withReturnApprovals(deps, [row]);
+    res.json(toOpsSenderReturn(row, shown?.shownApprovals));
   });
 
   opsRoute(router, 'approveSenderReturn', jsonBody, async (req, res) => {

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import { actorOf } from '../operators/operator-principal.js';
+import { inScope } from '../operators/site-scope.js';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
 import { writeOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import { writeAudit, type AuditEntry } from './audit.repository.js';
@@ -105,6 +106,11 @@ export interface Transition<Row, Decision extends Decided, Result> {
   /** `SELECT ... FOR UPDATE` of the record; null when there is no such row. */
   lock(tx: Tx): Promise<Row | null>;
   /**
+   * The site the locked record belongs to (null: the house's), checked against the operator's scope right after the
+   * lock: outside it, the same 404 as a missing id (docs/operations.md, Operator scopes).
+   */
+  siteOf?(row: Row): string | null;
+  /**
    * The decision on the locked row: the state table's next status (or its 409), and whatever else the step
    * needs under the lock (the money received, the intent a transfer pays); throws to refuse.
    */
@@ -142,7 +148,9 @@ export async function runTransition<Row, Decision extends Decided, Result>(
   if (!isUuid(entityId)) throw new AppError('not_found', transition.notFound);
   return commitTransition(deps, request, async (tx) => {
     const current = await transition.lock(tx);
-    if (!current) throw new AppError('not_found', transition.notFound);
+    if (!current || (transition.siteOf && !inScope(request.caller, transition.siteOf(current)))) {
+      throw new AppError('not_found', transition.notFound);
+    }
     const decision = await transition.decide(tx, current);
     const updated = await transition.update(tx, current, decision);
     if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);

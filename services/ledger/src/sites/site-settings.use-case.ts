@@ -22,6 +22,8 @@ export interface SiteSettingsChange {
   autoApproveEnabled?: boolean;
   autoApproveMaxAmount?: bigint;
   autoApproveRequireSenderMatch?: boolean;
+  /** Four-eyes threshold (kuruş); null: the service's DUAL_APPROVAL_ABOVE_KURUS. */
+  dualApprovalAbove?: bigint | null;
 }
 
 /** What changing settings needs: what creating a site does (the same URL checks, the same secret box). */
@@ -39,6 +41,7 @@ const SETTINGS: Setting[] = [
   'autoApproveEnabled',
   'autoApproveMaxAmount',
   'autoApproveRequireSenderMatch',
+  'dualApprovalAbove',
 ];
 
 /** A setting as the audit log keeps it: amounts as kuruş strings, so before and after read alike. */

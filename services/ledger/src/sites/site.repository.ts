@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient, Site } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
+import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 export interface NewSite {
   slug: string;
@@ -122,8 +123,9 @@ export class SiteRepository {
     return site;
   }
 
-  list(window: ListWindow): Promise<Site[]> {
-    return this.db.site.findMany(keysetPage({}, window));
+  /** A page of sites; a scoped operator's only its own (and their test twins). */
+  list(window: ListWindow, scope: SiteScope): Promise<Site[]> {
+    return this.db.site.findMany(keysetPage(siteRowScopeWhere(scope), window));
   }
 
   /** The test twins (sandboxes) of these live sites, by the live site's id. */

@@ -15,6 +15,7 @@ export function siteView(site: Site, testSiteId: string | null = null) {
     minAmount: site.minAmount.toString(),
     maxAmount: site.maxAmount.toString(),
     returnUrl: site.returnUrl,
+    dualApprovalAbove: site.dualApprovalAbove?.toString() ?? null,
     createdAt: site.createdAt.toISOString(),
     autoApprove: {
       enabled: site.autoApproveEnabled,

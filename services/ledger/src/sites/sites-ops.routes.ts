@@ -12,6 +12,7 @@ import { siteView } from './site.views.js';
 import { updateSiteSettings } from './site-settings.use-case.js';
 import { createReceivingAccount } from './receiving-accounts.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { ensureHouseWide, scopeOf } from '../operators/site-scope.js';
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
 export function siteOpsRoutes(deps: LedgerDeps): Router {
@@ -38,7 +39,8 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
     const query = parseRequest('listSites', req.query, LIST_FILTERS_INVALID);
     const source = {
       name: 'ops-sites',
-      fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) => deps.sites.list(window),
+      fetch: (_scope: string, _statuses: unknown, window: Parameters<typeof deps.sites.list>[0]) =>
+        deps.sites.list(window, scopeOf(principalOf(res.locals))),
       toItem: (site: Site) => site,
     };
     const page = await listPage(source, deps.cursors, 'ops', query);
@@ -53,6 +55,7 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'updateSite', jsonBody, async (req, res) => {
     const body = parseRequest('updateSite', req.body, 'The settings are not valid; nothing was changed.');
+    if (body.autoApprove) ensureHouseWide(principalOf(res.locals), 'the straight-through rule');
     const siteId = pathParam(req, 'siteId');
     if (!isUuid(siteId)) throw new AppError('not_found', 'No site with this id.');
     const site = await updateSiteSettings(deps, actor(res.locals), siteId, {
@@ -63,6 +66,9 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
       ...(body.minAmount !== undefined ? { minAmount: BigInt(body.minAmount) } : {}),
       ...(body.maxAmount !== undefined ? { maxAmount: BigInt(body.maxAmount) } : {}),
       ...(body.returnUrl !== undefined ? { returnUrl: body.returnUrl } : {}),
+      ...(body.dualApprovalAbove !== undefined
+        ? { dualApprovalAbove: body.dualApprovalAbove === null ? null : BigInt(body.dualApprovalAbove) }
+        : {}),
       ...(body.autoApprove
         ? {
             autoApproveEnabled: body.autoApprove.enabled,

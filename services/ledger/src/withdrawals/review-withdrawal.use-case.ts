@@ -6,11 +6,15 @@ import { assertWithdrawalAction, type WithdrawalAction } from './withdrawal.stat
 import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
+import { approvalsRequired, approvalsView, decideApproval, type ApprovalDecision, type FourEyesDeps } from '../shared/four-eyes.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { runTransition, type TransitionDeps } from '../shared/transition.js';
 
-/** What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal. */
-export interface WithdrawalReviewDeps extends TransitionDeps {
+/**
+ * What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal, and
+ * the four-eyes rule's thresholds.
+ */
+export interface WithdrawalReviewDeps extends TransitionDeps, FourEyesDeps {
   withdrawalReview: WithdrawalReviewRepository;
   journal: JournalRepository;
 }
@@ -26,7 +30,20 @@ interface Step {
   posting?(current: Withdrawal): JournalPosting | null;
   event?: EventType;
   metadata?: Record<string, string | null>;
+  /** Approval: subject to four-eyes, so it may only record a first approval and leave the withdrawal in review. */
+  approval?: true;
 }
+
+/** The state table's next status and, for an approval, what four-eyes decided (a first approval moves nothing). */
+interface Decision {
+  to: string;
+  approval: ApprovalDecision | null;
+}
+
+const waits = (decision: Decision) => decision.approval !== null && !decision.approval.final;
+
+/** Who approved, for the audit entry: `ayse@kasa.example, mehmet@kasa.example`. */
+const approversOf = (approval: ApprovalDecision) => approval.approvals.map((given) => given.email ?? given.operatorId).join(', ');
 
 /**
  * Every withdrawal step on the one transition recipe (shared/transition.ts): lock, the state table, one
@@ -38,7 +55,8 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
     entityType: 'withdrawal',
     notFound: 'No withdrawal with this id.',
     lock: (tx) => deps.withdrawalReview.lockWithdrawal(tx, withdrawalId),
-    decide: async (tx, current) => {
+    siteOf: (row) => row.siteId,
+    decide: async (tx, current): Promise<Decision> => {
       const to = assertWithdrawalAction(step.action, current.status);
       // Once in a payout batch its file may be at the bank: rejecting it would release money that may still be paid.
       const batchId = step.action === 'reject' ? await deps.withdrawalReview.batchOf(tx, withdrawalId) : null;
@@ -49,12 +67,20 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
             'Wait for the statement (sent or returned), or mark it sent or returned by hand. Nothing was changed.',
         );
       }
-      return { to };
+      if (!step.approval) return { to, approval: null };
+      const required = await approvalsRequired(deps, current.siteId, current.amount);
+      const approval = decideApproval(deps, request.caller, current.approvals, required, 'withdrawal');
+      return { to: approval.final ? to : current.status, approval };
     },
-    update: (tx, current, { to }) =>
-      deps.withdrawalReview.updateWithdrawal(tx, withdrawalId, current.status, { status: to, ...step.changes(current, new Date()) }),
+    update: (tx, current, decision) =>
+      deps.withdrawalReview.updateWithdrawal(tx, withdrawalId, current.status, {
+        status: decision.to as Withdrawal['status'],
+        ...(decision.approval ? { approvals: decision.approval.approvals as unknown as Prisma.InputJsonValue } : {}),
+        ...(waits(decision) ? {} : step.changes(current, new Date())),
+      }),
     changedMeanwhile: 'The withdrawal changed meanwhile; nothing was changed.',
-    post: async (tx, { current }) => {
+    post: async (tx, { current, decision }) => {
+      if (waits(decision)) return null;
       const posting = step.posting?.(current) ?? null;
       if (!posting) return null;
       const posted = await deps.journal.post(tx, posting, step.action === 'approve' ? 'site_available' : undefined);
@@ -66,32 +92,49 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
         [{ field: 'amount', message: `exceeds the available balance of ${available}` }],
       );
     },
-    audit: ({ current, decision: { to }, updated, journalTransactionId }) => ({
-      action: step.audit,
+    audit: ({ current, decision, updated, journalTransactionId }) => ({
+      action: waits(decision) ? 'WITHDRAWAL.FIRST_APPROVAL' : step.audit,
       siteId: updated.siteId,
-      metadata: { from: current.status, to, amount: current.amount.toString(), journalTransactionId, ...step.metadata },
+      metadata: {
+        from: current.status,
+        to: decision.to,
+        amount: current.amount.toString(),
+        journalTransactionId,
+        ...step.metadata,
+        ...(decision.approval ? { approvalsRequired: String(decision.approval.required), approvedBy: approversOf(decision.approval) } : {}),
+      },
     }),
-    event: ({ updated }) => (step.event ? { siteId: updated.siteId, type: step.event, data: toWithdrawalRecord(updated) } : null),
-    log: ({ current, decision: { to }, updated, journalTransactionId, eventId }) => ({
-      message: step.log,
+    event: ({ decision, updated }) =>
+      step.event && !waits(decision) ? { siteId: updated.siteId, type: step.event, data: toWithdrawalRecord(updated) } : null,
+    log: ({ current, decision, updated, journalTransactionId, eventId }) => ({
+      message: waits(decision) ? 'withdrawal first approval' : step.log,
       fields: {
         withdrawalId,
         siteId: updated.siteId,
-        status: to,
+        status: decision.to,
         amount: current.amount.toString(),
         operatorId: request.caller.operatorId,
         journalTransactionId,
         eventId,
       },
     }),
-    result: ({ updated, eventId }) => ({ ...toOpsWithdrawal(updated), eventId }),
+    result: ({ updated, decision, eventId }) => ({
+      // A first approval answers the standing approvals (1 of 2); every other step, who approved.
+      ...toOpsWithdrawal(updated, waits(decision) ? approvalsView(deps, updated.status, updated.approvals, 2) : undefined),
+      eventId,
+    }),
   });
 }
 
-/** PENDING_REVIEW -> APPROVED: reserves the amount from the site's available balance (409 if short). */
+/**
+ * PENDING_REVIEW -> APPROVED: reserves the amount from the site's available balance (409 if short). Above the
+ * four-eyes threshold the first approval is only recorded (the withdrawal stays in review, nothing is reserved) and a
+ * second operator's approval moves it.
+ */
 export function approveWithdrawal(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string) {
   return transition(deps, request, withdrawalId, {
     action: 'approve',
+    approval: true,
     audit: 'WITHDRAWAL.APPROVED',
     log: 'withdrawal approved',
     changes: (_current, now) => ({ approvedAt: now }),

@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/d
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
+import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -30,7 +31,9 @@ export class WithdrawalReviewRepository {
     return this.db.withdrawal.findUnique({ where: { id } });
   }
 
-  listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow): Promise<Withdrawal[]> {
-    return this.db.withdrawal.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter) }, window));
+  listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow, scope: SiteScope): Promise<Withdrawal[]> {
+    return this.db.withdrawal.findMany(
+      keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter), ...siteScopeWhere(scope) }, window),
+    );
   }
 }

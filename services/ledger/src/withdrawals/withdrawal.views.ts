@@ -1,5 +1,6 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
+import { givenApprovals, type ApprovalsView } from '../shared/four-eyes.js';
 import { isoOrNull } from '../shared/iso.js';
 import { siteRecordFields } from '../site-records/site-record.views.js';
 import type { WithdrawalRow } from './withdrawal.repository.js';
@@ -18,8 +19,11 @@ export function toWithdrawalListItem(row: WithdrawalRow): WithdrawalListItem {
   return { ...toWithdrawalRecord(row), requestedAmount: row.requestedAmount.toString() };
 }
 
-/** A withdrawal as operators see it; the full target IBAN is shown because operators send the money. */
-export function toOpsWithdrawal(row: Withdrawal) {
+/**
+ * A withdrawal as operators see it; the full target IBAN is shown because operators send the money. `approvals`:
+ * four-eyes, as `approvalsView` reads them (by default every approval recorded, right for a decided withdrawal).
+ */
+export function toOpsWithdrawal(row: Withdrawal, approvals: ApprovalsView = givenApprovals(row.approvals)) {
   return {
     ...toWithdrawalListItem(row),
     siteId: row.siteId,
@@ -31,5 +35,6 @@ export function toOpsWithdrawal(row: Withdrawal) {
     sentBankTxId: row.sentBankTxId,
     returnedAt: isoOrNull(row.returnedAt),
     returnedReason: row.returnedReason,
+    approvals,
   };
 }

@@ -3,6 +3,7 @@ import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { balanceView } from '../journal/accounts.js';
 import type { LedgerDeps } from '../ledger-deps.js';
+import { approvalsRequired, approvalsView, withApprovalsRequired } from '../shared/four-eyes.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -21,9 +22,13 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListWithdrawals',
       cursorList: 'ops-withdrawals',
-      fetch: (filters, window) =>
-        deps.withdrawalReview.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window),
-      toItem: toOpsWithdrawal,
+      fetch: async (filters, window, scope) =>
+        withApprovalsRequired(
+          deps,
+          await deps.withdrawalReview.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window, scope),
+          (row) => row.siteId,
+        ),
+      toItem: (row) => toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, row.approvalsRequired)),
     }),
   );
 
@@ -33,8 +38,12 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
       (id) => deps.withdrawalReview.findWithdrawal(id),
       'No withdrawal with this id.',
     );
+    const required = await approvalsRequired(deps, row.siteId, row.amount);
     // The reviewer decides against the site's balance, so it comes with the record.
-    res.json({ ...toOpsWithdrawal(row), siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)) });
+    res.json({
+      ...toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, required)),
+      siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)),
+    });
   });
 
   opsRoute(router, 'approveWithdrawal', jsonBody, async (req, res) => {

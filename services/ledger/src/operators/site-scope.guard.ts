@@ -1,0 +1,145 @@
+import type { RequestHandler } from 'express';
+import { opsRouteList, pathParameterNames, type OpsOperationId } from '@kasa/contracts';
+import type { PrismaClient } from '@kasa/db';
+import { isUuid } from '../shared/http-guards.js';
+import type { OperatorPrincipal } from './operator-principal.js';
+import { ensureHouseWide, ensureInScope, scopeOf } from './site-scope.js';
+import { SiteScopeRepository, type SiteOwnedRecord } from './site-scope.repository.js';
+
+/**
+ * The functions that act on every site at once (the house's bank accounts, its statements, payouts, books and
+ * operators): a scoped operator is refused 403 `site_scope`, whatever the record. Keyed by operation, each with the
+ * words of its refusal.
+ */
+export const HOUSE_WIDE: Partial<Record<OpsOperationId, string>> = {
+  createOperator: 'managing operators',
+  listOperators: 'managing operators',
+  disableOperator: 'managing operators',
+  setOperatorScope: 'managing operators',
+  createSite: 'creating a site',
+  createReceivingAccount: 'the receiving bank accounts',
+  listReceivingAccounts: 'the receiving bank accounts',
+  importStatement: 'importing a bank statement',
+  recordBankLines: 'the bank connector',
+  recordBankTransfer: 'recording a bank transfer',
+  getReconciliation: 'reconciliation',
+  listReconciliations: 'reconciliation',
+  checkJournal: 'the journal check',
+  createPayoutBatch: 'payout batches',
+  listPayoutBatches: 'payout batches',
+  getPayoutBatch: 'payout batches',
+  getPayoutBatchFile: 'payout batches',
+};
+
+/** Path parameters that name a site's record: the record's kind and the 404 detail of a missing id on those routes. */
+export const SITE_RECORD_PARAMS: Record<string, { kind: SiteOwnedRecord; notFound: string }> = {
+  siteId: { kind: 'site', notFound: 'No site with this id.' },
+  apiKeyId: { kind: 'apiKey', notFound: 'No API key with this id.' },
+  intentId: { kind: 'deposit', notFound: 'No deposit intent with this id.' },
+  withdrawalId: { kind: 'withdrawal', notFound: 'No withdrawal with this id.' },
+  bankTransferId: { kind: 'bankTransfer', notFound: 'No bank transfer with this id.' },
+  returnId: { kind: 'senderReturn', notFound: 'No return with this id.' },
+  eventId: { kind: 'event', notFound: 'No event with this id.' },
+};
+
+/**
+ * Path parameters of no site: an operator account and its tokens. The role rules guard them, and a scoped operator may
+ * name only its own (another operator's account is operator management: house-wide).
+ */
+const OPERATOR_PARAMS = new Set(['operatorId', 'tokenId']);
+const OTHER_OPERATOR = "managing another operator's account";
+
+interface ScopedRoute {
+  operationId: OpsOperationId;
+  method: string;
+  pattern: RegExp;
+  params: string[];
+  staticSegments: number;
+}
+
+/**
+ * Every ops route with what its scope check needs. Throws at start-up for a route with a path parameter this guard
+ * does not know and that is not house-wide, so a new route cannot forget the scope.
+ */
+function scopedRoutes(): ScopedRoute[] {
+  return opsRouteList().flatMap((route) => {
+    if (route.operationId === null || route.role === 'PUBLIC') return [];
+    const params = pathParameterNames(route.path);
+    const unknown = params.filter((name) => !SITE_RECORD_PARAMS[name] && !OPERATOR_PARAMS.has(name));
+    if (unknown.length > 0 && !HOUSE_WIDE[route.operationId]) {
+      throw new Error(`Ops route ${route.operationId} has a path parameter the operator-scope guard does not know: ${unknown.join(', ')}`);
+    }
+    const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '([^/]+)');
+    return [
+      {
+        operationId: route.operationId,
+        method: route.method,
+        pattern: new RegExp(`^${source}/?$`, 'i'),
+        params,
+        staticSegments: route.path.split('/').filter((part) => part && !part.startsWith(':')).length,
+      },
+    ];
+  });
+}
+
+/** The operation a request is for, and its path parameters; the one with the most fixed segments when several match. */
+function matchRoute(routes: ScopedRoute[], method: string, path: string) {
+  let best: { route: ScopedRoute; values: string[] } | null = null;
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(path);
+    if (match && (!best || route.staticSegments > best.route.staticSegments)) best = { route, values: match.slice(1) };
+  }
+  return best;
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Operator scopes on every ops route that names a record or is house-wide (docs/operations.md, Operator scopes); put
+ * after the auth guard on `/ops/v1`. For a scoped operator: a house-wide function is 403 `site_scope`; a path id naming
+ * a record of a site outside the scope is 404 with the route's own not-found detail, as for a missing id. Lists,
+ * search and the dashboard filter by the scope in their queries instead.
+ */
+export function siteScopeGuard(deps: { db: PrismaClient }): RequestHandler {
+  const routes = scopedRoutes();
+  const records = new SiteScopeRepository(deps.db);
+
+  /** Throws the 403 or 404 for a scoped operator's request, or resolves when it may go on. */
+  async function enforce(principal: OperatorPrincipal, method: string, path: string): Promise<void> {
+    const matched = matchRoute(routes, method === 'HEAD' ? 'GET' : method, path);
+    if (!matched) return;
+    const houseWide = HOUSE_WIDE[matched.route.operationId];
+    if (houseWide) ensureHouseWide(principal, houseWide);
+    const values = new Map(matched.route.params.map((name, index) => [name, decoded(matched.values[index] ?? '')]));
+    const operatorId = values.get('operatorId');
+    if (operatorId !== undefined && operatorId !== principal.operatorId) ensureHouseWide(principal, OTHER_OPERATOR);
+    const tokenId = values.get('tokenId');
+    // An unknown token is the route's own 404; another operator's is operator management.
+    const tokenOwner = tokenId !== undefined && isUuid(tokenId) ? await records.tokenOwner(tokenId) : null;
+    if (tokenOwner !== null && tokenOwner !== principal.operatorId) ensureHouseWide(principal, OTHER_OPERATOR);
+    for (const [name, id] of values) {
+      const rule = SITE_RECORD_PARAMS[name];
+      // A malformed id is the route's own 404; it never reaches the database.
+      if (rule && isUuid(id)) ensureInScope(principal, await records.siteOf(rule.kind, id), rule.notFound);
+    }
+  }
+
+  return (req, res, next) => {
+    const principal = res.locals.operator;
+    if (!principal || scopeOf(principal) === null) {
+      next();
+      return;
+    }
+    enforce(principal, req.method, req.path).then(
+      () => next(),
+      (error: unknown) => next(error),
+    );
+  };
+}
