@@ -5,6 +5,8 @@ export {
   type FetchLike,
   type Method,
   type OpsClientOptions,
+  type OpsCsvFile,
+  type OpsCsvOperationId,
   type OpsFile,
   type OpsFileOperationId,
   type RequestOptions,

@@ -16,7 +16,13 @@ import { seg, withQuery, type Query } from './query.js';
 export type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal: AbortSignal },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  /** The body unread, for an answer streamed on ({@link OpsClient.exportCsv}); the global `fetch` has it. */
+  body?: ReadableStream<Uint8Array> | null;
+}>;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -65,6 +71,18 @@ export type OpsFileOperationId = {
 export interface OpsFile {
   bytes: Uint8Array;
   contentType: string;
+}
+
+/** The list operations that also answer `Accept: text/csv` with every matching row (`csvExport` in the route table). */
+export type OpsCsvOperationId = {
+  [Op in OpsOperationId]: (typeof OPS_ROUTES)[Op] extends { csvExport: true } ? Op : never;
+}[OpsOperationId];
+
+/** A CSV file as the ledger streams it: its body unread, and the name it offers to save it under. */
+export interface OpsCsvFile {
+  body: ReadableStream<Uint8Array>;
+  /** `kasa-intents-20261126T101500Z.csv`, from the ledger's Content-Disposition. */
+  filename: string;
 }
 
 /** What {@link OpsClient.call} reads of any operation's input. */
@@ -128,6 +146,42 @@ export class OpsClient {
    */
   download(operationId: 'getPayoutBatchFile', input: { params?: Record<string, string>; query?: Query } = {}): Promise<string> {
     return this.send('GET', `${OPS_PREFIX}${this.fill(operationId, input.params)}`, { query: input.query, raw: true }) as Promise<string>;
+  }
+
+  /**
+   * Every item a list operation's filters select, as the ledger's CSV file (`Accept: text/csv`; docs/operations.md,
+   * CSV export). The body comes back unread, for the caller to stream on (to stdout, to a browser): a 100,000-row
+   * file is never held whole. A refused query (a bad filter: 400) throws {@link OpsApiError} before any row. The
+   * client's timeout covers the answer's headers only; the body takes as long as it takes.
+   */
+  async exportCsv(operationId: OpsCsvOperationId, query: Query = {}): Promise<OpsCsvFile> {
+    const { baseUrl, token, requestId } = this.options;
+    const headersDue = new AbortController();
+    const timer = setTimeout(() => headersDue.abort(new Error('no answer in time')), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await this.fetch(`${baseUrl.replace(/\/+$/, '')}${withQuery(`${OPS_PREFIX}${OPS_ROUTES[operationId].path}`, query)}`, {
+        method: 'GET',
+        headers: {
+          accept: 'text/csv',
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        signal: headersDue.signal,
+      });
+    } catch (error) {
+      throw OpsApiError.noAnswer(baseUrl, error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status < 200 || response.status > 299) {
+      throw errorOfAnswer(response.status, await response.text(), response.headers.get('retry-after'));
+    }
+    const disposition = /filename="([\w.-]+)"/.exec(response.headers.get('content-disposition') ?? '');
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/csv')) {
+      throw new OpsApiError(502, { detail: `The ledger answered ${response.status} without a CSV body.` });
+    }
+    return { body: response.body, filename: disposition?.[1] ?? 'kasa-export.csv' };
   }
 
   /** Follows `nextCursor` (100 a page) of a list operation until it is exhausted or `max` items were read. */

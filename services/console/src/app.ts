@@ -4,6 +4,7 @@ import { accessLog, createHttpMetrics, operationalRoutes, requestId } from '@kas
 import { assetRoutes } from './assets.routes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { consoleErrorHandler, notFoundPage } from './errors.js';
+import { csvExportRoutes } from './pages/csv-export.routes.js';
 import { secondFactorRoutes } from './pages/second-factor.page.js';
 import { auditRoutes } from './pages/audit.page.js';
 import { balanceRoutes } from './pages/balances.page.js';
@@ -20,6 +21,8 @@ import { reconciliationRoutes } from './pages/reconciliation.page.js';
 import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
+import { bulkApproveRoutes } from './pages/bulk-approve.page.js';
+import { liveCountRoutes } from './pages/live-counts.routes.js';
 import { siteKeyRoutes } from './pages/site-keys.page.js';
 import { siteRoutes } from './pages/sites.page.js';
 import { siteSettingsRoutes } from './pages/site-settings.page.js';
@@ -79,6 +82,8 @@ export function createApp(deps: ConsoleDeps): Express {
     searchRoutes(deps),
     depositRoutes(deps),
     reviewQueueRoutes(deps),
+    bulkApproveRoutes(deps),
+    liveCountRoutes(deps),
     withdrawalRoutes(deps),
     payoutRoutes(deps),
     bankTransferRoutes(deps),
@@ -93,6 +98,7 @@ export function createApp(deps: ConsoleDeps): Express {
     balanceRoutes(deps),
     reconciliationRoutes(deps),
     auditRoutes(deps),
+    csvExportRoutes(deps),
     secondFactorRoutes(deps),
   );
   app.use(notFoundPage());

@@ -12,7 +12,7 @@ export async function startConsole(
   overrides: Partial<ConsoleDeps> = {},
 ): Promise<ConsoleService> {
   const deps = createConsoleDeps(config, overrides);
-  return serveHttp(deps, createApp(deps), port, async () => {
+  return serveHttp(deps, createApp(deps), { port, host: config.bindAddress }, async () => {
     await deps.ledger.close();
   });
 }

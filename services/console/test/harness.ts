@@ -68,7 +68,8 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
       const context = await browser.newContext({ baseURL: consoleService.url });
       const page = await context.newPage();
       page.on('dialog', (dialog) => void dialog.accept());
-      await page.goto('/login');
+      // The console opens on the dashboard; the tests start on the review queue, so they ask for it.
+      await page.goto('/login?next=%2Freview');
       await page.getByLabel('E-mail').fill(operator.email);
       await page.getByLabel('Password').fill(operator.password);
       await page.getByRole('button', { name: 'Log in' }).click();

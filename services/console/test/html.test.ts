@@ -42,7 +42,9 @@ describe('money and IBAN formatting', () => {
     expect(readLira('1.500,00')).toEqual({ minor: '150000' });
     expect(readLira('0,01')).toEqual({ minor: '1' });
     for (const bad of ['', '0', '0,00', '1.500', '-5', '12,345', 'abc', '1e3']) expect(readLira(bad)).toHaveProperty('problem');
-    expect(liraInputValue('198500')).toBe('1985,00');
+    // Inputs show amounts as the tables do, and read that form back as the same amount.
+    expect(liraInputValue('198500')).toBe('1.985,00');
+    expect(readLira(liraInputValue('100000000'))).toEqual({ minor: '100000000' });
   });
 
   it('masks IBANs everywhere but the payout view, which groups them for typing', () => {

@@ -187,7 +187,8 @@ describe('deliveries', () => {
     await page.goto('/deliveries?status=DEAD');
     const row = page.locator(`tr[data-id="${eventId}"]`);
     await expect(row.getAttribute('class')).resolves.toBe('dead');
-    await row.getByRole('link', { name: eventId.slice(0, 8) }).click();
+    // Events are named by their type (the full id is the link's title).
+    await row.getByRole('link', { name: 'intent.approved' }).click();
     await page.waitForURL(`**/deliveries/${eventId}`);
     await expect(page.locator('tr.failed').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'Replay' }).click();

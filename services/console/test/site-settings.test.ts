@@ -40,7 +40,7 @@ describe('site settings', () => {
     const site = await h.createSite();
     await page.goto(`/sites/${site.siteId}`);
     await page.getByLabel('Webhook URL').fill('https://127.0.0.1:8443/webhooks/kasa');
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save webhook URL' }).click();
     await expect(page.locator('code.secret').textContent()).resolves.toMatch(/^whsec_/);
 
     await page.goto(`/sites/${site.siteId}`);

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { OpsEvent } from '@kasa/contracts';
 import { OpsApiError, type OpsClient } from '@kasa/ops-client';
 import type { Context } from '../context.js';
+import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { printTable } from '../output.js';
 
 /** The record an event is about, from its webhook body: the intent's or the withdrawal's id. */
@@ -49,7 +50,9 @@ export function registerEventCommands(program: Command, ctx: Context): void {
     .option('--type <types>', 'for example intent.approved')
     .option('--site <siteId>')
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
-    .action(async (o: { status?: string; type?: string; site?: string; limit: number }) => {
+    .option('--csv', CSV_OPTION_HELP)
+    .action(async (o: { status?: string; type?: string; site?: string; limit: number; csv?: boolean }) => {
+      if (o.csv) return printCsv(ctx, 'opsListEvents', { status: o.status, type: o.type, siteId: o.site });
       const rows: OpsEvent[] = [];
       for await (const row of ctx.client().paginate('opsListEvents', { status: o.status, type: o.type, siteId: o.site }, o.limit))
         rows.push(row);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AuditEntry } from '@kasa/contracts';
 import type { Context } from '../context.js';
+import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { formatAmount, printTable } from '../output.js';
 
 /** Balances, the journal invariant check and the audit log. */
@@ -48,9 +49,11 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     .option('--action <action>', 'for example INTENT.APPROVED')
     .option('--site <siteId>')
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
-    .action(async (o: { entity?: string; actor?: string; action?: string; site?: string; limit: number }) => {
-      const rows: AuditEntry[] = [];
+    .option('--csv', CSV_OPTION_HELP)
+    .action(async (o: { entity?: string; actor?: string; action?: string; site?: string; limit: number; csv?: boolean }) => {
       const query = { entityId: o.entity, actorId: o.actor, action: o.action, siteId: o.site };
+      if (o.csv) return printCsv(ctx, 'listAudit', query);
+      const rows: AuditEntry[] = [];
       for await (const row of ctx.client().paginate('listAudit', query, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [

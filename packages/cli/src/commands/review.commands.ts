@@ -9,6 +9,7 @@ import {
 } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
+import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
 
 const listOptions = (command: Command) =>
@@ -18,7 +19,8 @@ const listOptions = (command: Command) =>
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
     .addOption(
       new Option('--order <order>', 'newest (default) or oldest first: a queue is worked oldest first').choices(['newest', 'oldest']),
-    );
+    )
+    .option('--csv', CSV_OPTION_HELP);
 
 /** Deposits and withdrawals also narrow to a reference, the partner's user and an amount range (lira). */
 const recordListOptions = (command: Command) =>
@@ -29,6 +31,7 @@ const recordListOptions = (command: Command) =>
     .option('--max-amount <amount>', 'largest amount in lira (TRY), inclusive', parseAmount);
 
 interface RecordListFlags {
+  csv?: boolean;
   status?: string;
   site?: string;
   limit: number;
@@ -63,7 +66,23 @@ function summarize(ctx: Context, kind: string, record: Record<string, unknown>):
     ctx.io.stdout.write(
       `${kind} ${id} is now ${String(record.status)}${typeof record.amount === 'string' ? ` (amount ${formatAmount(record.amount)} TRY)` : ''}.\n`,
     );
+    ctx.io.stdout.write(approvalsLine(record));
   });
+}
+
+/**
+ * Four-eyes on a payout (docs/operations.md): "1 of 2 approvals" with who gave it while it waits for a second operator,
+ * or who approved it; nothing for a record without approvals.
+ */
+function approvalsLine(record: Record<string, unknown>): string {
+  const approvals = record.approvals as OpsSenderReturn['approvals'] | undefined;
+  if (!approvals) return '';
+  const who = approvals.given.map((given) => given.email ?? given.operatorId).join(', ');
+  if (record.status === 'PENDING_REVIEW') {
+    if (approvals.required === 1) return '';
+    return `Four-eyes: ${approvals.given.length} of 2 approvals${who ? ` (${who})` : ''}; a different operator must approve it too.\n`;
+  }
+  return who ? `Approved by ${who}.\n` : '';
 }
 
 /**
@@ -131,7 +150,8 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       },
     );
   listOptions(transfers.command('list').description('list bank transfers (the unmatched queue: --status UNMATCHED)')).action(
-    async (o: { status?: string; limit: number; order?: string }) => {
+    async (o: { status?: string; limit: number; order?: string; csv?: boolean }) => {
+      if (o.csv) return printCsv(ctx, 'listBankTransfers', { status: o.status, order: o.order });
       const rows: OpsBankTransfer[] = [];
       for await (const row of ctx.client().paginate('listBankTransfers', { status: o.status, order: o.order }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
@@ -190,7 +210,8 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
 
   const returns = program.command('returns').description('money going back to senders: review and payout');
   listOptions(returns.command('list').description('list returns (to review: --status PENDING_REVIEW; to send: --status APPROVED)')).action(
-    async (o: { status?: string; limit: number; order?: string }) => {
+    async (o: { status?: string; limit: number; order?: string; csv?: boolean }) => {
+      if (o.csv) return printCsv(ctx, 'listSenderReturns', { status: o.status, order: o.order });
       const rows: OpsSenderReturn[] = [];
       for await (const row of ctx.client().paginate('listSenderReturns', { status: o.status, order: o.order }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
@@ -206,7 +227,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     },
   );
   const returnChanged = (changed: OpsSenderReturn) =>
-    ctx.emit(changed, () => ctx.io.stdout.write(`Return ${changed.returnId} is now ${changed.status}.\n`));
+    ctx.emit(changed, () => ctx.io.stdout.write(`Return ${changed.returnId} is now ${changed.status}.\n${approvalsLine(changed)}`));
   returns
     .command('approve <returnId>')
     .description('approve a return (the money is booked as owed back)')
@@ -239,6 +260,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       ]),
     )
     .action(async (o: RecordListFlags & { waiting?: 'true' | 'false' }) => {
+      if (o.csv) return printCsv(ctx, 'opsListIntents', { ...recordFilters(o), waiting: o.waiting });
       const rows: OpsIntent[] = [];
       for await (const row of ctx.client().paginate('opsListIntents', { ...recordFilters(o), waiting: o.waiting }, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
@@ -315,6 +337,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
   recordListOptions(
     withdrawals.command('list').description('list withdrawals (review queue: --status PENDING_REVIEW; to pay: --status APPROVED)'),
   ).action(async (o: RecordListFlags) => {
+    if (o.csv) return printCsv(ctx, 'opsListWithdrawals', recordFilters(o));
     const rows: OpsWithdrawal[] = [];
     for await (const row of ctx.client().paginate('opsListWithdrawals', recordFilters(o), o.limit)) rows.push(row);
     ctx.emit(rows, () =>

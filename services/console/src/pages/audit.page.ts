@@ -8,6 +8,7 @@ import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
 import { siteLink, withSites, type SiteDirectory } from './site-names.js';
+import { exportCsvLink } from '../views/export-link.view.js';
 
 const FILTERS = ['actorId', 'action', 'entityType', 'entityId', 'siteId'] as const;
 
@@ -186,7 +187,7 @@ export function auditRoutes(deps: ConsoleDeps): Router {
     ]);
     const body = html`${filterForm(filters, operators, sites)}
     ${table({ columns: auditColumns(sites), rows: page.data, empty: 'No audit entries match.' })}
-    ${nextPageLink('/audit', filters, page.nextCursor)}`;
+    ${nextPageLink('/audit', filters, page.nextCursor)} ${exportCsvLink('audit', filters)}`;
     ctx.render('Audit log', 'audit', body);
   });
 

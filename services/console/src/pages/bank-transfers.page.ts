@@ -9,6 +9,7 @@ import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
 import { returnForm } from './returns.page.js';
+import { exportCsvLink } from '../views/export-link.view.js';
 
 const STATUS_TABS: Array<[string, string]> = [
   ['UNMATCHED', 'Unmatched'],
@@ -107,7 +108,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
         rowId: (t) => t.bankTransferId,
         empty: 'No transfers in this state.',
       })}
-      ${nextPageLink('/bank-transfers', { status }, page.nextCursor)}`;
+      ${nextPageLink('/bank-transfers', { status }, page.nextCursor)} ${exportCsvLink('bank-transfers', { status, mode: 'live' })}`;
     ctx.render('Bank transfers', 'transfers', body);
   });
 

@@ -1,13 +1,14 @@
 import express, { type Router } from 'express';
-import type { OpsDashboard, QueueHead } from '@kasa/contracts';
+import type { QueueHead } from '@kasa/contracts';
 import { seg, waitedFor, waitedLongerThan } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { formatTime } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
+import { type QueueKey } from './live-counts.routes.js';
 import { pageContext } from './page-context.js';
 
 interface Queue {
-  key: keyof Omit<OpsDashboard, 'generatedAt'>;
+  key: QueueKey;
   label: string;
   /** What the count means, in a few words. */
   what: string;
@@ -118,6 +119,14 @@ function reconciliationCard(head: QueueHead): SafeHtml | '' {
   </section>`;
 }
 
+/** Not a queue, so a line: DEAD events the webhook auto-replay sent again after their site answered (docs/webhooks.md). */
+function autoReplayLine(head: QueueHead): SafeHtml {
+  return html`<p class="hint" data-queue="autoReplayed">
+    Webhook auto-replay, last 24 hours: <strong data-live-count="autoReplayed">${head.count}</strong> DEAD events replayed after their site
+    answered (<a href="/deliveries">deliveries</a>).
+  </p>`;
+}
+
 function card(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): SafeHtml {
   const late = queue.timed && waitedLongerThan(head.oldestAt, warnMinutes, now);
   const tone = head.count === 0 ? 'clear' : late || queue.fault ? 'alert' : 'busy';
@@ -130,15 +139,24 @@ function card(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): Sa
           }
         </p>`
       : html`<p class="oldest muted">Nothing waiting.</p>`;
-  return html`<section class="queue-card ${tone}" data-queue="${queue.key}">
+  // data-live-*: the page script (console.client.js) updates the count in place from /live/counts.
+  return html`<section
+    class="queue-card ${tone}"
+    data-queue="${queue.key}"
+    data-live-queue="${queue.key}"
+    data-fault="${queue.fault ? 'yes' : 'no'}"
+  >
     <h2><a href="${safeUrl(queue.list)}">${queue.label}</a></h2>
-    <p class="count">${head.count}</p>
+    <p class="count" data-live-count="${queue.key}">${head.count}</p>
     <p class="what">${queue.what}</p>
     ${oldest}
   </section>`;
 }
 
-/** `/`: what needs an operator now, each queue with its count and how long its oldest item has waited. */
+/**
+ * `/`, where the console opens after login: what needs an operator now, each queue with its count and how long its
+ * oldest item has waited. The counts follow the ledger live (the page script polls /live/counts).
+ */
 export function dashboardRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   router.get('/', async (req, res) => {
@@ -147,8 +165,10 @@ export function dashboardRoutes(deps: ConsoleDeps): Router {
     const now = new Date(dashboard.generatedAt);
     const warn = deps.config.reviewWaitWarnMinutes;
     const body = html`<p class="hint">
-        As of ${formatTime(dashboard.generatedAt)} (Türkiye time). A queue whose oldest item has waited over ${warn} minutes is marked.
+        As of <time datetime="${dashboard.generatedAt}" data-live-asof>${formatTime(dashboard.generatedAt)}</time> (Türkiye time), counts
+        kept up to date while this page is open. A queue whose oldest item has waited over ${warn} minutes is marked.
       </p>
+      ${autoReplayLine(dashboard.autoReplayed)}
       <div class="queue-cards">
         ${QUEUES.map((queue) => card(queue, dashboard[queue.key], now, warn))}${reconciliationCard(dashboard.reconciliationDifferences)}
       </div>`;

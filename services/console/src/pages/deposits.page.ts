@@ -13,6 +13,7 @@ import { recordFacts } from './record-facts.js';
 import { depositColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
 import { returnForm } from './returns.page.js';
 import { siteDirectory, withSites } from './site-names.js';
+import { exportCsvLink } from '../views/export-link.view.js';
 
 /**
  * `/deposits` and `/intents/:intentId`: every deposit, filtered and in pages; one deposit with the transfers that
@@ -61,7 +62,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
         rowId: (i) => i.intentId,
         empty: 'No deposit matches these filters.',
       })}
-      ${nextPageLink('/deposits', filters.typed, page.nextCursor)}`;
+      ${nextPageLink('/deposits', filters.typed, page.nextCursor)} ${exportCsvLink('deposits', filters.api)}`;
     ctx.render('Deposits', 'deposits', body);
   });
 

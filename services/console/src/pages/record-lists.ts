@@ -7,14 +7,27 @@ import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { seg, waitedFor, waitedLongerThan, withQuery, type Query } from '@kasa/ops-client';
 import { statusBadge } from '../views/components.js';
-import { formatTime, formatTry, maskIban, readLira } from '../views/format.js';
+import { formatTime, formatTry, liraInputValue, maskIban, readLira } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import type { Column } from '../views/table.js';
 import { siteLink, type SiteDirectory } from './site-names.js';
 
-/** A record's end user: the partner's label when there is one, its id otherwise (both as the partner sent them). */
-export function userCell(id: string, label: string | null): SafeHtml {
-  return label ? html`<span title="${id}">${label}</span>` : html`<code>${id}</code>`;
+/** The partner's end user of a record, as the partner sent them: the label (a name) and the id, each its own column. */
+export interface EndUser {
+  externalUserId: string;
+  externalUserLabel: string | null;
+}
+
+/**
+ * A record's end user in two columns, `User` (the partner's label, — without one) and `User id`, so a list can be
+ * read down either; `userOf` null shows — in both (an event whose record is gone).
+ */
+export function userColumns<T>(userOf: (row: T) => EndUser | null | undefined): Array<Column<T>> {
+  const none = html`<span class="muted">—</span>`;
+  return [
+    { header: 'User', cell: (r) => userOf(r)?.externalUserLabel ?? none },
+    { header: 'User id', cell: (r) => (userOf(r) ? html`<code>${userOf(r)?.externalUserId}</code>` : none) },
+  ];
 }
 
 /** The columns a deposit's and a withdrawal's rows open with. */
@@ -23,7 +36,7 @@ export function partnerColumns<T extends OpsIntent | OpsWithdrawal>(sites: SiteD
     { header: 'Created', cell: (r) => formatTime(r.createdAt) },
     { header: 'Reference', cell: link },
     { header: 'Site', cellClass: 'nowrap', cell: (r) => siteLink(sites, r.siteId) },
-    { header: 'User', cell: (r) => userCell(r.externalUserId, r.externalUserLabel) },
+    ...userColumns<T>((r) => r),
   ];
 }
 
@@ -144,7 +157,7 @@ export function recordFilterForm(
         inputmode="decimal"
         size="9"
         value="${t.min ?? ''}"
-        placeholder="100,00"
+        placeholder="${liraInputValue('10000')}"
         aria-label="Smallest amount in lira (TRY)"
     /></label>
     <label
@@ -155,7 +168,7 @@ export function recordFilterForm(
         inputmode="decimal"
         size="9"
         value="${t.max ?? ''}"
-        placeholder="5.000,00"
+        placeholder="${liraInputValue('500000')}"
         aria-label="Largest amount in lira (TRY)"
     /></label>
     <label>User id <input type="text" name="user" size="12" maxlength="64" value="${t.user ?? ''}" /></label>

@@ -1,14 +1,17 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
+import { seg } from '@kasa/ops-client';
 import { depositActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
 import { nextPageLink, statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
-import { table } from '../views/table.js';
+import { table, type Column } from '../views/table.js';
+import { bulkApproveBar, isExactMatch, selectCell } from './bulk-approve.page.js';
+import { reviewCount } from './live-counts.routes.js';
 import { pageContext } from './page-context.js';
-import { depositColumns, waitingCell, withdrawalColumns } from './record-lists.js';
-import { siteDirectory, type SiteDirectory } from './site-names.js';
+import { waitingCell, withdrawalColumns } from './record-lists.js';
+import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
 const PAGE_SIZE = '25';
 
@@ -16,6 +19,8 @@ const PAGE_SIZE = '25';
 export interface Waiting {
   now: Date;
   warnMinutes: number;
+  /** Items that entered the queue after this instant are marked new (the "N new - show" link of the live bar). */
+  newSince?: Date | null;
 }
 
 function receivedClass(i: OpsIntent): string {
@@ -32,20 +37,59 @@ function receivedCell(i: OpsIntent): SafeHtml {
     : html`${formatTry(i.receivedAmount)}`;
 }
 
-/** Deposits whose money arrived (in time or late) and that wait for an operator's decision, with how long each has waited. */
-export function depositTable(ctx: FormContext, sites: SiteDirectory, deposits: OpsIntent[], waiting: Waiting): SafeHtml {
+/** Who sent the money, each different name once; the sender-name warning beside them. */
+function senderCell(i: OpsIntent): SafeHtml {
+  const names = i.senderNames ?? [];
+  if (names.length === 0) return html`<span class="muted">—</span>`;
+  return html`${names.map((name, n) => html`${n > 0 ? html`<br />` : ''}${name}`)}${i.senderNameMismatch?.length ? html`<br />${senderFlag(i)}` : ''}`;
+}
+
+const isNew = (since: string | null, waiting: Waiting) =>
+  Boolean(waiting.newSince && since && Date.parse(since) > waiting.newSince.getTime());
+
+/** The "new" mark of an item that entered the queue after the page the operator came from. */
+function newMark(since: string | null, waiting: Waiting): SafeHtml | '' {
+  return isNew(since, waiting) ? html` <span class="badge info new-mark">new</span>` : '';
+}
+
+/**
+ * Deposits whose money arrived (in time or late) and that wait for an operator's decision, with how long each has
+ * waited. With `bulk`, exact matches get a checkbox for the bulk approval form.
+ */
+export function depositTable(ctx: FormContext, sites: SiteDirectory, deposits: OpsIntent[], waiting: Waiting, bulk = false): SafeHtml {
+  const columns: Array<Column<OpsIntent>> = [
+    // Every row is pending review: only a late arrival says so (its row is tinted too), which keeps the table narrow.
+    {
+      header: 'Reference',
+      cell: (i) =>
+        html`<a href="/intents/${seg(i.intentId)}"><code>${i.referenceNo}</code></a
+          >${i.status === 'LATE_ARRIVAL' ? html`<br />${statusBadge(i.status)}` : ''}`,
+    },
+    { header: 'Site', cellClass: 'nowrap', cell: (i) => siteLink(sites, i.siteId) },
+    { header: 'User', cell: (i) => i.externalUserLabel ?? html`<span class="muted">—</span>` },
+    { header: 'User id', cell: (i) => html`<code>${i.externalUserId}</code>` },
+    { header: 'Sender', cell: senderCell },
+    { header: 'Transfers', class: 'num', cell: (i) => String(i.transferCount ?? 0) },
+    { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
+    { header: 'Received', class: 'num', cellClass: receivedClass, cell: receivedCell },
+    {
+      header: 'Waiting',
+      cell: (i) => html`${waitingCell(i.awaitingReviewSince, waiting.now, waiting.warnMinutes)}${newMark(i.awaitingReviewSince, waiting)}`,
+    },
+    { header: 'Decision', cell: (i) => depositActions(ctx, i) },
+  ];
   return table({
-    columns: [
-      ...depositColumns(sites),
-      { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
-      { header: 'Received', class: 'num', cellClass: receivedClass, cell: receivedCell },
-      { header: 'Status', cell: (i) => html`${statusBadge(i.status)} ${senderFlag(i)}` },
-      { header: 'Waiting', cell: (i) => waitingCell(i.awaitingReviewSince, waiting.now, waiting.warnMinutes) },
-      { header: 'Decision', cell: (i) => depositActions(ctx, i) },
-    ],
+    columns: bulk ? [{ header: html`<span class="visually-hidden">Select</span>`, cell: selectCell }, ...columns] : columns,
     rows: deposits,
     rowId: (i) => i.intentId,
-    rowClass: (i) => (i.status === 'LATE_ARRIVAL' ? 'late' : ''),
+    rowClass: (i) =>
+      [
+        i.status === 'LATE_ARRIVAL' ? 'late' : '',
+        isNew(i.awaitingReviewSince, waiting) ? 'new' : '',
+        bulk && isExactMatch(i) ? 'exact' : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
     empty: 'Nothing waiting for review.',
   });
 }
@@ -70,7 +114,9 @@ export function withdrawalTable(
               header: 'Waiting',
               cell: (w: OpsWithdrawal) =>
                 w.status === 'PENDING_REVIEW' || w.status === 'APPROVED'
-                  ? waitingCell(w.status === 'APPROVED' ? w.approvedAt : w.createdAt, waiting.now, waiting.warnMinutes)
+                  ? html`${waitingCell(w.status === 'APPROVED' ? w.approvedAt : w.createdAt, waiting.now, waiting.warnMinutes)}${
+                      w.status === 'PENDING_REVIEW' ? newMark(w.createdAt, waiting) : ''
+                    }`
                   : '',
             },
           ]
@@ -79,8 +125,26 @@ export function withdrawalTable(
     ],
     rows: withdrawals,
     rowId: (w) => w.withdrawalId,
+    rowClass: (w) => (waiting && w.status === 'PENDING_REVIEW' && isNew(w.createdAt, waiting) ? 'new' : ''),
     empty,
   });
+}
+
+/** `newSince` from the live bar's link: an instant, or nothing to mark. */
+function newSinceOf(typed: string | undefined): Date | null {
+  const at = typed ? Date.parse(typed) : Number.NaN;
+  return Number.isNaN(at) ? null : new Date(at);
+}
+
+/**
+ * The bar the page script shows when the queue grows while the page is open ("3 new - show"): the rows under the
+ * operator's cursor never move; the link reloads the queue with the newcomers marked. `data-live-baseline` is the
+ * count the rows below were read with.
+ */
+function liveBar(baseline: number, readAt: string): SafeHtml {
+  return html`<p class="live-bar" data-live-bar data-live-baseline="${baseline}" hidden>
+    <span data-live-new-text></span> <a class="btn small" href="/review?newSince=${encodeURIComponent(readAt)}">Show</a>
+  </p>`;
 }
 
 /** `GET /review`: deposits awaiting review (in time and late) and withdrawals awaiting review, side by side in one queue. */
@@ -92,7 +156,10 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
     const intentsCursor = ctx.query('intentsCursor');
     const withdrawalsCursor = ctx.query('withdrawalsCursor');
     const waitingCursor = ctx.query('waitingCursor');
-    const [deposits, withdrawals, sites, short] = await Promise.all([
+    const [dashboard, deposits, withdrawals, sites, short] = await Promise.all([
+      // The count the live bar starts from, read beside the lists: something arriving in between may be announced as new
+      // once too often, never missed.
+      ctx.ops.call('opsDashboard'),
       ctx.ops.call('opsListIntents', {
         query: {
           status: 'PENDING_REVIEW,LATE_ARRIVAL',
@@ -118,15 +185,20 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
         },
       }),
     ]);
-    const waiting: Waiting = { now: new Date(), warnMinutes: deps.config.reviewWaitWarnMinutes };
-    const body = html`<section>
+    const waiting: Waiting = {
+      now: new Date(),
+      warnMinutes: deps.config.reviewWaitWarnMinutes,
+      newSince: newSinceOf(ctx.query('newSince')),
+    };
+    const body = html`${liveBar(reviewCount(dashboard), dashboard.generatedAt)}
+      <section>
         <h2>Deposits awaiting review</h2>
         <p class="hint">
           Money has arrived for these deposits, oldest first (sandboxes' test deposits are not listed: their partners move them with the
           simulator). Approve credits the site (leave the amount empty to credit what arrived); late arrivals came after the deposit
-          expired. A wait over ${waiting.warnMinutes} minutes is marked.
+          expired. A wait over ${waiting.warnMinutes} minutes is marked. Exact matches (received = requested) can be approved together.
         </p>
-        ${depositTable(ctx, sites, deposits.data, waiting)}
+        ${bulkApproveBar(ctx, deposits.data)} ${depositTable(ctx, sites, deposits.data, waiting, true)}
         ${nextPageLink('/review', { withdrawalsCursor, waitingCursor }, deposits.nextCursor, 'intentsCursor')}
       </section>
       ${

@@ -6,34 +6,59 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { pageContext, param, type PageContext } from './page-context.js';
+import { WEBHOOK_SAVED_QUERY, webhookUrlForm } from './site-settings.page.js';
+
+/** The test webhook's form: a type (any event type, or `ping`) and the button. */
+function testWebhookForm(ctx: PageContext, siteId: string): SafeHtml {
+  return html`<form method="post" action="/sites/${seg(siteId)}/test-webhook" class="inline action">
+    <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
+    <label
+      >Type
+      <select name="type">
+        ${TEST_WEBHOOK_TYPES.map((type) => html`<option${type === 'ping' ? html` selected` : ''}>${type}</option>`)}
+      </select></label
+    >
+    <button type="submit" class="btn plain">Send a test webhook</button>
+  </form>`;
+}
 
 /**
- * "Send a test webhook" on a site's page: an operator helping a partner sends one signed sample (any event type,
- * or `ping`) to the site's webhook URL and sees at once how the partner's endpoint answered. Nothing is recorded.
+ * A site's webhook on its page: the URL (admins change it with its own small form) and "Send a test webhook": an
+ * operator helping a partner sends one signed sample (any event type, or `ping`) to the site's webhook URL and sees
+ * at once how the partner's endpoint answered. Nothing is recorded. Right after the URL was saved the section says
+ * so, with the test webhook beside the notice, to check the new address at once.
  */
 export function testWebhookSection(ctx: PageContext, siteId: string, webhookUrl: string | null): SafeHtml {
+  const urlPart = ctx.isAdmin
+    ? webhookUrlForm(ctx, siteId, webhookUrl)
+    : html`<p>Webhook URL: ${webhookUrl ? html`<code>${webhookUrl}</code>` : 'not set'}. Changing it needs the admin role.</p>`;
   if (!webhookUrl) {
-    return html`<section>
-      <h2>Test webhook</h2>
-      <p class="muted">The site has no webhook URL yet, so there is nowhere to send a test webhook.</p>
+    return html`<section id="webhook">
+      <h2>Webhook</h2>
+      <div class="card">
+        ${urlPart}
+        <p class="muted">The site has no webhook URL yet, so there is nowhere to send a test webhook.</p>
+      </div>
     </section>`;
   }
-  return html`<section>
-    <h2>Test webhook</h2>
-    <form method="post" action="/sites/${seg(siteId)}/test-webhook" class="inline action">
-      <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
-      <label
-        >Type
-        <select name="type">
-          ${TEST_WEBHOOK_TYPES.map((type) => html`<option${type === 'ping' ? html` selected` : ''}>${type}</option>`)}
-        </select></label
-      >
-      <button type="submit" class="btn plain">Send a test webhook</button>
-    </form>
-    <p class="muted">
-      A signed sample with <code>"test": true</code>, sent now to <code>${webhookUrl}</code>. It is not retried and not written to the
-      deliveries.
-    </p>
+  const about = html`A signed sample with <code>"test": true</code>, sent now to <code>${webhookUrl}</code>; it is not retried and not
+    written to the deliveries.`;
+  return html`<section id="webhook">
+    <h2>Webhook</h2>
+    <div class="card">
+      ${urlPart}
+      ${
+        ctx.query(WEBHOOK_SAVED_QUERY) === 'saved'
+          ? html`<div class="notice webhook-saved" role="status">
+              <p><strong>Webhook URL saved.</strong> Send a test webhook to check that the partner's endpoint answers there.</p>
+              ${testWebhookForm(ctx, siteId)}
+              <p class="detail">${about}</p>
+            </div>`
+          : html`<h3>Test webhook</h3>
+              ${testWebhookForm(ctx, siteId)}
+              <p class="muted">${about}</p>`
+      }
+    </div>
   </section>`;
 }
 

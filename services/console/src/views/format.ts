@@ -1,8 +1,16 @@
 /** How the console writes money, IBANs and times for operators. Money stays bigint/string: never a float. */
 import { maskIban as maskForLogs } from '@kasa/logger';
-import { MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
+import { formatLira, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
 
-export { formatTry, liraInputValue } from '@kasa/money';
+export { formatTry } from '@kasa/money';
+
+/**
+ * 150000 -> "1.500,00": an amount in an input field (a value or a placeholder) written as the tables write it,
+ * so an operator sees one form everywhere; {@link readLira} takes that form back as the same amount.
+ */
+export function liraInputValue(minor: bigint | string | null | undefined): string {
+  return formatLira(minor);
+}
 
 /**
  * What an operator typed into a lira field -> kuruş digits for the ops API, or the reason it is not an

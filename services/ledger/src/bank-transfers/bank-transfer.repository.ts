@@ -1,6 +1,7 @@
 import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
+import { transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -132,9 +133,22 @@ export class BankTransferRepository {
   }
 
   /** Transfers in the window's order; `livemode`: real money only (true) or the simulator's (false), both when absent. */
-  list(statuses: BankTransferStatus[] | undefined, window: ListWindow, livemode?: boolean): Promise<BankTransfer[]> {
+  /** A page of transfers; a scoped operator's only those credited to deposits of its sites (site-scope.ts). */
+  list(
+    statuses: BankTransferStatus[] | undefined,
+    window: ListWindow,
+    livemode: boolean | undefined,
+    scope: SiteScope,
+  ): Promise<BankTransfer[]> {
     return this.db.bankTransfer.findMany(
-      keysetPage({ ...(statuses ? { status: { in: statuses } } : {}), ...(livemode !== undefined ? { livemode } : {}) }, window),
+      keysetPage(
+        {
+          ...(statuses ? { status: { in: statuses } } : {}),
+          ...(livemode !== undefined ? { livemode } : {}),
+          ...transferScopeWhere(scope),
+        },
+        window,
+      ),
     );
   }
 

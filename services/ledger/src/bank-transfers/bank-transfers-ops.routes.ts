@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { foundOr404 } from '../shared/http-guards.js';
+import { foundOr404, isUuid } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
@@ -15,6 +15,9 @@ import {
 } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer, toOpsBankTransferDetail } from './bank-transfer.views.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { principalOf } from '../operators/operator-auth.js';
+import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import { ensureInScope, scopeOf } from '../operators/site-scope.js';
 
 /** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
 export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
@@ -44,8 +47,13 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListBankTransfers',
       cursorList: 'ops-bank-transfers',
-      fetch: (filters, window) =>
-        deps.bankTransfers.list(statusesOf(filters, BANK_TRANSFER_STATUSES), window, filters.mode ? filters.mode === 'live' : undefined),
+      fetch: (filters, window, scope) =>
+        deps.bankTransfers.list(
+          statusesOf(filters, BANK_TRANSFER_STATUSES),
+          window,
+          filters.mode ? filters.mode === 'live' : undefined,
+          scope,
+        ),
       toItem: toOpsBankTransfer,
     }),
   );
@@ -59,14 +67,23 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
     res.json(toOpsBankTransferDetail(row, await closedIntentOf(deps, row)));
   });
 
+  /** A scoped operator naming a deposit of another site: the 404 of a missing deposit, before anything moves. */
+  const ensureDepositInScope = async (caller: OperatorPrincipal, intentId: string) => {
+    if (scopeOf(caller) === null) return;
+    const deposit = isUuid(intentId) ? await deps.depositReview.findDeposit(intentId) : null;
+    ensureInScope(caller, deposit?.siteId ?? null, 'No deposit intent with this id.');
+  };
+
   opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
+    await ensureDepositInScope(principalOf(res.locals), body.intentId);
     const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.deposit });
   });
 
   opsRoute(router, 'topUpBankTransfer', jsonBody, async (req, res) => {
     const body = parseRequest('assignBankTransfer', req.body);
+    await ensureDepositInScope(principalOf(res.locals), body.intentId);
     const result = await topUpBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
     res.json({ ...result.bankTransfer, intent: result.deposit, eventId: result.eventId });
   });

@@ -36,10 +36,13 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
   const account = await deps.accounts.next();
   if (!account) throw new AppError('service_unavailable', 'No receiving bank account is configured; retry later.');
 
+  // The page token is an HMAC of the intent id: made once for the row's hash and reused for the answer's link.
+  let token: { id: string; value: string } | undefined;
+  const tokenOf = (id: string) => (token?.id === id ? token : (token = { id, value: depositToken(deps.depositTokenKey, id) })).value;
   const response = (row: { id: string; referenceNo: string; amount: bigint; currency: string; expiresAt: Date }) => ({
     intentId: row.id,
     referenceNo: row.referenceNo,
-    depositUrl: `${deps.publicBaseUrl}/deposit/${depositToken(deps.depositTokenKey, row.id)}`,
+    depositUrl: `${deps.publicBaseUrl}/deposit/${tokenOf(row.id)}`,
     amount: row.amount.toString(),
     currency: row.currency,
     expiresAt: row.expiresAt.toISOString(),
@@ -53,7 +56,7 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
         ...newSiteRecord('deposit', site, amount, command),
         id,
         receivingAccountId: account.id,
-        depositTokenHash: sha256Hex(depositToken(deps.depositTokenKey, id)),
+        depositTokenHash: sha256Hex(tokenOf(id)),
         expiresAt: msFromNow(deps.clock, site.depositTtlSeconds * 1000),
         returnUrl,
       });

@@ -2,6 +2,7 @@ import type { Deposit, DepositStatus, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
+import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -132,9 +133,11 @@ export class DepositReviewRepository {
    * Deposits across sites (or one), in the window's order; the amount range is on the requested amount. `waiting`:
    * only the intents waiting for the rest of their money (true) or only the others (false).
    */
-  listDeposits(filter: ReviewListFilter<DepositStatus> & { waiting?: boolean }, window: ListWindow): Promise<Deposit[]> {
+  listDeposits(filter: ReviewListFilter<DepositStatus> & { waiting?: boolean }, window: ListWindow, scope: SiteScope): Promise<Deposit[]> {
     const waiting = filter.waiting === undefined ? {} : { waitingForRestSince: filter.waiting ? { not: null } : null };
-    return this.db.deposit.findMany(keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter), ...waiting }, window));
+    return this.db.deposit.findMany(
+      keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter), ...waiting, ...siteScopeWhere(scope) }, window),
+    );
   }
 
   /** The intents with the sender name of every transfer credited to them, for the sender-name check. */

@@ -16,8 +16,9 @@ export function toDepositListItem(row: DepositRow): DepositIntentListItem {
 
 /** An intent as operators see it: the partner's list item plus what review needs. */
 /**
- * An intent as operators see it. Given the names on its transfers (`senderNames`, read by lists and the
- * detail), it also says which do not resemble the user's label (sender-name.ts).
+ * An intent as operators see it. Given the names on its transfers (`senderNames`, one per transfer, read by lists
+ * and the detail), it also gives the different names, how many transfers paid it, and which names do not resemble
+ * the user's label (sender-name.ts).
  */
 export function toOpsDeposit(row: Deposit & { senderNames?: readonly string[] }) {
   return {
@@ -32,6 +33,12 @@ export function toOpsDeposit(row: Deposit & { senderNames?: readonly string[] })
     userConfirmedAt: isoOrNull(row.userConfirmedAt),
     awaitingReviewSince: isoOrNull(row.awaitingReviewSince),
     waitingForRestSince: isoOrNull(row.waitingForRestSince),
-    ...(row.senderNames ? { senderNameMismatch: senderNameMismatch(row.externalUserLabel, row.senderNames) } : {}),
+    ...(row.senderNames
+      ? {
+          senderNameMismatch: senderNameMismatch(row.externalUserLabel, row.senderNames),
+          senderNames: [...new Set(row.senderNames)],
+          transferCount: row.senderNames.length,
+        }
+      : {}),
   };
 }

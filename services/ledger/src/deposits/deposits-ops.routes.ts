@@ -9,12 +9,16 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { toOpsDeposit } from './deposit.views.js';
 import { approveDeposit, rejectDeposit } from './review-deposit.use-case.js';
+import { bulkApproveDeposits } from './bulk-approve.use-case.js';
 import { waitForRest } from './wait-for-rest.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { inScope, scopeOf } from '../operators/site-scope.js';
+import { SiteScopeRepository } from '../operators/site-scope.repository.js';
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
 export function depositOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
+  const scopes = new SiteScopeRepository(deps.db);
 
   opsRoute(
     router,
@@ -22,7 +26,7 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps.cursors, {
       schema: 'opsListIntents',
       cursorList: 'ops-intents',
-      fetch: async (filters, window) =>
+      fetch: async (filters, window, scope) =>
         deps.depositReview.withSenderNames(
           await deps.depositReview.listDeposits(
             {
@@ -30,6 +34,7 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
               ...(filters.waiting ? { waiting: filters.waiting === 'true' } : {}),
             },
             window,
+            scope,
           ),
         ),
       toItem: toOpsDeposit,
@@ -55,6 +60,21 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
         ...(remainder ? { remainder } : {}),
       }),
     );
+  });
+
+  opsRoute(router, 'bulkApproveIntents', jsonBody, async (req, res) => {
+    const { intentIds } = parseRequest('bulkApproveIntents', req.body);
+    const request = operatorRequestOf(req, res);
+    // A scoped operator's ids of other sites are answered as missing ones, before anything about them is read.
+    const sites = scopeOf(request.caller) === null ? null : await scopes.depositSites(intentIds);
+    const visible = (id: string) => sites === null || inScope(request.caller, sites.get(id) ?? null);
+    const approved = await bulkApproveDeposits(deps, request, intentIds.filter(visible));
+    const results = intentIds.map((intentId) =>
+      visible(intentId)
+        ? approved.shift()
+        : { intentId, ok: false, error: { reason: 'not_found', detail: 'No deposit intent with this id.' } },
+    );
+    res.json({ results });
   });
 
   opsRoute(router, 'waitForRest', async (req, res) => {

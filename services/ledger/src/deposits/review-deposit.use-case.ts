@@ -71,6 +71,7 @@ function transition<Decision extends { to: DepositStatus }>(
     entityType: 'deposit_intent',
     notFound: 'No deposit intent with this id.',
     lock: (tx) => deps.depositReview.lockDeposit(tx, intentId),
+    siteOf: (row) => row.siteId,
     decide: (tx, current) => step.decide(tx, current, assertDepositAction(step.action, current.status)),
     update: (tx, current, decision) =>
       deps.depositReview.updateDeposit(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),

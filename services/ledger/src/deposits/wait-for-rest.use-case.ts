@@ -26,6 +26,7 @@ export async function waitForRest(
     entityType: 'deposit_intent',
     notFound: 'No deposit intent with this id.',
     lock: (tx) => deps.depositReview.lockDeposit(tx, intentId),
+    siteOf: (row) => row.siteId,
     decide: (_tx, deposit) => {
       if (!(IN_REVIEW as readonly string[]).includes(deposit.status)) {
         throw AppError.conflict(

@@ -5,6 +5,9 @@ import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { reconcileAll, type AccountReconciliation } from '../reconciliation/reconcile-account.use-case.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { scopeOf } from '../operators/site-scope.js';
+import { AUTO_REPLAY_RULE } from '../events/auto-replay.use-case.js';
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
@@ -56,10 +59,13 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'opsDashboard', async (_req, res) => {
     const now = deps.clock.now();
-    const [queues, health, accounts] = await Promise.all([
-      desk.queueHeads(),
-      desk.deliveryHealth(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS)),
-      reconcileAll(deps),
+    const scope = scopeOf(principalOf(res.locals));
+    const [queues, health, accounts, autoReplayed] = await Promise.all([
+      desk.queueHeads(scope),
+      desk.deliveryHealth(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS), scope),
+      // Reconciliation is house-wide (the receiving accounts): a scoped operator has no differences to see.
+      scope === null ? reconcileAll(deps) : Promise.resolve([]),
+      desk.autoReplayed(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS), AUTO_REPLAY_RULE, scope),
     ]);
     const failing = health.filter(isFailing);
     const longest = failing
@@ -78,6 +84,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
       returnsToSend: queueView(queues.returnsToSend),
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
       reconciliationDifferences: queueView(differencesOf(accounts)),
+      autoReplayed: queueView(autoReplayed),
     });
   });
 
@@ -85,7 +92,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
     const query = parseRequest('deliveryHealth', req.query, 'The filters are not valid.');
     const hours = query.hours ? Number(query.hours) : DEFAULT_WINDOW_HOURS;
     const now = deps.clock.now();
-    const rows = await desk.deliveryHealth(new Date(now.getTime() - hours * HOUR_MS), query.siteId);
+    const rows = await desk.deliveryHealth(new Date(now.getTime() - hours * HOUR_MS), scopeOf(principalOf(res.locals)), query.siteId);
     res.json({ generatedAt: now.toISOString(), windowHours: hours, data: rows.map(healthView) });
   });
 

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '@kasa/db';
+import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 /** One site's webhook deliveries as the operators' desk sees them. */
 export interface DeliveryHealthRow {
@@ -37,8 +38,15 @@ const DELIVERED = Prisma.sql`coalesce(a.status_code BETWEEN 200 AND 299, false)`
 export class DeskRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  /** Every site's deliveries: attempts and successes since `since`, the last failure, failing since, DEAD and PENDING now. */
-  async deliveryHealth(since: Date, siteId?: string): Promise<DeliveryHealthRow[]> {
+  /**
+   * Every site's deliveries (of the scope's sites, for a scoped operator): attempts and successes since `since`, the last
+   * failure, failing since, DEAD and PENDING now.
+   */
+  async deliveryHealth(since: Date, scope: SiteScope, siteId?: string): Promise<DeliveryHealthRow[]> {
+    const conditions = [
+      ...(siteId ? [Prisma.sql`s.id = ${siteId}::uuid`] : []),
+      ...(scope ? [Prisma.sql`s.id = ANY(${[...scope]}::uuid[])`] : []),
+    ];
     const rows = await this.db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT s.id::text AS site_id, s.slug, s.name, s.webhook_url,
              coalesce(w.attempts, 0)::int AS attempts, coalesce(w.succeeded, 0)::int AS succeeded,
@@ -73,7 +81,7 @@ export class DeskRepository {
         FROM delivery_attempts a JOIN outbox_events e ON e.id = a.event_id
         WHERE e.site_id = s.id AND NOT ${DELIVERED} ORDER BY a.started_at DESC LIMIT 1
       ) failure ON true
-      ${siteId ? Prisma.sql`WHERE s.id = ${siteId}::uuid` : Prisma.empty}
+      ${conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty}
       ORDER BY s.created_at, s.id`;
     return rows.map((row) => ({
       siteId: row.site_id as string,
@@ -95,10 +103,11 @@ export class DeskRepository {
 
   /**
    * The queues that need an operator, each with its count and the item that has waited longest. Sandboxes' records
-   * and simulated money are nobody's work: they are left out (docs/sandbox.md).
+   * and simulated money are nobody's work: they are left out (docs/sandbox.md). A scoped operator's counts are of its
+   * sites' records only; unmatched transfers are the house's, so none of them count.
    */
-  async queueHeads() {
-    const live = { site: { livemode: true } } as const;
+  async queueHeads(scope: SiteScope) {
+    const live = { site: { livemode: true }, ...siteScopeWhere(scope) };
     const head = (count: number, oldest: { id: string; at: Date | null } | null): QueueHead => ({
       count,
       oldestAt: oldest?.at ?? null,
@@ -143,9 +152,9 @@ export class DeskRepository {
         }),
       );
     const returns = (status: 'PENDING_REVIEW' | 'APPROVED') =>
-      payoutQueue(status, this.db.senderReturn.count({ where: { status } }), (orderBy) =>
+      payoutQueue(status, this.db.senderReturn.count({ where: { status, ...senderReturnScopeWhere(scope) } }), (orderBy) =>
         this.db.senderReturn.findFirst({
-          where: { status },
+          where: { status, ...senderReturnScopeWhere(scope) },
           orderBy: orderBy,
           select: payoutFields,
         }),
@@ -166,9 +175,9 @@ export class DeskRepository {
       withdrawals('PENDING_REVIEW'),
       withdrawals('APPROVED'),
       Promise.all([
-        this.db.bankTransfer.count({ where: { status: 'UNMATCHED', livemode: true } }),
+        this.db.bankTransfer.count({ where: { status: 'UNMATCHED', livemode: true, ...transferScopeWhere(scope) } }),
         this.db.bankTransfer.findFirst({
-          where: { status: 'UNMATCHED', livemode: true },
+          where: { status: 'UNMATCHED', livemode: true, ...transferScopeWhere(scope) },
           orderBy: [{ createdAt: 'asc' }],
           select: { id: true, createdAt: true },
         }),
@@ -196,5 +205,18 @@ export class DeskRepository {
       returnsToReview,
       returnsToSend,
     };
+  }
+
+  /**
+   * Events the webhook auto-replay replayed since `since` (its `EVENT.REPLAYED` audit entries by the SYSTEM rule
+   * `actorId`), with the first of them and its site.
+   */
+  async autoReplayed(since: Date, actorId: string, scope: SiteScope): Promise<QueueHead> {
+    const where = { action: 'EVENT.REPLAYED', actorType: 'SYSTEM' as const, actorId, createdAt: { gte: since }, ...siteScopeWhere(scope) };
+    const [count, first] = await Promise.all([
+      this.db.auditLog.count({ where }),
+      this.db.auditLog.findFirst({ where, orderBy: [{ createdAt: 'asc' }], select: { siteId: true, createdAt: true } }),
+    ]);
+    return { count, oldestAt: first?.createdAt ?? null, oldestId: first?.siteId ?? null };
   }
 }

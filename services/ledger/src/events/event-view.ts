@@ -1,7 +1,7 @@
 import { webhookBody } from '@kasa/webhook-sender';
 import type { AttemptView, EventView } from '@kasa/contracts';
 import { isoOrNull } from '../shared/iso.js';
-import type { EventRepository, EventRow, EventWithAttempts } from './event.repository.js';
+import type { EventRepository, EventRow, EventUser, EventWithAttempts } from './event.repository.js';
 
 export type { AttemptView, EventView };
 
@@ -14,9 +14,8 @@ export function orderedPayload(payload: unknown): unknown {
 }
 
 /**
- * What {@link nextAttemptAt} needs besides the row: the worker's fixed retry delay (WEBHOOK_RETRY_DELAY_MS, the
- * same config the ledger's queue producer passes to BullMQ) and, per event, when its latest replay opened the
- * current delivery cycle.
+ * What {@link nextAttemptAt} needs besides the row: the worker's retry delay (WEBHOOK_RETRY_DELAY_MS, the same
+ * config the worker's retry schedule reads) and, per event, when its latest replay opened the current delivery cycle.
  */
 export interface DeliverySchedule {
   retryDelayMs: number;
@@ -26,11 +25,12 @@ export interface DeliverySchedule {
 /**
  * When the next delivery attempt of a PENDING event is due, from stored data only. A delivery cycle starts
  * when the event is written or replayed, and its job runs at once: before any attempt of the current cycle the
- * attempt is due at the cycle's start. After a failed attempt BullMQ retries after the fixed delay, so it is
- * due at `lastAttemptAt + retryDelayMs`. A PENDING event always has an attempt left: the worker marks the
+ * attempt is due at the cycle's start. After a failed attempt the worker retries after the delay moved by its
+ * jitter (+/- WEBHOOK_RETRY_JITTER_PERCENT, 10%), so it is planned for `lastAttemptAt + retryDelayMs`, the middle of
+ * that window (services/webhook-worker/src/deliveries/retry-schedule.ts). A PENDING event always has an attempt left: the worker marks the
  * event DEAD on the cycle's last failure (WEBHOOK_MAX_ATTEMPTS, 8), and DELIVERED or DEAD has none (null).
- * It is the earliest time: a deferral for a failing site or a backlog can send later, and a time in the past
- * means the attempt is due now.
+ * The attempt runs within the jitter around it; a deferral for a failing site or a backlog can send later, and a
+ * time in the past means the attempt is due now.
  */
 export function nextAttemptAt(
   row: Pick<EventRow, 'id' | 'status' | 'createdAt' | 'lastAttemptAt'>,
@@ -80,4 +80,32 @@ export function toEventDetail(row: EventWithAttempts, schedule: DeliverySchedule
       responseBody: attempt.responseBody,
     })),
   };
+}
+
+/** The deposit's or withdrawal's id in an event's webhook data (`intentId` or `withdrawalId`). */
+function recordIdOf(payload: unknown): { intentId?: string; withdrawalId?: string } {
+  const data = (payload as { data?: Record<string, unknown> } | null)?.data;
+  if (!data) return {};
+  if (typeof data.intentId === 'string') return { intentId: data.intentId };
+  return typeof data.withdrawalId === 'string' ? { withdrawalId: data.withdrawalId } : {};
+}
+
+/**
+ * Operators' event views with the end user of the record each reports on (`user`, null when the record is not
+ * found), read for the whole page at once: an operator tells events apart by reference and user, not by id.
+ */
+export async function withUsers<View extends { payload: unknown }>(
+  events: Pick<EventRepository, 'usersOf'>,
+  views: View[],
+): Promise<Array<View & { user: EventUser | null }>> {
+  const ids = views.map((view) => recordIdOf(view.payload));
+  const users = await events.usersOf(
+    ids.flatMap((id) => (id.intentId ? [id.intentId] : [])),
+    ids.flatMap((id) => (id.withdrawalId ? [id.withdrawalId] : [])),
+  );
+  return views.map((view, index) => {
+    const id = ids[index];
+    const recordId = id?.intentId ?? id?.withdrawalId;
+    return { ...view, user: (recordId && users.get(recordId)) || null };
+  });
 }

@@ -1,6 +1,7 @@
 import type { DeliveryAttempt, EventStatus, OutboxEvent, Prisma, PrismaClient } from '@kasa/db';
 import type { CursorPosition } from '../shared/cursor.js';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
+import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 /** The audit action that opens a new delivery cycle; counting them gives an event's current cycle. */
 export const EVENT_REPLAYED = 'EVENT.REPLAYED';
@@ -36,9 +37,17 @@ const ATTEMPT_FIELDS = {
   responseBody: true,
 } as const;
 
+/** The partner's end user a deposit or withdrawal is for. */
+export interface EventUser {
+  externalUserId: string;
+  externalUserLabel: string | null;
+}
+
 /** Filters of an event list; `siteId` undefined lists every site (ops only). */
 export interface EventFilter {
   siteId?: string;
+  /** An operator's scope (operators/site-scope.ts): only these sites' events; null or absent: every site. */
+  scope?: SiteScope;
   statuses?: EventStatus[];
   types?: string[];
 }
@@ -54,6 +63,7 @@ export class EventRepository {
       ...(filter.siteId ? { siteId: filter.siteId } : {}),
       ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
       ...(filter.types ? { type: { in: filter.types } } : {}),
+      ...siteScopeWhere(filter.scope ?? null),
     };
     return this.db.outboxEvent.findMany({ ...keysetPage(where, window), select: EVENT_FIELDS });
   }
@@ -124,6 +134,14 @@ export class EventRepository {
     });
   }
 
+  /** Where each of these events' delivery stands: its status and its latest attempt's start. */
+  deliveryProgress(eventIds: string[]): Promise<Array<{ id: string; status: EventStatus; lastAttemptAt: Date | null }>> {
+    return this.db.outboxEvent.findMany({
+      where: { id: { in: eventIds } },
+      select: { id: true, status: true, lastAttemptAt: true },
+    });
+  }
+
   /** PENDING events nobody enqueued (a crash or a Redis outage after commit), oldest first, with the request that wrote them. */
   unenqueued(changedBefore: Date, limit: number): Promise<Array<{ id: string; requestId: string | null }>> {
     return this.db.outboxEvent.findMany({
@@ -169,6 +187,24 @@ export class EventRepository {
   /** How many events are DEAD (every attempt failed, not replayed since); the `(status, created_at)` index counts them. */
   deadCount(): Promise<number> {
     return this.db.outboxEvent.count({ where: { status: 'DEAD' } });
+  }
+
+  /**
+   * The end users of the deposits (`intentIds`) and withdrawals (`withdrawalIds`) that events report on, by record id:
+   * the webhook's data does not carry them, the operators' event views do.
+   */
+  async usersOf(intentIds: string[], withdrawalIds: string[]): Promise<Map<string, EventUser>> {
+    const select = { id: true, externalUserId: true, externalUserLabel: true } as const;
+    const [deposits, withdrawals] = await Promise.all([
+      intentIds.length > 0 ? this.db.deposit.findMany({ where: { id: { in: intentIds } }, select }) : [],
+      withdrawalIds.length > 0 ? this.db.withdrawal.findMany({ where: { id: { in: withdrawalIds } }, select }) : [],
+    ]);
+    return new Map(
+      [...deposits, ...withdrawals].map((row) => [
+        row.id,
+        { externalUserId: row.externalUserId, externalUserLabel: row.externalUserLabel },
+      ]),
+    );
   }
 
   /** Which of `eventIds` are still PENDING right now. */

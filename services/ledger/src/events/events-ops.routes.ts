@@ -4,16 +4,22 @@ import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
-import { deliveryScheduleOf, toEventDetail, toEventView, type DeliverySchedule } from './event-view.js';
+import { replayDeadEvents } from './recover-events.use-case.js';
+import { retryEventNow } from './retry-event-now.use-case.js';
+import { deliveryScheduleOf, toEventDetail, toEventView, withUsers, type DeliverySchedule } from './event-view.js';
 import type { EventRow } from './event.repository.js';
 import { principalOf } from '../operators/operator-auth.js';
+import { scopeOf } from '../operators/site-scope.js';
 import { actorOf } from '../operators/operator-principal.js';
 import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { wantsCsv } from '../shared/csv.js';
+import { sendOpsListCsv } from '../shared/ops-list-csv.js';
 
 /**
  * The operators' delivery ledger (`/ops/v1/events`): every site's events with a `siteId` filter,
- * one event with its attempts, and replay (audited with the operator).
+ * one event with its attempts, replay (one event, or a site's DEAD ones) and retry-now of a PENDING one, each audited
+ * with the operator.
  */
 export function eventOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
@@ -26,12 +32,22 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
     }
     // Across sites, each event names its site.
     const toOpsEvent = (row: EventRow, schedule: DeliverySchedule) => ({ ...toEventView(row, schedule), siteId: row.siteId });
-    res.json(await listEvents(deps, siteId, parseRequest('listEvents', query, LIST_FILTERS_INVALID), toOpsEvent));
+    const filters = parseRequest('listEvents', query, LIST_FILTERS_INVALID);
+    const scope = scopeOf(principalOf(res.locals));
+    if (wantsCsv(req)) {
+      return sendOpsListCsv(res, 'events', async (window) => {
+        const page = await listEvents(deps, siteId, { ...filters, cursor: undefined, ...window }, toOpsEvent, scope);
+        return { ...page, data: await withUsers(deps.events, page.data) };
+      });
+    }
+    const page = await listEvents(deps, siteId, filters, toOpsEvent, scope);
+    res.json({ ...page, data: await withUsers(deps.events, page.data) });
   });
 
   opsRoute(router, 'opsGetEvent', async (req, res) => {
     const row = await foundOr404(pathParam(req, 'eventId'), (id) => deps.events.find(id), 'No event with this id.');
-    res.json({ ...toEventDetail(row, await deliveryScheduleOf(deps, [row])), siteId: row.siteId });
+    const [detail] = await withUsers(deps.events, [{ ...toEventDetail(row, await deliveryScheduleOf(deps, [row])), siteId: row.siteId }]);
+    res.json(detail);
   });
 
   opsRoute(router, 'opsReplayEvent', jsonBody, async (req, res) => {
@@ -39,6 +55,22 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
     if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
     const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });
     res.status(202).json(result.body);
+  });
+
+  opsRoute(router, 'opsRetryEventNow', jsonBody, async (req, res) => {
+    const eventId = pathParam(req, 'eventId');
+    if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
+    const event = await retryEventNow(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });
+    const [view] = await withUsers(deps.events, [event]);
+    res.status(202).json(view);
+  });
+
+  opsRoute(router, 'opsReplayDeadEvents', jsonBody, async (req, res) => {
+    const site = await foundOr404(pathParam(req, 'siteId'), (id) => deps.sites.findById(id), 'No site with this id.');
+    // Every DEAD event the site has, whatever its age: from the epoch to the ledger's now.
+    const window = { since: new Date(0), until: deps.clock.now() };
+    const actor = actorOf(principalOf(res.locals));
+    res.json(await replayDeadEvents(deps, { siteId: site.id, ...window, actor, requestId: req.requestId }));
   });
 
   return router;

@@ -1,4 +1,5 @@
 import { EVENT_STATUSES, type ListResponse, type RequestOf } from '@kasa/contracts';
+import type { SiteScope } from '../operators/site-scope.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import type { CursorCodec } from '../shared/cursor.js';
 import { listPage } from '../shared/partner-list.use-case.js';
@@ -18,6 +19,8 @@ export async function listEvents<Item = EventView>(
   siteId: string | undefined,
   query: EventListQuery,
   toItem: (row: EventRow, schedule: DeliverySchedule) => Item = toEventView as (row: EventRow, schedule: DeliverySchedule) => Item,
+  /** An operator's scope: only these sites' events (the ops list); null: every site, or the one `siteId`. */
+  scope: SiteScope = null,
 ): Promise<ListResponse<Item>> {
   const types = query.type ? [...new Set(query.type.split(','))].sort() : undefined;
   return listPage<EventRow & { schedule: DeliverySchedule }, Item>(
@@ -29,6 +32,7 @@ export async function listEvents<Item = EventView>(
             ...(siteId ? { siteId } : {}),
             ...(statuses ? { statuses: knownStatuses(statuses, EVENT_STATUSES) } : {}),
             ...(types ? { types } : {}),
+            scope,
           },
           window,
         );

@@ -29,9 +29,8 @@ const DAY_MS = 24 * 3600 * 1000;
 export const RECOVER_INVALID = 'The recovery window is not valid; nothing was replayed.';
 
 /**
- * Replays every DEAD event of the site created in `[since, until)`, oldest first, in batches, each through
- * {@link replayEvent}: the same reopening, audit entry (naming the API key) and fresh job as a single replay.
- * An event that stopped being DEAD meanwhile (replayed by someone else) is skipped, not counted. The answer is
+ * A partner's recovery: {@link replayDeadEvents} over `[since, until)`, with the same reopening, audit entry
+ * (naming the API key) and fresh job as a single replay. The answer is
  * kept under the Idempotency-Key like a single replay's, so a retry gets it back; a recovery cut short (a crash)
  * and retried replays only what is still DEAD.
  */
@@ -51,25 +50,7 @@ export async function recoverEvents(
   const stored = await storedAnswer(deps, siteId, idempotency);
   if (stored) return { replayed: true, body: stored };
 
-  const eventIds: string[] = [];
-  let replayed = 0;
-  let after: { createdAt: Date; id: string } | undefined;
-  for (;;) {
-    const batch = await deps.events.deadInWindow(siteId, since, until, after, BATCH);
-    for (const event of batch) {
-      try {
-        await replayEvent(deps, { eventId: event.id, siteId, actor: request.actor, requestId: request.requestId });
-      } catch (error) {
-        if (error instanceof AppError && error.reason === 'event_in_delivery') continue;
-        throw error;
-      }
-      replayed += 1;
-      if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(event.id);
-    }
-    if (batch.length < BATCH) break;
-    after = batch[batch.length - 1];
-  }
-  const body = { replayed, eventIds };
+  const body = await replayDeadEvents(deps, { siteId, since, until, actor: request.actor, requestId: request.requestId });
   try {
     await deps.db.$transaction((tx) =>
       deps.idempotencyRecords.store(
@@ -90,8 +71,48 @@ export async function recoverEvents(
     if (winner) return { replayed: true, body: winner };
     throw error;
   }
-  deps.logger.info('events recovered', { requestId: request.requestId, siteId, replayed });
+  deps.logger.info('events recovered', { requestId: request.requestId, siteId, replayed: body.replayed });
   return { replayed: false, body };
+}
+
+export interface ReplayDeadRequest extends RequestContext {
+  siteId: string;
+  since: Date;
+  until: Date;
+  actor: Actor;
+  /** Replay at most this many (the oldest); all by default. */
+  limit?: number;
+}
+
+/**
+ * Replays every DEAD event of the site created in `[since, until)`, oldest first, in batches, each through
+ * {@link replayEvent} (its own short transaction and audit entry naming the actor). An event that stopped being
+ * DEAD meanwhile (replayed by someone else) is skipped, not counted. Partners reach it through
+ * {@link recoverEvents}; operators replay a whole site's DEAD events with it (`opsReplayDeadEvents`).
+ */
+export async function replayDeadEvents(deps: ReplayDeps, request: ReplayDeadRequest): Promise<RecoverEventsResult> {
+  const { siteId, since, until } = request;
+  const limit = request.limit ?? Infinity;
+  const eventIds: string[] = [];
+  let replayed = 0;
+  let after: { createdAt: Date; id: string } | undefined;
+  while (replayed < limit) {
+    const want = Math.min(BATCH, limit - replayed);
+    const batch = await deps.events.deadInWindow(siteId, since, until, after, want);
+    for (const event of batch) {
+      try {
+        await replayEvent(deps, { eventId: event.id, siteId, actor: request.actor, requestId: request.requestId });
+      } catch (error) {
+        if (error instanceof AppError && error.reason === 'event_in_delivery') continue;
+        throw error;
+      }
+      replayed += 1;
+      if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(event.id);
+    }
+    if (batch.length < want) break;
+    after = batch[batch.length - 1];
+  }
+  return { replayed, eventIds };
 }
 
 async function storedAnswer(deps: ReplayDeps, siteId: string, idempotency: ReplayIdempotency): Promise<RecoverEventsResult | null> {

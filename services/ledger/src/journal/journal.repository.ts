@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '@kasa/db';
 import { ACCOUNTS, type JournalAccount, type JournalPosting } from './accounts.js';
+import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -104,8 +105,11 @@ export class JournalRepository {
   }
 
   /** Every site with its raw balances per account (sites without entries have none), oldest site first. */
-  async allBalances(): Promise<Array<{ siteId: string; slug: string; name: string; balances: Partial<Record<string, bigint>> }>> {
+  async allBalances(
+    scope: SiteScope,
+  ): Promise<Array<{ siteId: string; slug: string; name: string; balances: Partial<Record<string, bigint>> }>> {
     const sites = await this.db.site.findMany({
+      where: siteRowScopeWhere(scope),
       select: { id: true, slug: true, name: true, balances: { select: { account: true, balance: true } } },
       orderBy: { createdAt: 'asc' },
     });

@@ -1,7 +1,11 @@
 import type { RequestHandler } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
+import { principalOf } from '../operators/operator-auth.js';
+import { scopeOf, type SiteScope } from '../operators/site-scope.js';
+import { wantsCsv } from './csv.js';
 import type { CursorCodec } from './cursor.js';
 import type { ListWindow } from './keyset.js';
+import { isCsvList, sendOpsListCsv } from './ops-list-csv.js';
 import { opsListPage, type OpsFilters, type OpsListQuery } from './ops-list.use-case.js';
 
 // One parser per ops list-filter schema: parseRequest types a query by the schema's literal name, and each is an OpsListQuery.
@@ -16,7 +20,8 @@ const QUERY_PARSERS = {
 export interface OpsList<Row, Item> {
   schema: keyof typeof QUERY_PARSERS;
   cursorList: string;
-  fetch: (filters: OpsFilters, window: ListWindow) => Promise<Row[]>;
+  /** One page's rows, only of the sites in the operator's `scope` (null: every site), filtered in the query. */
+  fetch: (filters: OpsFilters, window: ListWindow, scope: SiteScope) => Promise<Row[]>;
   toItem: (row: Row) => Item;
 }
 
@@ -31,6 +36,14 @@ export function opsListRoute<Row extends { createdAt: Date; id: string }, Item>(
 ): RequestHandler {
   return async (req, res) => {
     const query = QUERY_PARSERS[list.schema](req.query);
-    res.json(await opsListPage(cursors, list.cursorList, query, list.fetch, list.toItem));
+    const scope = scopeOf(principalOf(res.locals));
+    const fetch = (filters: OpsFilters, window: ListWindow) => list.fetch(filters, window, scope);
+    if (wantsCsv(req) && isCsvList(list.cursorList)) {
+      const filters = { ...query, cursor: undefined, limit: undefined };
+      return sendOpsListCsv(res, list.cursorList, (page) =>
+        opsListPage(cursors, list.cursorList, { ...filters, ...page }, fetch, list.toItem),
+      );
+    }
+    res.json(await opsListPage(cursors, list.cursorList, query, fetch, list.toItem));
   };
 }

@@ -1,0 +1,70 @@
+import { AppError } from '@kasa/http';
+import { formatTry } from '@kasa/money';
+import type { Logger } from '@kasa/logger';
+import type { OperatorRequest } from '../shared/request-context.js';
+import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
+import { approveDeposit, type DepositReviewDeps } from './review-deposit.use-case.js';
+
+/** What a bulk approval needs: a single approval's parts, the step-up rule's clock and limit, and a log for the unexpected. */
+export interface BulkApproveDeps extends DepositReviewDeps, StepUpDeps {
+  logger: Logger;
+}
+
+type Approved = Awaited<ReturnType<typeof approveDeposit>>;
+
+/** One intent's outcome: approved with its decision, or refused with the reason a caller branches on. */
+export type BulkApproveItem =
+  { intentId: string; ok: true; intent: Approved } | { intentId: string; ok: false; error: { reason: string; detail: string } };
+
+/**
+ * The one check a bulk approval adds to a single one: it takes only deposits whose money arrived exactly as requested,
+ * so nobody approves a short or over payment without looking at it. Read before the approval's lock: should another
+ * transfer arrive in between, the approval credits everything received, as the single approve button does.
+ */
+async function exactAmount(deps: BulkApproveDeps, intentId: string): Promise<bigint> {
+  const deposit = await deps.depositReview.findDeposit(intentId);
+  if (!deposit) throw new AppError('not_found', 'No deposit intent with this id.');
+  if (deposit.receivedAmount !== deposit.requestedAmount) {
+    throw AppError.conflict(
+      'not_exact_match',
+      `Received ${formatTry(deposit.receivedAmount)} for ${formatTry(deposit.requestedAmount)} requested: not an exact match; approve it on its own.`,
+    );
+  }
+  return deposit.requestedAmount;
+}
+
+/**
+ * Approves each intent in turn, each by {@link approveDeposit} in its own transaction (its own audit entry and
+ * `intent.approved`), after the exact-match check and the step-up rule for its amount. One item's failure never stops
+ * or undoes the others: a refusal (AppError) is reported with its reason, anything else is logged and reported as
+ * `internal_error` for that item alone.
+ */
+export async function bulkApproveDeposits(
+  deps: BulkApproveDeps,
+  request: OperatorRequest,
+  intentIds: readonly string[],
+): Promise<BulkApproveItem[]> {
+  const results: BulkApproveItem[] = [];
+  // In order and one at a time: each approval locks its deposit and the site's balance, and the answer follows the list.
+  for (const intentId of intentIds) {
+    try {
+      requireStepUp(deps, request.caller, await exactAmount(deps, intentId));
+      results.push({ intentId, ok: true, intent: await approveDeposit(deps, request, intentId, {}) });
+    } catch (error) {
+      if (error instanceof AppError) {
+        results.push({ intentId, ok: false, error: { reason: error.reason ?? error.code, detail: error.detail } });
+        continue;
+      }
+      deps.logger.error('bulk approval of a deposit failed', { requestId: request.requestId, intentId, error });
+      results.push({
+        intentId,
+        ok: false,
+        error: {
+          reason: 'internal_error',
+          detail: 'The approval failed unexpectedly (logged with this request id); read the deposit before trying again.',
+        },
+      });
+    }
+  }
+  return results;
+}
