@@ -4,9 +4,13 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { toOpsDeposit } from '../deposits/deposit.views.js';
 import { deliveryScheduleOf, toEventView } from '../events/event-view.js';
+import { approvalsView, withApprovalsRequired } from '../shared/four-eyes.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
-import { SearchRepository, searchTermsOf } from './search.repository.js';
+import { SearchRepository } from './search.repository.js';
+import { searchTermsOf } from './search-terms.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { principalOf } from '../operators/operator-auth.js';
+import { scopeOf } from '../operators/site-scope.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -16,16 +20,18 @@ const DEFAULT_LIMIT = 20;
  */
 export function searchOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
-  const repository = new SearchRepository(deps.db);
+  const repository = new SearchRepository(deps.db, deps.config.opsReadTimeoutMs);
   opsRoute(router, 'opsSearch', async (req, res) => {
     const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
     const terms = searchTermsOf(query.q);
-    const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT);
+    const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT, scopeOf(principalOf(res.locals)));
     const schedule = await deliveryScheduleOf(deps, found.events);
     res.json({
       query: terms.text,
       deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsDeposit),
-      withdrawals: found.withdrawals.map(toOpsWithdrawal),
+      withdrawals: (await withApprovalsRequired(deps, found.withdrawals, (row) => row.siteId)).map((row) =>
+        toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, row.approvalsRequired)),
+      ),
       bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
       events: found.events.map((row) => ({ ...toEventView(row, schedule), siteId: row.siteId })),
     });

@@ -1,124 +1,145 @@
-import { Prisma, type BankTransfer, type PrismaClient } from '@kasa/db';
-import { normalizeReference } from '../shared/ops-list.use-case.js';
-import { isUuid } from '../shared/http-guards.js';
+import { Prisma, type BankTransfer, type Deposit, type PrismaClient, type Withdrawal } from '@kasa/db';
+import { AppError } from '@kasa/http';
 import { EVENT_FIELDS, type EventRow } from '../events/event.repository.js';
+import type { SiteScope } from '../operators/site-scope.js';
+import type { SearchTerms } from './search-terms.js';
+import { isStatementTimeout } from './statement-timeout.js';
 
-/** What an operator typed, read every way it could be meant. */
-export interface SearchTerms {
-  /** As typed, trimmed: an external user id or a bank transaction id is matched exactly. */
-  text: string;
-  /** A record's, an event's or a transfer's id. */
-  id: string | null;
-  /** Upper case without spaces or dashes, when it could be a reference (`kd7m x4q2-rh`). */
-  reference: string | null;
-  /** The digits at the end of an IBAN (4 to 26 of them, spaces ignored), or a whole IBAN. */
-  ibanTail: string | null;
-  /** Text to find inside a sender's, a holder's or a user's name (3 characters at least). */
-  name: string | null;
+type Tx = Prisma.TransactionClient;
+
+/** `%`, `_` and `\` are literal in what an operator types (`\` is LIKE's default escape character). */
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function searchTermsOf(typed: string): SearchTerms {
-  const text = typed.trim();
-  const compact = text.replace(/\s+/g, '');
-  const reference = normalizeReference(text);
-  const iban = compact.toUpperCase();
-  return {
-    text,
-    id: isUuid(text.toLowerCase()) ? text.toLowerCase() : null,
-    reference: /^[A-Z0-9]{6,16}$/.test(reference) ? reference : null,
-    ibanTail: /^[0-9]{4,26}$/.test(compact) ? compact : /^TR[0-9]{24}$/.test(iban) ? iban : null,
-    name: text.length >= 3 ? text : null,
-  };
-}
-
-/** `%`, `_` and `\` are literal in what an operator types. */
-function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+const containing = (text: string) => `%${likeEscaped(text)}%`;
+const endingWith = (text: string) => `%${likeEscaped(text)}`;
 
 /**
  * The operators' one search box: deposits, withdrawals, bank transfers and webhook events that match a
  * reference, an id, the partner's user id, a sender's or holder's name, or an IBAN's last digits. Each kind
- * is newest first and at most `limit` long. Operators have no site scopes today (a role sees every site);
- * a scope would be one more condition on each query here.
+ * is newest first and at most `limit` long, and only of the operator's sites when it is scoped (operators/site-scope.ts):
+ * one more condition on each query, so `limit` counts what the operator may see.
+ *
+ * Every condition is served by an index (prisma/migrations/20261213000000_search_indexes): btree for exact
+ * values, trigram GIN for text inside a value. The reads share one transaction whose statement timeout is
+ * `timeoutMs`: a search that would take longer is cancelled by PostgreSQL and answered 503, never left running.
  */
 export class SearchRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly timeoutMs: number,
+  ) {}
 
-  async search(terms: SearchTerms, limit: number) {
-    const newest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-    const [deposits, withdrawals, bankTransfers] = await Promise.all([
-      this.db.deposit.findMany({ where: { OR: this.depositConditions(terms) }, orderBy: newest, take: limit }),
-      this.db.withdrawal.findMany({ where: { OR: this.withdrawalConditions(terms) }, orderBy: newest, take: limit }),
-      this.bankTransfers(terms, limit),
-    ]);
-    const events = await this.events(terms, [...deposits.map((d) => d.id), ...withdrawals.map((w) => w.id)], limit);
-    return { deposits, withdrawals, bankTransfers, events };
-  }
-
-  private depositConditions(terms: SearchTerms): Prisma.DepositWhereInput[] {
-    return [
-      { externalUserId: terms.text },
-      ...(terms.id ? [{ id: terms.id }] : []),
-      ...(terms.reference ? [{ referenceNo: terms.reference }] : []),
-      ...(terms.name ? [{ externalUserLabel: { contains: terms.name, mode: 'insensitive' as const } }] : []),
-    ];
-  }
-
-  private withdrawalConditions(terms: SearchTerms): Prisma.WithdrawalWhereInput[] {
-    return [
-      { externalUserId: terms.text },
-      ...(terms.id ? [{ id: terms.id }] : []),
-      ...(terms.reference ? [{ referenceNo: terms.reference }] : []),
-      ...(terms.name
-        ? [
-            { externalUserLabel: { contains: terms.name, mode: 'insensitive' as const } },
-            { targetHolderName: { contains: terms.name, mode: 'insensitive' as const } },
-          ]
-        : []),
-      ...(terms.ibanTail ? [{ targetIban: { endsWith: terms.ibanTail } }] : []),
-    ];
+  async search(terms: SearchTerms, limit: number, scope: SiteScope) {
+    try {
+      return await this.db.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(this.timeoutMs)}, true)`;
+          return await this.found(tx, terms, limit, scope);
+        },
+        // The statement timeout ends a slow read; this only bounds the whole, a few reads of it.
+        { maxWait: this.timeoutMs + 2_000, timeout: this.timeoutMs * 4 + 2_000 },
+      );
+    } catch (error) {
+      if (isStatementTimeout(error)) throw new AppError('service_unavailable', 'The search took too long; narrow it.');
+      throw error;
+    }
   }
 
   /**
-   * Transfers by id, bank transaction id, the intent they paid, sender name or IBAN tail, and those whose
-   * description carries the reference however the sender wrote it (spaces, dashes, lower case).
+   * What matches, each kind newest first; events by id and those of the deposits and withdrawals found. One
+   * statement after another on the transaction's one connection: 16 searches at once take 16 connections, not 64.
    */
-  private async bankTransfers(terms: SearchTerms, limit: number): Promise<BankTransfer[]> {
-    const conditions = [
-      Prisma.sql`bank_tx_id = ${terms.text}`,
-      ...(terms.id ? [Prisma.sql`id = ${terms.id}::uuid`, Prisma.sql`intent_id = ${terms.id}::uuid`] : []),
-      ...(terms.reference
-        ? [
-            Prisma.sql`regexp_replace(upper(description), '[[:space:]-]', '', 'g') LIKE ${likeContaining(terms.reference)}`,
-            Prisma.sql`intent_id = (SELECT id FROM deposit_intents WHERE reference_no = ${terms.reference})`,
-          ]
-        : []),
-      ...(terms.name ? [Prisma.sql`sender_name ILIKE ${likeContaining(terms.name)}`] : []),
-      ...(terms.ibanTail ? [Prisma.sql`sender_iban LIKE ${`%${terms.ibanTail}`}`] : []),
-    ];
-    const ids = await this.db.$queryRaw<Array<{ id: string }>>`
-      SELECT id::text FROM bank_transfers WHERE ${Prisma.join(conditions, ' OR ')}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
-    if (ids.length === 0) return [];
-    return this.db.bankTransfer.findMany({
-      where: { id: { in: ids.map((row) => row.id) } },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    });
+  private async found(tx: Tx, terms: SearchTerms, limit: number, scope: SiteScope) {
+    const statements = searchStatements(terms, limit, scope);
+    const depositIds = await idsOf(tx, statements.deposits);
+    const withdrawalIds = await idsOf(tx, statements.withdrawals);
+    const transferIds = await idsOf(tx, statements.bankTransfers);
+    const events = searchStatements(terms, limit, scope, [...depositIds, ...withdrawalIds]).events;
+    const eventIds = events ? await idsOf(tx, events) : [];
+    const deposits: Deposit[] =
+      depositIds.length === 0 ? [] : await tx.deposit.findMany({ where: { id: { in: depositIds } }, orderBy: NEWEST });
+    const withdrawals: Withdrawal[] =
+      withdrawalIds.length === 0 ? [] : await tx.withdrawal.findMany({ where: { id: { in: withdrawalIds } }, orderBy: NEWEST });
+    const bankTransfers: BankTransfer[] =
+      transferIds.length === 0 ? [] : await tx.bankTransfer.findMany({ where: { id: { in: transferIds } }, orderBy: NEWEST });
+    const found: Array<EventRow & { siteId: string }> =
+      eventIds.length === 0
+        ? []
+        : await tx.outboxEvent.findMany({ where: { id: { in: eventIds } }, orderBy: NEWEST, select: EVENT_FIELDS });
+    return { deposits, withdrawals, bankTransfers, events: found };
   }
+}
 
-  /** Events by id, and the events of the deposits and withdrawals found. */
-  private events(terms: SearchTerms, entityIds: string[], limit: number): Promise<Array<EventRow & { siteId: string }>> {
-    const conditions: Prisma.OutboxEventWhereInput[] = [
-      ...(terms.id ? [{ id: terms.id }] : []),
-      ...(entityIds.length > 0 ? [{ entityId: { in: entityIds } }] : []),
-    ];
-    if (conditions.length === 0) return Promise.resolve([]);
-    return this.db.outboxEvent.findMany({
-      where: { OR: conditions },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit,
-      select: EVENT_FIELDS,
-    });
-  }
+const NEWEST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+async function idsOf(tx: Tx, statement: Prisma.Sql): Promise<string[]> {
+  return (await tx.$queryRaw<Array<{ id: string }>>(statement)).map((row) => row.id);
+}
+
+/**
+ * The statements a search sends, one per kind of record, each selecting the ids of the newest `limit` matches
+ * (exported so that a test can EXPLAIN exactly these). Events are searched by id and by the records found
+ * (`entityIds`); without either there is no event statement.
+ */
+export function searchStatements(terms: SearchTerms, limit: number, scope: SiteScope, entityIds: string[] = []) {
+  const inSites = scope === null ? null : Prisma.sql`site_id = ANY(${[...scope]}::uuid[])`;
+  const byName = (column: 'external_user_label' | 'target_holder_name' | 'sender_name') =>
+    terms.name ? [Prisma.sql`${Prisma.raw(column)} ILIKE ${containing(terms.name)}`] : [];
+  const eventConditions = [
+    ...(terms.id ? [Prisma.sql`id = ${terms.id}::uuid`] : []),
+    ...(entityIds.length > 0 ? [Prisma.sql`entity_id = ANY(${entityIds}::uuid[])`] : []),
+  ];
+  return {
+    deposits: newest('deposit_intents', limit, inSites, [
+      Prisma.sql`external_user_id = ${terms.text}`,
+      ...(terms.id ? [Prisma.sql`id = ${terms.id}::uuid`] : []),
+      ...(terms.reference ? [Prisma.sql`reference_no = ${terms.reference}`] : []),
+      ...byName('external_user_label'),
+    ]),
+    withdrawals: newest('withdrawals', limit, inSites, [
+      Prisma.sql`external_user_id = ${terms.text}`,
+      ...(terms.id ? [Prisma.sql`id = ${terms.id}::uuid`] : []),
+      ...(terms.reference ? [Prisma.sql`reference_no = ${terms.reference}`] : []),
+      ...byName('external_user_label'),
+      ...byName('target_holder_name'),
+      ...(terms.ibanTail ? [Prisma.sql`target_iban LIKE ${endingWith(terms.ibanTail)}`] : []),
+    ]),
+    // Transfers by id, bank transaction id, the intent they paid, sender name or IBAN tail, and those whose
+    // description carries the reference however the sender wrote it (spaces, dashes, lower case): the description
+    // is compared in exactly the form its trigram index holds (bank_transfers_description_key_trgm_idx). A scoped
+    // operator's transfers are those credited to its sites' deposits; unassigned ones are the house's.
+    bankTransfers: newest(
+      'bank_transfers',
+      limit,
+      scope === null ? null : Prisma.sql`intent_id IN (SELECT id FROM deposit_intents WHERE site_id = ANY(${[...scope]}::uuid[]))`,
+      [
+        Prisma.sql`bank_tx_id = ${terms.text}`,
+        ...(terms.id ? [Prisma.sql`id = ${terms.id}::uuid`, Prisma.sql`intent_id = ${terms.id}::uuid`] : []),
+        ...(terms.reference
+          ? [
+              Prisma.sql`regexp_replace(upper(description), '[[:space:]-]', '', 'g') LIKE ${containing(terms.reference)}`,
+              // A scalar subquery (reference_no is unique), so the planner can look it up in the intent_id index.
+              Prisma.sql`intent_id = (SELECT id FROM deposit_intents WHERE reference_no = ${terms.reference})`,
+            ]
+          : []),
+        ...byName('sender_name'),
+        ...(terms.ibanTail ? [Prisma.sql`sender_iban LIKE ${endingWith(terms.ibanTail)}`] : []),
+      ],
+    ),
+    events: eventConditions.length > 0 ? newest('outbox_events', limit, inSites, eventConditions) : null,
+  };
+}
+
+/** The tables search reads; each has the `(created_at, id)` order and the indexes its conditions use. */
+type SearchedTable = 'deposit_intents' | 'withdrawals' | 'bank_transfers' | 'outbox_events';
+
+/**
+ * Ids of the newest `limit` rows matching any of `conditions` (and `scoped`, when given). The order names the
+ * table's columns, not the selected text `id`, so an index in `(created_at, id)` order can serve it.
+ */
+function newest(table: SearchedTable, limit: number, scoped: Prisma.Sql | null, conditions: Prisma.Sql[]): Prisma.Sql {
+  return Prisma.sql`SELECT id::text FROM ${Prisma.raw(table)} WHERE (${Prisma.join(conditions, ' OR ')})
+    ${scoped ? Prisma.sql`AND ${scoped}` : Prisma.empty} ORDER BY ${Prisma.raw(table)}.created_at DESC, ${Prisma.raw(table)}.id DESC LIMIT ${limit}`;
 }
