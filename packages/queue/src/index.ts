@@ -13,20 +13,56 @@ export interface DeliverEventJob {
   eventId: string;
 }
 
-/** How often and how far apart a delivery is tried. */
-export interface RetryPolicy {
-  maxAttempts: number;
-  retryDelayMs: number;
-}
+/**
+ * The BullMQ backoff type of delivery jobs. The webhook worker registers the strategy (its retry schedule:
+ * how many attempts, how far apart, with what jitter); a producer only names it.
+ */
+export const WEBHOOK_BACKOFF = 'kasa-webhook-retry';
 
-/** Fixed backoff, `maxAttempts` tries in all; finished jobs are dropped (PostgreSQL keeps the history). */
-export function deliveryJobOptions(policy: RetryPolicy): JobsOptions {
+/**
+ * BullMQ's upper bound on a delivery job's runs. It is not the retry policy: the worker stops earlier, after
+ * its own last attempt (WEBHOOK_MAX_ATTEMPTS, whose most allowed value this is), by failing the job for good.
+ */
+export const DELIVERY_JOB_MAX_RUNS = 100;
+
+/**
+ * Options of a delivery job: the worker's backoff, finished jobs dropped (PostgreSQL keeps the history). The
+ * producer states no attempt count or delay: those are the worker's ({@link WEBHOOK_BACKOFF}).
+ */
+export function deliveryJobOptions(): JobsOptions {
   return {
-    attempts: policy.maxAttempts,
-    backoff: { type: 'fixed', delay: policy.retryDelayMs },
+    attempts: DELIVERY_JOB_MAX_RUNS,
+    backoff: { type: WEBHOOK_BACKOFF },
     removeOnComplete: true,
     removeOnFail: { age: 7 * 24 * 3600 },
   };
+}
+
+/** Name of the BullMQ queue through which the webhook worker asks the ledger to replay a recovered site's DEAD events. */
+export const AUTO_REPLAY_QUEUE = 'webhook-auto-replay';
+
+/** What made the worker ask: a delivery to the site succeeded, or a probe of its endpoint did. */
+export type AutoReplayTrigger = 'delivery' | 'probe';
+
+/** Job data of an auto-replay request. */
+export interface AutoReplayJob {
+  siteId: string;
+  trigger: AutoReplayTrigger;
+  /** Epoch ms when the site answered. */
+  answeredAt: number;
+}
+
+/**
+ * The job id of a site's auto-replay request: one per site, so requests from several workers while one is
+ * queued or running collapse into it (BullMQ ignores an add under an id that exists).
+ */
+export function autoReplayJobId(siteId: string): string {
+  return `auto-replay-${siteId}`;
+}
+
+/** The auto-replay queue under the given Redis prefix. */
+export function createAutoReplayQueue(connection: RedisClient, redisPrefix: string): Queue<AutoReplayJob> {
+  return new Queue<AutoReplayJob>(AUTO_REPLAY_QUEUE, { connection, prefix: queuePrefix(redisPrefix) });
 }
 
 /**

@@ -137,8 +137,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
   if (!overrides.queueConnection)
     queueConnection.on('error', (error: Error) => queueErrors('debug', 'queue connection error', { error: error.message }));
   const webhookQueue = overrides.webhookQueue ?? createWebhookQueue(queueConnection, config.redisPrefix);
-  const policy = { maxAttempts: config.webhookMaxAttempts, retryDelayMs: config.webhookRetryDelayMs };
-  const outbox = overrides.outbox ?? new OutboxPublisher(db, webhookQueue, policy, logger);
+  const outbox = overrides.outbox ?? new OutboxPublisher(db, webhookQueue, logger);
   const events = overrides.events ?? new EventRepository(db);
   const expiryQueue = overrides.expiryQueue ?? createExpiryQueue(queueConnection, config.redisPrefix);
   const relayOptions = {

@@ -4,6 +4,7 @@ import { close, forceClose, listen, settleWithin, type HttpService } from '@kasa
 import { createApp } from './app.js';
 import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
 import { startExpiryWorker } from './expiry/expiry.worker.js';
+import { startAutoReplayWorker } from './events/auto-replay.worker.js';
 
 /** The longest one shutdown step may take before it is forced. */
 const STEP_MS = 10_000;
@@ -21,7 +22,7 @@ export async function startLedger(
   let server: Server;
   let bound: number;
   try {
-    ({ server, port: bound } = await listen(app, port));
+    ({ server, port: bound } = await listen(app, port, config.bindAddress));
   } catch (error) {
     await deps.expiryQueue.close();
     await deps.webhookQueue.close();
@@ -34,6 +35,8 @@ export async function startLedger(
   }
   deps.outboxRelay.start();
   const expiryWorker = startExpiryWorker(deps, deps.queueConnection);
+  // Replays a recovered site's DEAD events when the webhook worker asks (docs/webhooks.md, Auto-replay).
+  const autoReplayWorker = startAutoReplayWorker(deps, deps.queueConnection);
   // A Redis hiccup at start must not keep the ledger down: the scheduler retries until the sweep is installed.
   deps.expiryScheduler.keepSweeperInstalled(config.expirySweepIntervalMs);
   return {
@@ -50,6 +53,7 @@ export async function startLedger(
           // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
           await settleWithin(deps.outboxRelay.stop(), STEP_MS);
           if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
+          if (!(await settleWithin(autoReplayWorker.close(), STEP_MS))) await settleWithin(autoReplayWorker.close(true), STEP_MS);
         })(),
       ]);
       await settleWithin(deps.expiryQueue.close(), STEP_MS);

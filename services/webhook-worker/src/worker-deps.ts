@@ -5,12 +5,13 @@ import pg from 'pg';
 import { createPool } from '@kasa/db';
 import { createLogger, type Logger } from '@kasa/logger';
 import { WebhookUrlGuard, type Resolver } from '@kasa/net-guard';
-import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from '@kasa/queue';
+import { createAutoReplayQueue, createQueueConnection, createWebhookQueue, type AutoReplayJob, type DeliverEventJob } from '@kasa/queue';
 import { webhookSecretBox, type SecretBox } from '@kasa/secret-box';
 import { trustedAuthorities, WebhookSender } from '@kasa/webhook-sender';
 import { RedisSiteHealthStore } from './deliveries/site-health.js';
 import { SiteSlots } from './deliveries/site-slots.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
+import { retryScheduleFrom, type RetrySchedule } from './deliveries/retry-schedule.js';
 
 /** Everything the worker needs, wired once by hand. */
 export interface WorkerDeps {
@@ -22,6 +23,10 @@ export interface WorkerDeps {
   queueConnection: RedisClient;
   /** The queue as a producer sees it, for the backlog gauge. */
   queue: Queue<DeliverEventJob>;
+  /** Where the worker asks the ledger to replay the DEAD events of a site that answers again. */
+  autoReplayQueue: Queue<AutoReplayJob>;
+  /** Attempts per cycle and the jittered delay between them. */
+  schedule: RetrySchedule;
   deliveries: DeliveryRepository;
   sender: WebhookSender;
   secrets: SecretBox;
@@ -63,6 +68,8 @@ export function createWorkerDeps(config: KasaConfig, overrides: WorkerOverrides 
     pool,
     queueConnection,
     queue: injected.queue ?? createWebhookQueue(queueConnection, config.redisPrefix),
+    autoReplayQueue: injected.autoReplayQueue ?? createAutoReplayQueue(queueConnection, config.redisPrefix),
+    schedule: injected.schedule ?? retryScheduleFrom(config),
     deliveries: injected.deliveries ?? new DeliveryRepository(pool),
     sender:
       injected.sender ??

@@ -4,6 +4,8 @@ import type { KasaConfig } from '@kasa/config';
 import { close, createHttpMetrics, forceClose, listen, settleWithin } from '@kasa/http';
 import { repeatLimited } from '@kasa/logger';
 import { backOffWhenFailing, queueBacklog, queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '@kasa/queue';
+import { retryDelayMs } from './deliveries/retry-schedule.js';
+import { SiteRecovery } from './deliveries/site-recovery.js';
 import { createApp } from './app.js';
 import { deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
@@ -38,8 +40,12 @@ export async function startWorker(
   const deps = createWorkerDeps(config, overrides);
   const httpMetrics = createHttpMetrics('webhook-worker');
   const metrics = new WorkerMetrics(httpMetrics.registry, () => within(queueBacklog(deps.queue), 1_000, -1), deps.slots);
-  const worker = new Worker<DeliverEventJob, DeliverEventResult>(WEBHOOK_QUEUE, deliverEventProcessor({ ...deps, metrics }), {
+  const recovery = new SiteRecovery({ ...deps, metrics });
+  const processor = deliverEventProcessor({ ...deps, metrics, onOutcome: (siteId, outcome) => recovery.onOutcome(siteId, outcome) });
+  const worker = new Worker<DeliverEventJob, DeliverEventResult>(WEBHOOK_QUEUE, processor, {
     connection: deps.queueConnection,
+    // The retry delay is the worker's (deliveries/retry-schedule.ts); the job only names this backoff.
+    settings: { backoffStrategy: () => retryDelayMs(deps.schedule) },
     prefix: queuePrefix(config.redisPrefix),
     concurrency: config.webhookConcurrency,
     lockDuration: config.webhookLockDurationMs,
@@ -56,6 +62,7 @@ export async function startWorker(
     onPause: (pauseMs, error) => log('warn', 'webhook worker paused: Redis keeps failing', { pauseMs, error }),
   });
   deps.queue.on('error', (error) => log('debug', 'webhook queue connection error', { error }));
+  deps.autoReplayQueue.on('error', (error) => log('debug', 'auto-replay queue connection error', { error }));
   worker.on('failed', (job, error) => {
     if (job) deps.logger.debug('webhook attempt failed', { jobId: job.id, attemptsMade: job.attemptsMade, error: error.message });
   });
@@ -66,12 +73,14 @@ export async function startWorker(
     ({ server, port: bound } = await listen(
       createApp(deps, httpMetrics.registry, () => worker.isRunning()),
       port,
+      config.bindAddress,
     ));
   } catch (error) {
     await worker.close();
     await closeConnections(deps);
     throw error;
   }
+  recovery.start();
   return {
     deps,
     worker,
@@ -83,11 +92,13 @@ export async function startWorker(
       // worker is closed by force and their jobs go back to the queue when their locks expire (BullMQ's
       // stalled-job check), so no job is lost.
       const draining = close(server);
+      await recovery.stop();
       if (!(await settleWithin(worker.close(), config.webhookLockDurationMs))) await settleWithin(worker.close(true), 10_000);
       await draining;
       await closeConnections(deps);
     },
     forceStop() {
+      void recovery.stop();
       forceClose(server);
       void worker.close(true).catch(() => undefined);
       deps.queueConnection.disconnect();
@@ -97,6 +108,7 @@ export async function startWorker(
 
 async function closeConnections(deps: WorkerDeps): Promise<void> {
   deps.sender.close();
+  await settleWithin(deps.autoReplayQueue.close(), 10_000);
   // Bounded: after a Redis outage these can wait on a reconnect that never comes.
   await settleWithin(deps.queue.close(), 10_000);
   if (!(await settleWithin(deps.queueConnection.quit(), 10_000))) deps.queueConnection.disconnect();

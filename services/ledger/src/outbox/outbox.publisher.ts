@@ -2,7 +2,7 @@ import { markEnqueued } from './outbox.repository.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@kasa/db';
 import { repeatLimited, type Logger, type RepeatLimitedLog } from '@kasa/logger';
-import { deliveryJobId, deliveryJobOptions, type DeliverEventJob, type RetryPolicy } from '@kasa/queue';
+import { deliveryJobId, deliveryJobOptions, type DeliverEventJob } from '@kasa/queue';
 
 /** One delivery cycle to enqueue: cycle 0 is the first delivery, n the n-th replay. */
 export interface CycleJob {
@@ -20,6 +20,7 @@ const ENQUEUE_WAIT_MS = 2_000;
  * cycle, so a second enqueue of the same cycle is a no-op) and stamps them enqueued. A failure here loses
  * nothing: the row stays un-enqueued and the relay picks it up. The caller never waits on a Redis outage
  * for more than {@link ENQUEUE_WAIT_MS}: the enqueue goes on in the background and the relay covers it.
+ * It only enqueues: how often and how far apart a delivery is tried is the webhook worker's retry schedule.
  */
 export class OutboxPublisher {
   /** Failures repeat for every request while Redis fails: logged at most once per 5 s each (the relay retries them all). */
@@ -28,7 +29,6 @@ export class OutboxPublisher {
   constructor(
     private readonly db: PrismaClient,
     private readonly queue: Queue<DeliverEventJob>,
-    private readonly policy: RetryPolicy,
     private readonly logger: Logger,
   ) {
     this.failures = repeatLimited(logger);
@@ -67,7 +67,7 @@ export class OutboxPublisher {
    */
   async enqueueNow(jobs: CycleJob[], by: 'publisher' | 'relay'): Promise<void> {
     if (jobs.length === 0) return;
-    const options = deliveryJobOptions(this.policy);
+    const options = deliveryJobOptions();
     await this.queue.addBulk(
       jobs.map(({ eventId, cycle }) => ({
         name: 'deliver',

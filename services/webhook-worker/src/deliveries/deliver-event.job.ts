@@ -7,6 +7,7 @@ import { signedHeaders, webhookBody, type SendResult, type WebhookSender } from 
 import type { DeferReason, SiteSlots, SlotOutcome } from './site-slots.js';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { AttemptOutcome, DeliveryRepository, EventToDeliver } from './delivery.repository.js';
+import { isLastAttempt, type RetrySchedule } from './retry-schedule.js';
 
 export interface DeliverEventDeps {
   deliveries: DeliveryRepository;
@@ -15,6 +16,10 @@ export interface DeliverEventDeps {
   slots: SiteSlots;
   metrics: WorkerMetrics;
   logger: Logger;
+  /** How many attempts a cycle has (the delays are the worker's BullMQ backoff strategy, from the same schedule). */
+  schedule: RetrySchedule;
+  /** Told of every delivered attempt and every event gone DEAD (auto-replay watches for a site answering again). */
+  onOutcome?: (siteId: string, outcome: AttemptOutcome) => void;
   /** The clock, in milliseconds (tests may pin it). */
   now?: () => number;
 }
@@ -25,7 +30,7 @@ export type DeliverEventResult = { attemptNo: number; statusCode: number | null 
 const NO_URL = '(no webhook URL configured)';
 
 /** The signing secrets, current first, then the previous one while its overlap window is open. */
-export function signingSecrets(box: SecretBox, event: EventToDeliver, nowMs: number): string[] {
+export function signingSecrets(box: Pick<SecretBox, 'open'>, event: Pick<EventToDeliver, 'siteId' | 'site'>, nowMs: number): string[] {
   const { site } = event;
   const secrets: string[] = [];
   if (site.webhookSecretEnc) secrets.push(box.open(site.webhookSecretEnc, event.siteId));
@@ -35,13 +40,34 @@ export function signingSecrets(box: SecretBox, event: EventToDeliver, nowMs: num
   return secrets;
 }
 
+/**
+ * Opens sealed secrets once per sealed value: AES-GCM per delivery was a visible share of a delivery's CPU. A
+ * rotation seals a new value, so a changed secret is a new key here; the map is bounded by `max` entries.
+ */
+export function openedOnce(box: Pick<SecretBox, 'open'>, max = 1_000): Pick<SecretBox, 'open'> {
+  const opened = new Map<string, string>();
+  return {
+    open(sealed, associatedData) {
+      const key = `${associatedData}\n${sealed}`;
+      let plain = opened.get(key);
+      if (plain === undefined) {
+        plain = box.open(sealed, associatedData);
+        if (opened.size >= max) opened.clear();
+        opened.set(key, plain);
+      }
+      return plain;
+    },
+  };
+}
+
 /** How long a job waits (plus up to as much again, spread) when PostgreSQL cannot be reached. */
 const DATABASE_RETRY_MS = 2_000;
 
 /**
  * Delivers one event: loads it with its site's current URL and secrets, signs afresh, POSTs, records the
- * attempt, and marks the event DELIVERED on 2xx or DEAD when the last attempt fails. A failure throws so
- * BullMQ retries with its fixed backoff. An event that is no longer PENDING (a duplicate job after a crash)
+ * attempt, and marks the event DELIVERED on 2xx or DEAD when the cycle's last attempt ({@link RetrySchedule})
+ * fails. A failure throws so BullMQ retries after the schedule's jittered delay; the last one throws BullMQ's
+ * `UnrecoverableError`, so no further run happens whatever the job's own bound. An event that is no longer PENDING (a duplicate job after a crash)
  * is skipped; a missing event cannot be fixed by retrying.
  *
  * Before sending, the job needs a slot of its site ({@link SiteSlots}: a share that shrinks to one for a
@@ -51,6 +77,7 @@ const DATABASE_RETRY_MS = 2_000;
  */
 export function deliverEventProcessor(deps: DeliverEventDeps): Processor<DeliverEventJob, DeliverEventResult> {
   const now = deps.now ?? Date.now;
+  const attemptDeps = { ...deps, secrets: openedOnce(deps.secrets) };
   // Remembers each deferred job's site, so a job bounced again is bounced without a query.
   const siteOfEvent = new Map<string, string>();
 
@@ -103,7 +130,7 @@ export function deliverEventProcessor(deps: DeliverEventDeps): Processor<Deliver
       // A job bounced before was let in on its remembered site; its event is read now.
       event ??= await load(job, token);
       if (event.status !== 'PENDING') return { skipped: event.status };
-      return await attempt(deps, job, event, now(), (outcome) => deps.slots.release(ticket, outcome));
+      return await attempt(attemptDeps, job, event, now(), (outcome) => deps.slots.release(ticket, outcome));
     } finally {
       deps.slots.release(ticket, 'none');
     }
@@ -112,7 +139,7 @@ export function deliverEventProcessor(deps: DeliverEventDeps): Processor<Deliver
 
 /** One attempt; `sent` hands the site's slot back as soon as the receiver has answered or not. */
 async function attempt(
-  deps: DeliverEventDeps,
+  deps: Omit<DeliverEventDeps, 'secrets'> & { secrets: Pick<SecretBox, 'open'> },
   job: Job<DeliverEventJob>,
   event: EventToDeliver,
   nowMs: number,
@@ -138,9 +165,11 @@ async function attempt(
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   // Nothing left the worker without a URL or a secret: that says nothing about the partner's endpoint.
   sent(setupError ? 'none' : delivered ? 'delivered' : 'failed');
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  // Jobs queued before the worker owned the schedule carry their own attempt count; whichever ends first counts.
+  const lastAttempt = isLastAttempt(deps.schedule, job.attemptsMade + 1) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const outcome: AttemptOutcome = delivered ? 'DELIVERED' : lastAttempt ? 'DEAD' : 'RETRY';
   const attemptNo = await deps.deliveries.recordAttempt(event.id, { ...result, url: url ?? NO_URL }, outcome);
+  if (outcome !== 'RETRY') deps.onOutcome?.(event.siteId, outcome);
   const label = outcome.toLowerCase();
   deps.metrics.attempts.inc({ outcome: label });
   deps.metrics.duration.observe({ outcome: label }, result.durationMs / 1000);
@@ -160,7 +189,10 @@ async function attempt(
     return { attemptNo, statusCode: result.statusCode };
   }
   const reason = result.error ?? `HTTP ${result.statusCode}`;
-  if (outcome === 'DEAD') deps.logger.warn('webhook event is DEAD', { ...fields, reason });
-  else deps.logger.info('webhook attempt failed', { ...fields, reason });
+  if (outcome === 'DEAD') {
+    deps.logger.warn('webhook event is DEAD', { ...fields, reason });
+    throw new UnrecoverableError(`delivery attempt ${attemptNo} failed, the cycle's last: ${reason}`);
+  }
+  deps.logger.info('webhook attempt failed', { ...fields, reason });
   throw new Error(`delivery attempt ${attemptNo} failed: ${reason}`);
 }

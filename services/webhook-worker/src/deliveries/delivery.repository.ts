@@ -83,6 +83,37 @@ export class DeliveryRepository {
     return this.attempts.call({ eventId, attempt, outcome });
   }
 
+  /** Sites with DEAD events created since `since` (the auto-replay window), each with its oldest such event's time. */
+  async sitesWithDeadEvents(since: Date): Promise<Array<{ siteId: string; oldestDeadAt: Date }>> {
+    const { rows } = await this.pool.query<{ site_id: string; oldest: Date }>(
+      `SELECT site_id::text AS site_id, min(created_at) AS oldest FROM outbox_events
+       WHERE status = 'DEAD' AND created_at >= $1 GROUP BY site_id ORDER BY oldest`,
+      [since],
+    );
+    return rows.map((row) => ({ siteId: row.site_id, oldestDeadAt: row.oldest }));
+  }
+
+  /** A site's current webhook URL and sealed secrets, and whether it is live (not a sandbox), for a probe. */
+  async probeTarget(siteId: string): Promise<(Pick<EventToDeliver, 'siteId' | 'site'> & { livemode: boolean }) | null> {
+    const { rows } = await this.pool.query<Omit<EventRow, 'id' | 'status' | 'payload' | 'request_id'> & { livemode: boolean }>(
+      `SELECT id::text AS site_id, livemode, webhook_url, webhook_secret_enc, previous_webhook_secret_enc, previous_secret_expires_at
+       FROM sites WHERE id = $1`,
+      [siteId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      siteId: row.site_id,
+      livemode: row.livemode,
+      site: {
+        webhookUrl: row.webhook_url,
+        webhookSecretEnc: row.webhook_secret_enc,
+        previousWebhookSecretEnc: row.previous_webhook_secret_enc,
+        previousSecretExpiresAt: row.previous_secret_expires_at,
+      },
+    };
+  }
+
   private async loadMany(ids: string[]): Promise<Array<EventToDeliver | null>> {
     const { rows } = await this.pool.query<EventRow>(
       `SELECT e.id::text AS id, e.site_id::text AS site_id, e.status::text AS status, e.payload, e.request_id, s.webhook_url,

@@ -5,6 +5,8 @@ export class WorkerMetrics {
   readonly attempts: Counter<'outcome'>;
   readonly duration: Histogram<'outcome'>;
   readonly deferred: Counter<'reason'>;
+  readonly probes: Counter<'outcome'>;
+  readonly autoReplayRequests: Counter<'trigger'>;
 
   /** `sites` reads the partner-isolation state of this process for its gauges. */
   constructor(registry: Registry, backlog: () => Promise<number>, sites?: { failingSites(): number; failingLaneInFlight(): number }) {
@@ -27,6 +29,18 @@ export class WorkerMetrics {
         'Jobs put back without using an attempt, by reason: busy (the site had its share of in-flight deliveries), ' +
         'failing (the site is paused after unanswered attempts), lane (the slots for failing sites were all taken)',
       labelNames: ['reason'],
+      registers: [registry],
+    });
+    this.probes = new Counter({
+      name: 'kasa_webhook_probes_total',
+      help: 'Signed ping probes of sites with DEAD events and no recent successful delivery, by outcome: answered (2xx) or failed',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    this.autoReplayRequests = new Counter({
+      name: 'kasa_webhook_auto_replay_requests_total',
+      help: "Requests to replay a recovered site's DEAD events, by what showed it answers again: delivery or probe",
+      labelNames: ['trigger'],
       registers: [registry],
     });
     if (sites) {

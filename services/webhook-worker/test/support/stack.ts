@@ -18,6 +18,8 @@ export const FAST_DELIVERY_ENV: Record<string, string> = {
   OUTBOX_RELAY_INTERVAL_MS: '300',
   OUTBOX_RELAY_GRACE_MS: '300',
   OUTBOX_RELAY_LOST_JOB_AFTER_MS: '1500',
+  // Tests that look at DEAD events keep them; auto-replay.test.ts turns it on.
+  WEBHOOK_AUTO_REPLAY_WINDOW_HOURS: '0',
 };
 
 export interface Stack {
