@@ -5,6 +5,7 @@
  * load generator keeps its own event loop. Children are stopped by pid, never by name.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -32,13 +33,23 @@ const STOP_TIMEOUT_MS = 15_000;
 /** Every child started and not yet stopped, so a failure path can stop them all. */
 const running = new Set<ChildProcess>();
 
-export async function startService(role: Role, config: KasaConfig, mode: Mode, cpuProfDir?: string): Promise<ServiceHandle> {
+/**
+ * `logFile`: a compiled service's stdout (its JSON log lines) is appended there, as a container runtime
+ * collects it, instead of reaching the bench's own stdout.
+ */
+export async function startService(
+  role: Role,
+  config: KasaConfig,
+  mode: Mode,
+  cpuProfDir?: string,
+  logFile?: string,
+): Promise<ServiceHandle> {
   if (mode === 'in-process') {
     const { startServer } = await import('./servers.js');
     const server = await startServer(role, config);
     return { role, port: server.port, url: `http://127.0.0.1:${server.port}`, pid: null, stop: () => server.stop() };
   }
-  if (mode === 'compiled' && (role === 'ledger' || role === 'gateway')) return startCompiled(role, config, cpuProfDir);
+  if (mode === 'compiled' && (role === 'ledger' || role === 'gateway')) return startCompiled(role, config, cpuProfDir, logFile);
   const execArgv = ['--import', 'tsx'];
   // One directory per role; the default file names carry pid and thread id (the tsx loader thread writes its own).
   if (cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`);
@@ -124,21 +135,32 @@ function environmentOf(role: 'ledger' | 'gateway', config: KasaConfig, port: num
   const ignored = new Set(['ledgerPort', 'gatewayPort', 'consolePublicUrl']);
   for (const [key, value] of Object.entries(config)) {
     if (ignored.has(key)) continue;
-    if (JSON.stringify((loaded as unknown as Record<string, unknown>)[key]) !== JSON.stringify(value)) {
+    if (comparable((loaded as unknown as Record<string, unknown>)[key]) !== comparable(value)) {
       throw new Error(`bench: the ${role}'s environment does not reproduce config.${key}`);
     }
   }
   return env;
 }
 
-async function startCompiled(role: 'ledger' | 'gateway', config: KasaConfig, cpuProfDir?: string): Promise<ServiceHandle> {
+/** JSON with bigint fields (money limits) as strings, for a field-by-field comparison. */
+const comparable = (value: unknown) => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? `${item}n` : item));
+
+async function startCompiled(
+  role: 'ledger' | 'gateway',
+  config: KasaConfig,
+  cpuProfDir?: string,
+  logFile?: string,
+): Promise<ServiceHandle> {
   const port = await freePort();
   const args = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`] : [];
+  const stdout = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = spawn(process.execPath, [...args, join('services', role, 'dist', 'main.js')], {
     cwd: REPO_ROOT,
     env: environmentOf(role, config, port),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
+  // The child holds its own copy of the descriptor.
+  if (typeof stdout === 'number') closeSync(stdout);
   running.add(child);
   child.once('exit', () => running.delete(child));
   const url = `http://127.0.0.1:${port}`;

@@ -12,7 +12,7 @@ export interface RelayServer {
 }
 
 export async function startRelay(upstreamUrl: string, port = 0): Promise<RelayServer> {
-  const pool = new Pool(upstreamUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  const pool = new Pool(upstreamUrl, { connections: 50, pipelining: 1, keepAliveTimeout: 30_000 });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

@@ -43,7 +43,15 @@ export function accessLog(logger: Logger, options: AccessLogOptions = {}): Reque
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100;
       const fields: Record<string, unknown> = { requestId: req.requestId, method: req.method, route, status: res.statusCode, durationMs };
       if (aborted) fields.aborted = true;
-      const siteId = options.siteOf?.({ req, res, route, params: templateParams(route, req.originalUrl.split('?')[0] ?? '') });
+      // The path parameters are read only if siteOf asks for them (the gateway's never does).
+      const siteId = options.siteOf?.({
+        req,
+        res,
+        route,
+        get params() {
+          return templateParams(route, req.originalUrl.split('?')[0] ?? '');
+        },
+      });
       if (siteId !== undefined) fields.siteId = siteId;
       logger.log(level, 'http request', fields);
     };

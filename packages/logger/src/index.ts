@@ -1,5 +1,6 @@
 import winston from 'winston';
-import { redact, redactString } from './redact.js';
+import { redact } from './redact.js';
+import { StdoutLines } from './stdout-lines.js';
 
 export { redact, redactString, maskIban } from './redact.js';
 export { repeatLimited, type RepeatLimitedLevel, type RepeatLimitedLog, type RepeatLimitedOptions } from './repeat-limited.js';
@@ -19,10 +20,21 @@ export interface LoggerOptions {
   silent?: boolean;
 }
 
-const redactFormat = winston.format((info) => {
-  const cleaned = redact({ ...info }) as Record<string, unknown>;
-  for (const key of Object.keys(cleaned)) (info as Record<string, unknown>)[key] = cleaned[key];
-  if (typeof info.message === 'string') info.message = redactString(info.message);
+/** Where winston's formats leave the finished line (triple-beam's MESSAGE). */
+const MESSAGE = Symbol.for('message');
+
+/**
+ * The whole line in one step: a redacted copy of the entry (which also turns bigints to strings and cuts
+ * cycles, so the native JSON.stringify is safe), stamped, keys in alphabetical order. This replaces
+ * logform's redact -> timestamp -> json chain, which copied the entry twice and serialised it with a
+ * replacer function called for every value.
+ */
+const jsonLine = winston.format((info) => {
+  const entry = redact(info) as Record<string, unknown>;
+  entry.timestamp = new Date().toISOString();
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(entry).sort()) ordered[key] = entry[key];
+  (info as unknown as Record<symbol, string>)[MESSAGE] = JSON.stringify(ordered);
   return info;
 });
 
@@ -35,10 +47,8 @@ export function createLogger(options: LoggerOptions): Logger {
     level: options.level ?? 'info',
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
-    format: winston.format.combine(enabled(), redactFormat(), winston.format.timestamp(), winston.format.json()),
-    transports: options.transports ?? [
-      options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console(),
-    ],
+    format: winston.format.combine(enabled(), jsonLine()),
+    transports: options.transports ?? [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new StdoutLines()],
   });
   return logger;
 }
