@@ -13,8 +13,8 @@
 # NODE_ENV=production, so the process refuses to start without DATABASE_URL, REDIS_URL, INTERNAL_TOKEN,
 # OPS_BOOTSTRAP_TOKEN, SECRET_ENCRYPTION_KEY and CURSOR_SIGNING_KEY. No secret is baked into the image.
 
-# ---- base: Node 20 and tini ----
-FROM node:20-bookworm-slim AS base
+# ---- base: Node 24 LTS and tini (the build and the runtime stages both start here) ----
+FROM node:24-bookworm-slim AS base
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false
 RUN apt-get update \

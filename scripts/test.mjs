@@ -1,19 +1,29 @@
-// `npm test`: set up what is missing, then run every test (jest, ESM) against the local PostgreSQL and Redis.
-import { spawnSync } from 'node:child_process';
+// `npm test`: set up what is missing, then run every test (jest, ESM) against PostgreSQL and Redis: the ones given
+// in TEST_POSTGRES_BASE / TEST_REDIS_URL, else the default local ones, else ones started for this run
+// (scripts/local-engines.mjs), stopped again when jest ends.
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EngineError, localEngines } from './local-engines.mjs';
+import { onNodeLts } from './node-lts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+await onNodeLts(root, fileURLToPath(import.meta.url));
+
 const setup = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs')], { cwd: root, stdio: 'inherit' });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
+const stateDir = process.env.KASA_STATE_DIR || join(root, '.kasa');
+const engines = await localEngines({ root, stateDir, purpose: 'test' }).catch((error) => {
+  console.error(error instanceof EngineError ? error.message : `[kasa] ${error?.message ?? error}`);
+  process.exit(1);
+});
+
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(
-  process.execPath,
-  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
-);
-process.exit(result.status ?? 1);
+const child = spawn(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, ...engines.env },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => engines.stop().finally(() => process.exit(code ?? (signal ? 1 : 0))));

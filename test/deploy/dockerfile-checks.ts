@@ -16,7 +16,7 @@ import {
   serviceCommand,
 } from './common.js';
 
-export const BASE_IMAGE = 'node:20-bookworm-slim';
+export const BASE_IMAGE = 'node:24-bookworm-slim';
 
 export interface Instruction {
   line: number;
@@ -120,7 +120,7 @@ export function dockerfileProblems(text: string): string[] {
   const problems: string[] = [];
   const instructions = parseDockerfile(text);
 
-  // Stages: every one starts from the Node 20 slim image, or from an earlier stage.
+  // Stages: every one starts from the Node 24 LTS slim image, or from an earlier stage.
   const stages = stagesOf(instructions);
   for (const instruction of instructions) {
     if (instruction.keyword === 'FROM') {

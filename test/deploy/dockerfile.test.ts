@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { IMAGE_ENTRYPOINT, readRepoFile, serviceCommand } from './common.js';
 import {
+  BASE_IMAGE,
   dockerfileProblems,
   dockerignoreProblems,
   isIgnored,
@@ -13,8 +14,24 @@ const dockerfile = readRepoFile('Dockerfile');
 const dockerignore = readRepoFile('.dockerignore');
 
 describe('Dockerfile', () => {
-  it('builds on node:20-bookworm-slim with pnpm@10, a frozen lockfile, a generated Prisma client and compiled services', () => {
+  it('builds on node:24-bookworm-slim with pnpm@10, a frozen lockfile, a generated Prisma client and compiled services', () => {
     expect(dockerfileProblems(dockerfile)).toEqual([]);
+  });
+
+  it('builds and runs on the Node of .nvmrc and package.json engines (24 LTS)', () => {
+    const major = /^node:(\d+)-/.exec(BASE_IMAGE)?.[1];
+    expect(major).toBe('24');
+    expect(readRepoFile('.nvmrc').trim()).toBe(major);
+    expect((JSON.parse(readRepoFile('package.json')) as { engines: { node: string } }).engines.node).toBe(`>=${major}`);
+    const stages = stagesOf(parseDockerfile(dockerfile));
+    const build = stages.find((stage) => stage.name === 'build')!;
+    const runtime = stages[stages.length - 1]!;
+    // Both reach the base image through their parent stages.
+    const root = (stage: (typeof stages)[number]): string => {
+      const parent = stages.find((candidate) => candidate.name === stage.from);
+      return parent ? root(parent) : stage.from;
+    };
+    expect([root(build), root(runtime)]).toEqual([BASE_IMAGE, BASE_IMAGE]);
   });
 
   it('runs compiled JavaScript with production dependencies only, as user node, under tini', () => {
@@ -46,7 +63,8 @@ describe('Dockerfile', () => {
   const cases: Array<[string, (text: string) => string, string]> = [
     ['running as root', (text) => text.replace(/^USER node$/m, 'USER root'), 'runs as root'],
     ['no USER', (text) => text.replace(/^USER node$/m, ''), 'runs as root'],
-    ['another base image', (text) => text.replace('FROM node:20-bookworm-slim', 'FROM node:22-alpine'), 'FROM node:22-alpine'],
+    ['another base image', (text) => text.replace('FROM node:24-bookworm-slim', 'FROM node:22-alpine'), 'FROM node:22-alpine'],
+    ['the previous Node', (text) => text.replace('FROM node:24-bookworm-slim', 'FROM node:20-bookworm-slim'), 'FROM node:20-bookworm-slim'],
     ['an install that may rewrite the lockfile', (text) => text.replace('--frozen-lockfile --offline\n', '--offline\n'), 'frozen-lockfile'],
     ['pnpm from somewhere else', (text) => text.replace('npm install -g pnpm@10', 'corepack enable'), 'pnpm@10'],
     ['no Prisma client', (text) => text.replace(/^RUN PRISMA_SCHEMA_ENGINE_BINARY.*$/m, ''), 'prisma generate'],

@@ -13,8 +13,9 @@ import { Cluster, Redis } from 'ioredis';
 import { loadConfig, type KasaConfig } from '@kasa/config';
 import { dropDatabase, ensureDatabase, migrate } from '@kasa/db';
 
-export const TEST_POSTGRES_BASE = 'postgresql://postgres@127.0.0.1:5432';
-export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+// npm test (scripts/test.mjs) sets these when it uses PostgreSQL or Redis elsewhere than the defaults.
+export const TEST_POSTGRES_BASE = process.env.TEST_POSTGRES_BASE || 'postgresql://postgres@127.0.0.1:5432';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 export interface TestEnvironment {
   config: KasaConfig;
