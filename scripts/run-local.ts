@@ -1,7 +1,9 @@
 // Runs the whole suite on this machine: creates and migrates the database, starts every service as its
 // own process, provisions a demo site on first run and prints where everything is.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +19,8 @@ const stateDir = process.env.KASA_STATE_DIR ?? join(root, '.kasa');
 const demoKeyFile = join(stateDir, 'demo-api-key');
 const demoLiveKeyFile = join(stateDir, 'demo-live-api-key');
 const demoOperatorFile = join(stateDir, 'demo-operator');
+// Every line a service writes goes to .kasa/logs/<service>.log; the terminal keeps the banner, warnings and errors.
+const logsDir = join(stateDir, 'logs');
 
 interface ServiceSpec {
   name: string;
@@ -29,12 +33,47 @@ let stopping = false;
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  const force = setTimeout(() => process.exit(code), 15_000);
+  console.log('[kasa] stopping every service...');
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const force = setTimeout(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    console.log('[kasa] stopped: a service did not finish within 15 s and was killed.');
+    process.exit(code || 1);
+  }, 15_000);
   force.unref();
-  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null))).then(() =>
-    process.exit(code),
-  );
+  Promise.all(
+    children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+  ).then(() => {
+    console.log(`[kasa] stopped: every service has exited; logs are in ${logsDir}.`);
+    process.exit(code);
+  });
+}
+
+/** A service's log line worth the terminal: a warning or an error (JSON `level`), or anything that is not JSON (a crash). */
+function forTerminal(line: string): boolean {
+  if (!line.startsWith('{')) return line.trim() !== '';
+  try {
+    const level = (JSON.parse(line) as { level?: unknown }).level;
+    return level === 'warn' || level === 'error';
+  } catch {
+    return true;
+  }
+}
+
+/** The child's output, every line into .kasa/logs/<name>.log and the warnings and errors onto the terminal too. */
+function routeOutput(name: string, child: ChildProcess): void {
+  mkdirSync(logsDir, { recursive: true });
+  const file = createWriteStream(join(logsDir, `${name}.log`), { flags: 'a', mode: 0o600 });
+  const route = (stream: Readable | null, terminal: NodeJS.WriteStream) => {
+    if (!stream) return;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      file.write(`${line}\n`);
+      if (forTerminal(line)) terminal.write(line.startsWith(`[${name}]`) ? `${line}\n` : `[${name}] ${line}\n`);
+    });
+  };
+  route(child.stdout, process.stdout);
+  route(child.stderr, process.stderr);
+  child.once('exit', () => file.end());
 }
 
 async function waitHealthy(service: ServiceSpec, deadlineMs = 60_000): Promise<void> {
@@ -61,8 +100,9 @@ async function startPartnerDemo(apiKey: string): Promise<void> {
     PARTNER_DEMO_PORT: String(PARTNER_DEMO_PORT),
     PARTNER_DEMO_STORE: join(stateDir, 'partner-demo.json'),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   children.push(child);
+  routeOutput('partner-demo', child);
   child.on('exit', (code, signal) => {
     if (!stopping) console.error(`[kasa] partner demo exited (${signal ?? code}); the suite keeps running`);
   });
@@ -82,8 +122,9 @@ async function startPartnerDemo(apiKey: string): Promise<void> {
 
 async function startService(service: ServiceSpec): Promise<void> {
   const entry = join(root, 'services', service.name, 'src', 'main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   children.push(child);
+  routeOutput(service.name, child);
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`[kasa] ${service.name} exited (${signal ?? code}); stopping the suite`);
@@ -182,6 +223,7 @@ try {
   if (demoKey) await startPartnerDemo(demoKey);
   console.log('\n[kasa] running:');
   for (const service of services) console.log(`  ${service.name.padEnd(15)} http://127.0.0.1:${service.port}`);
+  if (config.bindAddress === '127.0.0.1') console.log('  (this machine only; BIND_ADDRESS=0.0.0.0 opens them to the network)');
   console.log(`  partner API     ${config.publicBaseUrl}/api/v1/external`);
   if (demoKey)
     console.log(
@@ -203,6 +245,7 @@ try {
     const [email, password] = operator.split(' ');
     console.log(`\n[kasa] console login (local admin): ${email} / ${password}  at http://127.0.0.1:${config.consolePort}`);
   }
+  console.log(`\n[kasa] request logs: ${logsDir}/<service>.log (warnings and errors show here too)`);
   console.log('\n[kasa] Ctrl+C stops everything.');
 } catch (error) {
   console.error(`[kasa] start failed: ${(error as Error).message}`);

@@ -66,6 +66,7 @@ export function shutdownGraceSeconds(env: Record<string, string | undefined>): n
 export const DEPLOYED_VARIABLES = [
   'NODE_ENV',
   'LOG_LEVEL',
+  'BIND_ADDRESS',
   'DATABASE_URL',
   'REDIS_URL',
   'REDIS_PREFIX',

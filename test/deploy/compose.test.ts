@@ -69,6 +69,11 @@ describe('docker-compose.yml', () => {
     expect(svc.entrypoint).toBeUndefined();
   });
 
+  it('has every service listen on all interfaces inside its container (BIND_ADDRESS; a local npm start keeps 127.0.0.1)', () => {
+    const { value } = interpolate(original);
+    for (const service of APP_SERVICES) expect([service, env(value as Doc, service).BIND_ADDRESS]).toEqual([service, '0.0.0.0']);
+  });
+
   it('runs in development mode unless NODE_ENV says otherwise', () => {
     const { value } = interpolate(original);
     for (const service of ['migrate', ...APP_SERVICES]) expect(env(value as Doc, service).NODE_ENV).toBe('development');

@@ -418,6 +418,9 @@ export function k8sProblems(render: Render): string[] {
       for (const variable of Object.keys(env))
         if (!known.has(variable)) problems.push(`${c}: ${variable} is not a variable packages/config reads`);
       if (env.NODE_ENV !== 'production') problems.push(`${c}: NODE_ENV is ${env.NODE_ENV}, not production`);
+      // A pod is reached on its own IP (Service, probes): a loopback-only listener would never be ready.
+      if (env.BIND_ADDRESS !== '0.0.0.0' && env.BIND_ADDRESS !== '::')
+        problems.push(`${c}: BIND_ADDRESS is ${env.BIND_ADDRESS ?? 'unset'}; a pod must listen on 0.0.0.0`);
       problems.push(...configProblems(env, c));
       if (container === podSpec.containers[0]) firstEnv = env;
     }

@@ -371,6 +371,11 @@ describe('the k8s checks reject broken copies', () => {
     ['a value the config rejects', (set) => (configData(set).WEBHOOK_ALLOW_HTTP = 'no'), 'refuse to start: WEBHOOK_ALLOW_HTTP'],
     ['a misspelt variable', (set) => (configData(set).WEBHOOK_ALLOWED_HOST = ''), 'WEBHOOK_ALLOWED_HOST is not a variable'],
     ['development mode', (set) => (configData(set).NODE_ENV = 'development'), 'NODE_ENV is development, not production'],
+    [
+      'a loopback listener',
+      (set) => (configData(set).BIND_ADDRESS = '127.0.0.1'),
+      'BIND_ADDRESS is 127.0.0.1; a pod must listen on 0.0.0.0',
+    ],
     // Ingress.
     [
       'a console without https',

@@ -35,10 +35,10 @@ function isReadinessProbe(req: IncomingMessage): boolean {
 }
 
 /**
- * Listens on `port` (0 picks a free one) and resolves with the server and the port it got. The server can be
+ * Listens on `host`:`port` (0 picks a free port) and resolves with the server and the port it got. The server can be
  * drained by {@link close}: from then on /readyz answers 503 and every response closes its connection.
  */
-export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
+export async function listen(app: Express, port: number, host: string): Promise<{ server: Server; port: number }> {
   const state: DrainState = { draining: false, lingerOver: false, inflight: new Set() };
   const server = createServer((req, res) => {
     if (state.draining) {
@@ -242,17 +242,17 @@ export interface HttpService<Deps> {
 }
 
 /**
- * Serves `app` on `port` (0 for any free port); `stop` drains HTTP first, then runs `release` for the rest;
+ * Serves `app` on `address` (port 0 for any free one); `stop` drains HTTP first, then runs `release` for the rest;
  * `forceStop` destroys open connections and runs `abandon` (drop clients without waiting).
  */
 export async function serveHttp<Deps>(
   deps: Deps,
   app: Express,
-  port: number,
+  address: { port: number; host: string },
   release: () => Promise<void>,
   abandon: () => void = () => undefined,
 ): Promise<HttpService<Deps>> {
-  const { server, port: bound } = await listen(app, port);
+  const { server, port: bound } = await listen(app, address.port, address.host);
   return {
     deps,
     port: bound,

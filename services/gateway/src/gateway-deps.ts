@@ -3,7 +3,7 @@ import type { KasaConfig } from '@kasa/config';
 import { createLogger, repeatLimited, type Logger } from '@kasa/logger';
 import { LedgerClient } from './ledger-client.js';
 import { IdempotencyStore } from './idempotency/idempotency.js';
-import { InvalidKeyLimiter, RequestCounter } from './rate-limit/rate-limit.js';
+import { InvalidKeyLimiter, RequestCounter, UNKNOWN_PAGE_TOKEN_POLICY } from './rate-limit/rate-limit.js';
 import { LocalPrincipalCache } from './auth/principal-cache.js';
 
 /** Everything the gateway needs, wired once by hand. */
@@ -17,6 +17,8 @@ export interface GatewayDeps {
   requestCounter: RequestCounter;
   /** Failed API-key attempts per client address. */
   invalidKeys: InvalidKeyLimiter;
+  /** Deposit-page links naming no deposit, per client address (UNKNOWN_PAGE_TOKEN_ATTEMPTS_PER_MINUTE). */
+  unknownPageTokens: InvalidKeyLimiter;
   /** API keys this process resolved while Redis could not answer (auth/principal-cache.ts). */
   localPrincipals: LocalPrincipalCache;
 }
@@ -39,6 +41,9 @@ export function createGatewayDeps(config: KasaConfig, overrides: Partial<Gateway
     idempotency: overrides.idempotency ?? new IdempotencyStore(redis, config.redisPrefix),
     requestCounter: overrides.requestCounter ?? new RequestCounter(redis, config.redisPrefix),
     invalidKeys: overrides.invalidKeys ?? new InvalidKeyLimiter(redis, config.redisPrefix, config.invalidKeyAttemptsPerMinute),
+    unknownPageTokens:
+      overrides.unknownPageTokens ??
+      new InvalidKeyLimiter(redis, config.redisPrefix, config.unknownPageTokenAttemptsPerMinute, UNKNOWN_PAGE_TOKEN_POLICY),
     localPrincipals: overrides.localPrincipals ?? new LocalPrincipalCache(),
     ...overrides,
   };

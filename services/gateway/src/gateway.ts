@@ -15,7 +15,7 @@ export async function startGateway(
   return serveHttp(
     deps,
     createApp(deps),
-    port,
+    { port, host: config.bindAddress },
     async () => {
       await deps.ledger.close();
       if (!(await settleWithin(deps.redis.quit(), 10_000))) deps.redis.disconnect();

@@ -95,6 +95,41 @@ describe('POST /api/v1/external/deposits', () => {
     expect(again.body).toEqual(first.body);
   });
 
+  it("keeps no deposit page token in Redis: the replay's link comes from the ledger's own record", async () => {
+    const key = randomUUID();
+    const first = await partner(h.gateway.url, site).createDeposit({ amount: '121000' }, key);
+    const token = (first.body.depositUrl as string).split('/deposit/')[1] as string;
+    expect(token.length).toBeGreaterThan(20);
+    const client = new Redis(redis.url);
+    try {
+      // Every value the suite wrote, read as it is stored.
+      const found: string[] = [];
+      for (const name of await client.keys('*')) {
+        const type = await client.type(name);
+        const value =
+          type === 'string'
+            ? await client.get(name)
+            : type === 'hash'
+              ? JSON.stringify(await client.hgetall(name))
+              : type === 'list'
+                ? JSON.stringify(await client.lrange(name, 0, -1))
+                : type === 'zset'
+                  ? JSON.stringify(await client.zrange(name, '0', '-1'))
+                  : '';
+        if (value?.includes(token)) found.push(name);
+      }
+      expect(found).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+    const again = await partner(h.gateway.url, site).createDeposit({ amount: '121000' }, key);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const changed = await partner(h.gateway.url, site).createDeposit({ amount: '121001' }, key);
+    expect(changed.status).toBe(422);
+  });
+
   it('treats a reordered but equal body as the same request', async () => {
     const key = randomUUID();
     const api = partner(h.gateway.url, site);

@@ -48,14 +48,31 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
     res.type('text/css').send(STYLESHEET);
   });
 
-  const load = async (token: string, requestId: string): Promise<DepositPageView | null> => {
-    if (!TOKEN.test(token)) return null;
+  /**
+   * Links that name no deposit are counted per client address (UNKNOWN_PAGE_TOKEN_ATTEMPTS_PER_MINUTE); an address
+   * past its allowance gets the 429 contract (Retry-After, RateLimit headers) for every link until the window ends,
+   * without a ledger call, so guessing links costs the guesser.
+   */
+  const guard = async (req: express.Request): Promise<string> => {
+    const address = req.ip ?? 'unknown';
+    const refusal = await deps.unknownPageTokens.refusalFor(address);
+    if (refusal) throw refusal;
+    return address;
+  };
+  const unknown = async (address: string): Promise<null> => {
+    await deps.unknownPageTokens.recordFailure(address);
+    return null;
+  };
+
+  const load = async (token: string, req: express.Request): Promise<DepositPageView | null> => {
+    const address = await guard(req);
+    if (!TOKEN.test(token)) return unknown(address);
     const hash = createHash('sha256').update(token).digest('hex');
     try {
-      const res = await deps.ledger.request('GET', `/internal/v1/deposit-pages/${hash}`, requestId);
+      const res = await deps.ledger.request('GET', `/internal/v1/deposit-pages/${hash}`, req.requestId);
       return JSON.parse(res.body) as DepositPageView;
     } catch (error) {
-      if (error instanceof AppError && error.code === 'not_found') return null;
+      if (error instanceof AppError && error.code === 'not_found') return unknown(address);
       throw error;
     }
   };
@@ -65,7 +82,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
     // The answer depends on the browser's language unless ?lang= chooses.
     res.setHeader('Vary', 'Accept-Language');
     const lang = pickLanguage(req.query.lang, req.get('accept-language'));
-    const view = await load(String(req.params.token), req.requestId);
+    const view = await load(String(req.params.token), req);
     if (!view) {
       res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
       return;
@@ -100,7 +117,9 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
         return;
       }
       const token = String(req.params.token);
+      const address = await guard(req);
       if (!TOKEN.test(token)) {
+        await unknown(address);
         res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
         return;
       }
@@ -109,6 +128,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
         await deps.ledger.request('POST', `/internal/v1/deposit-pages/${hash}/${ledgerAction}`, req.requestId, {});
       } catch (error) {
         if (error instanceof AppError && error.code === 'not_found') {
+          await unknown(address);
           res.status(404).type('html').send(NOT_FOUND_PAGES[lang]);
           return;
         }
@@ -127,7 +147,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
 
   router.get('/:token/status', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    const view = await load(String(req.params.token), req.requestId);
+    const view = await load(String(req.params.token), req);
     if (!view) throw new AppError('not_found', 'No deposit page for this link.');
     // What the page's script compares with what it shows; when it differs, it fetches the page and swaps it in.
     res.json({

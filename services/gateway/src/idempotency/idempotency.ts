@@ -67,9 +67,15 @@ export class IdempotencyStore {
     private readonly prefix: string,
   ) {}
 
+  /**
+   * `keep`: `answer` stores the finished answer in Redis for replays; `fingerprint` stores only that the key is
+   * done (for an answer holding a secret, such as a deposit's page link: a replay then asks the ledger, whose own
+   * record of the key rebuilds the same answer, so no page token sits in Redis).
+   */
   async run(
     scope: { siteId: string; route: string; key: string; fingerprint: string },
     execute: () => Promise<StoredResponse>,
+    keep: 'answer' | 'fingerprint' = 'answer',
   ): Promise<StoredResponse> {
     const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('base64url').slice(0, 22)}`;
     const fingerprint = shortFingerprint(scope.fingerprint);
@@ -99,7 +105,9 @@ export class IdempotencyStore {
       if (existing.fingerprint !== fingerprint) {
         throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
       }
-      if (existing.state === 'done') return { status: existing.status, body: existing.body, replayed: true };
+      // A done key without its answer (`keep: 'fingerprint'`): the ledger's record of the key replays it.
+      if (existing.state === 'done')
+        return existing.body === '' ? execute() : { status: existing.status, body: existing.body, replayed: true };
       if (Date.now() - existing.claimedAt < STALE_CLAIM_MS) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       }
@@ -115,7 +123,12 @@ export class IdempotencyStore {
     // Not awaited: the answer does not wait for this write. A retry that arrives before it lands sees the
     // claim (409, retry) and losing it only costs a trip to the ledger, which answers from its own record.
     this.redis
-      .set(redisKey, encode({ state: 'done', fingerprint, status: result.status, body: result.body }), 'EX', IDEMPOTENCY_TTL_SECONDS)
+      .set(
+        redisKey,
+        encode({ state: 'done', fingerprint, status: result.status, body: keep === 'answer' ? result.body : '' }),
+        'EX',
+        IDEMPOTENCY_TTL_SECONDS,
+      )
       .catch(() => undefined);
     return result;
   }

@@ -17,18 +17,22 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   router.use(authenticate(deps));
 
   // `route` names the idempotency scope and the ledger's path; changing it would orphan stored keys.
+  // A deposit's answer carries its page link, whose token is a capability: Redis keeps only that its key is done.
   const create = (operationId: PartnerOperationId, route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
     partnerRoute(router, operationId, jsonBody, async (req, res) => {
       const key = idempotencyKeyOf(req.get('idempotency-key'));
       const body = parse(req.body);
       const fingerprint = fingerprintOf(body);
       const scope = { siteId: res.locals.principal.siteId, route, key, fingerprint };
-      const result = await deps.idempotency.run(scope, () =>
-        deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
-          idempotencyKey: key,
-          fingerprint,
-          request: body,
-        }),
+      const result = await deps.idempotency.run(
+        scope,
+        () =>
+          deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
+            idempotencyKey: key,
+            fingerprint,
+            request: body,
+          }),
+        route === 'deposits' ? 'fingerprint' : 'answer',
       );
       sendStored(res, result);
     });

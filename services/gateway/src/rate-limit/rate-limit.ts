@@ -71,6 +71,22 @@ export function applyBudget(state: RateState, perMinute: number): Record<string,
   return headers;
 }
 
+/** What a failed-attempt allowance counts: its Redis keyspace, its RateLimit policy name, and what the 429 says. */
+export interface FailedAttemptPolicy {
+  keyspace: string;
+  name: string;
+  what: string;
+}
+
+const INVALID_KEY_POLICY: FailedAttemptPolicy = { keyspace: 'rl-badkey', name: 'invalid-key', what: 'an invalid API key' };
+
+/** Deposit-page links that name no deposit, per client address: guessing links costs the guesser, not the ledger. */
+export const UNKNOWN_PAGE_TOKEN_POLICY: FailedAttemptPolicy = {
+  keyspace: 'rl-badpage',
+  name: 'unknown-deposit-page',
+  what: 'deposit-page links that name no deposit',
+};
+
 /**
  * Failed API-key attempts per client address (fixed one-minute window), shared by every gateway replica.
  * Once an address is over its allowance, it gets the same 429 contract as an exhausted key, and a key that
@@ -81,20 +97,28 @@ export class InvalidKeyLimiter {
   private readonly limiter: RateLimiterRedis;
 
   constructor(
-    redis: RedisClient,
+    private readonly redis: RedisClient,
     redisPrefix: string,
     private readonly perMinute: number,
+    private readonly policy: FailedAttemptPolicy = INVALID_KEY_POLICY,
   ) {
-    this.limiter = sharedLimiter(redis, `${redisPrefix}:rl-badkey`, perMinute);
+    this.limiter = sharedLimiter(redis, `${redisPrefix}:${policy.keyspace}`, perMinute);
   }
 
   /**
    * The `rate_limited` refusal when the address has used its allowance of failed attempts this minute, else
    * null. Never rejects: an allowance that cannot be read leaves the address unblocked (each refused key is
    * still counted, in this process while Redis is away).
+   *
+   * Asked on every authenticated request, and almost always answered "no failures": a plain GET of the
+   * limiter's counter rides the request's auto-pipelined round trip, where the library's own read is a
+   * MULTI/GET/PTTL/EXEC transaction with a write of its own. Only an address that has failures (or a Redis
+   * that cannot answer: the library then reads its in-process insurance counter) goes on to that read.
    */
   async refusalFor(address: string): Promise<AppError | null> {
     try {
+      const count = await this.redis.get(this.limiter.getKey(address)).catch(() => undefined);
+      if (count === null || (count !== undefined && Number(count) < this.perMinute)) return null;
       const state = await this.limiter.get(address);
       return state && state.consumedPoints >= this.perMinute ? this.refusal(state) : null;
     } catch {
@@ -114,10 +138,15 @@ export class InvalidKeyLimiter {
 
   private refusal(state: RateLimiterRes): AppError {
     const reset = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-    return new AppError('rate_limited', `Too many requests with an invalid API key from this address; retry after ${reset} s.`, undefined, {
-      'RateLimit-Policy': `"invalid-key";q=${this.perMinute};w=${WINDOW_SECONDS}`,
-      RateLimit: `"invalid-key";r=0;t=${reset}`,
-      'Retry-After': String(reset),
-    });
+    return new AppError(
+      'rate_limited',
+      `Too many requests with ${this.policy.what} from this address; retry after ${reset} s.`,
+      undefined,
+      {
+        'RateLimit-Policy': `"${this.policy.name}";q=${this.perMinute};w=${WINDOW_SECONDS}`,
+        RateLimit: `"${this.policy.name}";r=0;t=${reset}`,
+        'Retry-After': String(reset),
+      },
+    );
   }
 }
