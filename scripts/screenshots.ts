@@ -132,6 +132,12 @@ async function main(): Promise<void> {
       await scenario.ops('POST', `/withdrawals/${batched.withdrawalId}/approve`);
     }
     await scenario.ops('POST', '/payout-batches', {});
+    // Four-eyes: above the site's threshold a withdrawal waits for its second approval ("1 of 2").
+    await scenario.ops('PATCH', `/sites/${site.siteId}`, { dualApprovalAbove: '100000' });
+    const fourEyes = await scenario.createWithdrawal(site.siteId, '250000');
+    const firstApprover = await scenario.createOperator('REVIEWER');
+    await scenario.ops('POST', `/withdrawals/${fourEyes.withdrawalId}/approve`, {}, await scenario.login(firstApprover));
+    await scenario.ops('PATCH', `/sites/${site.siteId}`, { dualApprovalAbove: null });
     // The desk: a deposit paid by two transfers, one from a sender whose name is not the user's; a transfer set aside.
     const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
     await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
@@ -169,15 +175,20 @@ async function main(): Promise<void> {
     await page.getByLabel('E-mail').fill(admin.email);
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/review', { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
     const consolePages: [string, string, string][] = [
-      ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item'],
+      ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item, and the webhook auto-replay line'],
       [
         'console-review.png',
         '/review',
         'Console: the review queue, oldest first with the waiting time; a short deposit, and one waiting for the rest',
       ],
       ['console-deposits.png', '/deposits', 'Console: every deposit, with filters'],
+      [
+        'console-deposits-export.png',
+        `/deposits?siteId=${site.siteId}&min=100`,
+        "Console: one site's deposits from 100,00 ₺, with Export CSV of every row those filters select",
+      ],
       ['console-search.png', `/search?q=${encodeURIComponent(waitingReview.referenceNo.toLowerCase())}`, 'Console: search by a reference'],
       ['console-intent.png', `/intents/${waitingReview.intentId}`, 'Console: one deposit intent with its actions'],
       ['console-bank-transfers.png', '/bank-transfers', 'Console: bank transfers, with an unmatched one'],
@@ -199,7 +210,22 @@ async function main(): Promise<void> {
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
       ['console-payouts.png', '/payouts', 'Console: payout batches, made into pain.001 files for the bank'],
       ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],
+      [
+        'console-withdrawal-four-eyes.png',
+        `/withdrawals/${fourEyes.withdrawalId}`,
+        'Console: a withdrawal above its four-eyes threshold after its first approval (1 of 2)',
+      ],
       ['console-deliveries.png', '/deliveries', 'Console: webhook deliveries'],
+      [
+        'console-deliveries-site.png',
+        `/deliveries?siteId=${site.siteId}`,
+        "Console: one site's events named by type, reference and user, with attempts, next attempt and Retry now",
+      ],
+      [
+        'console-site-webhook-saved.png',
+        `/sites/${site.siteId}?webhook=saved#webhook`,
+        'Console: a webhook URL just saved, with Send a test webhook',
+      ],
       ['console-sites.png', '/sites', 'Console: sites'],
       ['console-site-keys.png', `/sites/${site.siteId}`, "Console: a site's API keys"],
       ['console-balances.png', '/balances', 'Console: site balances'],
@@ -211,6 +237,12 @@ async function main(): Promise<void> {
       await page.screenshot({ path: join(OUT, file), fullPage: true });
       shots.push({ file, what });
     }
+    // Keyboard: the shortcut help over the review queue (`?`), and the confirm a keyboard approval asks.
+    await page.goto('/review');
+    await page.keyboard.press('?');
+    await page.screenshot({ path: join(OUT, 'console-shortcuts.png') });
+    shots.push({ file: 'console-shortcuts.png', what: 'Console: the keyboard shortcuts (press ?) over the review queue' });
+    await page.keyboard.press('Escape');
     // A tablet and a phone, for read-only checks away from the desk.
     for (const [file, path, width, what] of [
       ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
@@ -232,7 +264,7 @@ async function main(): Promise<void> {
     await tf.getByLabel('E-mail').fill(enrolling.email);
     await tf.getByLabel('Password').fill(enrolling.password);
     await tf.getByRole('button', { name: 'Log in' }).click();
-    await tf.waitForURL('**/review', { timeout: 10_000 });
+    await tf.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
     await tf.goto('/account/2fa');
     await tf.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     await tf.screenshot({ path: join(OUT, 'console-2fa-enroll.png'), fullPage: true });
@@ -253,6 +285,29 @@ async function main(): Promise<void> {
     await cl.screenshot({ path: join(OUT, 'console-login-code.png'), fullPage: true });
     shots.push({ file: 'console-login-code.png', what: 'Console: log in to an account with a second factor, asking for the code' });
     await codeLogin.close();
+
+    // Operator scopes: a reviewer limited to one site sees only its work, and a house-wide page refuses it.
+    const scoped = await scenario.createOperator('REVIEWER');
+    await scenario.ops('PATCH', `/operators/${scoped.operatorId}`, { siteIds: [site.siteId] });
+    const scopedContext = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
+    const sp = await scopedContext.newPage();
+    await sp.goto('/login');
+    await sp.getByLabel('E-mail').fill(scoped.email);
+    await sp.getByLabel('Password').fill(scoped.password);
+    await sp.getByRole('button', { name: 'Log in' }).click();
+    await sp.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
+    await sp.screenshot({ path: join(OUT, 'console-scoped-dashboard.png'), fullPage: true });
+    shots.push({
+      file: 'console-scoped-dashboard.png',
+      what: "Console: the dashboard of an operator limited to one site, counting that site's work only",
+    });
+    await sp.goto('/reconciliation');
+    await sp.screenshot({ path: join(OUT, 'console-scoped-house-wide.png'), fullPage: true });
+    shots.push({
+      file: 'console-scoped-house-wide.png',
+      what: 'Console: a house-wide page (reconciliation) refusing an operator limited to some sites',
+    });
+    await scopedContext.close();
 
     // Written as the repository's formatter would, so `npm run format:check` stays green after a re-run.
     const index = join(OUT, 'README.md');

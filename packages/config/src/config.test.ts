@@ -52,6 +52,15 @@ describe('TRUST_PROXY', () => {
   );
 });
 
+describe('BIND_ADDRESS', () => {
+  it('is 127.0.0.1 unless set, and an IP address literal when set', () => {
+    expect(loadConfig({}).bindAddress).toBe('127.0.0.1');
+    expect(loadConfig({ BIND_ADDRESS: '0.0.0.0' }).bindAddress).toBe('0.0.0.0');
+    expect(loadConfig({ BIND_ADDRESS: '::' }).bindAddress).toBe('::');
+    expect(() => loadConfig({ BIND_ADDRESS: 'everywhere' })).toThrow('BIND_ADDRESS: must be an IP address');
+  });
+});
+
 describe('DATABASE_READ_URL', () => {
   it('is optional, and a postgresql URL when given', () => {
     expect(loadConfig({}).databaseReadUrl).toBeNull();

@@ -49,6 +49,11 @@ export interface KasaConfig {
   redisClusterNodes: RedisNode[] | null;
   /** Prefix for every Redis key and BullMQ queue, so several suites can share one Redis. */
   redisPrefix: string;
+  /**
+   * BIND_ADDRESS: the address every service listens on. 127.0.0.1 by default, so a local run is not reachable from
+   * the network (the ledger's ops API with a published dev token); containers set 0.0.0.0 (compose, k8s).
+   */
+  bindAddress: string;
   gatewayPort: number;
   ledgerPort: number;
   workerPort: number;
@@ -57,6 +62,8 @@ export interface KasaConfig {
   consolePublicUrl: string;
   /** REVIEW_WAIT_WARN_MINUTES: the console marks a queue item that has waited longer, and the dashboard counts them. */
   reviewWaitWarnMinutes: number;
+  /** OPS_READ_TIMEOUT_MS: the statement timeout of the ledger's ops search; past it the search answers 503. */
+  opsReadTimeoutMs: number;
   ledgerUrl: string;
   /** LEDGER_TIMEOUT_MS: how long the gateway waits for the ledger's answer before answering 503. */
   ledgerTimeoutMs: number;
@@ -86,6 +93,12 @@ export interface KasaConfig {
   webhookStalledIntervalMs: number;
   /** PEM file of extra certificate authorities the worker trusts for webhook receivers (local/test CAs), besides the system ones. */
   webhookCaFile: string | null;
+  /** Retry jitter in percent of WEBHOOK_RETRY_DELAY_MS (`WEBHOOK_RETRY_JITTER_PERCENT`, default 10): each retry waits the delay +/- this much. */
+  webhookRetryJitterPercent: number;
+  /** DEAD events created this many hours back or less are replayed by themselves once their site answers again (0 turns it off). */
+  webhookAutoReplayWindowHours: number;
+  /** How often the worker probes the endpoints of sites that have DEAD events and no recent successful delivery. */
+  webhookProbeIntervalMs: number;
   /** How often the ledger's outbox relay looks for events that are not in the queue. */
   outboxRelayIntervalMs: number;
   /** An un-enqueued event younger than this is left to the publisher that is about to enqueue it. */
@@ -101,6 +114,8 @@ export interface KasaConfig {
   expirySweepIntervalMs: number;
   /** Failed API-key attempts one client address may make per minute before the gateway answers 429. */
   invalidKeyAttemptsPerMinute: number;
+  /** Deposit-page links naming no deposit one client address may open per minute before the gateway answers 429. */
+  unknownPageTokenAttemptsPerMinute: number;
   /** The fixed window of every operator-login allowance below (from a key's first attempt). */
   opsLoginWindowSeconds: number;
   /** Login attempts per window for one e-mail from one client address; a successful login gives them back. */
@@ -117,6 +132,10 @@ export interface KasaConfig {
   operator2faRequired: SecondFactorRole[];
   /** Approving more than this (kuruş) needs a second-factor code entered on the token in the last ten minutes. */
   stepUpAboveKurus: bigint;
+  /** Four-eyes: a withdrawal or sender return above this (kuruş) needs two operators' approvals; a site may set its own. */
+  dualApprovalAboveKurus: bigint;
+  /** How long a lone first approval stands before it expires and the payout needs two approvals again. */
+  dualApprovalWindowSeconds: number;
   /** On SIGTERM, how long a service finishes in-flight work before it drops what is left and exits (non-zero). */
   shutdownGraceMs: number;
 }
@@ -177,6 +196,14 @@ function isPublishedKey(key: Buffer): boolean {
     const published = Buffer.from(value, 'base64');
     return published.length === key.length && published.equals(key);
   });
+}
+
+/** BIND_ADDRESS: an IPv4 or IPv6 address literal (`0.0.0.0`, `::` for every interface); 127.0.0.1 by default. */
+function bindAddress(env: Env): string {
+  const raw = env.BIND_ADDRESS;
+  if (raw === undefined || raw === '') return '127.0.0.1';
+  if (isIP(raw) === 0) throw new ConfigError('BIND_ADDRESS', `must be an IP address such as 127.0.0.1 or 0.0.0.0, got "${raw}"`);
+  return raw;
 }
 
 function str(env: Env, name: string, fallback?: string): string {
@@ -388,12 +415,14 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     redisUrl: url(env, 'REDIS_URL', production && !clusterNodes ? undefined : DEV_REDIS_URL, ['redis:', 'rediss:']),
     redisClusterNodes: clusterNodes,
     redisPrefix: str(env, 'REDIS_PREFIX', 'kasa'),
+    bindAddress: bindAddress(env),
     gatewayPort,
     ledgerPort,
     workerPort: int(env, 'WORKER_PORT', 8082, 0, 65535),
     consolePort,
     consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
     reviewWaitWarnMinutes: int(env, 'REVIEW_WAIT_WARN_MINUTES', 30, 1, 10080),
+    opsReadTimeoutMs: int(env, 'OPS_READ_TIMEOUT_MS', 3000, 1, 600_000),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
     ledgerTimeoutMs: int(env, 'LEDGER_TIMEOUT_MS', 10_000, 100, 120_000),
     internalToken: secret(env, 'INTERNAL_TOKEN', production, DEV_INTERNAL_TOKEN),
@@ -422,6 +451,9 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 20000, 1000, 600000),
     webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 5000, 500, 600000),
     webhookCaFile: env.WEBHOOK_CA_FILE ? env.WEBHOOK_CA_FILE : null,
+    webhookRetryJitterPercent: int(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 10, 0, 50),
+    webhookAutoReplayWindowHours: int(env, 'WEBHOOK_AUTO_REPLAY_WINDOW_HOURS', 72, 0, 720),
+    webhookProbeIntervalMs: int(env, 'WEBHOOK_PROBE_INTERVAL_MS', 60000, 100, 3600000),
     outboxRelayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 3000, 100, 600000),
     outboxRelayGraceMs: int(env, 'OUTBOX_RELAY_GRACE_MS', 5000, 0, 3600000),
     outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
@@ -430,6 +462,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
     invalidKeyAttemptsPerMinute: int(env, 'INVALID_KEY_ATTEMPTS_PER_MINUTE', 30, 1, 100000),
+    unknownPageTokenAttemptsPerMinute: int(env, 'UNKNOWN_PAGE_TOKEN_ATTEMPTS_PER_MINUTE', 30, 1, 100000),
     opsLoginWindowSeconds: int(env, 'OPS_LOGIN_WINDOW_SECONDS', 900, 1, 86400),
     opsLoginAttemptsPerAccountAddress: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ACCOUNT_ADDRESS', 5, 1, 1000),
     opsLoginAttemptsPerAddress: int(env, 'OPS_LOGIN_ATTEMPTS_PER_ADDRESS', 30, 1, 100000),
@@ -438,6 +471,8 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     operatorSessionTtlSeconds: int(env, 'OPERATOR_SESSION_TTL_SECONDS', 43200, 60, 2592000),
     operator2faRequired: secondFactorRoles(env, production),
     stepUpAboveKurus: kurus(env, 'STEP_UP_ABOVE_KURUS', 5_000_000n),
+    dualApprovalAboveKurus: kurus(env, 'DUAL_APPROVAL_ABOVE_KURUS', 10_000_000n),
+    dualApprovalWindowSeconds: int(env, 'DUAL_APPROVAL_WINDOW_SECONDS', 86400, 60, 2592000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25000, 1000, 3600000),
   };
 }

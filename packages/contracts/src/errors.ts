@@ -62,6 +62,10 @@ export const CONFLICT_REASONS = {
   otp_already_enrolled: 'The operator already has a second factor; disable it before enrolling a new one.',
   otp_not_pending: 'There is no enrollment to confirm: start one with POST /ops/v1/me/2fa/enroll.',
   otp_not_enrolled: 'The operator has no second factor, so there is no code to check.',
+  second_approver_required:
+    'Four-eyes: this payout is above its dual-approval threshold and you gave its standing first approval; a different operator must give the second.',
+  not_exact_match:
+    'A bulk approval takes only exact matches: the money received for the deposit is not exactly the amount requested; approve it on its own.',
   nothing_to_batch:
     'No approved payout is left to batch, or a withdrawal named is not APPROVED or is in a batch already: nothing was batched.',
 } as const satisfies Record<string, string>;
@@ -78,6 +82,7 @@ export const AUTH_REASONS = {
   otp_enrollment_required:
     "The operator's role must use a second factor and this account has none yet: the token may only enroll one (403).",
   step_up_required: 'Approving this much money needs a second-factor code entered on this token in the last ten minutes (403).',
+  site_scope: 'The operator is limited to some sites and this function is house-wide (every site at once) (403).',
 } as const satisfies Record<string, string>;
 
 export type AuthReason = keyof typeof AUTH_REASONS;

@@ -14,8 +14,10 @@ import { RESPONSE_SCHEMAS } from './schemas/responses.js';
 const ERRORS = {
   '400': problem('validation_failed: the body, query or a header is not valid', OPS_EXAMPLES.validationProblem),
   '401': problem('unauthorized: no operator token, or one that is unknown, expired or revoked', OPS_EXAMPLES.unauthorizedProblem),
-  '403': problem("forbidden: the operator's role may not do this (provisioning and operator accounts are for ADMIN)"),
-  '404': problem('not_found: no record with this id'),
+  '403': problem(
+    "forbidden: the operator's role may not do this (provisioning and operator accounts are for ADMIN), or the operator is limited to some sites and this is house-wide (`reason` `site_scope`; docs/operations.md, Operator scopes)",
+  ),
+  '404': problem("not_found: no record with this id, or one of a site outside the operator's scope (the same answer)"),
   '409': problem(
     'conflict: the record is not in a state that allows this; `reason` says which case (docs/errors.md, conflict)',
     OPS_EXAMPLES.conflictProblem,
@@ -29,6 +31,23 @@ const ERRORS = {
   '500': problem('internal_error'),
   '503': problem('service_unavailable'),
 } as const satisfies Record<OpsErrorStatus, Json>;
+
+/** A list's CSV file (`Accept: text/csv`): the same filters, every matching row, no page size. */
+const CSV_EXPORT = {
+  schema: {
+    type: 'string',
+    description:
+      'Asked for with `Accept: text/csv`: a header row, then every item the filters select (no `limit`, `cursor` ignored), in the ' +
+      "list's order, streamed. RFC 4180; amounts as `<name>_kurus` and `<name>_try` (`1234.50`); times ISO 8601 UTC; a text cell " +
+      "starting with = + - @, tab or CR is prefixed with `'`. Columns: docs/operations.md, CSV export.",
+  },
+  example: 'intent_id,reference_no,status,...\r\n',
+};
+
+const CSV_DISPOSITION = {
+  description: 'With `Accept: text/csv`: `attachment; filename="kasa-<list>-<UTC time>.csv"`.',
+  schema: { type: 'string' },
+};
 
 const pick = (statuses: readonly OpsErrorStatus[]) => Object.fromEntries(statuses.map((status) => [status, ERRORS[status]]));
 
@@ -72,7 +91,11 @@ function operation(operationId: string, spec: OpsOperationSpec): Json {
         description: spec.responseDescription ?? 'Done',
         content: spec.fileResponse
           ? Object.fromEntries(spec.fileResponse.types.map((type) => [type, { schema: ref(spec.response) }]))
-          : { 'application/json': { schema: ref(spec.response), ...(spec.example ? { example: spec.example } : {}) } },
+          : {
+              'application/json': { schema: ref(spec.response), ...(spec.example ? { example: spec.example } : {}) },
+              ...(spec.csvExport ? { 'text/csv': CSV_EXPORT } : {}),
+            },
+        ...(spec.csvExport ? { headers: { 'Content-Disposition': CSV_DISPOSITION } } : {}),
       },
       ...pick(spec.errors),
     },

@@ -61,6 +61,8 @@ export interface OpsOperationSpec extends OpsRouteSpec {
   rawBody?: { types: readonly string[]; maxBytes: number; description: string };
   /** An answer that is a file rather than JSON (a payout file): the media types it may come as. */
   fileResponse?: { types: readonly string[] };
+  /** A list that also answers `Accept: text/csv` with every matching row as a CSV file (docs/operations.md, CSV export). */
+  csvExport?: true;
   /** The query's request schema (list filters). */
   query?: RequestSchemaName;
   /** Query parameters the route reads beside its query schema. */
@@ -97,7 +99,8 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Operators',
     summary: 'Who the token belongs to',
-    description: 'The operator behind the bearer token, with the role that decides what they may do.',
+    description:
+      'The operator behind the bearer token, with the role that decides what they may do and the sites they are limited to (`siteIds`, test twins included; empty: every site).',
     response: 'OpsPrincipal',
     errors: READ,
   },
@@ -170,7 +173,7 @@ export const OPS_ROUTES = {
     tag: 'Operators',
     summary: 'Create an operator account (ADMIN)',
     description:
-      'Adds a REVIEWER or ADMIN, or a CONNECTOR (a bank connector: may only post lines, never logs in; give it a token); a password (12 characters or more) lets a person log in to the console.',
+      'Adds a REVIEWER or ADMIN, or a CONNECTOR (a bank connector: may only post lines, never logs in; give it a token); a password (12 characters or more) lets a person log in to the console. `siteIds` limits the operator to those live sites (and their test twins; docs/operations.md, Operator scopes): each must be an existing live site (400 naming it). House-wide: a scoped admin is refused 403 `site_scope`.',
     status: '201',
     response: 'OpsOperator',
     responseDescription: 'Created',
@@ -183,9 +186,23 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Operators',
     summary: 'List operator accounts (ADMIN)',
-    description: 'Every operator account, disabled ones included.',
+    description:
+      'Every operator account, disabled ones included, each with the sites it is limited to (`siteIds`; empty: every site). House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     response: 'OpsOperatorList',
     errors: [...READ, '403'],
+  },
+  setOperatorScope: {
+    method: 'PATCH',
+    path: '/operators/:operatorId',
+    role: 'ADMIN',
+    tag: 'Operators',
+    summary: "Set an operator's site scope (ADMIN)",
+    description:
+      "Limits the operator to the live sites named (and their test twins), or to none with `[]` (every site), from the operator's next request on; each must be an existing live site (400 naming it). Audited `OPERATOR.SCOPE_CHANGED` with the scope before and after. House-wide: a scoped admin is refused 403 `site_scope`.",
+    response: 'OpsOperator',
+    responseDescription: 'Changed',
+    body: { schema: 'setOperatorScope', example: { siteIds: ['8f14e45f-ceea-467f-a9f0-5e1a4f7c2d10'] } },
+    errors: [...WRITE, '403', '404'],
   },
   disableOperator: {
     method: 'POST',
@@ -193,7 +210,8 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Operators',
     summary: 'Disable an operator account (ADMIN)',
-    description: 'Disables the account and revokes its tokens; an operator cannot disable themselves (409).',
+    description:
+      'Disables the account and revokes its tokens; an operator cannot disable themselves (409). House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     response: 'OpsOperator',
     responseDescription: 'Disabled',
     errors: ['401', '403', '404', '409', '500', '503'],
@@ -238,7 +256,8 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Sites',
     summary: 'Create a partner site (ADMIN)',
-    description: 'Provisions a site; a webhook URL given here gets a signing secret, returned once.',
+    description:
+      'Provisions a site; a webhook URL given here gets a signing secret, returned once. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     status: '201',
     response: 'CreatedSite',
     responseDescription: 'Created',
@@ -355,9 +374,10 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Balances',
     summary: 'Check the journal invariants',
-    description: 'Checks that every journal transaction balances and every balance matches its records; `ok` false lists the problems.',
+    description:
+      'Checks that every journal transaction balances and every balance matches its records; `ok` false lists the problems. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     response: 'JournalCheckReport',
-    errors: READ,
+    errors: [...READ, '403'],
   },
   createReceivingAccount: {
     method: 'POST',
@@ -365,7 +385,8 @@ export const OPS_ROUTES = {
     role: 'ADMIN',
     tag: 'Bank transfers',
     summary: "Add one of the service's receiving bank accounts (ADMIN)",
-    description: 'A bank account end users are told to send deposits to; accounts are handed out round-robin.',
+    description:
+      'A bank account end users are told to send deposits to; accounts are handed out round-robin. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     status: '201',
     response: 'ReceivingAccount',
     responseDescription: 'Created',
@@ -381,9 +402,10 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Bank transfers',
     summary: 'List the receiving bank accounts',
-    description: "The service's receiving accounts, oldest first.",
+    description:
+      "The service's receiving accounts, oldest first. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     response: 'ReceivingAccountList',
-    errors: READ,
+    errors: [...READ, '403'],
   },
   importStatement: {
     method: 'POST',
@@ -392,7 +414,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: 'Import a bank statement of a receiving account',
     description:
-      "Reads a statement file (camt.053, MT940 or Kasa's CSV layout; docs/statements.md) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. Lines already imported (by the bank's reference, per account) are counted as duplicates and change nothing. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then.",
+      "Reads a statement file (camt.053, MT940 or Kasa's CSV layout; docs/statements.md) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. Lines already imported (by the bank's reference, per account) are counted as duplicates and change nothing. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     status: '201',
     response: 'StatementImport',
     responseDescription: 'Imported',
@@ -416,7 +438,7 @@ export const OPS_ROUTES = {
       payoutsSent: 0,
       payoutsReturned: 0,
     },
-    errors: ['400', '401', '404', '413', '415', '422', '500', '503'],
+    errors: ['400', '401', '403', '404', '413', '415', '422', '500', '503'],
   },
   getReconciliation: {
     method: 'GET',
@@ -425,7 +447,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: "Reconcile a receiving account: its last statement's balance against what Kasa booked",
     description:
-      "The latest imported statement's closing balance against the earliest statement's opening balance plus every credit and minus every debit Kasa recorded on the account up to the latest statement's end (statements, the bank connector, hand recording); `difference` is the first minus the second. With the lines no statement carries (`unconfirmedLines`, the usual cause of a difference) and the breaks between consecutive statements (`gaps`). An account with no statement answers 200 with the balances null, status `no_statement` and a `reason`. docs/operations.md, Reconciliation.",
+      "The latest imported statement's closing balance against the earliest statement's opening balance plus every credit and minus every debit Kasa recorded on the account up to the latest statement's end (statements, the bank connector, hand recording); `difference` is the first minus the second. With the lines no statement carries (`unconfirmedLines`, the usual cause of a difference) and the breaks between consecutive statements (`gaps`). An account with no statement answers 200 with the balances null, status `no_statement` and a `reason`. docs/operations.md, Reconciliation. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     response: 'AccountReconciliation',
     example: {
       accountId: '0b6f1c9e-2f43-4a8e-9d0e-6a1f3c2b7e55',
@@ -465,7 +487,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: 'Reconcile every receiving account',
     description:
-      'The reconciliation of each receiving account, oldest account first, as `GET /receiving-accounts/{accountId}/reconciliation` answers it.',
+      'The reconciliation of each receiving account, oldest account first, as `GET /receiving-accounts/{accountId}/reconciliation` answers it. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     response: 'ReconciliationList',
     errors: [...READ, '403'],
   },
@@ -478,6 +500,7 @@ export const OPS_ROUTES = {
     description: "Every site's deposit intents, filtered by status, site or reference, in pages joined by `nextCursor`.",
     query: 'opsListIntents',
     response: 'OpsIntentList',
+    csvExport: true,
     errors: LIST,
   },
   opsGetIntent: {
@@ -504,6 +527,22 @@ export const OPS_ROUTES = {
     responseDescription: 'Approved',
     body: { schema: 'approveIntent', optional: true, example: { amount: '150000', remainder: { action: 'return' } } },
     errors: [...DECISION, '403'],
+  },
+  bulkApproveIntents: {
+    method: 'POST',
+    path: '/intents/bulk-approve',
+    role: 'REVIEWER',
+    tag: 'Deposits',
+    summary: 'Approve several exact-match deposits',
+    description:
+      'Approves each intent in `intentIds` in order, each exactly as `POST /intents/{intentId}/approve` with no amount would ' +
+      '(its own transaction, audit entry and `intent.approved`), and only when the money received equals the amount requested ' +
+      '(else `not_exact_match`). Each item passes the step-up rule on its own. An item that fails is reported in its result ' +
+      'with its reason and the others go on: the answer is 200 even when every item failed.',
+    response: 'BulkApproveResult',
+    responseDescription: 'One result per intent, in order',
+    body: { schema: 'bulkApproveIntents', example: { intentIds: ['7d1e0c4a-3b2f-4e5d-8a9b-0c1d2e3f4a5b'] } },
+    errors: [...WRITE, '403'],
   },
   rejectIntent: {
     method: 'POST',
@@ -545,6 +584,7 @@ export const OPS_ROUTES = {
     description: "Every site's withdrawals, filtered by status, site or reference, in pages joined by `nextCursor`.",
     query: 'opsListWithdrawals',
     response: 'OpsWithdrawalList',
+    csvExport: true,
     errors: LIST,
   },
   opsGetWithdrawal: {
@@ -564,7 +604,9 @@ export const OPS_ROUTES = {
     tag: 'Withdrawals',
     summary: 'Approve a withdrawal',
     description:
-      "Approves a PENDING_REVIEW withdrawal and reserves its amount on the site's balance (409 when the balance is short); no webhook.",
+      "Approves a PENDING_REVIEW withdrawal and reserves its amount on the site's balance (409 when the balance is short); no webhook. " +
+      "Above the site's four-eyes threshold (`dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded (`approvals`, still PENDING_REVIEW) and a different operator's approval moves it; the same operator again is 409 `second_approver_required`. " +
+      'Above STEP_UP_ABOVE_KURUS it needs a fresh second-factor code (403 `step_up_required`).',
     response: 'OpsWithdrawalDecision',
     body: { schema: 'approveWithdrawal', optional: true },
     errors: [...DECISION, '403'],
@@ -609,13 +651,13 @@ export const OPS_ROUTES = {
     tag: 'Payouts',
     summary: 'Batch approved payouts into a file for the bank',
     description:
-      'Gathers the withdrawals named in `withdrawalIds`, or every APPROVED withdrawal and APPROVED return to a sender no batch holds yet, into one batch paid from `accountId` (default: the oldest active receiving account). Statuses do not change: a payout is SENT when a statement line confirms it. A payout sits in one batch only, also when two batches are created at the same moment. 409 `nothing_to_batch` when nothing is left to batch, or a withdrawal named is not APPROVED or is batched already (nothing is batched then).',
+      'Gathers the withdrawals named in `withdrawalIds`, or every APPROVED withdrawal and APPROVED return to a sender no batch holds yet, into one batch paid from `accountId` (default: the oldest active receiving account). Statuses do not change: a payout is SENT when a statement line confirms it. A payout sits in one batch only, also when two batches are created at the same moment. 409 `nothing_to_batch` when nothing is left to batch, or a withdrawal named is not APPROVED or is batched already (nothing is batched then). House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     status: '201',
     response: 'CreatedPayoutBatch',
     responseDescription: 'Batched',
     example: { batchId: '0b6f5a3e-8c1d-4c1e-9f61-0d1b8f4a2c7e', count: 2, total: '350000' },
     body: { schema: 'createPayoutBatch', optional: true, example: {} },
-    errors: DECISION,
+    errors: [...DECISION, '403'],
   },
   listPayoutBatches: {
     method: 'GET',
@@ -623,9 +665,10 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Payouts',
     summary: 'Payout batches, newest first (the last 100)',
-    description: 'Each batch with its paying account, count and total.',
+    description:
+      'Each batch with its paying account, count and total. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     response: 'OpsPayoutBatchList',
-    errors: READ,
+    errors: [...READ, '403'],
   },
   getPayoutBatch: {
     method: 'GET',
@@ -633,9 +676,10 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Payouts',
     summary: 'Read a payout batch with its items',
-    description: "Each item's withdrawal or return, its reference (the file's EndToEndId), amount and creditor.",
+    description:
+      "Each item's withdrawal or return, its reference (the file's EndToEndId), amount and creditor. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     response: 'OpsPayoutBatchDetail',
-    errors: [...READ, '404'],
+    errors: [...READ, '404', '403'],
   },
   getPayoutBatchFile: {
     method: 'GET',
@@ -644,7 +688,7 @@ export const OPS_ROUTES = {
     tag: 'Payouts',
     summary: "Download a payout batch's file for the bank",
     description:
-      "An ISO 20022 `pain.001.001.03` credit transfer initiation (one payment per item, EndToEndId = the item's reference, debtor = the paying account), or with `format=csv` the CSV layout of docs/operations.md for banks without pain.001. Downloading changes nothing.",
+      "An ISO 20022 `pain.001.001.03` credit transfer initiation (one payment per item, EndToEndId = the item's reference, debtor = the paying account), or with `format=csv` the CSV layout of docs/operations.md for banks without pain.001. Downloading changes nothing. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     response: 'PayoutFile',
     responseDescription: 'The file',
     fileResponse: { types: ['application/xml', 'text/csv'] },
@@ -657,7 +701,7 @@ export const OPS_ROUTES = {
         description: 'pain.001 unless `csv`.',
       },
     ],
-    errors: ['400', ...READ, '404'],
+    errors: ['400', ...READ, '404', '403'],
   },
   recordBankLines: {
     method: 'POST',
@@ -666,7 +710,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: "Post a receiving account's lines as the bank delivers them (CONNECTOR or ADMIN)",
     description:
-      "For a bank connector's real-time feed: 1 to 500 lines of this receiving account, recorded exactly as a statement import's (credits matched by reference and straight-through approved by the site's rule, debits kept). A line is known by its `bankTxId` on this account: posting it again, also at the same moment, is counted as a duplicate and changes nothing. 201 when something was created, 200 with `created: 0` when every line was known. The body may be up to 1 MiB.",
+      "For a bank connector's real-time feed: 1 to 500 lines of this receiving account, recorded exactly as a statement import's (credits matched by reference and straight-through approved by the site's rule, debits kept). A line is known by its `bankTxId` on this account: posting it again, also at the same moment, is counted as a duplicate and changes nothing. 201 when something was created, 200 with `created: 0` when every line was known. The body may be up to 1 MiB. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     status: '201',
     response: 'RecordedBankLines',
     responseDescription: 'Recorded',
@@ -707,7 +751,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: 'Record an incoming bank transfer',
     description:
-      'Records money that arrived on a receiving account and matches it to an intent by the reference in its description. 201 when recorded, 200 with `Idempotent-Replayed: true` when this `bankTxId` was already recorded.',
+      'Records money that arrived on a receiving account and matches it to an intent by the reference in its description. 201 when recorded, 200 with `Idempotent-Replayed: true` when this `bankTxId` was already recorded. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
     status: '201',
     response: 'RecordedBankTransfer',
     responseDescription: 'Recorded',
@@ -722,7 +766,7 @@ export const OPS_ROUTES = {
         receivedAt: '2026-01-31T12:00:00.000Z',
       },
     },
-    errors: WRITE,
+    errors: [...WRITE, '403'],
   },
   listBankTransfers: {
     method: 'GET',
@@ -733,6 +777,7 @@ export const OPS_ROUTES = {
     description: 'Incoming transfers, for example the UNMATCHED queue, in pages joined by `nextCursor`.',
     query: 'opsListBankTransfers',
     response: 'OpsBankTransferList',
+    csvExport: true,
     errors: LIST,
   },
   getBankTransfer: {
@@ -813,6 +858,7 @@ export const OPS_ROUTES = {
       'Filtered by status (PENDING_REVIEW, APPROVED, SENT, REJECTED), in pages joined by `nextCursor`; `order=oldest` for a queue.',
     query: 'opsListSenderReturns',
     response: 'OpsSenderReturnList',
+    csvExport: true,
     errors: LIST,
   },
   getSenderReturn: {
@@ -831,7 +877,8 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Returns',
     summary: 'Approve a return',
-    description: 'PENDING_REVIEW -> APPROVED; books the money as owed back to the sender.',
+    description:
+      "PENDING_REVIEW -> APPROVED; books the money as owed back to the sender. Above the four-eyes threshold (its deposit site's `dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded and a different operator's approval moves it (the same operator again: 409 `second_approver_required`); above STEP_UP_ABOVE_KURUS a fresh second-factor code is needed (403 `step_up_required`).",
     response: 'OpsSenderReturn',
     responseDescription: 'Changed',
     errors: [...DECISION, '403'],
@@ -869,6 +916,7 @@ export const OPS_ROUTES = {
     description: 'Who did what, filtered by site, actor, action or entity, in pages joined by `nextCursor`.',
     query: 'listAudit',
     response: 'AuditList',
+    csvExport: true,
     errors: LIST,
   },
   opsDashboard: {
@@ -902,7 +950,8 @@ export const OPS_ROUTES = {
     summary: 'Find deposits, withdrawals, bank transfers and events',
     description:
       "One box for everything: a reference (any case, spaces and dashes ignored), a record's or event's id, the partner's user id, " +
-      "a sender's, holder's or user's name (3 characters or more), or an IBAN's last digits. Each kind newest first, at most `limit` (20).",
+      "a sender's, holder's or user's name (3 letters or digits in a row; `%` and `_` are plain text), or an IBAN's last digits. " +
+      'Each kind newest first, at most `limit` (20). A search that would take longer than OPS_READ_TIMEOUT_MS answers 503.',
     query: 'opsSearch',
     response: 'OpsSearchResult',
     errors: LIST,
@@ -919,6 +968,7 @@ export const OPS_ROUTES = {
       { name: 'siteId', in: 'query', required: false, description: "Only this site's events.", schema: { type: 'string', format: 'uuid' } },
     ],
     response: 'OpsEventList',
+    csvExport: true,
     errors: LIST,
   },
   opsGetEvent: {
@@ -942,6 +992,33 @@ export const OPS_ROUTES = {
     response: 'Event',
     responseDescription: 'Accepted',
     errors: ['401', '404', '409', '413', '415', '500', '503'],
+  },
+  opsRetryEventNow: {
+    method: 'POST',
+    path: '/events/:eventId/retry-now',
+    role: 'REVIEWER',
+    tag: 'Events',
+    summary: "Bring a pending event's next attempt forward to now",
+    description:
+      'A PENDING event waiting out its retry delay is attempted at once, as the attempt it was waiting for: no attempt is added, and ' +
+      'the eighth still ends the cycle (DEAD). A DELIVERED or DEAD event answers 409 `invalid_transition`: replay it instead. ' +
+      'Audited (`EVENT.RETRY_NOW`) with the operator. The answer is the event, its `nextAttemptAt` now.',
+    status: '202',
+    response: 'OpsEvent',
+    responseDescription: 'Accepted',
+    errors: ['401', '404', '409', '413', '415', '500', '503'],
+  },
+  opsReplayDeadEvents: {
+    method: 'POST',
+    path: '/sites/:siteId/events/replay-dead',
+    role: 'REVIEWER',
+    tag: 'Events',
+    summary: 'Deliver every DEAD event of a site again',
+    description:
+      "Starts a new delivery cycle of each of the site's DEAD events, oldest first, each audited (`EVENT.REPLAYED`) with the operator, " +
+      "as the partner's `POST /events/recover` does for a window. `replayed` counts them; `eventIds` lists the first 1000.",
+    response: 'RecoverEventsResponse',
+    errors: ['401', '404', '413', '415', '500', '503'],
   },
 } as const satisfies Record<string, OpsOperationSpec>;
 

@@ -32,6 +32,7 @@ export type ReceivingAccount = ResponseOf<'ReceivingAccount'>;
 export type OpsIntent = ResponseOf<'OpsIntent'>;
 export type OpsIntentDetail = ResponseOf<'OpsIntentDetail'>;
 export type OpsIntentDecision = ResponseOf<'OpsIntentDecision'>;
+export type BulkApproveResult = ResponseOf<'BulkApproveResult'>;
 export type OpsWithdrawal = ResponseOf<'OpsWithdrawal'>;
 export type OpsWithdrawalDetail = ResponseOf<'OpsWithdrawalDetail'>;
 export type OpsWithdrawalDecision = ResponseOf<'OpsWithdrawalDecision'>;

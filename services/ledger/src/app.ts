@@ -35,6 +35,7 @@ import { deskOpsRoutes } from './desk/desk-ops.routes.js';
 import { senderReturnOpsRoutes } from './returns/sender-returns-ops.routes.js';
 import { payoutOpsRoutes } from './payouts/payouts-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
+import { siteScopeGuard } from './operators/site-scope.guard.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
 import { secondFactorGate } from './operators/second-factor.guard.js';
 import { secondFactorOpsRoutes } from './operators/second-factor-ops.routes.js';
@@ -94,7 +95,7 @@ export function createApp(deps: LedgerDeps): Express {
   // Login and the document above are the only unauthenticated ops routes; every other /ops/v1 request is resolved to an operator
   // (or refused 401) once here, before any ops router runs.
   app.use('/ops/v1', opsLoginRoutes(deps));
-  app.use('/ops/v1', operatorAuth(deps), secondFactorGate());
+  app.use('/ops/v1', operatorAuth(deps), secondFactorGate(), siteScopeGuard(deps));
   app.use('/ops/v1', stepUpRoutes(deps));
   app.use('/ops/v1', siteOpsRoutes(deps));
   app.use(

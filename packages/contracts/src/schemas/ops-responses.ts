@@ -44,6 +44,11 @@ const operator = object('OpsOperator', {
   disabledAt: nullableTimestamp,
   createdAt: timestamp,
   secondFactorEnrolledAt: { ...nullableTimestamp, description: 'When the operator turned on their second factor (TOTP); null when off.' },
+  siteIds: {
+    type: 'array',
+    items: uuid,
+    description: 'The live sites the operator is limited to (their test twins too); empty: every site.',
+  },
 });
 
 const tokenProperties = {
@@ -82,16 +87,50 @@ const intentProperties = {
       "In lists, search and the detail: the transfers' sender names that do not resemble the user's label (empty: all do; " +
       'null: nothing to compare, no label or no transfer). A hint to check before approving.',
   },
+  senderNames: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'In lists, search and the detail: the different sender names of the bank transfers credited to the intent.',
+  },
+  transferCount: {
+    type: 'integer',
+    minimum: 0,
+    description: 'In lists, search and the detail: how many bank transfers paid the intent.',
+  },
 } as const;
 
-/** An intent object whose sender-name check is there only where the transfers were read (lists, search, detail). */
+const READ_WITH_TRANSFERS: readonly string[] = ['senderNameMismatch', 'senderNames', 'transferCount'];
+type ReadWithTransfers = 'senderNameMismatch' | 'senderNames' | 'transferCount';
+
+/** An intent object whose sender names and transfer count are there only where the transfers were read (lists, search, detail). */
 function intentObject<const Id extends string, const P extends Record<string, unknown>>(id: Id, properties: P) {
   const schema = object(id, properties);
   return {
     ...schema,
-    required: schema.required.filter((key): key is Exclude<keyof P & string, 'senderNameMismatch'> => key !== 'senderNameMismatch'),
+    required: schema.required.filter((key): key is Exclude<keyof P & string, ReadWithTransfers> => !READ_WITH_TRANSFERS.includes(key)),
   };
 }
+
+/** Four-eyes (docs/operations.md): how many approvals a payout needs and the ones given (while in review: the standing ones). */
+const approvals = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['required', 'given'],
+  description:
+    "Four-eyes: `required` is 2 above the payout's dual-approval threshold. While in review, `given` lists the standing approvals (each expires at `expiresAt`); once decided, every approval it was given.",
+  properties: {
+    required: { type: 'integer', enum: [1, 2] },
+    given: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['operatorId', 'email', 'at', 'expiresAt'],
+        properties: { operatorId: { type: 'string' }, email: nullableString, at: timestamp, expiresAt: nullableTimestamp },
+      },
+    },
+  },
+} as const;
 
 const withdrawalProperties = {
   ...withdrawalListItemSchema.properties,
@@ -104,6 +143,7 @@ const withdrawalProperties = {
   sentBankTxId: nullableString,
   returnedAt: nullableTimestamp,
   returnedReason: nullableString,
+  approvals,
 } as const;
 
 const bankTransferProperties = {
@@ -158,6 +198,12 @@ const siteProperties = {
   minAmount: amount,
   maxAmount: amount,
   returnUrl: { ...nullableString, description: "The hosted page's link back when a deposit has none of its own." },
+  dualApprovalAbove: {
+    type: ['string', 'null'],
+    pattern: '^(0|[1-9][0-9]*)$',
+    description:
+      'Four-eyes: a withdrawal or return to a sender above this (kurus) needs two operators; null: the service default (DUAL_APPROVAL_ABOVE_KURUS).',
+  },
   createdAt: timestamp,
   autoApprove: object(
     'SiteAutoApprove',
@@ -170,6 +216,16 @@ const eventId = {
   type: ['string', 'null'],
   format: 'uuid',
   description: 'The webhook event this decision emitted; null when none.',
+} as const;
+
+/** The end user an ops event view names: the webhook's data does not carry them. */
+const eventUser = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['externalUserId', 'externalUserLabel'],
+  description:
+    'The end user of the deposit or withdrawal the event reports on, as the partner sent them (not in the webhook data); null when the record is not found.',
+  properties: { externalUserId: { type: 'string' }, externalUserLabel: nullableString },
 } as const;
 
 /** What became of the money an approval did not credit; null when it credited everything (and for a rejection). */
@@ -227,6 +283,11 @@ export const OPS_RESPONSE_SCHEMAS = {
           '`ENROLLED`: the operator has a second factor; `REQUIRED`: their role must have one and this token may only enroll it; `OFF` otherwise (the bootstrap token too).',
       },
       secondFactorAt: { ...nullableTimestamp, description: 'When a code was last entered on this token (step-up lasts ten minutes).' },
+      siteIds: {
+        type: 'array',
+        items: uuid,
+        description: 'The sites the operator is limited to, test twins included; empty: every site.',
+      },
     },
     'Who the bearer token belongs to.',
   ),
@@ -293,6 +354,34 @@ export const OPS_RESPONSE_SCHEMAS = {
     bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } },
   }),
   OpsIntentDecision: intentObject('OpsIntentDecision', { ...intentProperties, eventId, remainder: remainderOutcome }),
+  BulkApproveResult: object(
+    'BulkApproveResult',
+    {
+      results: {
+        type: 'array',
+        description: 'One per intent asked for, in that order: each approved in its own transaction, or why it was not.',
+        items: {
+          oneOf: [
+            object('BulkApproved', { intentId: uuid, ok: { type: 'boolean', const: true }, intent: { $ref: 'OpsIntentDecision' } }),
+            object('BulkApproveFailure', {
+              intentId: uuid,
+              ok: { type: 'boolean', const: false },
+              error: object('BulkApproveError', {
+                reason: {
+                  type: 'string',
+                  description:
+                    "The problem's `reason` when it has one (`not_exact_match`, `invalid_transition`, `step_up_required`...), else its " +
+                    '`error` code (`not_found`, `internal_error`...).',
+                },
+                detail: { type: 'string' },
+              }),
+            }),
+          ],
+        },
+      },
+    },
+    'Every item decided on its own: a failure is reported for that item and the others go on.',
+  ),
   OpsWithdrawal: object('OpsWithdrawal', withdrawalProperties),
   OpsWithdrawalList: listResponseSchema('OpsWithdrawalList', { $id: 'OpsWithdrawal' }),
   OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
@@ -345,6 +434,7 @@ export const OPS_RESPONSE_SCHEMAS = {
         description:
           "Set for a partial approval's remainder: part of a transfer this approved deposit did not keep. Null: the whole transfer.",
       },
+      approvals,
     },
     'Money going back to the sender of a transfer no deposit kept (or the part of it its deposit did not keep).',
   ),
@@ -438,7 +528,11 @@ export const OPS_RESPONSE_SCHEMAS = {
     ...eventSchema,
     $id: 'OpsEvent',
     required: [...eventSchema.required, 'siteId'],
-    properties: { ...eventSchema.properties, siteId: uuid },
+    properties: {
+      ...eventSchema.properties,
+      siteId: uuid,
+      user: eventUser,
+    },
   },
   OpsEventList: listResponseSchema('OpsEventList', { $id: 'OpsEvent' }),
   OpsSearchResult: object(
@@ -479,6 +573,11 @@ export const OPS_RESPONSE_SCHEMAS = {
     reconciliationDifferences: {
       $ref: 'QueueHead',
       description: "Receiving accounts whose last statement's closing balance differs from what Kasa booked (oldest: the earliest asOf).",
+    },
+    autoReplayed: {
+      $ref: 'QueueHead',
+      description:
+        'Not a queue: DEAD events replayed by themselves in the last 24 hours because their site answered again (docs/webhooks.md, Auto-replay); oldestAt and oldestId: the first such replay of those hours and its site.',
     },
   }),
   AccountReconciliation: object(
@@ -584,6 +683,6 @@ export const OPS_RESPONSE_SCHEMAS = {
     ...eventWithAttemptsSchema,
     $id: 'OpsEventDetail',
     required: [...eventWithAttemptsSchema.required, 'siteId'],
-    properties: { ...eventWithAttemptsSchema.properties, siteId: uuid },
+    properties: { ...eventWithAttemptsSchema.properties, siteId: uuid, user: eventUser },
   },
 } as const;

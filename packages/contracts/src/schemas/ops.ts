@@ -73,6 +73,13 @@ export const updateSiteRequestSchema = {
       oneOf: [{ ...returnUrl, description: undefined }, { type: 'null' }],
       description: "The hosted deposit page's link back when a deposit names none; null removes it.",
     },
+    dualApprovalAbove: {
+      type: ['string', 'null'],
+      pattern: '^(0|[1-9][0-9]{0,17})$',
+      'x-message': 'must be a string of digits in minor units (0 or more, no leading zero), or null',
+      description:
+        'Four-eyes: a withdrawal or return to a sender above this (kurus) needs approvals from two different operators; null goes back to the service default (DUAL_APPROVAL_ABOVE_KURUS).',
+    },
     autoApprove: {
       type: 'object',
       additionalProperties: false,
@@ -180,6 +187,16 @@ export const disableSecondFactorRequestSchema = {
   },
 } as const;
 
+/** The live sites an operator is limited to (their test twins too); empty: every site. */
+const operatorSiteIds = {
+  type: 'array',
+  maxItems: 500,
+  uniqueItems: true,
+  items: uuid,
+  description: 'The live sites the operator may see and act on (their test twins too); empty or left out: every site.',
+  'x-message': 'must be a list of distinct site ids (UUIDs)',
+} as const;
+
 export const createOperatorRequestSchema = {
   $id: 'CreateOperatorRequest',
   type: 'object',
@@ -190,7 +207,17 @@ export const createOperatorRequestSchema = {
     name: displayName,
     role: { type: 'string', enum: ['REVIEWER', 'ADMIN', 'CONNECTOR'], 'x-message': 'must be REVIEWER, ADMIN or CONNECTOR' },
     password: { type: 'string', minLength: 12, maxLength: 1024, 'x-message': 'must be at least 12 characters' },
+    siteIds: operatorSiteIds,
   },
+} as const;
+
+/** `PATCH /ops/v1/operators/:operatorId`: an operator's scope (docs/operations.md, Operator scopes). */
+export const setOperatorScopeRequestSchema = {
+  $id: 'SetOperatorScopeRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['siteIds'],
+  properties: { siteIds: operatorSiteIds },
 } as const;
 
 export const issueOperatorTokenRequestSchema = {
@@ -294,6 +321,24 @@ export const approveIntentRequestSchema = {
         action: { type: 'string', enum: [...REMAINDER_ACTIONS], 'x-message': 'must be return or set_aside' },
         reason,
       },
+    },
+  },
+} as const;
+
+export const bulkApproveIntentsRequestSchema = {
+  $id: 'BulkApproveIntentsRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['intentIds'],
+  properties: {
+    intentIds: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+      items: { type: 'string', format: 'uuid' },
+      'x-message': 'must hold 1 to 100 different intent ids',
+      description: 'The deposits to approve, each for exactly what arrived, in this order.',
     },
   },
 } as const;

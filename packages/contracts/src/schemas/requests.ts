@@ -5,10 +5,12 @@
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
 import {
   approveIntentRequestSchema,
+  bulkApproveIntentsRequestSchema,
   approveWithdrawalRequestSchema,
   createPayoutBatchRequestSchema,
   assignBankTransferRequestSchema,
   createOperatorRequestSchema,
+  setOperatorScopeRequestSchema,
   createReceivingAccountRequestSchema,
   createSiteRequestSchema,
   issueApiKeyRequestSchema,
@@ -204,6 +206,7 @@ export const REQUEST_SCHEMAS = {
   recoverEvents: recoverEventsRequestSchema,
   operatorLogin: loginRequestSchema,
   createOperator: createOperatorRequestSchema,
+  setOperatorScope: setOperatorScopeRequestSchema,
   issueOperatorToken: issueOperatorTokenRequestSchema,
   secondFactorCode: secondFactorCodeRequestSchema,
   disableSecondFactor: disableSecondFactorRequestSchema,
@@ -211,6 +214,7 @@ export const REQUEST_SCHEMAS = {
   recordBankLines: recordBankLinesRequestSchema,
   assignBankTransfer: assignBankTransferRequestSchema,
   approveIntent: approveIntentRequestSchema,
+  bulkApproveIntents: bulkApproveIntentsRequestSchema,
   reject: rejectRequestSchema,
   rejectIntent: rejectIntentRequestSchema,
   approveWithdrawal: approveWithdrawalRequestSchema,
