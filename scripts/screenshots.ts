@@ -137,7 +137,6 @@ async function main(): Promise<void> {
     const fourEyes = await scenario.createWithdrawal(site.siteId, '250000');
     const firstApprover = await scenario.createOperator('REVIEWER');
     await scenario.ops('POST', `/withdrawals/${fourEyes.withdrawalId}/approve`, {}, await scenario.login(firstApprover));
-    await scenario.ops('PATCH', `/sites/${site.siteId}`, { dualApprovalAbove: null });
     // The desk: a deposit paid by two transfers, one from a sender whose name is not the user's; a transfer set aside.
     const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
     await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
