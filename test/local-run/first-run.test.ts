@@ -172,9 +172,14 @@ describe('npm start with nothing on the default ports', () => {
     const result = await run(['scripts/start.mjs'], env);
     expect(result.code).toBe(1);
     const lines = result.output.split('\n').filter((line) => line.includes('PostgreSQL'));
-    expect(lines).toEqual([
-      `[kasa] PostgreSQL at DATABASE_URL=postgresql://kasa:***@127.0.0.1:${closed}/kasa does not answer (ECONNREFUSED); it is used as given: start it or change DATABASE_URL`,
-    ]);
+    // One line naming the URL (password masked) and why; the why is ECONNREFUSED unless another process on this busy
+    // machine took the free port meanwhile and dropped the connection.
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^\\[kasa\\] PostgreSQL at DATABASE_URL=postgresql://kasa:\\*\\*\\*@127\\.0\\.0\\.1:${closed}/kasa does not answer \\([^)]+\\); it is used as given: start it or change DATABASE_URL$`,
+      ),
+    );
     expect(result.output).not.toMatch(/^\s+at /m);
     expect(result.output).not.toContain('not-for-logs');
     expect(result.output).not.toContain('embedded');
