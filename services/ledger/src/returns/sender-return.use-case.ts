@@ -15,6 +15,7 @@ import {
   type ApprovalDecision,
   type ApprovalsView,
   type FourEyesDeps,
+  withApprovalsRequired,
 } from '../shared/four-eyes.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { HousePostings, type HouseLeg } from './house-accounts.js';
@@ -251,12 +252,11 @@ export async function withReturnApprovals(
   rows: SenderReturn[],
 ): Promise<Array<SenderReturn & { shownApprovals: ApprovalsView }>> {
   const sites = await deps.senderReturns.sitesOf(rows.map((row) => row.id));
-  return Promise.all(
-    rows.map(async (row) => ({
-      ...row,
-      shownApprovals: approvalsView(deps, row.status, row.approvals, await approvalsRequired(deps, sites.get(row.id) ?? null, row.amount)),
-    })),
-  );
+  const required = await withApprovalsRequired(deps, rows, (row) => sites.get(row.id) ?? null);
+  return required.map(({ approvalsRequired: needed, ...row }) => ({
+    ...row,
+    shownApprovals: approvalsView(deps, row.status, row.approvals, needed),
+  }));
 }
 
 /** PENDING_REVIEW -> APPROVED: the money is owed back (bank_clearing -> sender_refunds_payable). */

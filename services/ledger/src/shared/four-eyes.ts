@@ -1,3 +1,4 @@
+import type { Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { OperatorPrincipal } from '../operators/operator-principal.js';
 import type { SiteRepository } from '../sites/site.repository.js';
@@ -41,7 +42,10 @@ export interface ApprovalsView {
  * never needs two), or of the service when the payout has no site (a house return of unmatched money).
  */
 export async function approvalsRequired(deps: FourEyesDeps, siteId: string | null, amount: bigint): Promise<1 | 2> {
-  const site = siteId ? await deps.sites.findById(siteId) : null;
+  return requiredFor(deps, siteId ? await deps.sites.findById(siteId) : null, amount);
+}
+
+function requiredFor(deps: Pick<FourEyesDeps, 'config'>, site: Site | null, amount: bigint): 1 | 2 {
   if (site && !site.livemode) return 1;
   const threshold = site?.dualApprovalAbove ?? deps.config.dualApprovalAboveKurus;
   return amount > threshold ? 2 : 1;
@@ -130,5 +134,10 @@ export async function withApprovalsRequired<Row extends { amount: bigint }>(
   rows: Row[],
   siteOf: (row: Row) => string | null,
 ): Promise<Array<Row & { approvalsRequired: 1 | 2 }>> {
-  return Promise.all(rows.map(async (row) => ({ ...row, approvalsRequired: await approvalsRequired(deps, siteOf(row), row.amount) })));
+  const ids = [...new Set(rows.map(siteOf).filter((id): id is string => id !== null))];
+  const sites = new Map(await Promise.all(ids.map(async (id) => [id, await deps.sites.findById(id)] as const)));
+  return rows.map((row) => {
+    const siteId = siteOf(row);
+    return { ...row, approvalsRequired: requiredFor(deps, siteId ? (sites.get(siteId) ?? null) : null, row.amount) };
+  });
 }
