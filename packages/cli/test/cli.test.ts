@@ -378,6 +378,10 @@ describe("the operators' desk from the terminal", () => {
     expect(dashboard.code).toBe(0);
     expect(dashboard.stdout).toMatch(/^Deposits to review\s+\d+/m);
     expect(dashboard.stdout).toMatch(/^Failing partners\s+\d+/m);
+    // The figures the console shows besides the queues, as the ops API counts them.
+    const counts = (await kasa(['--json', 'dashboard'])).json;
+    expect(dashboard.stdout).toMatch(new RegExp(`^Reconciliation differences\\s+${counts.reconciliationDifferences.count}\\b`, 'm'));
+    expect(dashboard.stdout).toContain(`Webhook auto-replay, last 24 hours: ${counts.autoReplayed.count} DEAD event`);
     const health = await kasa(['--json', 'deliveries', 'health', '--site', siteId]);
     expect(health.json.data).toEqual([expect.objectContaining({ siteId, attempts: 0, successRate: null })]);
     const sites = await kasa(['sites', 'list']);

@@ -4,7 +4,7 @@ import { waitedFor } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
 
-const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt'>, string]> = [
+const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, string]> = [
   ['depositsToReview', 'Deposits to review'],
   ['lateArrivals', 'Late arrivals'],
   ['waitingForRest', 'Waiting for the rest'],
@@ -15,7 +15,14 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt'>, string]> = [
   ['returnsToSend', 'Returns to send'],
   ['deadEvents', 'DEAD events'],
   ['failingPartners', 'Failing partners'],
+  ['reconciliationDifferences', 'Reconciliation differences'],
 ];
+
+/** Not a queue: what webhook auto-replay did for partners whose endpoint answered again (docs/webhooks.md). */
+function autoReplayLine(head: QueueHead): string {
+  const since = head.oldestAt ? `, the first at ${head.oldestAt} (site ${head.oldestId ?? '?'})` : '';
+  return `\nWebhook auto-replay, last 24 hours: ${head.count} DEAD event${head.count === 1 ? '' : 's'} replayed after their site answered again${since}.\n`;
+}
 
 /** The operators' desk from the terminal: one search, what waits, and each partner's deliveries. */
 export function registerDeskCommands(program: Command, ctx: Context): void {
@@ -69,7 +76,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
     .action(async () => {
       const dashboard = await ctx.client().call('opsDashboard');
       const now = new Date(dashboard.generatedAt);
-      ctx.emit(dashboard, () =>
+      ctx.emit(dashboard, () => {
         printTable(
           ctx.io.stdout,
           QUEUES.map(([key, label]) => [label, dashboard[key]] as [string, QueueHead]),
@@ -79,8 +86,9 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
             ['OLDEST WAITING', ([, q]) => waitedFor(q.oldestAt, now)],
             ['OLDEST', ([, q]) => q.oldestId ?? ''],
           ],
-        ),
-      );
+        );
+        ctx.io.stdout.write(autoReplayLine(dashboard.autoReplayed));
+      });
     });
 
   const deliveries = program.command('deliveries').description("partners' webhook deliveries");
