@@ -134,6 +134,39 @@ describe('kasa', () => {
     expect(table.stdout).toMatch(/AVAILABLE \(TRY\)[\s\S]*1\.500,00/);
   });
 
+  it('approves exact matches in bulk, each on its own, and says which were not approved', async () => {
+    const siteId = await newSite();
+    const exact = await createDeposit(siteId, '120000');
+    const short = await createDeposit(siteId, '90000');
+    const transfer = (amount: string, referenceNo: string) =>
+      kasa([
+        'transfers',
+        'record',
+        '--bank-tx-id',
+        `BANK-${randomUUID()}`,
+        '--amount',
+        amount,
+        '--sender-name',
+        'Ayşe Yılmaz',
+        '--sender-iban',
+        'TR33 0006 1005 1978 6457 8413 26',
+        '--description',
+        `yatirim ${referenceNo}`,
+      ]);
+    expect((await transfer('1200.00', exact.referenceNo)).code).toBe(0);
+    expect((await transfer('800.00', short.referenceNo)).code).toBe(0);
+
+    const run = await kasa(['intents', 'approve-exact', exact.intentId, short.intentId]);
+    expect(run.code).toBe(1);
+    expect(run.stdout.startsWith(`Intent ${exact.intentId} is now APPROVED (amount 1.200,00 TRY).\n`)).toBe(true);
+    expect(run.stdout).toMatch(new RegExp(`^Intent ${short.intentId} was not approved: .+ \\(not_exact_match\\)$`, 'm'));
+    expect(run.stdout).toMatch(/^Approved 1 of 2\.$/m);
+    const queue = await kasa(['--json', 'intents', 'list', '--status', 'PENDING_REVIEW', '--site', siteId]);
+    expect(queue.json.map((i: { intentId: string }) => i.intentId)).toEqual([short.intentId]);
+    const balance = await kasa(['--json', 'balances', '--site', siteId]);
+    expect(balance.json).toEqual([expect.objectContaining({ siteId, available: '120000' })]);
+  });
+
   it('reports a refused action with exit code 1 and the problem, or as JSON with --json', async () => {
     const siteId = await newSite();
     const intent = await createDeposit(siteId, '5000');

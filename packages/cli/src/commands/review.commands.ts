@@ -308,6 +308,25 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       }
     });
   deposits
+    .command('approve-exact <intentId...>')
+    .description('approve several deposits at once (1 to 100), each only if the money received equals the amount requested')
+    .action(async (intentIds: string[]) => {
+      const { results } = await ctx.client().call('bulkApproveIntents', { body: { intentIds } });
+      ctx.emit(results, () => {
+        for (const result of results) {
+          ctx.io.stdout.write(
+            result.ok
+              ? `Intent ${result.intentId} is now ${result.intent.status} (amount ${formatAmount(result.intent.amount)} TRY).\n`
+              : `Intent ${result.intentId} was not approved: ${result.error.detail} (${result.error.reason})\n`,
+          );
+        }
+        const approved = results.filter((result) => result.ok).length;
+        ctx.io.stdout.write(`Approved ${approved} of ${results.length}.\n`);
+      });
+      // Each deposit is decided on its own; one not approved makes the command's exit code 1, as a refused single approval does.
+      if (results.some((result) => !result.ok)) ctx.exitCode = 1;
+    });
+  deposits
     .command('wait-for-rest <intentId>')
     .description('take an intent that received less than requested out of the review queue until the rest arrives')
     .action(async (intentId: string) => {
