@@ -62,7 +62,10 @@ export interface KasaConfig {
   consolePublicUrl: string;
   /** REVIEW_WAIT_WARN_MINUTES: the console marks a queue item that has waited longer, and the dashboard counts them. */
   reviewWaitWarnMinutes: number;
-  /** OPS_READ_TIMEOUT_MS: the statement timeout of the ledger's ops search; past it the search answers 503. */
+  /**
+   * OPS_READ_TIMEOUT_MS: the statement timeout of the ledger's ops search, ops list pages (CSV exports' too),
+   * dashboard counts and delivery health; past it the read is cancelled and answers 503.
+   */
   opsReadTimeoutMs: number;
   ledgerUrl: string;
   /** LEDGER_TIMEOUT_MS: how long the gateway waits for the ledger's answer before answering 503. */

@@ -73,6 +73,8 @@ export interface OpsOperationSpec extends OpsRouteSpec {
 const READ = ['401', '500', '503'] as const;
 const WRITE = ['400', '401', '413', '415', '500', '503'] as const;
 const LIST = ['400', ...READ] as const;
+/** What every ops list's description adds: its page reads are bounded (docs/operations.md, Lists). */
+const LIST_TIMEOUT = 'A page (of a CSV export too) that would take longer than OPS_READ_TIMEOUT_MS to read answers 503.';
 /** Every state change of a record: a body to check, a record to find, a state that must allow it. */
 const DECISION = [...WRITE, '404', '409'] as const;
 
@@ -497,7 +499,7 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Deposits',
     summary: 'The deposit review queue, newest first',
-    description: "Every site's deposit intents, filtered by status, site or reference, in pages joined by `nextCursor`.",
+    description: "Every site's deposit intents, filtered by status, site or reference, in pages joined by `nextCursor`. " + LIST_TIMEOUT,
     query: 'opsListIntents',
     response: 'OpsIntentList',
     csvExport: true,
@@ -581,7 +583,7 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Withdrawals',
     summary: 'The withdrawal review queue, newest first',
-    description: "Every site's withdrawals, filtered by status, site or reference, in pages joined by `nextCursor`.",
+    description: "Every site's withdrawals, filtered by status, site or reference, in pages joined by `nextCursor`. " + LIST_TIMEOUT,
     query: 'opsListWithdrawals',
     response: 'OpsWithdrawalList',
     csvExport: true,
@@ -774,7 +776,7 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Bank transfers',
     summary: 'List bank transfers, newest first',
-    description: 'Incoming transfers, for example the UNMATCHED queue, in pages joined by `nextCursor`.',
+    description: 'Incoming transfers, for example the UNMATCHED queue, in pages joined by `nextCursor`. ' + LIST_TIMEOUT,
     query: 'opsListBankTransfers',
     response: 'OpsBankTransferList',
     csvExport: true,
@@ -855,7 +857,8 @@ export const OPS_ROUTES = {
     tag: 'Returns',
     summary: 'Returns to senders, newest first',
     description:
-      'Filtered by status (PENDING_REVIEW, APPROVED, SENT, REJECTED), in pages joined by `nextCursor`; `order=oldest` for a queue.',
+      'Filtered by status (PENDING_REVIEW, APPROVED, SENT, REJECTED), in pages joined by `nextCursor`; `order=oldest` for a queue. ' +
+      LIST_TIMEOUT,
     query: 'opsListSenderReturns',
     response: 'OpsSenderReturnList',
     csvExport: true,
@@ -913,7 +916,7 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Audit',
     summary: 'The audit log, newest first',
-    description: 'Who did what, filtered by site, actor, action or entity, in pages joined by `nextCursor`.',
+    description: 'Who did what, filtered by site, actor, action or entity, in pages joined by `nextCursor`. ' + LIST_TIMEOUT,
     query: 'listAudit',
     response: 'AuditList',
     csvExport: true,
@@ -927,7 +930,8 @@ export const OPS_ROUTES = {
     summary: 'What needs an operator now',
     description:
       'Counts of deposits to review, late arrivals, unmatched transfers, withdrawals to review and to send, DEAD events and ' +
-      'failing partners, each with the item that has waited longest.',
+      'failing partners, each with the item that has waited longest. Counts that would take longer than OPS_READ_TIMEOUT_MS ' +
+      'to read answer 503.',
     response: 'OpsDashboard',
     errors: READ,
   },
@@ -937,7 +941,9 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Desk',
     summary: "Each partner's webhook deliveries",
-    description: 'Per site: attempts and successes in the window, success rate, failing since, the last failure, DEAD and PENDING events.',
+    description:
+      'Per site: attempts and successes in the window, success rate, failing since, the last failure, DEAD and PENDING events. ' +
+      'A read that would take longer than OPS_READ_TIMEOUT_MS answers 503.',
     query: 'deliveryHealth',
     response: 'DeliveryHealthList',
     errors: LIST,
@@ -962,7 +968,7 @@ export const OPS_ROUTES = {
     role: 'REVIEWER',
     tag: 'Events',
     summary: "Every site's webhook events, newest first",
-    description: 'The delivery ledger across sites (or one, with `siteId`), in pages joined by `nextCursor`.',
+    description: 'The delivery ledger across sites (or one, with `siteId`), in pages joined by `nextCursor`. ' + LIST_TIMEOUT,
     query: 'listEvents',
     extraQuery: [
       { name: 'siteId', in: 'query', required: false, description: "Only this site's events.", schema: { type: 'string', format: 'uuid' } },

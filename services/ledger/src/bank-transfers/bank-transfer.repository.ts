@@ -139,8 +139,10 @@ export class BankTransferRepository {
     window: ListWindow,
     livemode: boolean | undefined,
     scope: SiteScope,
+    /** The ops list's transaction (its statement timeout). */
+    db: PrismaClient | Tx = this.db,
   ): Promise<BankTransfer[]> {
-    return this.db.bankTransfer.findMany(
+    return db.bankTransfer.findMany(
       keysetPage(
         {
           ...(statuses ? { status: { in: statuses } } : {}),

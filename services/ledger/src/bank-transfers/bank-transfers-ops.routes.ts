@@ -44,15 +44,16 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(
     router,
     'listBankTransfers',
-    opsListRoute(deps.cursors, {
+    opsListRoute(deps, {
       schema: 'opsListBankTransfers',
       cursorList: 'ops-bank-transfers',
-      fetch: (filters, window, scope) =>
+      fetch: (filters, window, scope, tx) =>
         deps.bankTransfers.list(
           statusesOf(filters, BANK_TRANSFER_STATUSES),
           window,
           filters.mode ? filters.mode === 'live' : undefined,
           scope,
+          tx,
         ),
       toItem: toOpsBankTransfer,
     }),

@@ -5,6 +5,7 @@ import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
+type Db = PrismaClient | Tx;
 
 /**
  * Row access for the intents' transitions and the operators' lists. A transition locks its intent
@@ -131,19 +132,25 @@ export class DepositReviewRepository {
 
   /**
    * Deposits across sites (or one), in the window's order; the amount range is on the requested amount. `waiting`:
-   * only the intents waiting for the rest of their money (true) or only the others (false).
+   * only the intents waiting for the rest of their money (true) or only the others (false). `db`: the ops list's
+   * transaction (its statement timeout).
    */
-  listDeposits(filter: ReviewListFilter<DepositStatus> & { waiting?: boolean }, window: ListWindow, scope: SiteScope): Promise<Deposit[]> {
+  listDeposits(
+    filter: ReviewListFilter<DepositStatus> & { waiting?: boolean },
+    window: ListWindow,
+    scope: SiteScope,
+    db: Db = this.db,
+  ): Promise<Deposit[]> {
     const waiting = filter.waiting === undefined ? {} : { waitingForRestSince: filter.waiting ? { not: null } : null };
-    return this.db.deposit.findMany(
+    return db.deposit.findMany(
       keysetPage({ ...reviewWhere(filter), ...amountWhere('requestedAmount', filter), ...waiting, ...siteScopeWhere(scope) }, window),
     );
   }
 
   /** The intents with the sender name of every transfer credited to them, for the sender-name check. */
-  async withSenderNames<Row extends { id: string }>(rows: Row[]): Promise<Array<Row & { senderNames: string[] }>> {
+  async withSenderNames<Row extends { id: string }>(rows: Row[], db: Db = this.db): Promise<Array<Row & { senderNames: string[] }>> {
     if (rows.length === 0) return [];
-    const transfers = await this.db.bankTransfer.findMany({
+    const transfers = await db.bankTransfer.findMany({
       where: { intentId: { in: rows.map((row) => row.id) } },
       select: { intentId: true, senderName: true },
     });

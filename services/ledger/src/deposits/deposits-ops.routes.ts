@@ -23,10 +23,10 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(
     router,
     'opsListIntents',
-    opsListRoute(deps.cursors, {
+    opsListRoute(deps, {
       schema: 'opsListIntents',
       cursorList: 'ops-intents',
-      fetch: async (filters, window, scope) =>
+      fetch: async (filters, window, scope, tx) =>
         deps.depositReview.withSenderNames(
           await deps.depositReview.listDeposits(
             {
@@ -35,7 +35,9 @@ export function depositOpsRoutes(deps: LedgerDeps): Router {
             },
             window,
             scope,
+            tx,
           ),
+          tx,
         ),
       toItem: toOpsDeposit,
     }),

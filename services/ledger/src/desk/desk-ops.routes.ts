@@ -4,6 +4,7 @@ import type { LedgerDeps } from '../ledger-deps.js';
 import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
 import { opsRoute } from '../shared/ops-route.js';
+import { readWithTimeout } from '../shared/read-timeout.repository.js';
 import { reconcileAll, type AccountReconciliation } from '../reconciliation/reconcile-account.use-case.js';
 import { principalOf } from '../operators/operator-auth.js';
 import { scopeOf } from '../operators/site-scope.js';
@@ -11,6 +12,8 @@ import { AUTO_REPLAY_RULE } from '../events/auto-replay.use-case.js';
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
+const DASHBOARD_TOO_SLOW = 'The dashboard took too long to read; try again in a moment.';
+const HEALTH_TOO_SLOW = 'Delivery health took too long to read; narrow it to a site or fewer hours.';
 
 function queueView(queue: QueueHead) {
   return { count: queue.count, oldestAt: isoOrNull(queue.oldestAt), oldestId: queue.oldestId };
@@ -60,12 +63,16 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(router, 'opsDashboard', async (_req, res) => {
     const now = deps.clock.now();
     const scope = scopeOf(principalOf(res.locals));
-    const [queues, health, accounts, autoReplayed] = await Promise.all([
-      desk.queueHeads(scope),
-      desk.deliveryHealth(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS), scope),
+    const since = new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS);
+    const [[queues, health, autoReplayed], accounts] = await Promise.all([
+      // The counts on one connection, one statement after another, each bounded by OPS_READ_TIMEOUT_MS like the lists'.
+      readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, DASHBOARD_TOO_SLOW, async (tx) => {
+        const heads = await desk.queueHeads(scope, tx);
+        const rows = await desk.deliveryHealth(since, scope, undefined, tx);
+        return [heads, rows, await desk.autoReplayed(since, AUTO_REPLAY_RULE, scope, tx)] as const;
+      }),
       // Reconciliation is house-wide (the receiving accounts): a scoped operator has no differences to see.
       scope === null ? reconcileAll(deps) : Promise.resolve([]),
-      desk.autoReplayed(new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS), AUTO_REPLAY_RULE, scope),
     ]);
     const failing = health.filter(isFailing);
     const longest = failing
@@ -92,7 +99,11 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
     const query = parseRequest('deliveryHealth', req.query, 'The filters are not valid.');
     const hours = query.hours ? Number(query.hours) : DEFAULT_WINDOW_HOURS;
     const now = deps.clock.now();
-    const rows = await desk.deliveryHealth(new Date(now.getTime() - hours * HOUR_MS), scopeOf(principalOf(res.locals)), query.siteId);
+    const since = new Date(now.getTime() - hours * HOUR_MS);
+    const scope = scopeOf(principalOf(res.locals));
+    const rows = await readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, HEALTH_TOO_SLOW, (tx) =>
+      desk.deliveryHealth(since, scope, query.siteId, tx),
+    );
     res.json({ generatedAt: now.toISOString(), windowHours: hours, data: rows.map(healthView) });
   });
 

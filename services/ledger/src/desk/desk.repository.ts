@@ -1,4 +1,7 @@
 import { Prisma, type PrismaClient } from '@kasa/db';
+
+/** The pool, or the dashboard's transaction (its statement timeout). */
+type Db = PrismaClient | Prisma.TransactionClient;
 import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 /** One site's webhook deliveries as the operators' desk sees them. */
@@ -42,12 +45,12 @@ export class DeskRepository {
    * Every site's deliveries (of the scope's sites, for a scoped operator): attempts and successes since `since`, the last
    * failure, failing since, DEAD and PENDING now.
    */
-  async deliveryHealth(since: Date, scope: SiteScope, siteId?: string): Promise<DeliveryHealthRow[]> {
+  async deliveryHealth(since: Date, scope: SiteScope, siteId?: string, db: Db = this.db): Promise<DeliveryHealthRow[]> {
     const conditions = [
       ...(siteId ? [Prisma.sql`s.id = ${siteId}::uuid`] : []),
       ...(scope ? [Prisma.sql`s.id = ANY(${[...scope]}::uuid[])`] : []),
     ];
-    const rows = await this.db.$queryRaw<Array<Record<string, unknown>>>`
+    const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT s.id::text AS site_id, s.slug, s.name, s.webhook_url,
              coalesce(w.attempts, 0)::int AS attempts, coalesce(w.succeeded, 0)::int AS succeeded,
              latest.started_at AS last_attempt_at, ok.last_success_at,
@@ -104,9 +107,10 @@ export class DeskRepository {
   /**
    * The queues that need an operator, each with its count and the item that has waited longest. Sandboxes' records
    * and simulated money are nobody's work: they are left out (docs/sandbox.md). A scoped operator's counts are of its
-   * sites' records only; unmatched transfers are the house's, so none of them count.
+   * sites' records only; unmatched transfers are the house's, so none of them count. One statement after another:
+   * the dashboard reads them in one transaction, one connection, where statements sent at once are not supported.
    */
-  async queueHeads(scope: SiteScope) {
+  async queueHeads(scope: SiteScope, db: Db = this.db) {
     const live = { site: { livemode: true }, ...siteScopeWhere(scope) };
     const head = (count: number, oldest: { id: string; at: Date | null } | null): QueueHead => ({
       count,
@@ -119,91 +123,71 @@ export class DeskRepository {
         status === 'WAITING'
           ? { status: { in: ['PENDING_REVIEW' as const, 'LATE_ARRIVAL' as const] }, waitingForRestSince: { not: null }, ...live }
           : { status, waitingForRestSince: null, ...live };
-      const [count, oldest] = await Promise.all([
-        this.db.deposit.count({ where }),
-        this.db.deposit.findFirst({
-          where,
-          orderBy: [{ awaitingReviewSince: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
-          select: { id: true, awaitingReviewSince: true, createdAt: true },
-        }),
-      ]);
+      const count = await db.deposit.count({ where });
+      const oldest = await db.deposit.findFirst({
+        where,
+        orderBy: [{ awaitingReviewSince: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
+        select: { id: true, awaitingReviewSince: true, createdAt: true },
+      });
       return head(count, oldest && { id: oldest.id, at: oldest.awaitingReviewSince ?? oldest.createdAt });
     };
     // Withdrawals and returns both wait for review since they were asked for, then to be sent since their approval.
     type Payout = { id: string; createdAt: Date; approvedAt: Date | null } | null;
     const payoutQueue = async (
       status: 'PENDING_REVIEW' | 'APPROVED',
-      count: Promise<number>,
+      count: () => Promise<number>,
       oldest: (orderBy: object[]) => Promise<Payout>,
     ) => {
-      const [total, first] = await Promise.all([
-        count,
-        oldest(status === 'APPROVED' ? [{ approvedAt: 'asc' }, { createdAt: 'asc' }] : [{ createdAt: 'asc' }]),
-      ]);
+      const total = await count();
+      const first = await oldest(status === 'APPROVED' ? [{ approvedAt: 'asc' }, { createdAt: 'asc' }] : [{ createdAt: 'asc' }]);
       return head(total, first && { id: first.id, at: status === 'APPROVED' ? (first.approvedAt ?? first.createdAt) : first.createdAt });
     };
     const payoutFields = { id: true, createdAt: true, approvedAt: true } as const;
     const withdrawals = (status: 'PENDING_REVIEW' | 'APPROVED') =>
-      payoutQueue(status, this.db.withdrawal.count({ where: { status, ...live } }), (orderBy) =>
-        this.db.withdrawal.findFirst({
-          where: { status, ...live },
-          orderBy: orderBy,
-          select: payoutFields,
-        }),
+      payoutQueue(
+        status,
+        () => db.withdrawal.count({ where: { status, ...live } }),
+        (orderBy) =>
+          db.withdrawal.findFirst({
+            where: { status, ...live },
+            orderBy: orderBy,
+            select: payoutFields,
+          }),
       );
     const returns = (status: 'PENDING_REVIEW' | 'APPROVED') =>
-      payoutQueue(status, this.db.senderReturn.count({ where: { status, ...senderReturnScopeWhere(scope) } }), (orderBy) =>
-        this.db.senderReturn.findFirst({
-          where: { status, ...senderReturnScopeWhere(scope) },
-          orderBy: orderBy,
-          select: payoutFields,
-        }),
+      payoutQueue(
+        status,
+        () => db.senderReturn.count({ where: { status, ...senderReturnScopeWhere(scope) } }),
+        (orderBy) =>
+          db.senderReturn.findFirst({
+            where: { status, ...senderReturnScopeWhere(scope) },
+            orderBy: orderBy,
+            select: payoutFields,
+          }),
       );
-    const [
-      depositsToReview,
-      lateArrivals,
-      withdrawalsToReview,
-      withdrawalsToSend,
-      unmatched,
-      dead,
-      returnsToReview,
-      returnsToSend,
-      waitingForRest,
-    ] = await Promise.all([
-      deposits('PENDING_REVIEW'),
-      deposits('LATE_ARRIVAL'),
-      withdrawals('PENDING_REVIEW'),
-      withdrawals('APPROVED'),
-      Promise.all([
-        this.db.bankTransfer.count({ where: { status: 'UNMATCHED', livemode: true, ...transferScopeWhere(scope) } }),
-        this.db.bankTransfer.findFirst({
-          where: { status: 'UNMATCHED', livemode: true, ...transferScopeWhere(scope) },
-          orderBy: [{ createdAt: 'asc' }],
-          select: { id: true, createdAt: true },
-        }),
-      ]),
-      Promise.all([
-        this.db.outboxEvent.count({ where: { status: 'DEAD', ...live } }),
-        this.db.outboxEvent.findFirst({
-          where: { status: 'DEAD', ...live },
-          orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
-          select: { id: true, deadAt: true, createdAt: true },
-        }),
-      ]),
-      returns('PENDING_REVIEW'),
-      returns('APPROVED'),
-      deposits('WAITING'),
-    ]);
+    const unmatchedWhere = { status: 'UNMATCHED' as const, livemode: true, ...transferScopeWhere(scope) };
+    const unmatchedCount = await db.bankTransfer.count({ where: unmatchedWhere });
+    const unmatched = await db.bankTransfer.findFirst({
+      where: unmatchedWhere,
+      orderBy: [{ createdAt: 'asc' }],
+      select: { id: true, createdAt: true },
+    });
+    const deadCount = await db.outboxEvent.count({ where: { status: 'DEAD', ...live } });
+    const dead = await db.outboxEvent.findFirst({
+      where: { status: 'DEAD', ...live },
+      orderBy: [{ deadAt: 'asc' }, { createdAt: 'asc' }],
+      select: { id: true, deadAt: true, createdAt: true },
+    });
     return {
-      depositsToReview,
-      lateArrivals,
-      waitingForRest,
-      unmatchedTransfers: head(unmatched[0], unmatched[1] && { id: unmatched[1].id, at: unmatched[1].createdAt }),
-      withdrawalsToReview,
-      withdrawalsToSend,
-      deadEvents: head(dead[0], dead[1] && { id: dead[1].id, at: dead[1].deadAt ?? dead[1].createdAt }),
-      returnsToReview,
-      returnsToSend,
+      depositsToReview: await deposits('PENDING_REVIEW'),
+      lateArrivals: await deposits('LATE_ARRIVAL'),
+      waitingForRest: await deposits('WAITING'),
+      unmatchedTransfers: head(unmatchedCount, unmatched && { id: unmatched.id, at: unmatched.createdAt }),
+      withdrawalsToReview: await withdrawals('PENDING_REVIEW'),
+      withdrawalsToSend: await withdrawals('APPROVED'),
+      deadEvents: head(deadCount, dead && { id: dead.id, at: dead.deadAt ?? dead.createdAt }),
+      returnsToReview: await returns('PENDING_REVIEW'),
+      returnsToSend: await returns('APPROVED'),
     };
   }
 
@@ -211,12 +195,10 @@ export class DeskRepository {
    * Events the webhook auto-replay replayed since `since` (its `EVENT.REPLAYED` audit entries by the SYSTEM rule
    * `actorId`), with the first of them and its site.
    */
-  async autoReplayed(since: Date, actorId: string, scope: SiteScope): Promise<QueueHead> {
+  async autoReplayed(since: Date, actorId: string, scope: SiteScope, db: Db = this.db): Promise<QueueHead> {
     const where = { action: 'EVENT.REPLAYED', actorType: 'SYSTEM' as const, actorId, createdAt: { gte: since }, ...siteScopeWhere(scope) };
-    const [count, first] = await Promise.all([
-      this.db.auditLog.count({ where }),
-      this.db.auditLog.findFirst({ where, orderBy: [{ createdAt: 'asc' }], select: { siteId: true, createdAt: true } }),
-    ]);
+    const count = await db.auditLog.count({ where });
+    const first = await db.auditLog.findFirst({ where, orderBy: [{ createdAt: 'asc' }], select: { siteId: true, createdAt: true } });
     return { count, oldestAt: first?.createdAt ?? null, oldestId: first?.siteId ?? null };
   }
 }

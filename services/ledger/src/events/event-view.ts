@@ -1,5 +1,6 @@
 import { webhookBody } from '@kasa/webhook-sender';
 import type { AttemptView, EventView } from '@kasa/contracts';
+import type { Prisma } from '@kasa/db';
 import { isoOrNull } from '../shared/iso.js';
 import type { EventRepository, EventRow, EventUser, EventWithAttempts } from './event.repository.js';
 
@@ -97,11 +98,14 @@ function recordIdOf(payload: unknown): { intentId?: string; withdrawalId?: strin
 export async function withUsers<View extends { payload: unknown }>(
   events: Pick<EventRepository, 'usersOf'>,
   views: View[],
+  /** The ops list's transaction (its statement timeout), when a list page asks. */
+  tx?: Prisma.TransactionClient,
 ): Promise<Array<View & { user: EventUser | null }>> {
   const ids = views.map((view) => recordIdOf(view.payload));
   const users = await events.usersOf(
     ids.flatMap((id) => (id.intentId ? [id.intentId] : [])),
     ids.flatMap((id) => (id.withdrawalId ? [id.withdrawalId] : [])),
+    tx,
   );
   return views.map((view, index) => {
     const id = ids[index];

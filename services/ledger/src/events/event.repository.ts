@@ -58,14 +58,15 @@ type Db = PrismaClient | Prisma.TransactionClient;
 export class EventRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  list(filter: EventFilter, window: ListWindow): Promise<EventRow[]> {
+  /** A page of events; `db`: the ops list's transaction (its statement timeout), the pool for the partner's list. */
+  list(filter: EventFilter, window: ListWindow, db: Db = this.db): Promise<EventRow[]> {
     const where = {
       ...(filter.siteId ? { siteId: filter.siteId } : {}),
       ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
       ...(filter.types ? { type: { in: filter.types } } : {}),
       ...siteScopeWhere(filter.scope ?? null),
     };
-    return this.db.outboxEvent.findMany({ ...keysetPage(where, window), select: EVENT_FIELDS });
+    return db.outboxEvent.findMany({ ...keysetPage(where, window), select: EVENT_FIELDS });
   }
 
   /** The event with its attempts, oldest attempt first; `siteId` scopes the read (another site's is null). */
@@ -193,12 +194,11 @@ export class EventRepository {
    * The end users of the deposits (`intentIds`) and withdrawals (`withdrawalIds`) that events report on, by record id:
    * the webhook's data does not carry them, the operators' event views do.
    */
-  async usersOf(intentIds: string[], withdrawalIds: string[]): Promise<Map<string, EventUser>> {
+  async usersOf(intentIds: string[], withdrawalIds: string[], db: Db = this.db): Promise<Map<string, EventUser>> {
     const select = { id: true, externalUserId: true, externalUserLabel: true } as const;
-    const [deposits, withdrawals] = await Promise.all([
-      intentIds.length > 0 ? this.db.deposit.findMany({ where: { id: { in: intentIds } }, select }) : [],
-      withdrawalIds.length > 0 ? this.db.withdrawal.findMany({ where: { id: { in: withdrawalIds } }, select }) : [],
-    ]);
+    // One after the other: on a list's transaction, its one connection takes one statement at a time.
+    const deposits = intentIds.length > 0 ? await db.deposit.findMany({ where: { id: { in: intentIds } }, select }) : [];
+    const withdrawals = withdrawalIds.length > 0 ? await db.withdrawal.findMany({ where: { id: { in: withdrawalIds } }, select }) : [];
     return new Map(
       [...deposits, ...withdrawals].map((row) => [
         row.id,

@@ -15,6 +15,7 @@ import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { wantsCsv } from '../shared/csv.js';
 import { sendOpsListCsv } from '../shared/ops-list-csv.js';
+import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
 
 /**
  * The operators' delivery ledger (`/ops/v1/events`): every site's events with a `siteId` filter,
@@ -34,14 +35,14 @@ export function eventOpsRoutes(deps: LedgerDeps): Router {
     const toOpsEvent = (row: EventRow, schedule: DeliverySchedule) => ({ ...toEventView(row, schedule), siteId: row.siteId });
     const filters = parseRequest('listEvents', query, LIST_FILTERS_INVALID);
     const scope = scopeOf(principalOf(res.locals));
-    if (wantsCsv(req)) {
-      return sendOpsListCsv(res, 'events', async (window) => {
-        const page = await listEvents(deps, siteId, { ...filters, cursor: undefined, ...window }, toOpsEvent, scope);
-        return { ...page, data: await withUsers(deps.events, page.data) };
+    // Each page, of a CSV export too, in a transaction of its own whose statement timeout is OPS_READ_TIMEOUT_MS.
+    const readPage = (page: typeof filters) =>
+      readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, async (tx) => {
+        const read = await listEvents(deps, siteId, page, toOpsEvent, scope, tx);
+        return { ...read, data: await withUsers(deps.events, read.data, tx) };
       });
-    }
-    const page = await listEvents(deps, siteId, filters, toOpsEvent, scope);
-    res.json({ ...page, data: await withUsers(deps.events, page.data) });
+    if (wantsCsv(req)) return sendOpsListCsv(res, 'events', (window) => readPage({ ...filters, cursor: undefined, ...window }));
+    res.json(await readPage(filters));
   });
 
   opsRoute(router, 'opsGetEvent', async (req, res) => {

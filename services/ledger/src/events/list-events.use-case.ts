@@ -1,4 +1,5 @@
 import { EVENT_STATUSES, type ListResponse, type RequestOf } from '@kasa/contracts';
+import type { Prisma } from '@kasa/db';
 import type { SiteScope } from '../operators/site-scope.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import type { CursorCodec } from '../shared/cursor.js';
@@ -21,6 +22,8 @@ export async function listEvents<Item = EventView>(
   toItem: (row: EventRow, schedule: DeliverySchedule) => Item = toEventView as (row: EventRow, schedule: DeliverySchedule) => Item,
   /** An operator's scope: only these sites' events (the ops list); null: every site, or the one `siteId`. */
   scope: SiteScope = null,
+  /** The ops list's transaction (its statement timeout); the partner's list reads the pool. */
+  tx?: Prisma.TransactionClient,
 ): Promise<ListResponse<Item>> {
   const types = query.type ? [...new Set(query.type.split(','))].sort() : undefined;
   return listPage<EventRow & { schedule: DeliverySchedule }, Item>(
@@ -35,8 +38,9 @@ export async function listEvents<Item = EventView>(
             scope,
           },
           window,
+          tx,
         );
-        const schedule = { retryDelayMs: deps.config.webhookRetryDelayMs, replayedAt: await deps.events.replayTimes(rows) };
+        const schedule = { retryDelayMs: deps.config.webhookRetryDelayMs, replayedAt: await deps.events.replayTimes(rows, tx) };
         return rows.map((row) => ({ ...row, schedule }));
       },
       toItem: ({ schedule, ...row }) => toItem(row, schedule),

@@ -7,6 +7,7 @@ import { opsListPage } from '../shared/ops-list.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { wantsCsv } from '../shared/csv.js';
 import { sendOpsListCsv } from '../shared/ops-list-csv.js';
+import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
 import { principalOf } from './operator-auth.js';
 import { scopeOf } from './site-scope.js';
 
@@ -36,13 +37,16 @@ export function auditOpsRoutes(deps: LedgerDeps): Router {
         deps.cursors,
         'ops-audit',
         page,
-        async (filters, window) => {
-          const rows = await deps.auditLog.list(filters, window, scope);
-          emails = await deps.operators.emailsOf([
-            ...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId)),
-          ]);
-          return rows;
-        },
+        // Each page, of a CSV export too, in a transaction of its own whose statement timeout is OPS_READ_TIMEOUT_MS.
+        (filters, window) =>
+          readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, async (tx) => {
+            const rows = await deps.auditLog.list(filters, window, scope, tx);
+            emails = await deps.operators.emailsOf(
+              [...new Set(rows.filter((r) => r.actorType === 'OPERATOR' && isUuid(r.actorId)).map((r) => r.actorId))],
+              tx,
+            );
+            return rows;
+          }),
         (row) => auditView(row, emails),
       );
     if (wantsCsv(req)) return sendOpsListCsv(res, 'audit', (page) => readPage({ ...query, cursor: undefined, ...page }));

@@ -1,4 +1,4 @@
-import type { AuditLog, PrismaClient } from '@kasa/db';
+import type { AuditLog, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { siteScopeWhere, type SiteScope } from './site-scope.js';
 
@@ -14,8 +14,16 @@ export interface AuditFilter {
 export class AuditQueryRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  /** A page of entries; a scoped operator's only its sites' (entries of no site are the house's). */
-  list(filter: AuditFilter, window: ListWindow, scope: SiteScope): Promise<AuditLog[]> {
+  /**
+   * A page of entries; a scoped operator's only its sites' (entries of no site are the house's). `db`: the list's
+   * transaction (its statement timeout).
+   */
+  list(
+    filter: AuditFilter,
+    window: ListWindow,
+    scope: SiteScope,
+    db: PrismaClient | Prisma.TransactionClient = this.db,
+  ): Promise<AuditLog[]> {
     const where = {
       ...(filter.siteId ? { siteId: filter.siteId } : {}),
       ...(filter.actorId ? { actorId: filter.actorId } : {}),
@@ -24,6 +32,6 @@ export class AuditQueryRepository {
       ...(filter.entityId ? { entityId: filter.entityId } : {}),
       ...siteScopeWhere(scope),
     };
-    return this.db.auditLog.findMany(keysetPage(where, window));
+    return db.auditLog.findMany(keysetPage(where, window));
   }
 }

@@ -40,9 +40,9 @@ export class OperatorRepository {
   }
 
   /** Emails of the given operator ids, for showing "who" next to audit entries. */
-  async emailsOf(ids: string[]): Promise<Map<string, string>> {
+  async emailsOf(ids: string[], db: PrismaClient | Tx = this.db): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.operator.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } });
+    const rows = await db.operator.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } });
     return new Map(rows.map((row) => [row.id, row.email]));
   }
 

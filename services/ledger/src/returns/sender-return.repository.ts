@@ -44,9 +44,9 @@ export class SenderReturnRepository {
   }
 
   /** The site each return's money belongs to (its deposit's, named by the return or its transfer); null: a house return. */
-  async sitesOf(ids: string[]): Promise<Map<string, string | null>> {
+  async sitesOf(ids: string[], db: PrismaClient | Tx = this.db): Promise<Map<string, string | null>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.$queryRaw<{ id: string; site_id: string | null }[]>`
+    const rows = await db.$queryRaw<{ id: string; site_id: string | null }[]>`
       SELECT r.id, d.site_id
       FROM sender_returns r
       JOIN bank_transfers t ON t.id = r.bank_transfer_id
@@ -59,8 +59,14 @@ export class SenderReturnRepository {
     return this.db.senderReturn.findUnique({ where: { id } });
   }
 
-  list(statuses: SenderReturnStatus[] | undefined, window: ListWindow, scope: SiteScope): Promise<SenderReturn[]> {
-    return this.db.senderReturn.findMany(
+  /** A page of returns; `db`: the ops list's transaction (its statement timeout). */
+  list(
+    statuses: SenderReturnStatus[] | undefined,
+    window: ListWindow,
+    scope: SiteScope,
+    db: PrismaClient | Tx = this.db,
+  ): Promise<SenderReturn[]> {
+    return db.senderReturn.findMany(
       keysetPage({ ...(statuses ? { status: { in: statuses } } : {}), ...senderReturnScopeWhere(scope) }, window),
     );
   }

@@ -246,12 +246,19 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
   });
 }
 
-/** Returns with their approvals as operators see them (four-eyes: what each needs, read by its site). */
+/**
+ * Returns with their approvals as operators see them (four-eyes: what each needs, read by its site); `tx`: the ops
+ * list's transaction, when a list page asks.
+ */
 export async function withReturnApprovals(
   deps: ReturnDeps,
   rows: SenderReturn[],
+  tx?: Tx,
 ): Promise<Array<SenderReturn & { shownApprovals: ApprovalsView }>> {
-  const sites = await deps.senderReturns.sitesOf(rows.map((row) => row.id));
+  const sites = await deps.senderReturns.sitesOf(
+    rows.map((row) => row.id),
+    tx,
+  );
   const required = await withApprovalsRequired(deps, rows, (row) => sites.get(row.id) ?? null);
   return required.map(({ approvalsRequired: needed, ...row }) => ({
     ...row,

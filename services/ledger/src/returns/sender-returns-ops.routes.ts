@@ -31,11 +31,11 @@ export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(
     router,
     'listSenderReturns',
-    opsListRoute(deps.cursors, {
+    opsListRoute(deps, {
       schema: 'opsListSenderReturns',
       cursorList: 'ops-sender-returns',
-      fetch: async (filters, window, scope) =>
-        withReturnApprovals(deps, await deps.senderReturns.list(statusesOf(filters, SENDER_RETURN_STATUSES), window, scope)),
+      fetch: async (filters, window, scope, tx) =>
+        withReturnApprovals(deps, await deps.senderReturns.list(statusesOf(filters, SENDER_RETURN_STATUSES), window, scope, tx), tx),
       toItem: (row) => toOpsSenderReturn(row, row.shownApprovals),
     }),
   );

@@ -1,9 +1,8 @@
 import { Prisma, type BankTransfer, type Deposit, type PrismaClient, type Withdrawal } from '@kasa/db';
-import { AppError } from '@kasa/http';
 import { EVENT_FIELDS, type EventRow } from '../events/event.repository.js';
 import type { SiteScope } from '../operators/site-scope.js';
+import { readWithTimeout } from '../shared/read-timeout.repository.js';
 import type { SearchTerms } from './search-terms.js';
-import { isStatementTimeout } from './statement-timeout.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -31,20 +30,8 @@ export class SearchRepository {
     private readonly timeoutMs: number,
   ) {}
 
-  async search(terms: SearchTerms, limit: number, scope: SiteScope) {
-    try {
-      return await this.db.$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(this.timeoutMs)}, true)`;
-          return await this.found(tx, terms, limit, scope);
-        },
-        // The statement timeout ends a slow read; this only bounds the whole, a few reads of it.
-        { maxWait: this.timeoutMs + 2_000, timeout: this.timeoutMs * 4 + 2_000 },
-      );
-    } catch (error) {
-      if (isStatementTimeout(error)) throw new AppError('service_unavailable', 'The search took too long; narrow it.');
-      throw error;
-    }
+  search(terms: SearchTerms, limit: number, scope: SiteScope) {
+    return readWithTimeout(this.db, this.timeoutMs, 'The search took too long; narrow it.', (tx) => this.found(tx, terms, limit, scope));
   }
 
   /**

@@ -154,28 +154,31 @@ export function csvHeaderOf(name: OpsCsvList): string[] {
 /** One page of a list as its JSON route reads it, from a cursor (none: the first page) and a page size. */
 export type ReadListPage<Item> = (window: { limit: string; cursor?: string }) => Promise<ListResponse<Item>>;
 
-/** Every page of a list, {@link CSV_PAGE_ROWS} items at a time, following its own `nextCursor` until the end. */
-async function* everyPage<Item>(readPage: ReadListPage<Item>): AsyncGenerator<Item[]> {
-  let cursor: string | undefined;
-  do {
-    const page = await readPage({ limit: String(CSV_PAGE_ROWS), ...(cursor ? { cursor } : {}) });
+/** Every page of a list from `first` on, {@link CSV_PAGE_ROWS} items at a time, following its own `nextCursor` until the end. */
+async function* everyPage<Item>(readPage: ReadListPage<Item>, first: ListResponse<Item>): AsyncGenerator<Item[]> {
+  let page = first;
+  for (;;) {
     yield page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+    if (!page.nextCursor) return;
+    page = await readPage({ limit: String(CSV_PAGE_ROWS), cursor: page.nextCursor });
+  }
 }
 
 /**
  * Answers an ops list as a CSV file (`Accept: text/csv`): every item the JSON list's filters select, page after
  * page through the list's own keyset cursor, streamed (src/shared/csv.ts). The route has parsed the filters
- * already, so a bad one was a 400 before any byte of CSV.
+ * already, so a bad one was a 400 before any byte of CSV. The first page is read before the status is sent too,
+ * so a read that fails at once (past OPS_READ_TIMEOUT_MS: 503) is still an error answer; a later page that fails
+ * cuts the file off (streamCsv).
  */
 export async function sendOpsListCsv<Item>(res: Response, name: OpsCsvList, readPage: ReadListPage<Item>): Promise<void> {
   const { file, columns } = OPS_CSV_TABLES[name];
   // The cast: each table is written for the items its list's JSON answer holds (the same `toItem`, whose answers
   // test/contract checks against these response types), and `name` is the list `readPage` reads.
   const cells = columns as ReadonlyArray<Column<unknown>>;
+  const first = await readPage({ limit: String(CSV_PAGE_ROWS) });
   async function* rows() {
-    for await (const items of everyPage(readPage)) yield items.map((item) => cells.map(([, cell]) => cell(item)));
+    for await (const items of everyPage(readPage, first)) yield items.map((item) => cells.map(([, cell]) => cell(item)));
   }
   await streamCsv(res, { name: csvFilename(file, new Date()), header: columns.map(([header]) => header) }, rows());
 }

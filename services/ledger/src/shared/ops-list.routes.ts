@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Prisma, PrismaClient } from '@kasa/db';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { principalOf } from '../operators/operator-auth.js';
 import { scopeOf, type SiteScope } from '../operators/site-scope.js';
@@ -7,6 +8,7 @@ import type { CursorCodec } from './cursor.js';
 import type { ListWindow } from './keyset.js';
 import { isCsvList, sendOpsListCsv } from './ops-list-csv.js';
 import { opsListPage, type OpsFilters, type OpsListQuery } from './ops-list.use-case.js';
+import { LIST_TOO_SLOW, readWithTimeout } from './read-timeout.repository.js';
 
 // One parser per ops list-filter schema: parseRequest types a query by the schema's literal name, and each is an OpsListQuery.
 const QUERY_PARSERS = {
@@ -20,30 +22,42 @@ const QUERY_PARSERS = {
 export interface OpsList<Row, Item> {
   schema: keyof typeof QUERY_PARSERS;
   cursorList: string;
-  /** One page's rows, only of the sites in the operator's `scope` (null: every site), filtered in the query. */
-  fetch: (filters: OpsFilters, window: ListWindow, scope: SiteScope) => Promise<Row[]>;
+  /**
+   * One page's rows, only of the sites in the operator's `scope` (null: every site), filtered in the query; every
+   * statement on `tx`, the page's transaction with its statement timeout.
+   */
+  fetch: (filters: OpsFilters, window: ListWindow, scope: SiteScope, tx: Prisma.TransactionClient) => Promise<Row[]>;
   toItem: (row: Row) => Item;
+}
+
+/** What an ops list route reads with: the cursor codec, the database and OPS_READ_TIMEOUT_MS. */
+export interface OpsListDeps {
+  cursors: CursorCodec;
+  db: PrismaClient;
+  config: { opsReadTimeoutMs: number };
 }
 
 /**
  * `GET` of an ops list (review queues, bank transfers): the query checked with the list's filter schema
  * (400 `validation_failed`, "The list filters are not valid."), then one newest-first page of `fetch`'s
- * rows through the page window, each shown by `toItem`.
+ * rows through the page window, each shown by `toItem`. Each page (of a CSV export too) is read in a transaction
+ * of its own with OPS_READ_TIMEOUT_MS as its statement timeout: past it, 503 "The list took too long".
  */
 export function opsListRoute<Row extends { createdAt: Date; id: string }, Item>(
-  cursors: CursorCodec,
+  deps: OpsListDeps,
   list: OpsList<Row, Item>,
 ): RequestHandler {
   return async (req, res) => {
     const query = QUERY_PARSERS[list.schema](req.query);
     const scope = scopeOf(principalOf(res.locals));
-    const fetch = (filters: OpsFilters, window: ListWindow) => list.fetch(filters, window, scope);
+    const fetch = (filters: OpsFilters, window: ListWindow) =>
+      readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, (tx) => list.fetch(filters, window, scope, tx));
     if (wantsCsv(req) && isCsvList(list.cursorList)) {
       const filters = { ...query, cursor: undefined, limit: undefined };
       return sendOpsListCsv(res, list.cursorList, (page) =>
-        opsListPage(cursors, list.cursorList, { ...filters, ...page }, fetch, list.toItem),
+        opsListPage(deps.cursors, list.cursorList, { ...filters, ...page }, fetch, list.toItem),
       );
     }
-    res.json(await opsListPage(cursors, list.cursorList, query, fetch, list.toItem));
+    res.json(await opsListPage(deps.cursors, list.cursorList, query, fetch, list.toItem));
   };
 }

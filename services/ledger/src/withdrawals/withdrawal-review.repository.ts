@@ -31,8 +31,14 @@ export class WithdrawalReviewRepository {
     return this.db.withdrawal.findUnique({ where: { id } });
   }
 
-  listWithdrawals(filter: ReviewListFilter<WithdrawalStatus>, window: ListWindow, scope: SiteScope): Promise<Withdrawal[]> {
-    return this.db.withdrawal.findMany(
+  /** Withdrawals across sites (or one), in the window's order; `db`: the ops list's transaction (its statement timeout). */
+  listWithdrawals(
+    filter: ReviewListFilter<WithdrawalStatus>,
+    window: ListWindow,
+    scope: SiteScope,
+    db: PrismaClient | Tx = this.db,
+  ): Promise<Withdrawal[]> {
+    return db.withdrawal.findMany(
       keysetPage({ ...reviewWhere(filter), ...amountWhere('amount', filter), ...siteScopeWhere(scope) }, window),
     );
   }

@@ -19,13 +19,13 @@ export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(
     router,
     'opsListWithdrawals',
-    opsListRoute(deps.cursors, {
+    opsListRoute(deps, {
       schema: 'opsListWithdrawals',
       cursorList: 'ops-withdrawals',
-      fetch: async (filters, window, scope) =>
+      fetch: async (filters, window, scope, tx) =>
         withApprovalsRequired(
           deps,
-          await deps.withdrawalReview.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window, scope),
+          await deps.withdrawalReview.listWithdrawals(reviewFilter(filters, statusesOf(filters, WITHDRAWAL_STATUSES)), window, scope, tx),
           (row) => row.siteId,
         ),
       toItem: (row) => toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, row.approvalsRequired)),
