@@ -23,7 +23,7 @@
  * before the create path is optimised), BENCH_ROUND_WARMUP (s, default 3, later rounds), BENCH_CONNECTIONS
  * (default 50), BENCH_STEADY_DURATION / BENCH_STEADY_WARMUP (s, default 10 and 2), BENCH_SCENARIOS
  * (comma-separated, default both), BENCH_MODE (compiled | child-process | in-process; default compiled),
- * BENCH_CPU_PROF_DIR (--cpu-prof the server children there), BENCH_KEEP_LOGS=1 (keep the services' log files), BENCH_NO_DOCS=1 (leave docs/benchmarks.md
+ * BENCH_CPU_PROF_DIR (--cpu-prof the server children there), BENCH_NODE_ARGS (more Node flags for them), BENCH_KEEP_LOGS=1 (keep the services' log files), BENCH_NO_DOCS=1 (leave docs/benchmarks.md
  * alone), BENCH_STRICT=1 (exit 3 when a target is missed).
  */
 import { randomUUID } from 'node:crypto';

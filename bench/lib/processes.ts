@@ -153,6 +153,8 @@ async function startCompiled(
 ): Promise<ServiceHandle> {
   const port = await freePort();
   const args = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`] : [];
+  // BENCH_NODE_ARGS: more Node flags for the servers (for example --trace-gc, whose lines land in the service log).
+  args.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const stdout = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = spawn(process.execPath, [...args, join('services', role, 'dist', 'main.js')], {
     cwd: REPO_ROOT,
