@@ -42,8 +42,10 @@ function parseCsv(text: string): string[][] {
 }
 
 /** The file's records after the header, each by its header's names. */
+/** The rows of a downloaded file, which starts with the UTF-8 byte-order mark spreadsheets need (checked here). */
 function rowsOf(text: string): Array<Record<string, string>> {
-  const [header = [], ...records] = parseCsv(text);
+  expect(text.startsWith('\ufeff')).toBe(true);
+  const [header = [], ...records] = parseCsv(text.slice(1));
   return records.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
 }
 

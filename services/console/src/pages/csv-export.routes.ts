@@ -7,6 +7,8 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { EXPORTED_LISTS, type ExportedList } from '../views/export-link.view.js';
 import { pageContext } from './page-context.js';
 
+const UTF8_BOM = '\ufeff';
+
 /** The ops list behind each exported console list. */
 const OPERATIONS: Record<ExportedList, OpsCsvOperationId> = {
   deposits: 'opsListIntents',
@@ -33,6 +35,9 @@ export function csvExportRoutes(deps: ConsoleDeps): Router {
     const file = await ctx.ops.exportCsv(OPERATIONS[list], filters);
     res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+    // A spreadsheet opened on the file reads it as UTF-8 (Turkish names: Ş, Ğ, İ) only with a byte-order mark; the ops
+    // API and `kasa --csv`, read by programs, stay without one.
+    res.write(UTF8_BOM);
     try {
       // pipeline waits on the browser (backpressure) and, should it go away, cancels the download from the ledger.
       await pipeline(Readable.fromWeb(file.body), res);
