@@ -66,8 +66,10 @@ const recordsOf = (text: string) =>
 
 describe('kasa --csv', () => {
   it('streams every matching deposit to stdout, beyond --limit, in the rows and order --json lists them', async () => {
-    for (let i = 0; i < 240; i += 8) {
-      await Promise.all(Array.from({ length: 8 }, (_, j) => scenario.createDeposit(siteId, String(5000 + (i + j) * 25))));
+    // More than one CSV page (500 rows), so the file arrives in more than one piece whatever the timing: the ledger
+    // reads each page before writing it, and the first with the header.
+    for (let i = 0; i < 520; i += 13) {
+      await Promise.all(Array.from({ length: 13 }, (_, j) => scenario.createDeposit(siteId, String(5000 + (i + j) * 25))));
     }
     await scenario.createDeposit(siteId, '1000');
     const { out, stdout } = capture(true);
@@ -86,7 +88,7 @@ describe('kasa --csv', () => {
       0,
     );
     const listed = JSON.parse(json.out.text) as Array<{ intentId: string; amount: string }>;
-    expect(listed).toHaveLength(240);
+    expect(listed).toHaveLength(520);
     expect(column('intent_id')).toEqual(listed.map((i) => i.intentId));
     expect(column('amount_kurus')).toEqual(listed.map((i) => i.amount));
     expect(column('amount_try')).toContain('50.00');
