@@ -5,31 +5,46 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRACKED = Symbol('kasa.routeTemplate');
+/** Where a tracked request keeps the `req.route` Express gave it. */
+const ROUTE = Symbol('kasa.route');
 
 interface Tracked {
   template: string | undefined;
 }
 
-type TrackedRequest = Request & { [TRACKED]?: Tracked };
+type TrackedRequest = Request & { [TRACKED]?: Tracked; [ROUTE]?: unknown };
+
+/** Request prototypes (one per Express app) whose `route` is already followed. */
+const following = new WeakSet<object>();
 
 /**
  * Starts following which route serves `req`, once per request however many middlewares ask. Express sets
  * `req.route` just before a route's handlers run, while `req.baseUrl` still holds the mount path; by the
  * time the response finishes the mount is unwound. The template is captured at that moment.
+ *
+ * The `route` accessor is defined once on the app's request prototype, not on each request: an accessor
+ * defined per object with closures of its own gives every request a hidden class of its own, whose
+ * (long-lived) map then holds the closures and, through them, the whole request, so every request survived
+ * young-generation collections and had to be copied and promoted (about 6 MB per scavenge in the ledger at
+ * 700 requests/s, 10 MB in the gateway: docs/benchmarks.md).
  */
 export function trackRoute(req: Request): void {
   const tracked = req as TrackedRequest;
   if (tracked[TRACKED]) return;
-  const state: Tracked = { template: undefined };
-  tracked[TRACKED] = state;
-  let current: unknown;
-  Object.defineProperty(req, 'route', {
+  tracked[TRACKED] = { template: undefined };
+  const prototype = Object.getPrototypeOf(req) as object | null;
+  if (prototype === null || following.has(prototype)) return;
+  following.add(prototype);
+  Object.defineProperty(prototype, 'route', {
     configurable: true,
     enumerable: true,
-    get: () => current,
-    set: (value: { path?: unknown } | undefined) => {
-      current = value;
-      if (value && typeof value.path === 'string') state.template = routeTemplate(req.baseUrl, value.path, req.params);
+    get(this: TrackedRequest) {
+      return this[ROUTE];
+    },
+    set(this: TrackedRequest, value: { path?: unknown } | undefined) {
+      this[ROUTE] = value;
+      const state = this[TRACKED];
+      if (state && value && typeof value.path === 'string') state.template = routeTemplate(this.baseUrl, value.path, this.params);
     },
   });
 }

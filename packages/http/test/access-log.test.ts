@@ -54,6 +54,9 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     res.json({ late: true });
   });
+  plain.get('/own-properties', (req, res) => {
+    res.json({ ownRoute: Object.getOwnPropertyDescriptor(req, 'route') !== undefined, routePath: (req.route as { path: string }).path });
+  });
   plain.get('/authenticated', (_req, res) => {
     res.locals.site = 'site-from-locals';
     res.json({ ok: true });
@@ -113,6 +116,15 @@ describe('access log', () => {
     const siteId = randomUUID();
     await get(`/api/sites/${siteId}/items/item-7`, id);
     expect(await accessLines(id)).toEqual([expect.objectContaining({ route: '/api/sites/:siteId/items/:itemId', siteId, status: 200 })]);
+  });
+
+  it('follows the route without an accessor of its own on each request', async () => {
+    // A per-request accessor gave every request a hidden class of its own, which kept it alive through young-generation
+    // collections (docs/benchmarks.md): the one accessor lives on the app's request prototype.
+    const id = `req-${randomUUID()}`;
+    const answer = await get('/api/own-properties', id);
+    expect(await answer.json()).toEqual({ ownRoute: false, routePath: '/own-properties' });
+    expect(await accessLines(id)).toEqual([expect.objectContaining({ route: '/api/own-properties', status: 200 })]);
   });
 
   it('labels requests that reach no route `unmatched`', async () => {
