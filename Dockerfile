@@ -26,6 +26,9 @@ FROM base AS pnpm
 RUN npm install -g pnpm@10
 WORKDIR /app
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+# The workspace's patches of dependencies (pnpm-workspace.yaml, patchedDependencies): every install below applies them
+# (the deps stage, built on this one, has them too).
+COPY patches ./patches
 RUN pnpm fetch
 
 # ---- build: install the workspace, generate the Prisma client, compile the services ----

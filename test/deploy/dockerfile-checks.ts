@@ -3,7 +3,7 @@
  * build stage that compiles the services, a production-only dependency stage, and a runtime stage with
  * compiled JavaScript, production dependencies and tini as PID 1, running `node services/<name>/dist/main.js`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   APP_SERVICES,
@@ -98,6 +98,32 @@ function pnpmInstalls(args: string): string[] {
     .filter((part) => /\bpnpm\s+(?:install|i|deploy)\b/.test(part));
 }
 
+/** The directories of the patch files pnpm-workspace.yaml's `patchedDependencies` names. */
+export function patchDirectories(): string[] {
+  const workspace = readFileSync(resolve(repoRoot, 'pnpm-workspace.yaml'), 'utf8');
+  const section = /^patchedDependencies:\n((?:[ \t]+.*\n?)*)/m.exec(workspace)?.[1] ?? '';
+  const files = [...section.matchAll(/:\s*['"]?([^'"\s]+\.patch)['"]?\s*$/gm)].map((match) => match[1]!);
+  return [...new Set(files.map((file) => dirname(file)))];
+}
+
+/**
+ * Whether `stage` puts `dir` in place: a COPY of it (or of the whole context) from the build context, or a COPY of
+ * another stage's /manifests that a RUN of that stage filled with it.
+ */
+function holdsDirectory(stages: Stage[], stage: Stage, dir: string): boolean {
+  return stage.instructions.some((i) => {
+    if (i.keyword !== 'COPY') return false;
+    const { from, sources } = copySources(i);
+    if (from === undefined) return sources.some((source) => source === '.' || inApp(source) === dir);
+    const giver = stages.find((candidate) => candidate.name === from);
+    return (
+      sources.some((source) => inApp(source).startsWith('/manifests') || source.startsWith('/manifests')) &&
+      giver !== undefined &&
+      runs(giver, new RegExp(`\\b${dir}\\b[^&;|]*/manifests|/manifests[^&;|]*\\b${dir}\\b`))
+    );
+  });
+}
+
 const isProdInstall = (command: string): boolean => /\s--prod\b|\s-P\b|\s--production\b/.test(command);
 
 /** The COPY sources and their --from stage (undefined: the build context). */
@@ -166,6 +192,15 @@ export function dockerfileProblems(text: string): string[] {
       problems.push(
         `stage ${stage.name ?? '?'} installs production dependencies over stage ${devInstall.name ?? '?'}, which has the dev ones`,
       );
+  }
+
+  // The workspace's dependency patches (pnpm-workspace.yaml, patchedDependencies) are in every stage that fetches or
+  // installs: a frozen install whose patch files are missing fails, and one that skipped them would ship the unpatched code.
+  for (const dir of patchDirectories()) {
+    for (const stage of stages.filter((candidate) => runs(candidate, /\bpnpm\s+(?:install|i|fetch)\b/))) {
+      if (!lineage(stages, stage).some((holder) => holdsDirectory(stages, holder, dir)))
+        problems.push(`stage ${stage.name ?? '?'} runs pnpm without the dependency patches in ${dir}/`);
+    }
   }
 
   // The image that runs: non-root user node, production mode, compiled code, prod dependencies, tini.

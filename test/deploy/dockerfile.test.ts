@@ -92,6 +92,7 @@ describe('Dockerfile', () => {
     ['a service left out', (text) => text.replace(/^COPY --from=build \/app\/services\/ledger\/dist .*$/m, ''), 'services/ledger/dist'],
     ['no migrations', (text) => text.replace(/^COPY --from=build \/app\/prisma\/migrations .*$/m, ''), 'prisma/migrations'],
     ['copying a file that does not exist', (text) => text.replace('COPY pnpm-lock.yaml', 'COPY package-lock.json'), 'does not exist'],
+    ['pnpm fetch without the dependency patches', (text) => text.replace(/^COPY patches .*$/m, ''), 'stage pnpm runs pnpm without'],
   ];
 
   it.each(cases)('rejects %s', (_name, mutate, expected) => {

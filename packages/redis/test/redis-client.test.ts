@@ -47,3 +47,15 @@ describe('createRedisClient', () => {
     client.disconnect();
   });
 });
+
+describe('the patched ioredis (patches/ioredis@6.0.0.patch)', () => {
+  it('gives pipelines one `length` getter on the prototype, not one of their own each', () => {
+    // An accessor defined on each pipeline gave every auto-pipelined batch a hidden class of its own, which kept the
+    // batch and the requests waiting on it alive through young-generation collections (docs/benchmarks.md).
+    const client = createRedisClient({ redisUrl: 'redis://127.0.0.1:1', redisClusterNodes: null }, { lazyConnect: true });
+    const pipeline = client.pipeline().get('a').get('b');
+    expect(Object.getOwnPropertyDescriptor(pipeline, 'length')).toBeUndefined();
+    expect(pipeline.length).toBe(2);
+    client.disconnect();
+  });
+});
