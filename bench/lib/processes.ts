@@ -53,6 +53,7 @@ export async function startService(
   const execArgv = ['--import', 'tsx'];
   // One directory per role; the default file names carry pid and thread id (the tsx loader thread writes its own).
   if (cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`);
+  execArgv.push(...nodeArgs());
   const child = fork(CHILD, [role], {
     cwd: REPO_ROOT,
     execArgv,
@@ -82,6 +83,9 @@ export async function startService(
   });
   return { role, port, url: `http://127.0.0.1:${port}`, pid: child.pid ?? null, stop: () => stopChild(child) };
 }
+
+/** BENCH_NODE_ARGS: more Node flags for every server child (for example --trace-gc, whose lines land in its log). */
+const nodeArgs = (): string[] => (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** Asks the child to stop (it drains and exits); SIGKILLs that one pid if it has not exited in time. */
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -153,8 +157,7 @@ async function startCompiled(
 ): Promise<ServiceHandle> {
   const port = await freePort();
   const args = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfDir, role)}`] : [];
-  // BENCH_NODE_ARGS: more Node flags for the servers (for example --trace-gc, whose lines land in the service log).
-  args.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  args.push(...nodeArgs());
   const stdout = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = spawn(process.execPath, [...args, join('services', role, 'dist', 'main.js')], {
     cwd: REPO_ROOT,
