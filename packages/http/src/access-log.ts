@@ -19,6 +19,23 @@ export interface AccessLogOptions {
   quietRoutes?: readonly string[];
 }
 
+/**
+ * What siteOf is given. A class, so its `params` getter is one on the prototype: an object literal with a getter of
+ * its own per request gets a hidden class of its own, whose long-lived map then keeps the request (through the
+ * getter's closure) alive through young-generation collections (docs/benchmarks.md).
+ */
+class LoggedRequest implements AccessLogRequest {
+  constructor(
+    readonly req: Request,
+    readonly res: Response,
+    readonly route: string,
+  ) {}
+
+  get params(): Record<string, string> {
+    return templateParams(this.route, this.req.originalUrl.split('?')[0] ?? '');
+  }
+}
+
 /** The health, readiness and metrics routes of `operationalRoutes`: debug level only. */
 export const PROBE_ROUTES: readonly string[] = ['/healthz', '/readyz', '/metrics'];
 
@@ -44,14 +61,7 @@ export function accessLog(logger: Logger, options: AccessLogOptions = {}): Reque
       const fields: Record<string, unknown> = { requestId: req.requestId, method: req.method, route, status: res.statusCode, durationMs };
       if (aborted) fields.aborted = true;
       // The path parameters are read only if siteOf asks for them (the gateway's never does).
-      const siteId = options.siteOf?.({
-        req,
-        res,
-        route,
-        get params() {
-          return templateParams(route, req.originalUrl.split('?')[0] ?? '');
-        },
-      });
+      const siteId = options.siteOf?.(new LoggedRequest(req, res, route));
       if (siteId !== undefined) fields.siteId = siteId;
       logger.log(level, 'http request', fields);
     };

@@ -7,6 +7,7 @@ import express from 'express';
 import { createLogger } from '@kasa/logger';
 import {
   accessLog,
+  type AccessLogRequest,
   close,
   createHttpMetrics,
   errorHandler,
@@ -33,13 +34,22 @@ const stream = new Writable({
 const logger = createLogger({ service: 'test', level: 'debug', stream });
 const metrics = createHttpMetrics('test');
 
+/** What the access log gave `siteOf`, request after request. */
+const siteOfArguments: AccessLogRequest[] = [];
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
   const app = express();
   app.use(requestId);
-  app.use(accessLog(logger, { siteOf: ({ params, res }) => params.siteId ?? (res.locals.site as string | undefined) }));
+  app.use(
+    accessLog(logger, {
+      siteOf: (request) => {
+        siteOfArguments.push(request);
+        return request.params.siteId ?? (request.res.locals.site as string | undefined);
+      },
+    }),
+  );
   app.use(metrics.middleware);
   app.use(operationalRoutes(metrics.registry, {}));
   const merged = express.Router({ mergeParams: true });
@@ -125,6 +135,10 @@ describe('access log', () => {
     const answer = await get('/api/own-properties', id);
     expect(await answer.json()).toEqual({ ownRoute: false, routePath: '/own-properties' });
     expect(await accessLines(id)).toEqual([expect.objectContaining({ route: '/api/own-properties', status: 200 })]);
+    // Likewise what siteOf is given: its lazy `params` is a getter of its class, not one of each call's own.
+    const given = siteOfArguments.find((request) => request.req.requestId === id);
+    expect(given?.route).toBe('/api/own-properties');
+    expect(Object.getOwnPropertyDescriptor(given, 'params')).toBeUndefined();
   });
 
   it('labels requests that reach no route `unmatched`', async () => {
