@@ -75,27 +75,39 @@ export async function startBaseline(databaseUrl: string, port = 0): Promise<Base
     const body = req.body as { externalUserId: string; amount: string; currency?: string };
     const key = req.get('idempotency-key') ?? randomUUID();
     const id = randomUUID();
-    const { rows } = await pool.query<{ id: string; reference_no: string; amount: string; currency: string; expires_at: Date }>(
-      `INSERT INTO deposit_intents (id, site_id, reference_no, status, requested_amount, amount, currency,
-         external_user_id, external_user_label, receiving_account_id, deposit_token_hash, expires_at,
-         idempotency_key, idempotency_fingerprint, created_at, updated_at)
-       VALUES ($1::uuid, $2::uuid, $3, 'RESERVED', $4, $4, $5, $6, NULL, $7::uuid, $8, now() + make_interval(secs => 1800),
-         $9, $10, now(), now())
-       ON CONFLICT (site_id, idempotency_key) DO NOTHING
-       RETURNING id::text, reference_no, amount::text, currency, expires_at`,
-      [
-        id,
-        req.params.siteId,
-        referenceNo(),
-        body.amount,
-        body.currency ?? 'TRY',
-        body.externalUserId,
-        accountId,
-        createHash('sha256').update(id).digest('hex'),
-        key,
-        createHash('sha256').update(key).digest('hex'),
-      ],
-    );
+    // A fresh reference number when one collides with an existing row (1 in billions), as Kasa's create does.
+    const insert = () =>
+      pool.query<{ id: string; reference_no: string; amount: string; currency: string; expires_at: Date }>(
+        `INSERT INTO deposit_intents (id, site_id, reference_no, status, requested_amount, amount, currency,
+           external_user_id, external_user_label, receiving_account_id, deposit_token_hash, expires_at,
+           idempotency_key, idempotency_fingerprint, created_at, updated_at)
+         VALUES ($1::uuid, $2::uuid, $3, 'RESERVED', $4, $4, $5, $6, NULL, $7::uuid, $8, now() + make_interval(secs => 1800),
+           $9, $10, now(), now())
+         ON CONFLICT (site_id, idempotency_key) DO NOTHING
+         RETURNING id::text, reference_no, amount::text, currency, expires_at`,
+        [
+          id,
+          req.params.siteId,
+          referenceNo(),
+          body.amount,
+          body.currency ?? 'TRY',
+          body.externalUserId,
+          accountId,
+          createHash('sha256').update(id).digest('hex'),
+          key,
+          createHash('sha256').update(key).digest('hex'),
+        ],
+      );
+    let rows: Awaited<ReturnType<typeof insert>>['rows'] = [];
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        rows = (await insert()).rows;
+        break;
+      } catch (error) {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (attempt >= 4 || code !== '23505' || !constraint?.includes('reference_no')) throw error;
+      }
+    }
     const row = rows[0];
     if (!row) {
       res.status(409).json({ error: 'idempotency_key_reused' });
