@@ -131,29 +131,33 @@ describe('an ops list read that outlasts OPS_READ_TIMEOUT_MS', () => {
     expect(String(again.body).trim().split('\r\n')).toHaveLength(2);
   });
 
-  it("of the dashboard's counts is cancelled in PostgreSQL and answered 503, and the dashboard is answered again", async () => {
-    const { h } = setup;
-    const read = await readWhileLocked(h, 'deposit_intents', '/dashboard', '%COUNT(*)%FROM "public"."deposit_intents"%');
-    expect(read.answer.status).toBe(503);
-    expect(read.answer.body).toMatchObject({
-      error: 'service_unavailable',
+  const DESK_READS = [
+    {
+      kind: "the dashboard's counts",
+      path: '/dashboard',
+      table: 'deposit_intents',
+      statement: '%COUNT(*)%FROM "public"."deposit_intents"%',
       detail: 'The dashboard took too long to read; try again in a moment.',
-    });
-    expect(read.waiting.length).toBeGreaterThan(0);
-    expect(read.stillRunning).toEqual([]);
-    expect((await h.ops('GET', '/dashboard')).status).toBe(200);
-  });
-
-  it('of delivery health is cancelled in PostgreSQL and answered 503, and it is answered again', async () => {
-    const { h } = setup;
-    const read = await readWhileLocked(h, 'delivery_attempts', '/delivery-health', '%coalesce(w.attempts, 0)::int AS attempts%');
-    expect(read.answer.status).toBe(503);
-    expect(read.answer.body).toMatchObject({
-      error: 'service_unavailable',
+    },
+    {
+      kind: 'delivery health',
+      path: '/delivery-health',
+      table: 'delivery_attempts',
+      statement: '%coalesce(w.attempts, 0)::int AS attempts%',
       detail: 'Delivery health took too long to read; narrow it to a site or fewer hours.',
-    });
-    expect(read.waiting.length).toBeGreaterThan(0);
-    expect(read.stillRunning).toEqual([]);
-    expect((await h.ops('GET', '/delivery-health')).status).toBe(200);
-  });
+    },
+  ];
+
+  it.each(DESK_READS)(
+    'of $kind is cancelled in PostgreSQL and answered 503, and it is answered again',
+    async ({ path, table, statement, detail }) => {
+      const { h } = setup;
+      const read = await readWhileLocked(h, table, path, statement);
+      expect(read.answer.status).toBe(503);
+      expect(read.answer.body).toMatchObject({ error: 'service_unavailable', detail });
+      expect(read.waiting.length).toBeGreaterThan(0);
+      expect(read.stillRunning).toEqual([]);
+      expect((await h.ops('GET', path)).status).toBe(200);
+    },
+  );
 });
