@@ -20,17 +20,13 @@
  * Prints a JSON summary; rewrites only the csv-export section of docs/benchmarks.md. Exits 0 when the run
  * completed (a missed goal is reported, not an error), 1 when it could not run.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
-import { productionEnvironment, type ProductionEnvironment } from '../packages/testkit/src/index.js';
 import { writeMarkedSection } from './lib/doc-section.js';
-import { gitState } from './lib/machine.js';
+import { gitState, runHeader, type RunHeader } from './lib/machine.js';
 import { opsClient } from './lib/ops.js';
 import { repoPath } from './lib/processes.js';
-import { startCompiled, waitReady, type CompiledHandle } from './lib/production-services.js';
 import { fmt, passFail } from './lib/report.js';
-import { guardRun } from './lib/run-guard.js';
+import { benchRun } from './lib/bench-run.js';
 import { seedDeposits, type SeedResult } from './lib/seed.js';
 
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 100_000);
@@ -144,14 +140,8 @@ interface Run {
   memory: MemoryPeak;
 }
 
-interface Summary {
+interface Summary extends RunHeader {
   benchmark: 'csv-export';
-  startedAt: string;
-  commit: string;
-  dirtyFiles: number;
-  cpus: number;
-  cpuModel: string;
-  node: string;
   seed: SeedResult;
   before: { rssMb: number; hwmMb: number; heapMb: number };
   runs: Run[];
@@ -166,25 +156,8 @@ async function main(): Promise<void> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const code = gitState(repoPath());
-  let production: ProductionEnvironment | undefined;
-  let ledger: CompiledHandle | undefined;
-  const { cleanup, watchdog } = guardRun({
-    log,
-    watchdogMs: WATCHDOG_MS,
-    cleanup: async () => {
-      await ledger?.stop().catch((error: unknown) => log(`stop ledger: ${String(error)}`));
-      if (production) await production.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
-    },
-  });
-
-  try {
-    production = productionEnvironment({}, 'kasa_bench_csv');
-    const { env } = production;
-    const migrate = spawnSync(process.execPath, ['packages/db/dist/migrate.js'], { cwd: repoPath(), env, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr}`);
-    const started = await startCompiled('ledger', env);
-    ledger = started;
-    await waitReady(started.url);
+  await benchRun({ database: 'kasa_bench_csv', watchdogMs: WATCHDOG_MS, log }, async ({ env, databaseUrl, start }) => {
+    const started = await start('ledger');
     const pid = started.pid;
     if (pid === null) throw new Error('the ledger has no pid');
     const token = env.OPS_BOOTSTRAP_TOKEN as string;
@@ -193,7 +166,7 @@ async function main(): Promise<void> {
     const account = await ops.createReceivingAccount();
     log(`seeding ${fmt(ROWS)} deposits`);
     const seededAt = Date.now();
-    const seed = await seedDeposits(production.databaseUrl, site.siteId, account.id, ROWS);
+    const seed = await seedDeposits(databaseUrl, site.siteId, account.id, ROWS);
     log(`seeded in ${fmt(seed.insertMs)} ms (+${fmt(seed.indexMs)} ms indexes)`);
 
     const exportUrl = `${started.url}/ops/v1/intents?siteId=${site.siteId}`;
@@ -235,9 +208,7 @@ async function main(): Promise<void> {
     // held on to. The proof: the same export from a ledger whose old space is capped well below what holding the
     // rows would take. Buffering would end in an out-of-memory crash; streaming completes.
     await started.stop();
-    const capped = await startCompiled('ledger', { ...env, NODE_OPTIONS: `--max-old-space-size=${CAPPED_HEAP_MB}` });
-    ledger = capped;
-    await waitReady(capped.url);
+    const capped = await start('ledger', { NODE_OPTIONS: `--max-old-space-size=${CAPPED_HEAP_MB}` });
     if (capped.pid === null) throw new Error('the capped ledger has no pid');
     const cappedPid = capped.pid;
     const cappedUrl = `${capped.url}/ops/v1/intents?siteId=${site.siteId}`;
@@ -261,12 +232,7 @@ async function main(): Promise<void> {
 
     const summary: Summary = {
       benchmark: 'csv-export',
-      startedAt,
-      commit: code.commit,
-      dirtyFiles: code.dirtyFiles,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
+      ...runHeader(startedAt, code),
       seed,
       before: { rssMb: round(before.rssMb), hwmMb: round(before.hwmMb), heapMb: round(before.heapMb) },
       runs: [tenth, full, slow, cappedRun],
@@ -286,10 +252,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     if (process.env.BENCH_NO_DOCS !== '1')
       await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'csv-export', 'CSV export', report(summary));
-  } finally {
-    clearTimeout(watchdog);
-    await cleanup();
-  }
+  });
 }
 
 function report(s: Summary): string {

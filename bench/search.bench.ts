@@ -18,20 +18,17 @@
  * BENCH_SEARCHES (per kind and phase; default 40). Prints a JSON summary; rewrites only the search section of
  * docs/benchmarks.md. Exits 0 when the run completed (a missed goal is reported, not an error), 1 when it could not run.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import pg from 'pg';
-import { productionEnvironment, type ProductionEnvironment } from '../packages/testkit/src/index.js';
 import { searchStatements } from '../services/ledger/src/search/search.repository.js';
 import { searchTermsOf } from '../services/ledger/src/search/search-terms.js';
 import { writeMarkedSection } from './lib/doc-section.js';
-import { gitState } from './lib/machine.js';
+import { gitState, runHeader, type RunHeader } from './lib/machine.js';
 import { opsClient } from './lib/ops.js';
 import { repoPath } from './lib/processes.js';
-import { startCompiled, waitReady, type CompiledHandle } from './lib/production-services.js';
-import { fmt, passFail } from './lib/report.js';
-import { guardRun } from './lib/run-guard.js';
+import { fmt, passFail, percentile } from './lib/report.js';
+import { benchRun } from './lib/bench-run.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 40);
@@ -63,11 +60,6 @@ const KIND_LABEL: Record<Kind, string> = {
 const log = (message: string) => process.stderr.write(`[search ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const load = () => loadavg().map((value) => round(value, 2)) as [number, number, number];
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
 
 interface Stats {
   count: number;
@@ -101,14 +93,8 @@ interface Plan {
   rows: number;
 }
 
-interface Summary {
+interface Summary extends RunHeader {
   benchmark: 'search';
-  startedAt: string;
-  commit: string;
-  dirtyFiles: number;
-  cpus: number;
-  cpuModel: string;
-  node: string;
   rows: { deposits: number; bankTransfers: number; withdrawals: number; events: number };
   seed: { depositsMs: number; transfersMs: number; indexMs: number; vacuumMs: number; tableMb: Record<string, number> };
   loadAverage: { beforeSeed: number[]; beforeRuns: number[]; afterRuns: number[] };
@@ -328,23 +314,8 @@ async function main(): Promise<void> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const code = gitState(repoPath());
-  let production: ProductionEnvironment | undefined;
-  let ledger: CompiledHandle | undefined;
-  const { cleanup, watchdog } = guardRun({
-    log,
-    watchdogMs: WATCHDOG_MS,
-    cleanup: async () => {
-      await ledger?.stop().catch((error: unknown) => log(`stop ledger: ${String(error)}`));
-      if (production) await production.cleanup().catch((error: unknown) => log(`cleanup: ${String(error)}`));
-    },
-  });
-  try {
-    production = productionEnvironment({}, 'kasa_bench_search');
-    const { env, databaseUrl } = production;
-    const migrate = spawnSync(process.execPath, ['packages/db/dist/migrate.js'], { cwd: repoPath(), env, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr}`);
-    ledger = await startCompiled('ledger', env);
-    await waitReady(ledger.url);
+  await benchRun({ database: 'kasa_bench_search', watchdogMs: WATCHDOG_MS, log }, async ({ env, databaseUrl, start }) => {
+    const ledger = await start('ledger');
     const token = env.OPS_BOOTSTRAP_TOKEN as string;
     const ops = opsClient(ledger.url, token);
     const site = await ops.createSite(`bench-search-${process.pid}`, 1000);
@@ -396,12 +367,7 @@ async function main(): Promise<void> {
     const seqScans = KINDS.flatMap((kind) => plans[kind].flatMap((plan) => plan.seqScans));
     const summary: Summary = {
       benchmark: 'search',
-      startedAt,
-      commit: code.commit,
-      dirtyFiles: code.dirtyFiles,
-      cpus: availableParallelism(),
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      node: process.version,
+      ...runHeader(startedAt, code),
       rows: { deposits: ROWS, bankTransfers: ROWS, withdrawals: ROWS / 10, events: ROWS / 10 },
       seed: seeded,
       loadAverage: { beforeSeed, beforeRuns, afterRuns },
@@ -427,10 +393,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     if (process.env.BENCH_NO_DOCS !== '1')
       await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'search', 'Ops search', report(summary));
-  } finally {
-    clearTimeout(watchdog);
-    await cleanup();
-  }
+  });
 }
 
 function report(s: Summary): string {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 
 export const nproc = (): number => availableParallelism();
 
@@ -16,4 +16,25 @@ export function gitState(cwd: string): { commit: string; dirtyFiles: number } {
   } catch {
     return { commit: 'unknown', dirtyFiles: -1 };
   }
+}
+
+/** What each benchmark's summary opens with: when it ran, on which code, machine and Node. */
+export interface RunHeader {
+  startedAt: string;
+  commit: string;
+  dirtyFiles: number;
+  cpus: number;
+  cpuModel: string;
+  node: string;
+}
+
+export function runHeader(startedAt: string, code: { commit: string; dirtyFiles: number }): RunHeader {
+  return {
+    startedAt,
+    commit: code.commit,
+    dirtyFiles: code.dirtyFiles,
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+  };
 }

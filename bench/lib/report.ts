@@ -28,3 +28,9 @@ export const fmt = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
 
 export const passFail = (ok: boolean) => (ok ? '**pass**' : '**FAIL**');
+
+/** The p-th percentile of ascending `sorted` (nearest rank); NaN when there is nothing. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
