@@ -18,6 +18,7 @@ import {
 import { startWorker, type WebhookWorkerService } from '../../webhook-worker/src/index.js';
 import { makeTestTls, startReceiver, type Receiver, type TestTls } from '../../webhook-worker/test/support/receiver.js';
 import { startConsole, type ConsoleService } from '../src/index.js';
+import { loginInBrowser } from './harness.js';
 
 export const RETRY_DELAY_MS = 10 * 60 * 1000;
 
@@ -80,18 +81,8 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
       return { site, path };
     },
     receivedOn: (path) => receiver.deliveries.filter((d) => d.path === path),
-    async login(operator) {
-      const context = await browser.newContext({ baseURL: consoleService.url });
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => void dialog.accept());
-      await page.goto('/login');
-      await page.getByLabel('E-mail').fill(operator.email);
-      await page.getByLabel('Password').fill(operator.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      // Wherever the console opens after login (the tests go to their own pages).
-      await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 10_000 });
-      return { context, page };
-    },
+    // Wherever the console opens after login (the tests go to their own pages).
+    login: (operator) => loginInBrowser(browser, consoleService.url, operator),
     async stop() {
       await browser.close();
       await worker.stop();

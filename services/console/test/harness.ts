@@ -64,18 +64,8 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
     createWithdrawal: (site, amount) => scenario.createWithdrawal(site.siteId, amount),
     transfer: (reference, amount) => scenario.transfer(reference, amount),
     fund: (site, amount) => scenario.fund(site.siteId, amount),
-    async login(operator) {
-      const context = await browser.newContext({ baseURL: consoleService.url });
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => void dialog.accept());
-      // The console opens on the dashboard; the tests start on the review queue, so they ask for it.
-      await page.goto('/login?next=%2Freview');
-      await page.getByLabel('E-mail').fill(operator.email);
-      await page.getByLabel('Password').fill(operator.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
-      await page.waitForURL('**/review', { timeout: 10_000 });
-      return { context, page };
-    },
+    // The console opens on the dashboard; the tests start on the review queue, so they ask for it.
+    login: (operator) => loginInBrowser(browser, consoleService.url, operator, '/review'),
     async stop() {
       await browser.close();
       await consoleService.stop();
@@ -89,3 +79,25 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
 }
 
 export type { HttpResult };
+
+/**
+ * A new browser context logged in to the console at `consoleUrl` through its login form, as `operator`; on `next` when
+ * given (else wherever the console opens). Its confirm dialogs are accepted.
+ */
+export async function loginInBrowser(
+  browser: Browser,
+  consoleUrl: string,
+  operator: TestOperator,
+  next?: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: consoleUrl });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
+  await page.getByLabel('E-mail').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  if (next) await page.waitForURL(`**${next}`, { timeout: 10_000 });
+  else await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 10_000 });
+  return { context, page };
+}
