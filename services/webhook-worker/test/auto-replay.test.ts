@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestSite } from '../../gateway/test/harness.js';
 import { autoReplaySite, AUTO_REPLAY_RULE } from '../../ledger/src/events/auto-replay.use-case.js';
 import { EVENT_REPLAYED } from '../../ledger/src/events/event.repository.js';
-import { emitEvents } from '../../ledger/test/emit-event.js';
 import { afterFailedAttempt, retryDelayMs, retryScheduleFrom } from '../src/deliveries/retry-schedule.js';
 import { startWorker } from '../src/index.js';
-import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
+import { emitApproved, siteAt as siteAtOf, startStack, waitFor, type Stack } from './support/stack.js';
 
 let stack: Stack;
 /** Paths of the sites whose endpoints answer 503 for now. */
@@ -31,17 +30,8 @@ afterAll(async () => {
 
 const db = () => stack.h.ledger.deps.db;
 
-async function siteAt(path: string): Promise<TestSite> {
-  const site = await stack.h.createSite();
-  await configureWebhook(stack.h, site, stack.receiver.url.replace('/webhooks/kasa', path));
-  return site;
-}
-
-async function emit(site: TestSite): Promise<string> {
-  const intentId = await createDeposit(stack.h, site);
-  const [payload] = await emitEvents(stack.h.ledger, [{ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId }]);
-  return payload!.eventId;
-}
+const siteAt = (path: string) => siteAtOf(stack, path);
+const emit = (site: TestSite) => emitApproved(stack, site);
 
 const statusOf = async (eventId: string) => (await db().outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).status;
 const allAre = (eventIds: string[], status: 'DELIVERED' | 'DEAD', timeoutMs = 30_000) =>

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestSite } from '../../gateway/test/harness.js';
-import { emitEvents } from '../../ledger/test/emit-event.js';
-import { configureWebhook, createDeposit, startStack, waitFor, type Stack } from './support/stack.js';
+import { emitApproved, siteAt as siteAtOf, startStack, waitFor, type Stack } from './support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -28,17 +27,8 @@ interface Health {
   pendingEvents: number;
 }
 
-async function siteAt(path: string): Promise<TestSite> {
-  const site = await stack.h.createSite();
-  await configureWebhook(stack.h, site, stack.receiver.url.replace('/webhooks/kasa', path));
-  return site;
-}
-
-async function emit(site: TestSite): Promise<string> {
-  const intentId = await createDeposit(stack.h, site);
-  const [payload] = await emitEvents(stack.h.ledger, [{ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId }]);
-  return payload!.eventId;
-}
+const siteAt = (path: string) => siteAtOf(stack, path);
+const emit = (site: TestSite) => emitApproved(stack, site);
 
 const eventIs = (eventId: string, status: 'DELIVERED' | 'DEAD') =>
   waitFor(

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { KasaConfig } from '@kasa/config';
 import { startHarness, type Harness, type TestSite } from '../../../gateway/test/harness.js';
+import { emitEvents } from '../../../ledger/test/emit-event.js';
 import { startWorker, type WebhookWorkerService, type WorkerOverrides } from '../../src/index.js';
 import { makeTestTls, startReceiver, type Receiver, type Respond, type TestTls } from './receiver.js';
 
@@ -78,6 +79,20 @@ export async function createDeposit(h: Harness, site: TestSite): Promise<string>
 }
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then fails with `what`). */
+/** A new site whose webhook goes to `path` on the stack's receiver (the receiver's `respond` decides its answers). */
+export async function siteAt(stack: Stack, path: string): Promise<TestSite> {
+  const site = await stack.h.createSite();
+  await configureWebhook(stack.h, site, stack.receiver.url.replace('/webhooks/kasa', path));
+  return site;
+}
+
+/** One `intent.approved` event of a new deposit of `site`, in the outbox; its event id. */
+export async function emitApproved(stack: Stack, site: TestSite): Promise<string> {
+  const intentId = await createDeposit(stack.h, site);
+  const [payload] = await emitEvents(stack.h.ledger, [{ siteId: site.siteId, type: 'intent.approved' as const, entityId: intentId }]);
+  return payload!.eventId;
+}
+
 export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000, everyMs = 50): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
