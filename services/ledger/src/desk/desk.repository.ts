@@ -1,8 +1,8 @@
 import { Prisma, type PrismaClient } from '@kasa/db';
+import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 /** The pool, or the dashboard's transaction (its statement timeout). */
 type Db = PrismaClient | Prisma.TransactionClient;
-import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 /** One site's webhook deliveries as the operators' desk sees them. */
 export interface DeliveryHealthRow {

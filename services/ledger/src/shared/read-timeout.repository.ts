@@ -39,7 +39,7 @@ const MAX_DEPTH = 6;
  * Recognises PostgreSQL cancelling a statement at its `statement_timeout` (SQLSTATE 57014, query_canceled), however
  * Prisma's pg adapter wrapped it: the driver error's `code`, the adapter's `originalCode`, or its message.
  */
-export function isStatementTimeout(error: unknown, depth = 0): boolean {
+function isStatementTimeout(error: unknown, depth = 0): boolean {
   if (depth > MAX_DEPTH || error === null || typeof error !== 'object') return false;
   const field = (name: string): unknown => (error as Record<string, unknown>)[name];
   if (field('code') === '57014' || field('originalCode') === '57014') return true;
