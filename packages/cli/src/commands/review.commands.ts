@@ -60,12 +60,15 @@ function parseRemainder(value: string): RemainderAction {
   throw new InvalidArgumentError('must be return or set-aside');
 }
 
+/** "Intent <id> is now APPROVED (amount 1.500,00 TRY)." for a record a decision changed. */
+function nowLine(kind: string, record: Record<string, unknown>): string {
+  const id = (record.intentId ?? record.withdrawalId) as string;
+  return `${kind} ${id} is now ${String(record.status)}${typeof record.amount === 'string' ? ` (amount ${formatAmount(record.amount)} TRY)` : ''}.\n`;
+}
+
 function summarize(ctx: Context, kind: string, record: Record<string, unknown>): void {
   ctx.emit(record, () => {
-    const id = (record.intentId ?? record.withdrawalId) as string;
-    ctx.io.stdout.write(
-      `${kind} ${id} is now ${String(record.status)}${typeof record.amount === 'string' ? ` (amount ${formatAmount(record.amount)} TRY)` : ''}.\n`,
-    );
+    ctx.io.stdout.write(nowLine(kind, record));
     ctx.io.stdout.write(approvalsLine(record));
   });
 }
@@ -316,7 +319,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
         for (const result of results) {
           ctx.io.stdout.write(
             result.ok
-              ? `Intent ${result.intentId} is now ${result.intent.status} (amount ${formatAmount(result.intent.amount)} TRY).\n`
+              ? nowLine('Intent', result.intent)
               : `Intent ${result.intentId} was not approved: ${result.error.detail} (${result.error.reason})\n`,
           );
         }
