@@ -62,6 +62,7 @@ interface Line {
   amount: bigint;
   bankTxId: string;
   description: string;
+  counterpartyIban?: string;
   endToEndId?: string;
   returnReason?: string;
 }
@@ -86,7 +87,7 @@ function statementCsv(iban: string, id: string, lines: Line[]): string {
         'TRY',
         line.bankTxId,
         'AYŞE YILMAZ',
-        '',
+        line.counterpartyIban ?? '',
         line.description,
         line.endToEndId ?? '',
         line.returnReason ?? '',
@@ -165,9 +166,15 @@ describe('payout batches', () => {
     const [first, second] = await Promise.all(ids.map(async (id) => (await h.ops('GET', `/withdrawals/${id}`)).body));
     const tag = Math.random().toString(36).slice(2, 10).toUpperCase();
     const file = statementCsv(account.iban, `PAY-${tag}`, [
-      // One confirmed by its EndToEndId, the other by the reference in the remittance text.
+      // One confirmed by its EndToEndId, the other by its beneficiary's IBAN with the reference in the remittance text.
       { direction: 'debit', amount: 50000n, bankTxId: `D1-${tag}`, description: 'EFT KASA', endToEndId: first.referenceNo },
-      { direction: 'debit', amount: 50000n, bankTxId: `D2-${tag}`, description: `Ödeme ${second.referenceNo}` },
+      {
+        direction: 'debit',
+        amount: 50000n,
+        bankTxId: `D2-${tag}`,
+        description: `Ödeme ${second.referenceNo}`,
+        counterpartyIban: second.targetIban,
+      },
       // The second comes back: the account is closed.
       {
         direction: 'credit',

@@ -113,6 +113,7 @@ export async function recordLines(
     await sentPayouts(
       deps,
       tx,
+      source,
       firstDebits.filter((line) => createdDebits.has(line.bankTxId)),
       tally.payouts,
     );
@@ -121,6 +122,7 @@ export async function recordLines(
       deps,
       tx,
       actor,
+      source,
       chunk.filter((line) => line.direction !== 'debit'),
       (line) => transferOf(line, source),
       tally.payouts,

@@ -5,10 +5,15 @@ type Tx = Prisma.TransactionClient;
 /** A batch with its items in file order. */
 export type PayoutBatchWithItems = PayoutBatch & { items: PayoutBatchItem[] };
 
-/** A batched payout a bank line names: its item, and the status of the withdrawal or return behind it. */
+/**
+ * A batched payout a bank line names: its item, the status of the withdrawal or return behind it, the account its batch
+ * pays from, and whether it is live money (a withdrawal of a live site, a return of a live transfer).
+ */
 export interface NamedPayout {
   item: PayoutBatchItem;
   status: string;
+  receivingAccountId: string;
+  livemode: boolean;
 }
 
 /** How many batches the list shows, newest first. */
@@ -75,16 +80,25 @@ export class PayoutBatchRepository {
     return this.db.payoutBatch.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: LIST_LIMIT });
   }
 
-  /** The batched payouts with one of these references, with the current status of each one's withdrawal or return. */
+  /**
+   * The batched payouts with one of these references, with the current status of each one's withdrawal or return, its
+   * batch's paying account and its mode.
+   */
   async named(tx: Tx, references: readonly string[]): Promise<NamedPayout[]> {
     if (references.length === 0) return [];
     const items = await tx.payoutBatchItem.findMany({
       where: { reference: { in: [...new Set(references)] } },
-      include: { withdrawal: { select: { status: true } }, senderReturn: { select: { status: true } } },
+      include: {
+        batch: { select: { receivingAccountId: true } },
+        withdrawal: { select: { status: true, site: { select: { livemode: true } } } },
+        senderReturn: { select: { status: true, bankTransfer: { select: { livemode: true } } } },
+      },
     });
-    return items.map(({ withdrawal, senderReturn, ...item }) => ({
+    return items.map(({ batch, withdrawal, senderReturn, ...item }) => ({
       item,
       status: withdrawal?.status ?? senderReturn?.status ?? 'UNKNOWN',
+      receivingAccountId: batch.receivingAccountId,
+      livemode: (withdrawal?.site.livemode ?? senderReturn?.bankTransfer.livemode) === true,
     }));
   }
 }

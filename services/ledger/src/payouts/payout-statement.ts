@@ -1,5 +1,5 @@
 import type { Prisma } from '@kasa/db';
-import { RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
+import { normalizeIban, RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import type { StatementLine } from '@kasa/statements';
@@ -9,6 +9,7 @@ import { writeAudits, type Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { markWithdrawalReturned, markWithdrawalSent, type WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
 import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
+import type { LineSource } from '../bank-transfers/record-lines.js';
 import type { PayoutBatchRepository, NamedPayout } from './payout-batch.repository.js';
 
 type Tx = Prisma.TransactionClient;
@@ -62,11 +63,23 @@ function referencesOf(line: Pick<StatementLine, 'endToEndId' | 'description'>): 
   return [...(line.endToEndId ? [line.endToEndId.trim().toUpperCase()] : []), ...words];
 }
 
-/** The batched payout the line names for exactly its amount, if any (a different amount is an operator's to look at). */
-function payoutOf(line: StatementLine, named: ReadonlyMap<string, NamedPayout>): NamedPayout | null {
+/**
+ * Whether the line is the payout's own bank line, not merely one naming it: live money, booked on the account its batch
+ * pays from, for exactly its amount, and either carrying its reference as the EndToEndId (the bank copies the file's
+ * id onto the debit and onto a return) or with the payout's creditor as the counterparty (the payee of the debit, the
+ * sender of the return). Anyone can type a reference into remittance text; only the payout's own lines confirm it.
+ */
+function isOwnLine(line: StatementLine, payout: NamedPayout, source: Pick<LineSource, 'receivingAccountId'>): boolean {
+  if (!payout.livemode || payout.receivingAccountId !== source.receivingAccountId || payout.item.amount !== line.amount) return false;
+  if (line.endToEndId?.trim().toUpperCase() === payout.item.reference.toUpperCase()) return true;
+  return line.counterpartyIban !== null && normalizeIban(line.counterpartyIban) === normalizeIban(payout.item.creditorIban);
+}
+
+/** The batched payout whose own line this is (see {@link isOwnLine}), if any; another line naming one is an operator's. */
+function payoutOf(line: StatementLine, named: ReadonlyMap<string, NamedPayout>, source: LineSource): NamedPayout | null {
   for (const reference of referencesOf(line)) {
     const payout = named.get(reference);
-    if (payout && payout.item.amount === line.amount) return payout;
+    if (payout && isOwnLine(line, payout, source)) return payout;
   }
   return null;
 }
@@ -77,15 +90,23 @@ async function namedBy(deps: PayoutLineDeps, tx: Tx, lines: readonly StatementLi
 }
 
 /**
- * The new debit lines (inserted now, so a statement imported again finds none) that pay a batched payout still
- * APPROVED: each payout once, to be marked SENT after commit. A reversal is never a payout leaving.
+ * The new debit lines of `source`'s account (inserted now, so a statement imported again finds none) that pay a batched
+ * payout still APPROVED: the payout's own line (its batch's paying account, its EndToEndId or its creditor's IBAN,
+ * exactly its amount), each payout once, to be marked SENT after commit. A reversal is never a payout leaving; any other
+ * debit stays a kept debit, and an operator may still mark the payout sent by hand.
  */
-export async function sentPayouts(deps: PayoutLineDeps, tx: Tx, debits: readonly StatementLine[], tally: PayoutTally): Promise<void> {
+export async function sentPayouts(
+  deps: PayoutLineDeps,
+  tx: Tx,
+  source: LineSource,
+  debits: readonly StatementLine[],
+  tally: PayoutTally,
+): Promise<void> {
   const lines = debits.filter((line) => !line.reversal);
   const named = await namedBy(deps, tx, lines);
   const taken = new Set(tally.sent.map((sent) => sent.id));
   for (const line of lines) {
-    const payout = payoutOf(line, named);
+    const payout = payoutOf(line, named, source);
     const id = payout?.item.withdrawalId ?? payout?.item.senderReturnId;
     if (!payout || !id || payout.status !== 'APPROVED' || taken.has(id)) continue;
     taken.add(id);
@@ -104,15 +125,18 @@ function codeOf(reason: string | null): ReturnReasonCode | null {
 }
 
 /**
- * Splits off the credit lines that bring a sent withdrawal back (its reference in the EndToEndId or remittance text,
- * exactly its amount, the withdrawal SENT or marked sent by a line before): each is recorded as a transfer
- * PAYOUT_RETURNED, in no queue (the withdrawal's return accounts for the money), audited, and the withdrawal is
- * marked RETURNED after commit. A line known before changes nothing. Returns the other credits, for the deposits.
+ * Splits off the credit lines of `source`'s account that bring a sent withdrawal back: the withdrawal's own line (its
+ * batch's paying account, exactly its amount, carrying its EndToEndId or coming from its beneficiary's IBAN and naming
+ * its reference), the withdrawal SENT or marked sent by a line before. Each is recorded as a transfer PAYOUT_RETURNED,
+ * in no queue (the withdrawal's return accounts for the money), audited, and the withdrawal is marked RETURNED after
+ * commit with the bank's reason code. A line known before changes nothing. Returns the other credits for the deposits:
+ * a stranger's credit naming a withdrawal's reference is incoming money like any other, never a return.
  */
 export async function splitPayoutReturns(
   deps: PayoutLineDeps,
   tx: Tx,
   actor: Actor,
+  source: LineSource,
   credits: readonly StatementLine[],
   toTransfer: (line: StatementLine) => NewBankTransfer,
   tally: PayoutTally,
@@ -123,7 +147,7 @@ export async function splitPayoutReturns(
   const returns: Array<{ line: StatementLine; payout: NamedPayout; withdrawalId: string }> = [];
   const others: StatementLine[] = [];
   for (const line of credits) {
-    const payout = payoutOf(line, named);
+    const payout = payoutOf(line, named, source);
     const withdrawalId = payout?.item.withdrawalId;
     if (payout && withdrawalId && (payout.status === 'SENT' || sentNow.has(withdrawalId)) && !taken.has(withdrawalId)) {
       taken.add(withdrawalId);
