@@ -27,6 +27,7 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   not_exact_match: 'only exact matches are approved together; approve this one on its own (`kasa intents approve <intentId>`)',
   second_approver_required: 'you gave the first approval; a different operator must approve it (four-eyes)',
   nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
+  sandbox_payout: "a sandbox's simulated money never leaves through the house's account; leave it out (the simulator plays it out)",
   // The second factor's 401 and 403.
   otp_required: 'log in again with the code from your authenticator app (`kasa login`, or --code)',
   otp_invalid: 'the code is wrong, expired or already used; wait for the next one',

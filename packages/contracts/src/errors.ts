@@ -68,6 +68,8 @@ export const CONFLICT_REASONS = {
     'A bulk approval takes only exact matches: the money received for the deposit is not exactly the amount requested; approve it on its own.',
   nothing_to_batch:
     'No approved payout is left to batch, or a withdrawal named is not APPROVED or is in a batch already: nothing was batched.',
+  sandbox_payout:
+    "The payout is a sandbox's simulated money (a test withdrawal, or a return of simulated money): it never leaves through the house's real account, so it cannot be batched, approved or sent by an operator. Nothing was changed.",
 } as const satisfies Record<string, string>;
 
 export type ConflictReason = keyof typeof CONFLICT_REASONS;

@@ -40,6 +40,7 @@ const REASON_TITLES: Record<ErrorReason, string> = {
   otp_not_enrolled: 'Two-factor authentication is not on for this account.',
   second_approver_required: 'You gave this payout its first approval; a different operator must give the second.',
   nothing_to_batch: 'No approved payout is left to batch.',
+  sandbox_payout: "This is a sandbox's simulated money: it never leaves through the house's real account.",
   not_exact_match: 'Only exact matches are approved together: the money received differs from the amount requested.',
   // The second factor's 401 and 403 (docs/operations.md).
   otp_required: 'Enter the code from your authenticator app.',

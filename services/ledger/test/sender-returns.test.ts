@@ -108,6 +108,7 @@ describe('returns to senders', () => {
         amount: 1n,
         entityType: 'sender_return',
         entityId: asked.body.returnId,
+        livemode: true,
       },
     });
     const report = (await h.ops('GET', '/journal/check')).body;

@@ -434,6 +434,11 @@ export const OPS_RESPONSE_SCHEMAS = {
         description:
           "Set for a partial approval's remainder: part of a transfer this approved deposit did not keep. Null: the whole transfer.",
       },
+      livemode: {
+        type: 'boolean',
+        description:
+          "False for a return of the sandbox simulator's money (docs/sandbox.md): the simulator sends it at once; never in the live queue or a payout batch.",
+      },
       approvals,
     },
     'Money going back to the sender of a transfer no deposit kept (or the part of it its deposit did not keep).',
@@ -504,7 +509,16 @@ export const OPS_RESPONSE_SCHEMAS = {
       items: {
         type: 'object',
         required: ['kind', 'detail'],
-        properties: { kind: { type: 'string' }, detail: { type: 'object', additionalProperties: { type: 'string' } } },
+        properties: {
+          kind: {
+            type: 'string',
+            description:
+              'Which invariant failed, e.g. unbalanced_transaction, record_mismatch, unbacked_credit, unaccounted_money, ' +
+              'reconciliation_difference, statement_gap, or cross_mode_money: live and sandbox money met (`detail.case` says how: ' +
+              'batch_item, transfer_credit, confirmed_by_live_line, sender_return, house_posting, journal_posting).',
+          },
+          detail: { type: 'object', additionalProperties: { type: 'string' } },
+        },
       },
     },
   }),

@@ -490,7 +490,14 @@ export const opsListSenderReturnsQuerySchema = {
   $id: 'OpsListSenderReturnsQuery',
   type: 'object',
   additionalProperties: false,
-  properties: opsListProperties(SENDER_RETURN_STATUSES),
+  properties: {
+    ...opsListProperties(SENDER_RETURN_STATUSES),
+    mode: {
+      ...mode,
+      description:
+        "`live` (the default): returns of real money, the operators' queue; `test`: returns of the sandbox simulator's money, which the simulator sends at once (docs/sandbox.md).",
+    },
+  },
 } as const;
 
 const shortText = {

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient } from '@kasa/db';
 import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { returnModeWhere } from '../returns/sender-return.repository.js';
 
 /** The pool, or the dashboard's transaction (its statement timeout). */
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -154,13 +155,15 @@ export class DeskRepository {
             select: payoutFields,
           }),
       );
+    // Returns of simulated money are the simulator's (played out at once), never an operator's.
+    const liveReturns = { ...returnModeWhere('live'), ...senderReturnScopeWhere(scope) };
     const returns = (status: 'PENDING_REVIEW' | 'APPROVED') =>
       payoutQueue(
         status,
-        () => db.senderReturn.count({ where: { status, ...senderReturnScopeWhere(scope) } }),
+        () => db.senderReturn.count({ where: { status, ...liveReturns } }),
         (orderBy) =>
           db.senderReturn.findFirst({
-            where: { status, ...senderReturnScopeWhere(scope) },
+            where: { status, ...liveReturns },
             orderBy: orderBy,
             select: payoutFields,
           }),

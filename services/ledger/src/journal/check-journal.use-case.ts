@@ -11,7 +11,8 @@ export interface JournalProblem {
     | 'unbacked_credit'
     | 'unaccounted_money'
     | 'reconciliation_difference'
-    | 'statement_gap';
+    | 'statement_gap'
+    | 'cross_mode_money';
   detail: Record<string, string>;
 }
 
@@ -29,7 +30,8 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * is in debit, the journal agrees with the deposit and withdrawal records, and every credited deposit is
  * backed by incoming transfers recorded for it, and every approved deposit accounts for all it received (credited,
  * returned or set aside); the house journal of returns to senders likewise; and each receiving
- * account's last statement balance agrees with what Kasa booked on it, its statements joining up. Run by tests, by
+ * account's last statement balance agrees with what Kasa booked on it, its statements joining up; and no money
+ * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(
@@ -38,7 +40,7 @@ export async function checkJournal(
     senderReturns: SenderReturnRepository;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts] = await Promise.all([
+  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
@@ -47,6 +49,7 @@ export async function checkJournal(
     deps.journal.unaccountedMoney(),
     deps.senderReturns.houseProblems(),
     reconcileAll(deps),
+    deps.journal.crossModeMoney(),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
@@ -82,6 +85,8 @@ export async function checkJournal(
         detail: stringify({ receivingAccountId: account.accountId, ...gap }),
       })),
     ]),
+    // Live and sandbox money never meet: a row that joins them, whichever way (its `case`).
+    ...crossMode.map((row) => ({ kind: 'cross_mode_money' as const, detail: stringify({ ...row }) })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

@@ -5,6 +5,10 @@ import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 
+/** Which way money crossed between live and sandbox (the journal check's `cross_mode_money`, in its `case`). */
+export type CrossModeCase =
+  'batch_item' | 'transfer_credit' | 'confirmed_by_live_line' | 'sender_return' | 'house_posting' | 'journal_posting';
+
 export type PostResult = { ok: true; transactionId: string } | { ok: false; account: JournalAccount; balance: bigint };
 
 /**
@@ -234,5 +238,55 @@ export class JournalRepository {
       LEFT JOIN received r ON r.intent_id = c.intent_id
       LEFT JOIN deposit_intents d ON d.id = c.intent_id
       WHERE c.total > COALESCE(r.total, 0) OR d.site_id IS DISTINCT FROM c.site_id`;
+  }
+
+  /**
+   * Money that crossed between live and sandbox (docs/sandbox.md, The boundary), whatever wrote it: a payout batch
+   * item of a sandbox's withdrawal or of a return of simulated money; a transfer credited to a deposit of the other
+   * mode; a sandbox's withdrawal marked SENT by a real debit line (its bankTxId or EndToEndId) or RETURNED by a real
+   * return credit (a PAYOUT_RETURNED transfer naming its reference); a return of another mode than its transfer or its
+   * deposit; a house posting of another mode than its return; a site journal posting about another mode's record.
+   * The database's triggers refuse each of these; this finds one written around them (or before them).
+   */
+  crossModeMoney(): Promise<Array<{ case: CrossModeCase; recordType: string; recordId: string; otherId: string | null }>> {
+    return this.db.$queryRaw`
+      SELECT 'batch_item' AS "case", 'payout_batch_item' AS "recordType", i.id::text AS "recordId",
+        COALESCE(i.withdrawal_id, i.sender_return_id)::text AS "otherId"
+      FROM payout_batch_items i
+      LEFT JOIN withdrawals w ON w.id = i.withdrawal_id LEFT JOIN sites ws ON ws.id = w.site_id
+      LEFT JOIN sender_returns r ON r.id = i.sender_return_id LEFT JOIN bank_transfers rt ON rt.id = r.bank_transfer_id
+      WHERE ws.livemode = false OR r.livemode = false OR rt.livemode = false
+      UNION ALL
+      SELECT 'transfer_credit', 'bank_transfer', t.id::text, t.intent_id::text
+      FROM bank_transfers t JOIN deposit_intents d ON d.id = t.intent_id JOIN sites s ON s.id = d.site_id
+      WHERE s.livemode <> t.livemode
+      UNION ALL
+      SELECT 'confirmed_by_live_line', 'withdrawal', w.id::text, x.bank_tx_id
+      FROM withdrawals w JOIN sites s ON s.id = w.site_id AND NOT s.livemode
+      JOIN LATERAL (
+        SELECT b.bank_tx_id FROM bank_statement_debits b
+        WHERE w.status IN ('SENT', 'RETURNED') AND (b.bank_tx_id = w.sent_bank_tx_id OR upper(b.end_to_end_id) = w.reference_no)
+        UNION ALL
+        SELECT t.bank_tx_id FROM bank_transfers t
+        WHERE w.status = 'RETURNED' AND t.livemode AND t.status = 'PAYOUT_RETURNED'
+          AND position(w.reference_no IN upper(t.description)) > 0
+        LIMIT 1
+      ) x ON true
+      UNION ALL
+      SELECT 'sender_return', 'sender_return', r.id::text, r.bank_transfer_id::text
+      FROM sender_returns r JOIN bank_transfers t ON t.id = r.bank_transfer_id
+      LEFT JOIN deposit_intents d ON d.id = r.intent_id LEFT JOIN sites s ON s.id = d.site_id
+      WHERE t.livemode <> r.livemode OR s.livemode <> r.livemode
+      UNION ALL
+      SELECT 'house_posting', 'house_journal_entry', h.id::text, h.entity_id::text
+      FROM house_journal_entries h JOIN sender_returns r ON r.id = h.entity_id AND h.entity_type = 'sender_return'
+      WHERE h.livemode <> r.livemode
+      UNION ALL
+      SELECT 'journal_posting', 'journal_entry', e.id::text, e.entity_id::text
+      FROM journal_entries e JOIN sites s ON s.id = e.site_id
+      LEFT JOIN deposit_intents d ON e.entity_type = 'deposit_intent' AND d.id = e.entity_id
+      LEFT JOIN withdrawals w ON e.entity_type = 'withdrawal' AND w.id = e.entity_id
+      JOIN sites owner ON owner.id = COALESCE(d.site_id, w.site_id)
+      WHERE owner.livemode <> s.livemode`;
   }
 }

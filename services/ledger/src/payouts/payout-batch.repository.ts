@@ -22,7 +22,9 @@ const LIST_LIMIT = 100;
 /**
  * Payout batches and their items. An item is known by its withdrawal, its return and its reference, each unique:
  * {@link insertItems} skips a payout another batch took (also one committed a moment ago by a batch created at the same
- * time), so no payout is ever in two files.
+ * time), so no payout is ever in two files. A batch pays real money from the house's real account, so this repository
+ * reads live payouts only (docs/sandbox.md, The boundary): a sandbox's withdrawal and a return of simulated money are
+ * never candidates, whatever a caller asks; the database refuses them too (trigger `payout_batch_items_live_only`).
  */
 export class PayoutBatchRepository {
   constructor(private readonly db: PrismaClient) {}
@@ -31,25 +33,35 @@ export class PayoutBatchRepository {
     return tx.payoutBatch.create({ data: { ...data, count: 0, total: 0n } });
   }
 
+  /** Of the withdrawals named, those of a sandbox (a test key's), which no batch may take. */
+  async sandboxWithdrawals(tx: Tx, withdrawalIds: readonly string[]): Promise<string[]> {
+    if (withdrawalIds.length === 0) return [];
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT w.id::text AS id FROM withdrawals w JOIN sites s ON s.id = w.site_id
+      WHERE w.id = ANY(${withdrawalIds}::uuid[]) AND NOT s.livemode ORDER BY w.id`;
+    return rows.map((row) => row.id);
+  }
+
   /**
-   * Puts into the batch every APPROVED withdrawal (only `withdrawalIds` when given) and, without ids, every APPROVED
-   * return to a sender that no batch holds yet, oldest approval first; locks them (a concurrent review waits for the
-   * batch) and returns the items inserted. A payout another batch holds is skipped, never moved.
+   * Puts into the batch every APPROVED withdrawal of a live site (only `withdrawalIds` when given) and, without ids,
+   * every APPROVED return of real money that no batch holds yet, oldest approval first; locks them (a concurrent
+   * review waits for the batch) and returns the items inserted. A payout another batch holds is skipped, never moved.
+   * Live only: a withdrawal joins its live site, a return is live and so is its transfer, or it is no candidate.
    */
   async insertItems(tx: Tx, batchId: string, withdrawalIds: readonly string[] | null): Promise<PayoutBatchItem[]> {
     const onlyIds = withdrawalIds !== null;
     await tx.$executeRaw`
       WITH picked AS (
         SELECT w.id, w.reference_no, w.amount, w.currency, w.target_iban, w.target_holder_name, w.approved_at
-        FROM withdrawals w
+        FROM withdrawals w JOIN sites s ON s.id = w.site_id AND s.livemode
         WHERE w.status = 'APPROVED' AND (NOT ${onlyIds} OR w.id = ANY(${withdrawalIds ?? []}::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM payout_batch_items i WHERE i.withdrawal_id = w.id)
         ORDER BY w.approved_at, w.id
         FOR UPDATE OF w
       ), returns AS (
         SELECT r.id, r.amount, r.currency, r.sender_iban, r.sender_name, r.approved_at
-        FROM sender_returns r
-        WHERE NOT ${onlyIds} AND r.status = 'APPROVED'
+        FROM sender_returns r JOIN bank_transfers t ON t.id = r.bank_transfer_id AND t.livemode
+        WHERE r.livemode AND NOT ${onlyIds} AND r.status = 'APPROVED'
           AND NOT EXISTS (SELECT 1 FROM payout_batch_items i WHERE i.sender_return_id = r.id)
         ORDER BY r.approved_at, r.id
         FOR UPDATE OF r

@@ -40,7 +40,8 @@ async function payingAccount(deps: PayoutBatchDeps, accountId: string | undefine
 
 /**
  * Gathers approved payouts into one batch for the bank: the withdrawals named (or every APPROVED withdrawal and every
- * APPROVED return to a sender no batch holds), paid from one account. Their status does not change (partners see
+ * APPROVED return to a sender no batch holds, of live money only), paid from one account. A sandbox's withdrawal
+ * named is refused, 409 `sandbox_payout`: simulated money never leaves through the house's real account. Their status does not change (partners see
  * APPROVED until the bank's statement shows the money left). In one transaction with its `PAYOUT_BATCH.CREATED`
  * audit entry; a payout another batch took, also at the same moment, is skipped. 409 `nothing_to_batch` when none is
  * left, and for named withdrawals when any of them is not APPROVED or is batched already (nothing is batched then).
@@ -55,6 +56,13 @@ export async function createPayoutBatch(
   const account = await payingAccount(deps, input.accountId);
   const actor = actorOf(request.caller);
   const batch = await inTransaction(deps, async (tx) => {
+    const sandbox = ids ? await deps.payoutBatches.sandboxWithdrawals(tx, ids) : [];
+    if (sandbox.length > 0) {
+      throw AppError.conflict(
+        'sandbox_payout',
+        `${sandbox.length} of the withdrawals named belong to a sandbox (${sandbox.join(', ')}): test money never leaves through the house's real account; nothing was batched.`,
+      );
+    }
     const created = await deps.payoutBatches.createBatch(tx, { receivingAccountId: account.id, createdBy: actor.id });
     const items = await deps.payoutBatches.insertItems(tx, created.id, ids);
     if (items.length === 0) throw AppError.conflict('nothing_to_batch', 'No approved payout is left to batch; nothing was batched.');

@@ -10,12 +10,23 @@ type Tx = Prisma.TransactionClient;
 
 const ENTITY = 'sender_return';
 
-/** A return as it is asked for: the transfer's whole amount back to its sender, or (with `intentId`) a partial approval's remainder. */
+/**
+ * A return as it is asked for: the transfer's whole amount back to its sender, or (with `intentId`) a partial approval's
+ * remainder; `livemode` is its transfer's. A sandbox return is written played out (`status` SENT with its times).
+ */
 export type NewSenderReturn = Pick<
   SenderReturn,
-  'bankTransferId' | 'amount' | 'currency' | 'senderName' | 'senderIban' | 'reason' | 'transferStatusBefore' | 'requestedBy'
+  'bankTransferId' | 'amount' | 'currency' | 'senderName' | 'senderIban' | 'reason' | 'transferStatusBefore' | 'requestedBy' | 'livemode'
 > &
-  Partial<Pick<SenderReturn, 'intentId'>>;
+  Partial<Pick<SenderReturn, 'intentId' | 'status' | 'approvedAt' | 'sentAt' | 'sentBankTxId'>>;
+
+/** Which returns a list or a count reads: the live ones (real money, the operators' work) or the sandboxes'. */
+export type MoneyMode = 'live' | 'test';
+
+/** The one condition of a mode on sender_returns, for every read of a queue (the ops list, the dashboard). */
+export function returnModeWhere(mode: MoneyMode): { livemode: boolean } {
+  return { livemode: mode === 'live' };
+}
 
 /**
  * Returns to senders and their house journal (house-accounts.ts): the rows a return's review locks and
@@ -59,24 +70,35 @@ export class SenderReturnRepository {
     return this.db.senderReturn.findUnique({ where: { id } });
   }
 
-  /** A page of returns; `db`: the ops list's transaction (its statement timeout). */
+  /** A page of returns of one mode (live: the operators' queue); `db`: the ops list's transaction (its statement timeout). */
   list(
     statuses: SenderReturnStatus[] | undefined,
     window: ListWindow,
     scope: SiteScope,
+    mode: MoneyMode,
     db: PrismaClient | Tx = this.db,
   ): Promise<SenderReturn[]> {
     return db.senderReturn.findMany(
-      keysetPage({ ...(statuses ? { status: { in: statuses } } : {}), ...senderReturnScopeWhere(scope) }, window),
+      keysetPage({ ...(statuses ? { status: { in: statuses } } : {}), ...returnModeWhere(mode), ...senderReturnScopeWhere(scope) }, window),
     );
   }
 
-  /** Writes one balanced house journal transaction about a return, in the caller's transaction. */
-  async postHouse(tx: Tx, returnId: string, entries: HouseLeg[]): Promise<string> {
+  /**
+   * Writes one balanced house journal transaction about a return, in the caller's transaction, in the return's mode:
+   * a sandbox return's postings never count in the live house balances.
+   */
+  async postHouse(tx: Tx, senderReturn: Pick<SenderReturn, 'id' | 'livemode'>, entries: HouseLeg[]): Promise<string> {
     if (entries.reduce((sum, leg) => sum + leg.amount, 0n) !== 0n) throw new Error('house journal transaction does not balance');
     const transactionId = randomUUID();
     await tx.houseJournalEntry.createMany({
-      data: entries.map((leg) => ({ transactionId, account: leg.account, amount: leg.amount, entityType: ENTITY, entityId: returnId })),
+      data: entries.map((leg) => ({
+        transactionId,
+        account: leg.account,
+        amount: leg.amount,
+        entityType: ENTITY,
+        entityId: senderReturn.id,
+        livemode: senderReturn.livemode,
+      })),
     });
     return transactionId;
   }
@@ -94,12 +116,14 @@ export class SenderReturnRepository {
       this.db.$queryRaw<Array<{ transactionId: string; sum: bigint }>>`
         SELECT transaction_id::text AS "transactionId", SUM(amount)::bigint AS sum
         FROM house_journal_entries GROUP BY transaction_id HAVING SUM(amount) <> 0`,
-      this.db.$queryRaw<Array<{ account: string; balance: bigint }>>`
-        SELECT account, SUM(amount)::bigint AS balance FROM house_journal_entries GROUP BY account`,
-      this.db.$queryRaw<Array<{ approved: bigint; sent: bigint }>>`
-        SELECT COALESCE(SUM(amount) FILTER (WHERE status = 'APPROVED'), 0)::bigint AS approved,
-               COALESCE(SUM(amount) FILTER (WHERE status = 'SENT'), 0)::bigint AS sent
-        FROM sender_returns`,
+      // Per mode: the live house balances are the live postings only, the sandboxes' are checked on their own.
+      this.db.$queryRaw<Array<{ livemode: boolean; account: string; balance: bigint }>>`
+        SELECT livemode, account, SUM(amount)::bigint AS balance FROM house_journal_entries GROUP BY livemode, account`,
+      this.db.$queryRaw<Array<{ livemode: boolean; approved: bigint; sent: bigint }>>`
+        SELECT m.livemode, COALESCE(SUM(r.amount) FILTER (WHERE r.status = 'APPROVED'), 0)::bigint AS approved,
+               COALESCE(SUM(r.amount) FILTER (WHERE r.status = 'SENT'), 0)::bigint AS sent
+        FROM (VALUES (true), (false)) AS m(livemode) LEFT JOIN sender_returns r ON r.livemode = m.livemode
+        GROUP BY m.livemode`,
       // A return must give back exactly one transfer's money, and money no deposit kept; a remainder's return
       // (intent_id set) is part of a transfer, proven by the journal check's `unaccounted_money` instead.
       this.db.$queryRaw<Array<{ returnId: string; amount: bigint; transferAmount: bigint; intentStatus: string | null }>>`
@@ -109,29 +133,36 @@ export class SenderReturnRepository {
         WHERE r.status <> 'REJECTED' AND r.intent_id IS NULL
           AND (r.amount <> t.amount OR (d.id IS NOT NULL AND d.status <> 'REJECTED'))`,
     ]);
-    const balance = (account: HouseAccount) => balances.find((row) => row.account === account)?.balance ?? 0n;
-    const { approved, sent } = expected[0] ?? { approved: 0n, sent: 0n };
     const problems: JournalProblem[] = [];
     for (const row of unbalanced)
       problems.push({
         kind: 'unbalanced_transaction',
         detail: { journal: 'house', transactionId: row.transactionId, sum: String(row.sum) },
       });
+    // A sandbox's problem says `mode: test`; a live one reads as it always did.
+    const modeOf = (livemode: boolean): Record<string, string> => (livemode ? {} : { mode: 'test' });
     for (const row of balances) {
       if (!(HOUSE_ACCOUNTS as readonly string[]).includes(row.account)) {
-        problems.push({ kind: 'impossible_balance', detail: { journal: 'house', account: row.account, balance: String(row.balance) } });
+        problems.push({
+          kind: 'impossible_balance',
+          detail: { journal: 'house', ...modeOf(row.livemode), account: row.account, balance: String(row.balance) },
+        });
       }
     }
-    const mismatch = (account: HouseAccount, journal: bigint, records: bigint) => {
-      if (journal !== records)
-        problems.push({
-          kind: 'record_mismatch',
-          detail: { journal: 'house', account, balance: String(journal), records: String(records) },
-        });
-    };
-    mismatch('bank_clearing', balance('bank_clearing'), approved + sent);
-    mismatch('sender_refunds_payable', balance('sender_refunds_payable'), -approved);
-    mismatch('refunds_settled', balance('refunds_settled'), -sent);
+    for (const { livemode, approved, sent } of expected) {
+      const balance = (account: HouseAccount) =>
+        balances.find((row) => row.livemode === livemode && row.account === account)?.balance ?? 0n;
+      const mismatch = (account: HouseAccount, records: bigint) => {
+        if (balance(account) !== records)
+          problems.push({
+            kind: 'record_mismatch',
+            detail: { journal: 'house', ...modeOf(livemode), account, balance: String(balance(account)), records: String(records) },
+          });
+      };
+      mismatch('bank_clearing', approved + sent);
+      mismatch('sender_refunds_payable', -approved);
+      mismatch('refunds_settled', -sent);
+    }
     for (const row of unbacked) {
       problems.push({
         kind: 'unbacked_credit',

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { BankTransfer, BankTransferStatus, Prisma, SenderReturn } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
 import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { actorOf } from '../operators/operator-principal.js';
-import { writeAudit } from '../shared/audit.repository.js';
+import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
@@ -19,7 +20,7 @@ import {
 } from '../shared/four-eyes.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
 import { HousePostings, type HouseLeg } from './house-accounts.js';
-import type { SenderReturnRepository } from './sender-return.repository.js';
+import type { NewSenderReturn, SenderReturnRepository } from './sender-return.repository.js';
 import { assertReturnAction, type ReturnAction } from './sender-return.states.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
 
@@ -43,9 +44,46 @@ async function returnable(deps: ReturnDeps, tx: Tx, transfer: BankTransfer): Pro
 }
 
 /**
+ * Opens a return in the caller's transaction, with its `SENDER_RETURN.REQUESTED` audit entry. Live money's return waits
+ * for review (PENDING_REVIEW). Simulated money's is played out at once by the simulator (docs/sandbox.md, The
+ * boundary): approved and SENT to its simulated sender with both house postings, in the sandbox's house journal, so
+ * it is never an operator's work and never in a payout batch; audited `SENDER_RETURN.SENT` with rule `sandbox_simulator`.
+ */
+async function openReturn(
+  deps: Pick<ReturnDeps, 'senderReturns'>,
+  tx: Tx,
+  actor: Actor,
+  data: Omit<NewSenderReturn, 'livemode'>,
+  transfer: Pick<BankTransfer, 'livemode'>,
+  audit: { siteId?: string; metadata: Record<string, string | boolean> },
+): Promise<SenderReturn> {
+  const now = new Date();
+  const played = transfer.livemode ? {} : { status: 'SENT' as const, approvedAt: now, sentAt: now, sentBankTxId: `sim-${randomUUID()}` };
+  const row = await deps.senderReturns.create(tx, { ...data, livemode: transfer.livemode, ...played });
+  const entry = { actor, entityType: 'sender_return', entityId: row.id, ...(audit.siteId ? { siteId: audit.siteId } : {}) };
+  await writeAudit(tx, { ...entry, action: 'SENDER_RETURN.REQUESTED', metadata: audit.metadata });
+  if (transfer.livemode) return row;
+  const approved = await deps.senderReturns.postHouse(tx, row, HousePostings.returnApproved(row.amount));
+  const sent = await deps.senderReturns.postHouse(tx, row, HousePostings.returnSent(row.amount));
+  await writeAudit(tx, {
+    ...entry,
+    action: 'SENDER_RETURN.SENT',
+    metadata: {
+      from: 'PENDING_REVIEW',
+      to: 'SENT',
+      rule: 'sandbox_simulator',
+      amount: row.amount.toString(),
+      journalTransactionIds: `${approved}, ${sent}`,
+    },
+  });
+  return row;
+}
+
+/**
  * Asks for a transfer's money to go back to its sender: a return `PENDING_REVIEW` for the whole amount, the
  * transfer `RETURNING` (out of every queue, no longer assignable). Only money no deposit kept: an unmatched
- * or set-aside transfer, or one that paid a rejected deposit. No money moves yet.
+ * or set-aside transfer, or one that paid a rejected deposit. No money moves yet. Simulated money's return is played
+ * out at once ({@link openReturn}): SENT, the transfer RETURNED.
  */
 export async function requestSenderReturn(deps: ReturnDeps, request: OperatorRequest, bankTransferId: string, reason: string) {
   if (!isUuid(bankTransferId)) throw new AppError('not_found', 'No bank transfer with this id.');
@@ -60,24 +98,25 @@ export async function requestSenderReturn(deps: ReturnDeps, request: OperatorReq
           '(unmatched, set aside, or paid for a rejected deposit) can go back to its sender. Nothing was changed.',
       );
     }
-    const row = await deps.senderReturns.create(tx, {
-      bankTransferId,
-      amount: transfer.amount,
-      currency: transfer.currency,
-      senderName: transfer.senderName,
-      senderIban: transfer.senderIban,
-      reason: reason.trim(),
-      transferStatusBefore: transfer.status,
-      requestedBy: actor.id,
-    });
-    await deps.bankTransfers.settle(tx, bankTransferId, transfer.status, { status: 'RETURNING' });
-    await writeAudit(tx, {
+    const to = transfer.livemode ? 'RETURNING' : 'RETURNED';
+    const row = await openReturn(
+      deps,
+      tx,
       actor,
-      action: 'SENDER_RETURN.REQUESTED',
-      entityType: 'sender_return',
-      entityId: row.id,
-      metadata: { bankTransferId, from: transfer.status, to: 'RETURNING', reason: row.reason, amount: row.amount.toString() },
-    });
+      {
+        bankTransferId,
+        amount: transfer.amount,
+        currency: transfer.currency,
+        senderName: transfer.senderName,
+        senderIban: transfer.senderIban,
+        reason: reason.trim(),
+        transferStatusBefore: transfer.status,
+        requestedBy: actor.id,
+      },
+      transfer,
+      { metadata: { bankTransferId, from: transfer.status, to, reason: reason.trim(), amount: transfer.amount.toString() } },
+    );
+    await deps.bankTransfers.settle(tx, bankTransferId, transfer.status, { status: to });
     return row;
   });
   deps.logger.info('sender return requested', {
@@ -105,7 +144,8 @@ export interface RemainderReturn {
  * sender(s): the remainder is taken from the deposit's transfers latest first, each return PENDING_REVIEW for the part
  * of one transfer (at most all of it) to that transfer's sender, naming the deposit (`intentId`). The transfers stay
  * MATCHED or ASSIGNED: the deposit kept the rest of their money. No money moves yet; the house journal posts when a
- * return is approved and sent, exactly as for a whole transfer. Returns the returns created, latest transfer first.
+ * return is approved and sent, exactly as for a whole transfer. Simulated money's return is played out at once
+ * ({@link openReturn}). Returns the returns created, latest transfer first.
  */
 export async function requestRemainderReturns(
   deps: Pick<ReturnDeps, 'senderReturns' | 'bankTransfers'>,
@@ -120,25 +160,24 @@ export async function requestRemainderReturns(
     if (left <= 0n) break;
     const amount = transfer.amount < left ? transfer.amount : left;
     left -= amount;
-    const row = await deps.senderReturns.create(tx, {
-      bankTransferId: transfer.id,
-      intentId,
-      amount,
-      currency: transfer.currency,
-      senderName: transfer.senderName,
-      senderIban: transfer.senderIban,
-      reason,
-      transferStatusBefore: transfer.status,
-      requestedBy: actor.id,
-    });
-    await writeAudit(tx, {
+    const row = await openReturn(
+      deps,
+      tx,
       actor,
-      action: 'SENDER_RETURN.REQUESTED',
-      entityType: 'sender_return',
-      entityId: row.id,
-      siteId,
-      metadata: { bankTransferId: transfer.id, intentId, referenceNo, remainder: true, reason, amount: amount.toString() },
-    });
+      {
+        bankTransferId: transfer.id,
+        intentId,
+        amount,
+        currency: transfer.currency,
+        senderName: transfer.senderName,
+        senderIban: transfer.senderIban,
+        reason,
+        transferStatusBefore: transfer.status,
+        requestedBy: actor.id,
+      },
+      transfer,
+      { siteId, metadata: { bankTransferId: transfer.id, intentId, referenceNo, remainder: true, reason, amount: amount.toString() } },
+    );
     created.push(row);
   }
   // The remainder is what arrived minus the credit, so the deposit's transfers always cover it.
@@ -159,6 +198,8 @@ interface Step {
   rejectedReason?: string;
   /** Approval: subject to four-eyes, so it may only record a first approval and leave the return in review. */
   approval?: true;
+  /** The step pays money out of the house's real account: refused for a sandbox return (409 `sandbox_payout`). */
+  paysOut?: true;
 }
 
 /** The state table's next status and, for an approval, what four-eyes decided (a first approval moves nothing). */
@@ -187,6 +228,18 @@ async function keepRemainder(deps: ReturnDeps, tx: Tx, current: SenderReturn, re
 }
 
 /**
+ * A sandbox return (simulated money) is the simulator's, played out when it was asked for: an operator's approval or
+ * "sent" would pay it from the house's real account, so it is refused, 409 `sandbox_payout`. Rejecting stays open.
+ */
+function assertLiveReturn(current: SenderReturn): void {
+  if (current.livemode) return;
+  throw AppError.conflict(
+    'sandbox_payout',
+    "The return gives back a sandbox's simulated money: the simulator pays it, never the house's real account. Nothing was changed.",
+  );
+}
+
+/**
  * Every step of a return's review and payout on the one transition recipe (shared/transition.ts), with its
  * house journal posting and audit entry. A step from any other status is a 409 and changes nothing.
  */
@@ -195,10 +248,13 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     entityType: 'sender_return',
     notFound: 'No return with this id.',
     lock: (tx) => deps.senderReturns.lock(tx, returnId),
-    decide: async (_tx, current): Promise<Decision> => {
+    // Step-up on the amount as locked (docs/operations.md, Step-up).
+    decide: async (tx, current): Promise<Decision> => {
+      if (step.paysOut) assertLiveReturn(current);
       const to = assertReturnAction(step.action, current.status);
       if (!step.approval) return { to, approval: null };
-      const approval = decideApproval(deps, request.caller, current.approvals, await returnApprovalsRequired(deps, current), 'return');
+      const required = await returnApprovalsRequired(deps, current);
+      const approval = await decideApproval(deps, tx, request.caller, current.approvals, required, 'return');
       return { to: approval.final ? to : current.status, approval };
     },
     update: async (tx, current, decision) => {
@@ -217,7 +273,7 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     post: async (tx, { current, decision }) => {
       if (waits(decision)) return null;
       const posting = step.posting?.(current) ?? null;
-      return posting ? deps.senderReturns.postHouse(tx, returnId, posting) : null;
+      return posting ? deps.senderReturns.postHouse(tx, current, posting) : null;
     },
     audit: ({ current, decision, journalTransactionId }) => ({
       action: waits(decision) ? 'SENDER_RETURN.FIRST_APPROVAL' : `SENDER_RETURN.${decision.to}`,
@@ -271,6 +327,7 @@ export function approveSenderReturn(deps: ReturnDeps, request: OperatorRequest, 
   return transition(deps, request, returnId, {
     action: 'approve',
     approval: true,
+    paysOut: true,
     changes: (now) => ({ approvedAt: now }),
     posting: (r) => HousePostings.returnApproved(r.amount),
   });
@@ -299,6 +356,7 @@ export function markSenderReturnSent(
 ) {
   return transition(deps, request, returnId, {
     action: 'markSent',
+    paysOut: true,
     changes: (now) => ({ sentAt: now, sentBankTxId: bankTxId ?? null }),
     posting: (r) => HousePostings.returnSent(r.amount),
     transferTo: () => 'RETURNED',

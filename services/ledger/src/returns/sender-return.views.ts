@@ -23,6 +23,7 @@ export function toOpsSenderReturn(row: SenderReturn, approvals: ApprovalsView = 
     rejectedAt: row.rejectedAt?.toISOString() ?? null,
     rejectedReason: row.rejectedReason,
     intentId: row.intentId,
+    livemode: row.livemode,
     approvals,
   };
 }

@@ -34,8 +34,19 @@ export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
     opsListRoute(deps, {
       schema: 'opsListSenderReturns',
       cursorList: 'ops-sender-returns',
+      // Live returns unless `mode=test`: the sandboxes' never join the operators' queue.
       fetch: async (filters, window, scope, tx) =>
-        withReturnApprovals(deps, await deps.senderReturns.list(statusesOf(filters, SENDER_RETURN_STATUSES), window, scope, tx), tx),
+        withReturnApprovals(
+          deps,
+          await deps.senderReturns.list(
+            statusesOf(filters, SENDER_RETURN_STATUSES),
+            window,
+            scope,
+            filters.mode === 'test' ? 'test' : 'live',
+            tx,
+          ),
+          tx,
+        ),
       toItem: (row) => toOpsSenderReturn(row, row.shownApprovals),
     }),
   );
