@@ -39,7 +39,6 @@ import { siteScopeGuard } from './operators/site-scope.guard.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
 import { secondFactorGate } from './operators/second-factor.guard.js';
 import { secondFactorOpsRoutes } from './operators/second-factor-ops.routes.js';
-import { stepUpRoutes } from './operators/step-up.routes.js';
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
 import { siteOpsRoutes } from './sites/sites-ops.routes.js';
 import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
@@ -96,7 +95,6 @@ export function createApp(deps: LedgerDeps): Express {
   // (or refused 401) once here, before any ops router runs.
   app.use('/ops/v1', opsLoginRoutes(deps));
   app.use('/ops/v1', operatorAuth(deps), secondFactorGate(), siteScopeGuard(deps));
-  app.use('/ops/v1', stepUpRoutes(deps));
   app.use('/ops/v1', siteOpsRoutes(deps));
   app.use(
     '/ops/v1',

@@ -16,6 +16,7 @@ import { straightThrough } from './straight-through.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
 export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps, PayoutLineDeps {
+  config: RecordArrivalDeps['config'] & DepositReviewDeps['config'];
   statements: BankStatementRepository;
   sites: SiteRepository;
 }

@@ -1,12 +1,10 @@
 import { AppError } from '@kasa/http';
-import { formatTry } from '@kasa/money';
 import type { Logger } from '@kasa/logger';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { approveDeposit, type DepositReviewDeps } from './review-deposit.use-case.js';
 
-/** What a bulk approval needs: a single approval's parts, the step-up rule's clock and limit, and a log for the unexpected. */
-export interface BulkApproveDeps extends DepositReviewDeps, StepUpDeps {
+/** What a bulk approval needs: a single approval's parts (the step-up rule's clock and limit among them) and a log for the unexpected. */
+export interface BulkApproveDeps extends DepositReviewDeps {
   logger: Logger;
 }
 
@@ -17,27 +15,13 @@ export type BulkApproveItem =
   { intentId: string; ok: true; intent: Approved } | { intentId: string; ok: false; error: { reason: string; detail: string } };
 
 /**
- * The one check a bulk approval adds to a single one: it takes only deposits whose money arrived exactly as requested,
- * so nobody approves a short or over payment without looking at it. Read before the approval's lock: should another
- * transfer arrive in between, the approval credits everything received, as the single approve button does.
- */
-async function exactAmount(deps: BulkApproveDeps, intentId: string): Promise<bigint> {
-  const deposit = await deps.depositReview.findDeposit(intentId);
-  if (!deposit) throw new AppError('not_found', 'No deposit intent with this id.');
-  if (deposit.receivedAmount !== deposit.requestedAmount) {
-    throw AppError.conflict(
-      'not_exact_match',
-      `Received ${formatTry(deposit.receivedAmount)} for ${formatTry(deposit.requestedAmount)} requested: not an exact match; approve it on its own.`,
-    );
-  }
-  return deposit.requestedAmount;
-}
-
-/**
  * Approves each intent in turn, each by {@link approveDeposit} in its own transaction (its own audit entry and
- * `intent.approved`), after the exact-match check and the step-up rule for its amount. One item's failure never stops
- * or undoes the others: a refusal (AppError) is reported with its reason, anything else is logged and reported as
- * `internal_error` for that item alone.
+ * `intent.approved`). The one check a bulk approval adds to a single one, that the money arrived exactly as requested
+ * (so nobody approves a short or over payment without looking at it), is the approval's own `exact` rule: decided on
+ * the locked intent with the step-up rule for what it credits, so a transfer assigned at the same moment either comes
+ * first and the item is refused (`not_exact_match`), or comes after and finds the deposit decided. One item's failure
+ * never stops or undoes the others: a refusal (AppError) is reported with its reason, anything else is logged and
+ * reported as `internal_error` for that item alone.
  */
 export async function bulkApproveDeposits(
   deps: BulkApproveDeps,
@@ -48,8 +32,7 @@ export async function bulkApproveDeposits(
   // In order and one at a time: each approval locks its deposit and the site's balance, and the answer follows the list.
   for (const intentId of intentIds) {
     try {
-      requireStepUp(deps, request.caller, await exactAmount(deps, intentId));
-      results.push({ intentId, ok: true, intent: await approveDeposit(deps, request, intentId, {}) });
+      results.push({ intentId, ok: true, intent: await approveDeposit(deps, request, intentId, { exact: true }) });
     } catch (error) {
       if (error instanceof AppError) {
         results.push({ intentId, ok: false, error: { reason: error.reason ?? error.code, detail: error.detail } });

@@ -10,6 +10,7 @@ import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { actorOf } from '../operators/operator-principal.js';
+import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 import { writeAudits } from '../shared/audit.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
@@ -18,8 +19,11 @@ import { commitTransition, runTransition, type TransitionDeps } from '../shared/
 
 type Tx = Prisma.TransactionClient;
 
-/** What reviewing a deposit needs: the transition's database, publisher and logger, the rows, the journal and the money that arrived. */
-export interface DepositReviewDeps extends TransitionDeps {
+/**
+ * What reviewing a deposit needs: the transition's database, publisher and logger, the rows, the journal, the money
+ * that arrived and the step-up rule's clock and limit.
+ */
+export interface DepositReviewDeps extends TransitionDeps, StepUpDeps {
   depositReview: DepositReviewRepository;
   journal: JournalRepository;
   bankTransfers: BankTransferRepository;
@@ -28,6 +32,8 @@ export interface DepositReviewDeps extends TransitionDeps {
 
 interface Step<Decision extends { to: DepositStatus }> {
   action: DepositAction;
+  /** A control on the locked intent before deciding (step-up on what an approval credits); throws to refuse. */
+  guard?(tx: Tx, current: Deposit): Promise<void>;
   /** What the decision reads under the lock besides the state table (the money received); throws to refuse. */
   decide(tx: Tx, current: Deposit, to: DepositStatus): Promise<Decision> | Decision;
   /** The row fields the transition sets, besides the status. */
@@ -72,6 +78,7 @@ function transition<Decision extends { to: DepositStatus }>(
     notFound: 'No deposit intent with this id.',
     lock: (tx) => deps.depositReview.lockDeposit(tx, intentId),
     siteOf: (row) => row.siteId,
+    guard: (tx, current) => step.guard?.(tx, current),
     decide: (tx, current) => step.decide(tx, current, assertDepositAction(step.action, current.status)),
     update: (tx, current, decision) =>
       deps.depositReview.updateDeposit(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),
@@ -122,11 +129,15 @@ export interface RemainderInput {
   reason?: string;
 }
 
-/** What approving takes: the operator's figure (absent: everything received), the remainder's fate, and when the service approves, its rule. */
+/**
+ * What approving takes: the operator's figure (absent: everything received), the remainder's fate, when the service
+ * approves its rule, and `exact` for a bulk approval, which takes only money that arrived exactly as requested.
+ */
 interface ApprovalInput {
   amount?: bigint;
   remainder?: RemainderInput;
   rule?: Prisma.InputJsonObject;
+  exact?: true;
 }
 
 /** What an approval writes besides the status: the credit, when, and a remainder set aside with its reason. */
@@ -164,15 +175,40 @@ function decideRemainder(input: ApprovalInput, current: Deposit, amount: bigint,
 /** Asks for a remainder's returns in the approval's transaction; their ids. */
 type ReturnRemainder = (tx: Tx, updated: Deposit, remainder: bigint, reason: string) => Promise<string[]>;
 
+/** What an operator's approval adds to the step: how a remainder's returns are asked for, and the step-up rule. */
+interface OperatorApproval {
+  returnRemainder: ReturnRemainder;
+  /** Refuses (403 `step_up_required`) to credit `amount` without a fresh second-factor code. */
+  stepUp(amount: bigint): void;
+}
+
+/** A bulk approval's rule, on the money received as locked: it was exactly what was requested (409 `not_exact_match`). */
+function requireExactMatch(current: Deposit, received: bigint): void {
+  if (received === current.requestedAmount) return;
+  throw AppError.conflict(
+    'not_exact_match',
+    `Received ${formatTry(received)} for ${formatTry(current.requestedAmount)} requested: not an exact match; approve it on its own.`,
+  );
+}
+
 /**
- * The approval step, given how the money received for the intent is read under its lock and (for an operator's
- * approval) how a remainder's returns are asked for.
+ * The approval step, given how the money received for the intent is read under its lock and, for an operator's
+ * approval, its remainder's returns and step-up. The guard and the decision read the money received once, on the
+ * locked intent: a transfer assigned at the same moment waits for the lock, so what is checked is what is credited.
  */
-function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>, returnRemainder?: ReturnRemainder): Step<Approval> {
+function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>, operator?: OperatorApproval): Step<Approval> {
+  let read: Promise<bigint> | undefined;
+  const receivedOnce = (tx: Tx) => (read ??= receivedFor(tx));
   return {
     action: 'approve',
+    guard: async (tx, current) => {
+      const received = await receivedOnce(tx);
+      if (input.exact) requireExactMatch(current, received);
+      // What the approval would credit: the operator's figure, else everything received.
+      operator?.stepUp(input.amount ?? received);
+    },
     decide: async (tx, current, to) => {
-      const received = await receivedFor(tx);
+      const received = await receivedOnce(tx);
       const amount = input.amount ?? received;
       if (amount <= 0n) {
         throw AppError.validation([{ field: 'amount', message: 'is required: no money was recorded for this intent' }]);
@@ -191,9 +227,9 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
     posting: (updated, { amount }) => Postings.depositApproved(updated.siteId, updated.id, amount),
     alongside: async (tx, updated, { remainder }) => {
       if (remainder?.action !== 'return') return;
-      if (!returnRemainder) throw new Error('a remainder to return without a way to return it');
+      if (!operator) throw new Error('a remainder to return without a way to return it');
       // The decision carries the ids on to the audit entry and the answer.
-      remainder.returnIds.push(...(await returnRemainder(tx, updated, remainder.amount, remainder.reason)));
+      remainder.returnIds.push(...(await operator.returnRemainder(tx, updated, remainder.amount, remainder.reason)));
     },
     audit: 'INTENT.APPROVED',
     metadata: (current, _updated, { to, amount, received, remainder }, journalTransactionId) => ({
@@ -221,16 +257,16 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
  * balance and emits `intent.approved`. Crediting less than arrived leaves no money off the books: the remainder goes
  * back to its sender(s) as returns PENDING_REVIEW (`return`, the default) or is set aside on the deposit with a reason
  * (`set_aside`), in the same transaction. `rule`: the service approving by a site's rule, kept in the audit entry.
+ * Above STEP_UP_ABOVE_KURUS an operator needs a fresh second-factor code for the amount credited, read on the locked
+ * intent (403 `step_up_required`); `exact`: only money that arrived exactly as requested (409 `not_exact_match`).
  */
 export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: ApprovalInput) {
   return transition(
     deps,
     request,
     intentId,
-    approveStep(
-      input,
-      (tx) => deps.bankTransfers.receivedFor(tx, intentId),
-      async (tx, updated, remainder, reason) =>
+    approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId), {
+      returnRemainder: async (tx, updated, remainder, reason) =>
         (
           await requestRemainderReturns(deps, tx, request, {
             intentId,
@@ -240,7 +276,8 @@ export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest
             reason,
           })
         ).map((row) => row.id),
-    ),
+      stepUp: (amount) => requireStepUp(deps, request.caller, amount),
+    }),
   );
 }
 

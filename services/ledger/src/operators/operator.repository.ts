@@ -1,4 +1,5 @@
 import type { Operator, OperatorRole, OperatorToken, Prisma, PrismaClient } from '@kasa/db';
+import { isUuid } from '../shared/http-guards.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -16,13 +17,23 @@ export interface TokenOwner {
   siteIds: string[] | null;
 }
 
+/** What four-eyes reads of an approver's account under the approval's lock. */
+export interface Approver {
+  id: string;
+  disabledAt: Date | null;
+  /** Who created the account (an operator id or `bootstrap`); null when unknown. */
+  createdBy: string | null;
+  /** The admin who last changed the account; null when nobody else did. */
+  changedBy: string | null;
+}
+
 /** Operator accounts and their bearer tokens (only token hashes are stored). */
 export class OperatorRepository {
   constructor(private readonly db: PrismaClient) {}
 
   create(
     tx: Tx,
-    input: { email: string; name: string; role: OperatorRole; passwordHash: string | null; siteIds?: string[] },
+    input: { email: string; name: string; role: OperatorRole; passwordHash: string | null; siteIds?: string[]; createdBy: string },
   ): Promise<Operator> {
     return tx.operator.create({ data: input });
   }
@@ -101,12 +112,34 @@ export class OperatorRepository {
     return [...liveSiteIds, ...twins.map((twin) => twin.id)];
   }
 
-  /** Sets an operator's scope (live site ids; empty: every site) and answers the operator before and after, or null. */
-  async setSiteIds(tx: Tx, id: string, siteIds: string[]): Promise<{ before: Operator; after: Operator } | null> {
+  /**
+   * Sets an operator's scope (live site ids; empty: every site), `changedBy` the admin who did, and answers the
+   * operator before and after, or null.
+   */
+  async setSiteIds(tx: Tx, id: string, siteIds: string[], changedBy: string): Promise<{ before: Operator; after: Operator } | null> {
     const before = await tx.operator.findUnique({ where: { id } });
     if (!before) return null;
-    const after = await tx.operator.update({ where: { id }, data: { siteIds } });
+    const after = await tx.operator.update({ where: { id }, data: { siteIds, changedBy } });
     return { before, after };
+  }
+
+  /** Records that another operator (an admin) changed this account: four-eyes never pairs the two (docs/operations.md). */
+  async markChangedBy(tx: Tx, id: string, changedBy: string): Promise<void> {
+    await tx.operator.updateMany({ where: { id }, data: { changedBy } });
+  }
+
+  /**
+   * The accounts behind a payout's approvals, read in the approval's transaction under `FOR SHARE`: disabling one, or
+   * an admin changing one, waits until the approval commits, and an approval that comes after sees it. Ids that name
+   * no account (the bootstrap token's `bootstrap`) are absent.
+   */
+  async lockApprovers(tx: Tx, ids: readonly string[]): Promise<Map<string, Approver>> {
+    const uuids = ids.filter(isUuid);
+    if (uuids.length === 0) return new Map();
+    const rows = await tx.$queryRaw<Approver[]>`
+      SELECT id::text AS id, disabled_at AS "disabledAt", created_by AS "createdBy", changed_by AS "changedBy"
+      FROM operators WHERE id = ANY(${uuids}::uuid[]) ORDER BY id FOR SHARE`;
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /** Of the given ids, those that name no live site (a test twin is never named in a scope: its live site is). */

@@ -39,6 +39,7 @@ export async function createOperator(
         role: input.role,
         passwordHash,
         siteIds,
+        createdBy: caller.operatorId,
       });
       await writeAudit(tx, {
         actor: actorOf(caller),
@@ -132,6 +133,8 @@ export async function issueOperatorToken(
   const expiresAt = input.expiresInSeconds ? msFromNow(deps.clock, input.expiresInSeconds * 1000) : null;
   const created = await deps.db.$transaction(async (tx) => {
     const row = await deps.operators.createToken(tx, { operatorId, tokenHash, label: input.label ?? 'api token', expiresAt });
+    // Whoever holds a token acts as its operator: an admin issuing one for someone else changed that account.
+    if (caller.operatorId !== operatorId) await deps.operators.markChangedBy(tx, operatorId, caller.operatorId);
     await writeAudit(tx, {
       actor: actorOf(caller),
       action: 'OPERATOR_TOKEN.ISSUED',
@@ -210,7 +213,7 @@ export async function setOperatorScope(deps: OperatorsDeps, caller: OperatorPrin
   ensureScopable(operator.role, siteIds);
   await ensureLiveSites(deps, siteIds);
   const changed = await deps.db.$transaction(async (tx) => {
-    const result = await deps.operators.setSiteIds(tx, operatorId, siteIds);
+    const result = await deps.operators.setSiteIds(tx, operatorId, siteIds, caller.operatorId);
     if (!result) throw new AppError('not_found', 'No operator with this id.');
     await writeAudit(tx, {
       actor: actorOf(caller),

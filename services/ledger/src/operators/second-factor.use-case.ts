@@ -130,13 +130,14 @@ export async function disableSecondFactor(deps: SecondFactorDeps, caller: Operat
     await checkSecondFactorCode(deps, operator, code);
   }
   await deps.db.$transaction(async (tx) => {
-    if (await deps.operators.clearTotp(tx, operatorId))
-      await writeAudit(tx, {
-        actor: actorOf(caller),
-        action: 'OPERATOR.SECOND_FACTOR_DISABLED',
-        entityType: 'operator',
-        entityId: operatorId,
-      });
+    if (!(await deps.operators.clearTotp(tx, operatorId))) return;
+    if (!own) await deps.operators.markChangedBy(tx, operatorId, caller.operatorId);
+    await writeAudit(tx, {
+      actor: actorOf(caller),
+      action: 'OPERATOR.SECOND_FACTOR_DISABLED',
+      entityType: 'operator',
+      entityId: operatorId,
+    });
   });
   return operatorView((await deps.operators.findById(operatorId)) as Operator);
 }

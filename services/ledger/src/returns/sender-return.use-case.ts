@@ -5,6 +5,7 @@ import { maskIban } from '@kasa/logger';
 import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { actorOf } from '../operators/operator-principal.js';
+import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { isUuid } from '../shared/http-guards.js';
@@ -26,8 +27,12 @@ import { toOpsSenderReturn } from './sender-return.views.js';
 
 type Tx = Prisma.TransactionClient;
 
-/** What a return to a sender needs: the transition's database, publisher and logger, the clock and the rows it moves. */
-export interface ReturnDeps extends TransitionDeps, FourEyesDeps {
+/**
+ * What a return to a sender needs: the transition's database, publisher and logger, the clock, the rows it moves and
+ * the four-eyes and step-up rules' thresholds.
+ */
+export interface ReturnDeps extends TransitionDeps, FourEyesDeps, StepUpDeps {
+  config: FourEyesDeps['config'] & StepUpDeps['config'];
   clock: Clock;
   senderReturns: SenderReturnRepository;
   bankTransfers: BankTransferRepository;
@@ -249,6 +254,7 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     notFound: 'No return with this id.',
     lock: (tx) => deps.senderReturns.lock(tx, returnId),
     // Step-up on the amount as locked (docs/operations.md, Step-up).
+    guard: (_tx, current) => (step.approval ? requireStepUp(deps, request.caller, current.amount) : undefined),
     decide: async (tx, current): Promise<Decision> => {
       if (step.paysOut) assertLiveReturn(current);
       const to = assertReturnAction(step.action, current.status);

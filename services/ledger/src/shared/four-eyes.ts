@@ -1,6 +1,7 @@
-import type { Site } from '@kasa/db';
+import type { Prisma, Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
-import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from '../operators/operator-principal.js';
+import type { Approver, OperatorRepository } from '../operators/operator.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { Clock } from './clock.js';
 
@@ -9,7 +10,14 @@ import type { Clock } from './clock.js';
  * threshold (the site's `dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) moves only when two different operators
  * approved it. The first approval is recorded on the record (`approvals`), which stays in review; it stands for
  * DUAL_APPROVAL_WINDOW_SECONDS, then expires and the payout needs two approvals again.
+ *
+ * Two different operators means two different enabled people, decided on the locked payout: the bootstrap token is
+ * no person and gives neither approval; an approval counts only while its operator's account is enabled; and an
+ * account never completes four-eyes with the admin who created it or last changed it (operators.created_by and
+ * changed_by), who could be holding it.
  */
+
+type Tx = Prisma.TransactionClient;
 
 /** One operator's approval as the record keeps it. */
 export interface Approval {
@@ -22,6 +30,7 @@ export interface FourEyesDeps {
   clock: Clock;
   config: { dualApprovalAboveKurus: bigint; dualApprovalWindowSeconds: number };
   sites: SiteRepository;
+  operators: Pick<OperatorRepository, 'lockApprovers'>;
 }
 
 /** What an approval call decided: the payout moves (`final`), or its first approval is recorded and it waits. */
@@ -69,30 +78,66 @@ function standing(deps: Pick<FourEyesDeps, 'clock' | 'config'>, approvals: Appro
   return approvals.filter((approval) => now - Date.parse(approval.at) < windowMs(deps));
 }
 
+/** Why two accounts are not two independent people (the one created or last changed the other), or null. */
+function tieBetween(me: Approver, first: Approver): string | null {
+  if (first.createdBy === me.id) return 'you created their account';
+  if (first.changedBy === me.id) return 'you last changed their account';
+  if (me.createdBy === first.id) return 'they created your account';
+  if (me.changedBy === first.id) return 'they last changed your account';
+  return null;
+}
+
 /**
- * An operator approving a payout in review: with one approval required, or with another operator's standing first
- * approval, the payout moves; with none standing, this is its first approval. The operator who gave the standing
- * first approval cannot give the second (409 `second_approver_required`). The sandbox's simulator (a partner's test
- * key) plays every operator and always moves the payout.
+ * An operator approving a payout in review, decided in the approval's transaction with the payout locked: with one
+ * approval required, or with another person's standing first approval, the payout moves; with none standing, this
+ * is its first approval. Above the threshold (409 `second_approver_required`, nothing changed): the bootstrap token
+ * gives no approval; the operator who gave the standing first approval cannot give the second; nor can an operator
+ * tied to its giver (the one created or last changed the other's account). A first approval whose operator was
+ * disabled since is void: this one becomes the first. The sandbox's simulator (a partner's test key) plays every
+ * operator and always moves the payout.
  */
-export function decideApproval(
-  deps: Pick<FourEyesDeps, 'clock' | 'config'>,
+export async function decideApproval(
+  deps: Pick<FourEyesDeps, 'clock' | 'config' | 'operators'>,
+  tx: Tx,
   caller: OperatorPrincipal,
   recorded: unknown,
   required: 1 | 2,
   what: string,
-): ApprovalDecision {
+): Promise<ApprovalDecision> {
   const mine: Approval = { operatorId: caller.operatorId, email: caller.email, at: deps.clock.now().toISOString() };
   if (required === 1 || caller.apiKeyId) return { final: true, required, approvals: [mine] };
+  if (caller.operatorId === BOOTSTRAP_OPERATOR_ID || caller.system) {
+    throw AppError.conflict(
+      'second_approver_required',
+      `Above its four-eyes threshold this ${what} needs the approvals of two people with operator accounts; the bootstrap ` +
+        'token is configuration, not a person, and gives neither. Log in as an operator to approve it. Nothing was changed.',
+    );
+  }
   const prior = standing(deps, recordedApprovals(recorded));
-  const first = prior[0];
+  const people = await deps.operators.lockApprovers(tx, [caller.operatorId, ...prior.map((approval) => approval.operatorId)]);
+  const me = people.get(caller.operatorId);
+  if (!me || me.disabledAt) throw new AppError('unauthorized', 'The operator account is disabled; nothing was changed.');
+  // An approval counts while its giver's account is enabled (the bootstrap token's, given before this rule, never).
+  const first = prior.find((approval) => {
+    const giver = people.get(approval.operatorId);
+    return giver !== undefined && giver.disabledAt === null;
+  });
   if (!first) return { final: false, required, approvals: [mine] };
+  const expires = new Date(Date.parse(first.at) + windowMs(deps)).toISOString();
   if (first.operatorId === caller.operatorId) {
-    const expires = new Date(Date.parse(first.at) + windowMs(deps)).toISOString();
     throw AppError.conflict(
       'second_approver_required',
       `You gave this ${what} its first approval at ${first.at}; above its four-eyes threshold a different operator must give ` +
         `the second (your approval stands until ${expires}). Nothing was changed.`,
+    );
+  }
+  const tie = tieBetween(me, people.get(first.operatorId) as Approver);
+  if (tie) {
+    throw AppError.conflict(
+      'second_approver_required',
+      `${first.email ?? first.operatorId} gave this ${what} its first approval, and ${tie}: above its four-eyes threshold ` +
+        `the two approvals must come from two independent people. Another operator must give the second (the first stands ` +
+        `until ${expires}). Nothing was changed.`,
     );
   }
   return { final: true, required, approvals: [first, mine] };

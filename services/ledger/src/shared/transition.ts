@@ -111,6 +111,12 @@ export interface Transition<Row, Decision extends Decided, Result> {
    */
   siteOf?(row: Row): string | null;
   /**
+   * A control on the locked row before anything is decided (step-up on the amount the step would move): it reads the
+   * record as this transaction holds it, so nothing that changes the record at the same moment slips past it. Throws
+   * to refuse.
+   */
+  guard?(tx: Tx, current: Row): Promise<void> | void;
+  /**
    * The decision on the locked row: the state table's next status (or its 409), and whatever else the step
    * needs under the lock (the money received, the intent a transfer pays); throws to refuse.
    */
@@ -135,7 +141,7 @@ export interface Transition<Row, Decision extends Decided, Result> {
 }
 
 /**
- * The one recipe of a reviewed change: lock the record, decide from its state table, one conditional update,
+ * The one recipe of a reviewed change: lock the record, guard it, decide from its state table, one conditional update,
  * the journal posting, the audit entry and the outbox event in one transaction; the log line and the
  * publishing after commit ({@link commitTransition}).
  */
@@ -151,6 +157,7 @@ export async function runTransition<Row, Decision extends Decided, Result>(
     if (!current || (transition.siteOf && !inScope(request.caller, transition.siteOf(current)))) {
       throw new AppError('not_found', transition.notFound);
     }
+    await transition.guard?.(tx, current);
     const decision = await transition.decide(tx, current);
     const updated = await transition.update(tx, current, decision);
     if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);

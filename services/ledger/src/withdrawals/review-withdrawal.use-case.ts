@@ -6,15 +6,17 @@ import { assertWithdrawalAction, type WithdrawalAction } from './withdrawal.stat
 import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
+import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { approvalsRequired, approvalsView, decideApproval, type ApprovalDecision, type FourEyesDeps } from '../shared/four-eyes.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { runTransition, type TransitionDeps } from '../shared/transition.js';
 
 /**
  * What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal, and
- * the four-eyes rule's thresholds.
+ * the four-eyes and step-up rules' thresholds.
  */
-export interface WithdrawalReviewDeps extends TransitionDeps, FourEyesDeps {
+export interface WithdrawalReviewDeps extends TransitionDeps, FourEyesDeps, StepUpDeps {
+  config: FourEyesDeps['config'] & StepUpDeps['config'];
   withdrawalReview: WithdrawalReviewRepository;
   journal: JournalRepository;
 }
@@ -56,6 +58,8 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
     notFound: 'No withdrawal with this id.',
     lock: (tx) => deps.withdrawalReview.lockWithdrawal(tx, withdrawalId),
     siteOf: (row) => row.siteId,
+    // Step-up on the amount as locked (docs/operations.md, Step-up).
+    guard: (_tx, current) => (step.approval ? requireStepUp(deps, request.caller, current.amount) : undefined),
     decide: async (tx, current): Promise<Decision> => {
       const to = assertWithdrawalAction(step.action, current.status);
       // Once in a payout batch its file may be at the bank: rejecting it would release money that may still be paid.
@@ -69,7 +73,7 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
       }
       if (!step.approval) return { to, approval: null };
       const required = await approvalsRequired(deps, current.siteId, current.amount);
-      const approval = decideApproval(deps, request.caller, current.approvals, required, 'withdrawal');
+      const approval = await decideApproval(deps, tx, request.caller, current.approvals, required, 'withdrawal');
       return { to: approval.final ? to : current.status, approval };
     },
     update: (tx, current, decision) =>
