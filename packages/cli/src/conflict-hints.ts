@@ -25,7 +25,8 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   otp_not_pending: 'start with `kasa 2fa enroll`, then confirm with `kasa 2fa confirm <code>`',
   otp_not_enrolled: 'two-factor authentication is not on for this account (`kasa 2fa enroll`)',
   not_exact_match: 'only exact matches are approved together; approve this one on its own (`kasa intents approve <intentId>`)',
-  second_approver_required: 'you gave the first approval; a different operator must approve it (four-eyes)',
+  second_approver_required:
+    'you gave the first approval, are tied to whoever did (one created or last changed the other account), or are the bootstrap token; a different operator must approve it (four-eyes)',
   nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
   sandbox_payout: "a sandbox's simulated money never leaves through the house's account; leave it out (the simulator plays it out)",
   // The second factor's 401 and 403.

@@ -63,7 +63,7 @@ export const CONFLICT_REASONS = {
   otp_not_pending: 'There is no enrollment to confirm: start one with POST /ops/v1/me/2fa/enroll.',
   otp_not_enrolled: 'The operator has no second factor, so there is no code to check.',
   second_approver_required:
-    'Four-eyes: this payout is above its dual-approval threshold and you gave its standing first approval; a different operator must give the second.',
+    'Four-eyes: this payout is above its dual-approval threshold and two different people must approve it: you gave its standing first approval, or you are tied to the operator who did (the admin who created or last changed the other account), or this is the bootstrap token, which gives neither approval; another operator must approve it.',
   not_exact_match:
     'A bulk approval takes only exact matches: the money received for the deposit is not exactly the amount requested; approve it on its own.',
   nothing_to_batch:

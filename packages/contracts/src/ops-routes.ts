@@ -607,7 +607,7 @@ export const OPS_ROUTES = {
     summary: 'Approve a withdrawal',
     description:
       "Approves a PENDING_REVIEW withdrawal and reserves its amount on the site's balance (409 when the balance is short); no webhook. " +
-      "Above the site's four-eyes threshold (`dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded (`approvals`, still PENDING_REVIEW) and a different operator's approval moves it; the same operator again is 409 `second_approver_required`. " +
+      "Above the site's four-eyes threshold (`dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded (`approvals`, still PENDING_REVIEW) and a different person's approval moves it; the same operator again, the bootstrap token, or an operator tied to the first approver (the admin who created or last changed the other's account) is 409 `second_approver_required`, and a first approval whose operator was disabled since no longer counts. " +
       'Above STEP_UP_ABOVE_KURUS it needs a fresh second-factor code (403 `step_up_required`).',
     response: 'OpsWithdrawalDecision',
     body: { schema: 'approveWithdrawal', optional: true },
@@ -881,7 +881,7 @@ export const OPS_ROUTES = {
     tag: 'Returns',
     summary: 'Approve a return',
     description:
-      "PENDING_REVIEW -> APPROVED; books the money as owed back to the sender. Above the four-eyes threshold (its deposit site's `dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded and a different operator's approval moves it (the same operator again: 409 `second_approver_required`); above STEP_UP_ABOVE_KURUS a fresh second-factor code is needed (403 `step_up_required`).",
+      "PENDING_REVIEW -> APPROVED; books the money as owed back to the sender. Above the four-eyes threshold (its deposit site's `dualApprovalAbove`, else DUAL_APPROVAL_ABOVE_KURUS) the first approval is only recorded and a different person's approval moves it (the same operator again, the bootstrap token, or an operator tied to the first approver: 409 `second_approver_required`; a first approval whose operator was disabled since no longer counts); above STEP_UP_ABOVE_KURUS a fresh second-factor code is needed (403 `step_up_required`).",
     response: 'OpsSenderReturn',
     responseDescription: 'Changed',
     errors: [...DECISION, '403'],

@@ -38,7 +38,8 @@ const REASON_TITLES: Record<ErrorReason, string> = {
   otp_already_enrolled: 'Two-factor authentication is already on for this account; turn it off before enrolling again.',
   otp_not_pending: 'There is no enrollment to confirm; start again.',
   otp_not_enrolled: 'Two-factor authentication is not on for this account.',
-  second_approver_required: 'You gave this payout its first approval; a different operator must give the second.',
+  second_approver_required:
+    'Two different people must approve this payout: not its first approver, an account tied to them (one created or last changed the other), nor the bootstrap token.',
   nothing_to_batch: 'No approved payout is left to batch.',
   sandbox_payout: "This is a sandbox's simulated money: it never leaves through the house's real account.",
   not_exact_match: 'Only exact matches are approved together: the money received differs from the amount requested.',
