@@ -48,6 +48,8 @@ export interface ScenarioWithdrawal {
 /** Builds test data through a ledger's real HTTP API; every step that must succeed throws otherwise. */
 export class Scenario {
   private counter = 0;
+  /** The first receiving account this scenario added: where its hand-recorded transfers arrive unless told otherwise. */
+  private receivingAccountId: string | null = null;
 
   constructor(private readonly options: ScenarioOptions) {}
 
@@ -81,7 +83,9 @@ export class Scenario {
       iban: makeTrIban(Math.floor(Math.random() * 1e9)),
       ...overrides,
     };
-    return expectStatus(await this.ops('POST', '/receiving-accounts', account), 201, 'receiving account');
+    const created = expectStatus(await this.ops('POST', '/receiving-accounts', account), 201, 'receiving account');
+    this.receivingAccountId ??= (created.body as { id: string }).id;
+    return created;
   }
 
   /** Creates a site with a fresh slug; `overrides` go into the create body. */
@@ -140,9 +144,13 @@ export class Scenario {
     return expectStatus(await this.partnerCreate(siteId, 'withdrawals', request), 201, 'create withdrawal').body as ScenarioWithdrawal;
   }
 
-  /** Records a bank transfer whose description carries `reference` (pass '' for none); the answer is not checked. */
+  /**
+   * Records a bank transfer whose description carries `reference` (pass '' for none) on the scenario's first receiving
+   * account (a hand entry names its account once several are active); the answer is not checked.
+   */
   transfer(reference: string, amount: string | number, overrides: Record<string, unknown> = {}): Promise<HttpResult> {
-    return this.ops('POST', '/bank-transfers', bankTransferBody(reference, amount, overrides));
+    const account = this.receivingAccountId ? { receivingAccountId: this.receivingAccountId } : {};
+    return this.ops('POST', '/bank-transfers', bankTransferBody(reference, amount, { ...account, ...overrides }));
   }
 
   /** Approves a deposit that is waiting for review. */

@@ -111,6 +111,8 @@ describe('a bank connector posting lines', () => {
       autoApproved: 0,
       payoutsSent: 0,
       payoutsReturned: 0,
+      handEntriesConfirmed: 0,
+      bankLineDifferences: 0,
     });
 
     const transfers = await transfersOf(account.id);

@@ -9,6 +9,7 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, s
   ['lateArrivals', 'Late arrivals'],
   ['waitingForRest', 'Waiting for the rest'],
   ['unmatchedTransfers', 'Unmatched transfers'],
+  ['bankLineDifferences', 'Bank line differences'],
   ['withdrawalsToReview', 'Withdrawals to review'],
   ['withdrawalsToSend', 'Withdrawals to send'],
   ['returnsToReview', 'Returns to review'],

@@ -10,6 +10,7 @@ import {
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
+import { modeMark, sandboxSiteIds, testLine } from '../modes.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
 
 const listOptions = (command: Command) =>
@@ -120,7 +121,10 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .requiredOption('--sender-iban <iban>')
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
-    .option('--account <receivingAccountId>', 'the receiving account the money reached (reconciliation counts it)')
+    .option(
+      '--account <receivingAccountId>',
+      "the receiving account the money reached; required when several are active (default: the only active one). The bank's own line later confirms the transfer there",
+    )
     .action(
       async (o: {
         bankTxId: string;
@@ -166,6 +170,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['SENDER', (t) => t.senderName],
           ['INTENT / REASON', (t) => t.intentId ?? t.unmatchedReason],
           ['DESCRIPTION', (t) => t.description.slice(0, 40)],
+          ['MODE', (t) => modeMark(t.livemode)],
         ]),
       );
     },
@@ -212,11 +217,13 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     });
 
   const returns = program.command('returns').description('money going back to senders: review and payout');
-  listOptions(returns.command('list').description('list returns (to review: --status PENDING_REVIEW; to send: --status APPROVED)')).action(
-    async (o: { status?: string; limit: number; order?: string; csv?: boolean }) => {
-      if (o.csv) return printCsv(ctx, 'listSenderReturns', { status: o.status, order: o.order });
+  listOptions(returns.command('list').description('list returns (to review: --status PENDING_REVIEW; to send: --status APPROVED)'))
+    .option('--test', "the sandboxes' returns of simulated money (played out by the simulator) instead of the live queue")
+    .action(async (o: { status?: string; limit: number; order?: string; csv?: boolean; test?: boolean }) => {
+      const query = { status: o.status, order: o.order, ...(o.test ? { mode: 'test' as const } : {}) };
+      if (o.csv) return printCsv(ctx, 'listSenderReturns', query);
       const rows: OpsSenderReturn[] = [];
-      for await (const row of ctx.client().paginate('listSenderReturns', { status: o.status, order: o.order }, o.limit)) rows.push(row);
+      for await (const row of ctx.client().paginate('listSenderReturns', query, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['RETURN', (r) => r.returnId],
@@ -225,10 +232,10 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['TO', (r) => `${r.senderName} ${r.senderIban}`],
           ['REASON', (r) => r.reason.slice(0, 40)],
           ['ASKED', (r) => r.createdAt],
+          ['MODE', (r) => modeMark(r.livemode)],
         ]),
       );
-    },
-  );
+    });
   const returnChanged = (changed: OpsSenderReturn) =>
     ctx.emit(changed, () => ctx.io.stdout.write(`Return ${changed.returnId} is now ${changed.status}.\n${approvalsLine(changed)}`));
   returns
@@ -266,6 +273,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       if (o.csv) return printCsv(ctx, 'opsListIntents', { ...recordFilters(o), waiting: o.waiting });
       const rows: OpsIntent[] = [];
       for await (const row of ctx.client().paginate('opsListIntents', { ...recordFilters(o), waiting: o.waiting }, o.limit)) rows.push(row);
+      const sandboxes = ctx.jsonMode() ? new Set<string>() : await sandboxSiteIds(ctx);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
           ['INTENT', (i) => i.intentId],
@@ -274,6 +282,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
           ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
           ['CREATED', (i) => i.createdAt],
+          ['MODE', (i) => modeMark(!sandboxes.has(i.siteId))],
         ]),
       );
     });
@@ -282,7 +291,11 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description('show an intent with its bank transfers')
     .action(async (intentId: string) => {
       const deposit = await ctx.client().call('opsGetIntent', { params: { intentId } });
-      ctx.emit(deposit, () => printRecord(ctx.io.stdout, deposit));
+      const sandbox = !ctx.jsonMode() && (await sandboxSiteIds(ctx)).has(deposit.siteId);
+      ctx.emit(deposit, () => {
+        ctx.io.stdout.write(testLine(sandbox));
+        printRecord(ctx.io.stdout, deposit);
+      });
     });
   deposits
     .command('approve <intentId>')
@@ -362,6 +375,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     if (o.csv) return printCsv(ctx, 'opsListWithdrawals', recordFilters(o));
     const rows: OpsWithdrawal[] = [];
     for await (const row of ctx.client().paginate('opsListWithdrawals', recordFilters(o), o.limit)) rows.push(row);
+    const sandboxes = ctx.jsonMode() ? new Set<string>() : await sandboxSiteIds(ctx);
     ctx.emit(rows, () =>
       printTable(ctx.io.stdout, rows, [
         ['WITHDRAWAL', (w) => w.withdrawalId],
@@ -370,6 +384,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
         ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
         ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
         ['CREATED', (w) => w.createdAt],
+        ['MODE', (w) => modeMark(!sandboxes.has(w.siteId))],
       ]),
     );
   });
@@ -378,7 +393,11 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .description("show a withdrawal with the site's balance")
     .action(async (withdrawalId: string) => {
       const withdrawal = await ctx.client().call('opsGetWithdrawal', { params: { withdrawalId } });
-      ctx.emit(withdrawal, () => printRecord(ctx.io.stdout, withdrawal));
+      const sandbox = !ctx.jsonMode() && (await sandboxSiteIds(ctx)).has(withdrawal.siteId);
+      ctx.emit(withdrawal, () => {
+        ctx.io.stdout.write(testLine(sandbox));
+        printRecord(ctx.io.stdout, withdrawal);
+      });
     });
   withdrawals
     .command('approve <withdrawalId>')

@@ -159,7 +159,40 @@ const bankTransferProperties = {
   receivingAccountId: {
     type: ['string', 'null'],
     format: 'uuid',
-    description: 'The account the money arrived on; null: recorded on none.',
+    description: 'The account the money arrived on; null: recorded by hand before hand entries named their account, or simulated.',
+  },
+  handEntry: {
+    type: 'boolean',
+    description: "Recorded by an operator (POST /bank-transfers) rather than delivered by the bank: the bank's own line confirms it later.",
+  },
+  bankConfirmedAt: {
+    ...nullableTimestamp,
+    description: "A hand entry's: when the bank's own line (connector or statement) confirmed it, agreeing in amount and day.",
+  },
+  bankLineDifference: {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['bankLineKey', 'bankAmount', 'handAmount', 'bankBookedAt', 'handReceivedAt', 'statementId', 'detectedAt'],
+        properties: {
+          bankLineKey: { type: 'string', description: "The bank line's identity on the account (docs/statements.md)." },
+          bankAmount: amount,
+          handAmount: amount,
+          bankBookedAt: timestamp,
+          handReceivedAt: timestamp,
+          statementId: {
+            type: ['string', 'null'],
+            format: 'uuid',
+            description: 'The statement that carried the line; null: the connector.',
+          },
+          detectedAt: timestamp,
+        },
+      },
+    ],
+    description:
+      "A hand entry's: the bank's own line disagreed with it (amount, or booking day by more than one). Nothing was credited a second time; an operator looks at it.",
   },
   livemode: { type: 'boolean', description: "False for the sandbox simulator's money (docs/sandbox.md): it only ever pays test deposits." },
   intentId: { type: ['string', 'null'], format: 'uuid' },
@@ -254,6 +287,16 @@ const ARRIVAL_COUNTS = {
   autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
   payoutsSent: { type: 'integer', minimum: 0, description: 'Batched payouts a debit line confirmed, marked SENT.' },
   payoutsReturned: { type: 'integer', minimum: 0, description: 'Sent withdrawals a return credit line marked RETURNED.' },
+  handEntriesConfirmed: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Transfers recorded by hand that a credit line confirmed (the same transaction: not credited again).',
+  },
+  bankLineDifferences: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Transfers recorded by hand that a credit line disagreed with: flagged for an operator, not credited again.',
+  },
 } as const;
 
 const payoutBatchProperties = {
@@ -477,7 +520,7 @@ export const OPS_RESPONSE_SCHEMAS = {
       },
       lines: { type: 'integer', minimum: 0, description: 'Credit and debit lines in the file.' },
       created: CREATED_LINES,
-      duplicates: { type: 'integer', minimum: 0, description: 'Lines imported before (same bank reference on this account).' },
+      duplicates: { type: 'integer', minimum: 0, description: 'Lines imported before (the same line key on this account).' },
       ...ARRIVAL_COUNTS,
     },
     'What importing a statement file did.',
@@ -487,7 +530,7 @@ export const OPS_RESPONSE_SCHEMAS = {
     {
       lines: { type: 'integer', minimum: 1, description: 'Lines posted.' },
       created: CREATED_LINES,
-      duplicates: { type: 'integer', minimum: 0, description: 'Lines recorded before (same bankTxId on this account).' },
+      duplicates: { type: 'integer', minimum: 0, description: 'Lines recorded before (the same line key on this account).' },
       ...ARRIVAL_COUNTS,
     },
     "What posting a receiving account's lines did.",
@@ -515,7 +558,8 @@ export const OPS_RESPONSE_SCHEMAS = {
             description:
               'Which invariant failed, e.g. unbalanced_transaction, record_mismatch, unbacked_credit, unaccounted_money, ' +
               'reconciliation_difference, statement_gap, or cross_mode_money: live and sandbox money met (`detail.case` says how: ' +
-              'batch_item, transfer_credit, confirmed_by_live_line, sender_return, house_posting, journal_posting).',
+              'batch_item, transfer_credit, confirmed_by_live_line, sender_return, house_posting, journal_posting), or ' +
+              'bank_line_credited_twice: one bank transaction recorded both by hand and from the bank on one account.',
           },
           detail: { type: 'object', additionalProperties: { type: 'string' } },
         },
@@ -578,6 +622,11 @@ export const OPS_RESPONSE_SCHEMAS = {
       description: 'Deposits in review that received less than requested, set to wait for the rest (not counted in depositsToReview).',
     },
     unmatchedTransfers: { $ref: 'QueueHead' },
+    bankLineDifferences: {
+      $ref: 'QueueHead',
+      description:
+        "Transfers recorded by hand that the bank's own line disagreed with (amount, or booking day by more than one): each `bankLineDifference` for an operator to look at.",
+    },
     withdrawalsToReview: { $ref: 'QueueHead' },
     withdrawalsToSend: { $ref: 'QueueHead' },
     returnsToReview: { $ref: 'QueueHead' },

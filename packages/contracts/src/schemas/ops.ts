@@ -260,10 +260,29 @@ export const recordBankTransferRequestSchema = {
       type: 'string',
       format: 'uuid',
       description:
-        'The receiving account the money arrived on: the bankTxId is then unique on that account (a statement that later carries the line confirms it), and reconciliation counts it. Without it the transfer is on no account.',
+        "The receiving account the money arrived on. Required when more than one receiving account is active; without it the only active one. The bank's own line with this bankTxId arriving later on the account (connector or statement) confirms this transfer instead of crediting it again.",
     },
   },
 } as const;
+
+/**
+ * A bank line's amount: at most 15 digits of kuruş, the bound a statement file's lines have too (docs/statements.md,
+ * Limits; MAX_AMOUNT_DIGITS in @kasa/statements): far above any real payment, far inside PostgreSQL's bigint.
+ */
+const bankLineAmount = {
+  type: 'string',
+  pattern: '^[1-9][0-9]{0,14}$',
+  'x-message': 'must be a string of at most 15 digits in minor units with no leading zero',
+} as const;
+
+/** Text a bank gave: no control characters but tab, line feed and carriage return (the statement files' rule). */
+const bankText = (maxLength: number) =>
+  ({
+    type: 'string',
+    maxLength,
+    pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$',
+    'x-message': `must be at most ${maxLength} characters with no control characters but tab and line breaks`,
+  }) as const;
 
 /** One line a bank connector posts: a credit (money in, recorded as a transfer) or a debit (money out, kept). */
 const bankLineSchema = {
@@ -273,16 +292,16 @@ const bankLineSchema = {
   properties: {
     bankTxId: recordBankTransferRequestSchema.properties.bankTxId,
     direction: { type: 'string', enum: ['credit', 'debit'], 'x-message': 'must be credit or debit' },
-    amount: amountBound,
+    amount: bankLineAmount,
     currency: recordBankTransferRequestSchema.properties.currency,
     receivedAt: opsTimestamp,
-    senderName: { type: 'string', maxLength: 140, description: 'The counterparty: the sender of a credit, the payee of a debit.' },
+    senderName: { ...bankText(140), description: 'The counterparty: the sender of a credit, the payee of a debit.' },
     senderIban: {
       type: 'string',
       maxLength: 42,
       description: "The counterparty's IBAN; spaces are ignored and letters upper-cased. May be empty when the bank gives none.",
     },
-    description: { type: 'string', maxLength: 500 },
+    description: bankText(500),
   },
 } as const;
 

@@ -40,21 +40,25 @@ function input(errors: FieldError[], name: Field, label: string, attrs: SafeHtml
   >`;
 }
 
-/** The receiving account a transfer arrived on; the first active one is preselected, "none" only when asked for. */
+/**
+ * The receiving account a transfer arrived on: the only active one preselected; with several active, the operator
+ * chooses (the ledger refuses a hand entry naming none then, docs/operations.md).
+ */
 function accountSelect(errors: FieldError[], accounts: ReceivingAccount[], chosen: string): SafeHtml {
-  const selected = chosen || accounts.find((a) => a.active)?.id || '';
+  const active = accounts.filter((a) => a.active);
+  const selected = chosen || (active.length === 1 ? (active[0]?.id ?? '') : '');
   return html`<label
     >Receiving account
-    <select name="receivingAccountId">
+    <select name="receivingAccountId" required>
+      <option value="" disabled ${selected === '' ? html`selected` : ''}>Choose the account the money reached</option>
       ${accounts.map(
         (a) =>
           html`<option value="${a.id}" ${a.id === selected ? html`selected` : ''}>
             ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : ' (inactive)'}
           </option>`,
       )}
-      <option value="" ${selected === '' ? html`selected` : ''}>None of these (not reconciled)</option>
     </select>
-    <small>The account the money reached: reconciliation then counts it, and a statement that carries it later confirms it</small>
+    <small>The account the money reached: the bank's own line with this bank tx id later confirms it there, never credits it again</small>
     ${fieldError(errors, 'receivingAccountId')}</label
   >`;
 }
@@ -78,7 +82,8 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accoun
     }
     <p class="hint">
       For a transfer the bank's statement or connector did not bring in: type it as the bank shows it. It is matched like any other by the
-      reference in its description; the same bank tx id recorded twice is one transfer.
+      reference in its description; the same bank tx id recorded twice on an account is one transfer, and the bank's own line arriving later
+      confirms it (or shows the difference) instead of crediting it again.
     </p>
     <form method="post" action="/bank-transfers/record" class="grid-form card" data-confirm="Record this transfer? It is matched at once.">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="/bank-transfers/record" />
@@ -133,6 +138,20 @@ function closedIntentStep(ctx: FormContext, t: OpsBankTransfer, closed: NonNulla
     </div>`;
 }
 
+/** A hand entry against the bank's own line: waiting for it, confirmed by it, or disagreeing with it (nothing credited twice). */
+function handEntryState(t: OpsBankTransfer): SafeHtml {
+  const difference = t.bankLineDifference;
+  if (difference) {
+    return html`<strong class="error-line" data-bank-line-difference
+        >The bank's line differs: ${formatTry(difference.bankAmount)} booked ${formatTime(difference.bankBookedAt)}, recorded here
+        ${formatTry(difference.handAmount)} at ${formatTime(difference.handReceivedAt)}.</strong
+      ><br /><span class="muted">Nothing was credited a second time; check with the bank which is right.</span>`;
+  }
+  return t.bankConfirmedAt
+    ? html`confirmed by the bank's own line ${formatTime(t.bankConfirmedAt)}`
+    : html`<span class="muted">the bank's own line has not arrived yet</span>`;
+}
+
 /** The transfer's facts, why it matched (or did not), the suggested deposits and its next steps. */
 function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Parameters<typeof suggestionList>[2]): SafeHtml {
   const open = t.status === 'UNMATCHED' || t.status === 'SET_ASIDE';
@@ -148,6 +167,7 @@ function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Paramet
       ['Match reasons', reasonBadges(t.matchReasons) || null],
       ['Unmatched because', unmatchedBecause(t, suggestions)],
       ['Set aside', t.setAsideReason ? `${formatTime(t.setAsideAt)}: ${t.setAsideReason}` : null],
+      ['Recorded by hand', t.handEntry ? handEntryState(t) : null],
     ])}
     ${
       open && t.closedIntent

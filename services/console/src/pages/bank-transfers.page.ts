@@ -62,7 +62,10 @@ function assignCell(ctx: FormContext, t: OpsBankTransfer): HtmlValue {
 function describeUnmatched(t: OpsBankTransfer): SafeHtml {
   const why = t.unmatchedReason ? html`<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>` : '';
   const aside = t.setAsideReason ? html`<br /><span class="muted">set aside ${formatTime(t.setAsideAt)}: ${t.setAsideReason}</span>` : '';
-  return html`${t.description}${why}${aside}`;
+  const differs = t.bankLineDifference
+    ? html`<br /><strong class="error-line">the bank's line differs: ${formatTry(t.bankLineDifference.bankAmount)}</strong>`
+    : '';
+  return html`${t.description}${why}${aside}${differs}`;
 }
 
 /** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */

@@ -57,6 +57,15 @@ const QUEUES: Queue[] = [
     timed: true,
   },
   {
+    key: 'bankLineDifferences',
+    label: 'Bank line differences',
+    what: "recorded by hand, the bank's own line disagrees",
+    list: '/bank-transfers',
+    item: (id) => `/bank-transfers/${seg(id)}`,
+    timed: false,
+    fault: true,
+  },
+  {
     key: 'withdrawalsToReview',
     label: 'Withdrawals to review',
     what: 'partners asked to pay a user',

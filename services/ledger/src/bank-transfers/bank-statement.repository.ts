@@ -18,6 +18,8 @@ export interface NewStatementDebit {
   /** Null for a line a bank connector posted. */
   statementId: string | null;
   bankTxId: string;
+  /** The line's identity on the account (line-key.ts). */
+  lineKey: string;
   amount: bigint;
   currency: string;
   counterpartyName: string | null;
@@ -55,43 +57,30 @@ export class BankStatementRepository {
     return { id: known.id, created: false };
   }
 
-  /** Inserts a debit line unless its bank reference is known on the account; true when inserted. */
-  async insertDebitUnlessKnown(tx: Tx, input: NewStatementDebit): Promise<boolean> {
-    const rows = await tx.$queryRaw<Array<{ inserted: boolean }>>`
-      INSERT INTO bank_statement_debits (id, receiving_account_id, statement_id, bank_tx_id, amount, currency, counterparty_name,
-        counterparty_iban, description, end_to_end_id, return_reason, reversal, booked_at, created_at)
-      VALUES (gen_random_uuid(), ${input.receivingAccountId}::uuid, ${input.statementId}::uuid, ${input.bankTxId}, ${input.amount},
-        ${input.currency}, ${input.counterpartyName}, ${input.counterpartyIban}, ${input.description}, ${input.endToEndId},
-        ${input.returnReason}, ${input.reversal}, ${input.bookedAt}, now())
-      ON CONFLICT (receiving_account_id, bank_tx_id) DO UPDATE SET statement_id = EXCLUDED.statement_id
-        WHERE bank_statement_debits.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
-      RETURNING (xmax = 0) AS inserted`;
-    return rows[0]?.inserted === true;
-  }
-
   /**
-   * {@link insertDebitUnlessKnown} for many debit lines in one statement, in the order given; the bankTxIds inserted.
-   * The caller passes each bankTxId of an account once.
+   * Inserts debit lines in the order given unless their line key (line-key.ts) is known on the account; the keys
+   * inserted. A known line a statement carries confirms the one the connector posted first (it takes the statement's
+   * id). The caller passes each line key of an account once.
    */
   async insertDebitsUnlessKnown(tx: Tx, inputs: readonly NewStatementDebit[]): Promise<Set<string>> {
     if (inputs.length === 0) return new Set();
-    const rows = await tx.$queryRaw<Array<{ bankTxId: string; inserted: boolean }>>`
-      INSERT INTO bank_statement_debits (id, receiving_account_id, statement_id, bank_tx_id, amount, currency, counterparty_name,
+    const rows = await tx.$queryRaw<Array<{ lineKey: string; inserted: boolean }>>`
+      INSERT INTO bank_statement_debits (id, receiving_account_id, statement_id, bank_tx_id, line_key, amount, currency, counterparty_name,
         counterparty_iban, description, end_to_end_id, return_reason, reversal, booked_at, created_at)
-      SELECT gen_random_uuid(), l.receiving_account_id, l.statement_id, l.bank_tx_id, l.amount, l.currency, l.counterparty_name,
+      SELECT gen_random_uuid(), l.receiving_account_id, l.statement_id, l.bank_tx_id, l.line_key, l.amount, l.currency, l.counterparty_name,
         l.counterparty_iban, l.description, l.end_to_end_id, l.return_reason, l.reversal, l.booked_at, now()
       FROM unnest(${inputs.map((d) => d.receivingAccountId)}::uuid[], ${inputs.map((d) => d.statementId)}::uuid[],
-        ${inputs.map((d) => d.bankTxId)}::text[], ${inputs.map((d) => d.amount.toString())}::bigint[], ${inputs.map((d) => d.currency)}::text[],
-        ${inputs.map((d) => d.counterpartyName)}::text[], ${inputs.map((d) => d.counterpartyIban)}::text[],
+        ${inputs.map((d) => d.bankTxId)}::text[], ${inputs.map((d) => d.lineKey)}::text[], ${inputs.map((d) => d.amount.toString())}::bigint[],
+        ${inputs.map((d) => d.currency)}::text[], ${inputs.map((d) => d.counterpartyName)}::text[], ${inputs.map((d) => d.counterpartyIban)}::text[],
         ${inputs.map((d) => d.description)}::text[], ${inputs.map((d) => d.endToEndId)}::text[], ${inputs.map((d) => d.returnReason)}::text[],
         ${inputs.map((d) => String(d.reversal))}::boolean[], ${inputs.map((d) => d.bookedAt.toISOString())}::timestamptz[])
-        WITH ORDINALITY AS l(receiving_account_id, statement_id, bank_tx_id, amount, currency, counterparty_name, counterparty_iban,
+        WITH ORDINALITY AS l(receiving_account_id, statement_id, bank_tx_id, line_key, amount, currency, counterparty_name, counterparty_iban,
           description, end_to_end_id, return_reason, reversal, booked_at, ord)
       ORDER BY l.ord
-      ON CONFLICT (receiving_account_id, bank_tx_id) DO UPDATE SET statement_id = EXCLUDED.statement_id
+      ON CONFLICT (receiving_account_id, line_key) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_statement_debits.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
-      RETURNING bank_tx_id AS "bankTxId", (xmax = 0) AS inserted`;
-    return new Set(rows.filter((row) => row.inserted).map((row) => row.bankTxId));
+      RETURNING line_key AS "lineKey", (xmax = 0) AS inserted`;
+    return new Set(rows.filter((row) => row.inserted).map((row) => row.lineKey));
   }
 
   debitsOf(statementId: string) {

@@ -2,6 +2,7 @@ import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@ka
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { transferLineKey } from './line-key.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -13,8 +14,12 @@ export interface NewBankTransfer {
   senderIban: string;
   description: string;
   receivedAt: Date;
-  /** The account the money arrived on, when a statement delivered it; hand-recorded transfers have none. */
+  /** The account the money arrived on; none only for the sandbox simulator's money. */
   receivingAccountId?: string | null;
+  /** The line's identity on the account (line-key.ts); by default the transfer's own, as the first of its batch. */
+  lineKey?: string;
+  /** Recorded by an operator: the bank's own line confirms it later instead of being recorded again. */
+  handEntry?: boolean;
   /** The imported statement the line came from. */
   statementId?: string | null;
   /** False for the sandbox simulator's money: it pays test deposits only (default true). */
@@ -25,54 +30,102 @@ export class BankTransferRepository {
   constructor(private readonly db: PrismaClient) {}
 
   /**
-   * Inserts the transfer as UNMATCHED unless its bankTxId is known on its receiving account (hand-recorded
-   * transfers, with no account, share one namespace); returns its id, or null for a repeat. A concurrent
-   * duplicate waits on the unique index until the first commits, then inserts nothing. A repeat that a statement
-   * carries confirms a line the bank connector (or an operator) posted first: the known transfer takes the
-   * statement's id, which is all that changes (reconciliation counts it as confirmed by the bank).
+   * Inserts each transfer as UNMATCHED unless its line key is known on its receiving account (line-key.ts); returns
+   * the new row's id for each, in the order given, or null for a line the account already has. Inserted in the order
+   * given, so two racing imports queue on the unique index in the same order; a concurrent duplicate waits until the
+   * first commits, then inserts nothing. A known line that a statement carries confirms the line the bank connector
+   * posted first: the known transfer takes the statement's id, which is all that changes (reconciliation counts it
+   * as confirmed by the bank). The caller passes each line key of an account once.
    */
-  async insertUnlessKnown(tx: Tx, input: NewBankTransfer): Promise<string | null> {
-    const rows = await tx.$queryRaw<Array<{ id: string; inserted: boolean }>>`
-      INSERT INTO bank_transfers (id, bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, status,
-        receiving_account_id, statement_id, created_at)
-      VALUES (gen_random_uuid(), ${input.bankTxId}, ${input.amount}, ${input.currency}, ${input.senderName}, ${input.senderIban},
-        ${input.description}, ${input.receivedAt}, 'UNMATCHED', ${input.receivingAccountId ?? null}::uuid, ${input.statementId ?? null}::uuid, now())
-      ON CONFLICT (receiving_account_id, bank_tx_id) DO UPDATE SET statement_id = EXCLUDED.statement_id
+  async insertLinesUnlessKnown(tx: Tx, inputs: readonly NewBankTransfer[]): Promise<Array<string | null>> {
+    if (inputs.length === 0) return [];
+    const keys = inputs.map(transferLineKey);
+    const rows = await tx.$queryRaw<Array<{ id: string; lineKey: string; inserted: boolean }>>`
+      INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
+        status, receiving_account_id, statement_id, livemode, created_at)
+      SELECT gen_random_uuid(), l.bank_tx_id, l.line_key, l.hand_entry, l.amount, l.currency, l.sender_name, l.sender_iban, l.description,
+        l.received_at, 'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, now()
+      FROM unnest(${inputs.map((t) => t.bankTxId)}::text[], ${keys}::text[], ${inputs.map((t) => t.handEntry ?? false)}::boolean[],
+        ${inputs.map((t) => t.amount.toString())}::bigint[], ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[],
+        ${inputs.map((t) => t.senderIban)}::text[], ${inputs.map((t) => t.description)}::text[],
+        ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[], ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[],
+        ${inputs.map((t) => t.statementId ?? null)}::uuid[], ${inputs.map((t) => t.livemode ?? true)}::boolean[])
+        WITH ORDINALITY AS l(bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
+          receiving_account_id, statement_id, livemode, ord)
+      ORDER BY l.ord
+      ON CONFLICT (receiving_account_id, line_key) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_transfers.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
-      RETURNING id::text, (xmax = 0) AS inserted`;
-    const [row] = rows;
-    return row?.inserted ? row.id : null;
+      RETURNING id::text, line_key AS "lineKey", (xmax = 0) AS inserted`;
+    // The key is unique within the call: it says which input a row is.
+    const inserted = new Map(rows.filter((row) => row.inserted).map((row) => [row.lineKey, row.id]));
+    return keys.map((key) => inserted.get(key) ?? null);
   }
 
   /**
-   * {@link insertUnlessKnown} for many transfers in one statement (file order kept, so two racing imports queue on the
-   * unique index in the same order): the ids of the ones inserted, by `bankTxId`. The caller passes each bankTxId of
-   * an account once (a row cannot be inserted and updated by one statement).
+   * {@link insertLinesUnlessKnown}, answered by `bankTxId`: the ids of the transfers inserted (for callers whose lines
+   * each have their own reference, such as a payout's return).
    */
   async insertManyUnlessKnown(tx: Tx, inputs: readonly NewBankTransfer[]): Promise<Map<string, string>> {
-    if (inputs.length === 0) return new Map();
-    const rows = await tx.$queryRaw<Array<{ id: string; bankTxId: string; inserted: boolean }>>`
-      INSERT INTO bank_transfers (id, bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, status,
-        receiving_account_id, statement_id, livemode, created_at)
-      SELECT gen_random_uuid(), l.bank_tx_id, l.amount, l.currency, l.sender_name, l.sender_iban, l.description, l.received_at,
-        'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, now()
-      FROM unnest(${inputs.map((t) => t.bankTxId)}::text[], ${inputs.map((t) => t.amount.toString())}::bigint[],
-        ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[], ${inputs.map((t) => t.senderIban)}::text[],
-        ${inputs.map((t) => t.description)}::text[], ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[],
-        ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[], ${inputs.map((t) => t.statementId ?? null)}::uuid[],
-        ${inputs.map((t) => t.livemode ?? true)}::boolean[])
-        WITH ORDINALITY AS l(bank_tx_id, amount, currency, sender_name, sender_iban, description, received_at, receiving_account_id,
-          statement_id, livemode, ord)
-      ORDER BY l.ord
-      ON CONFLICT (receiving_account_id, bank_tx_id) DO UPDATE SET statement_id = EXCLUDED.statement_id
-        WHERE bank_transfers.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
-      RETURNING id::text, bank_tx_id AS "bankTxId", (xmax = 0) AS inserted`;
-    return new Map(rows.filter((row) => row.inserted).map((row) => [row.bankTxId, row.id]));
+    const ids = await this.insertLinesUnlessKnown(tx, inputs);
+    const byBankTxId = new Map<string, string>();
+    inputs.forEach((input, index) => {
+      const id = ids[index];
+      if (id && !byBankTxId.has(input.bankTxId)) byBankTxId.set(input.bankTxId, id);
+    });
+    return byBankTxId;
   }
 
-  /** The transfer with this bank reference on the account (null: hand-recorded). */
-  findByBankTxId(bankTxId: string, receivingAccountId: string | null = null): Promise<BankTransfer | null> {
-    return this.db.bankTransfer.findFirst({ where: { bankTxId, receivingAccountId } });
+  /**
+   * Serialises what decides whether a line of this account is new: each batch of bank lines takes the account's lock
+   * shared (batches do not wait on each other), an operator's hand entry takes it alone, so a hand entry and the
+   * bank's own line arriving at the same moment are decided one after the other, never both as new.
+   */
+  async lockAccountLines(tx: Tx, receivingAccountId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    const key = `bank-lines:${receivingAccountId}`;
+    if (mode === 'shared') await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`;
+    else await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+  }
+
+  /** The account's hand entries with these references, locked (in id order) for the bank's lines to confirm. */
+  async lockHandEntries(tx: Tx, receivingAccountId: string, bankTxIds: readonly string[]): Promise<BankTransfer[]> {
+    if (bankTxIds.length === 0) return [];
+    const ids = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT id::text FROM bank_transfers
+      WHERE receiving_account_id = ${receivingAccountId}::uuid AND hand_entry AND bank_tx_id = ANY(${[...new Set(bankTxIds)]}::text[])
+      ORDER BY id FOR UPDATE`;
+    if (ids.length === 0) return [];
+    return tx.bankTransfer.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: { id: 'asc' } });
+  }
+
+  /**
+   * Records the bank's line that answered a hand entry not answered before: `confirmedAt` when it agreed (its statement,
+   * if any, then confirms the hand entry for reconciliation), `difference` when it did not. False when it was answered meanwhile.
+   */
+  async answerHandEntry(
+    tx: Tx,
+    id: string,
+    answer:
+      { bankLineKey: string; statementId: string | null; confirmedAt: Date } | { bankLineKey: string; difference: Prisma.InputJsonValue },
+  ): Promise<boolean> {
+    const data =
+      'confirmedAt' in answer
+        ? { bankLineKey: answer.bankLineKey, bankConfirmedAt: answer.confirmedAt, statementId: answer.statementId }
+        : { bankLineKey: answer.bankLineKey, bankLineDifference: answer.difference };
+    const result = await tx.bankTransfer.updateMany({ where: { id, handEntry: true, bankLineKey: null }, data });
+    return result.count === 1;
+  }
+
+  /** A confirmed hand entry's line, carried again by a statement: the hand entry takes the statement's id (once). */
+  async confirmHandEntryByStatement(tx: Tx, id: string, statementId: string): Promise<void> {
+    await tx.bankTransfer.updateMany({ where: { id, bankConfirmedAt: { not: null }, statementId: null }, data: { statementId } });
+  }
+
+  /** The first transfer recorded on the account with this bank reference, hand entry or bank line (null account: legacy hand entries). */
+  findOnAccount(bankTxId: string, receivingAccountId: string | null, db: PrismaClient | Tx = this.db): Promise<BankTransfer | null> {
+    return db.bankTransfer.findFirst({
+      where: { bankTxId, receivingAccountId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
   }
 
   findById(id: string): Promise<BankTransfer | null> {

@@ -24,27 +24,59 @@ export interface BankTransferDeps extends TransitionDeps {
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
   depositReview: DepositReviewRepository;
-  accounts: Pick<ReceivingAccountRepository, 'findById'>;
+  accounts: Pick<ReceivingAccountRepository, 'findById' | 'list'>;
 }
 
 // A bank's clock and ours differ a little; a transfer "received" further in the future is a typo.
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
- * Records an incoming transfer and matches it by the deposit reference found in its description (case,
- * spaces, dots and dashes tolerated; the check character must be right). A repeated `bankTxId` changes
- * nothing and answers the first recording (`replayed: true`); the same id with other details is a 409.
+ * The account a hand entry names, or the only active one when it names none (docs/operations.md, "One bank
+ * transaction, one transfer"); a 400 naming `receivingAccountId` when it names none and there is not exactly one.
+ */
+async function accountOf(deps: BankTransferDeps, receivingAccountId: string | null | undefined): Promise<string> {
+  if (receivingAccountId) {
+    if (!(await deps.accounts.findById(receivingAccountId))) {
+      throw AppError.validation([{ field: 'receivingAccountId', message: 'names no receiving account' }]);
+    }
+    return receivingAccountId;
+  }
+  const active = (await deps.accounts.list()).filter((account) => account.active);
+  const [only] = active;
+  if (only && active.length === 1) return only.id;
+  throw AppError.validation(
+    [
+      {
+        field: 'receivingAccountId',
+        message: only ? `is required: ${active.length} receiving accounts are active` : 'is required: no receiving account is active',
+      },
+    ],
+    only
+      ? `Name the receiving account the money arrived on (receivingAccountId): ${active.length} are active. Nothing was recorded.`
+      : 'No receiving account is active: add one, or name the account the money arrived on (receivingAccountId). Nothing was recorded.',
+  );
+}
+
+/**
+ * Records an incoming transfer an operator saw on a receiving account (a hand entry) and matches it by the deposit
+ * reference found in its description (case, spaces, dots and dashes tolerated; the check character must be right).
+ * The account is the one named, or the only active one. A `bankTxId` the account already has (a hand entry, or the
+ * bank's own line) changes nothing and answers the first recording (`replayed: true`); the same id with other details
+ * is a 409. The bank's own line arriving later confirms the hand entry instead of crediting it again (hand-entries.ts).
  */
 export async function recordBankTransfer(deps: BankTransferDeps, request: OperatorRequest, input: NewBankTransfer) {
   const { caller } = request;
   if (input.receivedAt.getTime() > deps.clock.now().getTime() + FUTURE_TOLERANCE_MS) {
     throw AppError.validation([{ field: 'receivedAt', message: 'must not be in the future' }]);
   }
-  if (input.receivingAccountId && !(await deps.accounts.findById(input.receivingAccountId))) {
-    throw AppError.validation([{ field: 'receivingAccountId', message: 'names no receiving account' }]);
-  }
-  const transfer = { ...input, senderIban: normalizeIban(input.senderIban) };
-  const outcome = await inTransaction(deps, (tx) => recordArrival(tx, deps, actorOf(caller), transfer, request.requestId));
+  const receivingAccountId = await accountOf(deps, input.receivingAccountId);
+  const transfer = { ...input, receivingAccountId, handEntry: true, senderIban: normalizeIban(input.senderIban) };
+  const outcome = await inTransaction(deps, async (tx) => {
+    // Decided alone on the account: the bank's lines of the account wait, so the same transaction is never new to both.
+    await deps.bankTransfers.lockAccountLines(tx, receivingAccountId, 'exclusive');
+    if (await deps.bankTransfers.findOnAccount(transfer.bankTxId, receivingAccountId, tx)) return null;
+    return recordArrival(tx, deps, actorOf(caller), transfer, request.requestId);
+  });
   if (outcome) {
     await deps.outbox.publish(
       outcome.events.map((event) => event.eventId),
@@ -70,7 +102,7 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     };
   }
 
-  const existing = await deps.bankTransfers.findByBankTxId(transfer.bankTxId, transfer.receivingAccountId ?? null);
+  const existing = await deps.bankTransfers.findOnAccount(transfer.bankTxId, receivingAccountId);
   if (!existing) throw new AppError('service_unavailable', 'The transfer could not be recorded; retry.');
   const same =
     existing.amount === transfer.amount &&
@@ -78,7 +110,10 @@ export async function recordBankTransfer(deps: BankTransferDeps, request: Operat
     existing.senderIban === transfer.senderIban &&
     existing.description === transfer.description;
   if (!same)
-    throw AppError.conflict('bank_tx_id_reused', 'This bankTxId was already recorded with different details; nothing was changed.');
+    throw AppError.conflict(
+      'bank_tx_id_reused',
+      'This bankTxId was already recorded on this receiving account with different details; nothing was changed.',
+    );
   const deposit = existing.intentId ? await deps.depositReview.findDeposit(existing.intentId) : null;
   deps.logger.info('bank transfer record replayed', {
     requestId: request.requestId,

@@ -1,5 +1,13 @@
 import type { BankTransfer, Deposit } from '@kasa/db';
 import { storedReasons, storedSuggestions } from './matching.js';
+import type { BankLineDifference } from './hand-entries.js';
+
+/** The stored difference (JSON written by hand-entries.ts), or null. */
+function bankLineDifferenceOf(stored: BankTransfer['bankLineDifference']): BankLineDifference | null {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null;
+  // Written only by answerHandEntries, whose BankLineDifference this is.
+  return stored as unknown as BankLineDifference;
+}
 
 /** A bank transfer as operators see it (the sender's IBAN in full: operators match and refund by it). */
 export function toOpsBankTransfer(row: BankTransfer) {
@@ -14,6 +22,9 @@ export function toOpsBankTransfer(row: BankTransfer) {
     description: row.description,
     receivedAt: row.receivedAt.toISOString(),
     receivingAccountId: row.receivingAccountId,
+    handEntry: row.handEntry,
+    bankConfirmedAt: row.bankConfirmedAt?.toISOString() ?? null,
+    bankLineDifference: bankLineDifferenceOf(row.bankLineDifference),
     livemode: row.livemode,
     intentId: row.intentId,
     unmatchedReason: row.unmatchedReason,

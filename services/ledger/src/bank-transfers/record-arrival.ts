@@ -8,6 +8,7 @@ import { arrivalChange } from './apply-arrival.js';
 import { explainMatch, nearReferenceNos, rankSuggestions, type MatchReason, type Suggestion } from './matching.js';
 import type { UnmatchedReason } from './arrival.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
+import { transferLineKey } from './line-key.js';
 import { arrivalEventTypes } from '../outbox/arrival-events.js';
 import { writeEventsIfSubscribed, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import { toDepositRecord } from '../deposits/deposit.views.js';
@@ -55,9 +56,9 @@ interface Decided {
 }
 
 /**
- * Records incoming transfers of one receiving account (or hand-recorded ones: one bankTxId namespace) inside the caller's transaction,
- * whoever delivered them (an operator, a statement, a connector), in the order given: each inserted unless its bank
- * reference is known (a repeat, also within `transfers`, is null and writes nothing), matched by the deposit reference
+ * Records incoming transfers of one receiving account inside the caller's transaction, whoever delivered them (an
+ * operator, a statement, a connector), in the order given: each inserted unless its line key is known on the account
+ * (line-key.ts; a repeat, also within `transfers`, is null and writes nothing), matched by the deposit reference
  * in its description, the deposit moved ({@link arrivalChange}), and audited as `BANK_TRANSFER.RECORDED`. The match's
  * reasons are stored with it; a transfer no exact reference matched keeps the deposits a near reference names as
  * suggestions (it stays UNMATCHED: an operator confirms one by assigning).
@@ -76,13 +77,17 @@ export async function recordArrivals(
   // One batch is one source: real money (statements, connectors, operators) or the sandbox simulator's.
   const livemode = transfers[0]?.livemode ?? true;
   if (transfers.some((transfer) => (transfer.livemode ?? true) !== livemode)) throw new Error('a batch mixes live and simulated money');
+  // A line key repeated within the batch is a repeat of the first one (a batch of lines numbers its repeats apart).
   const first = new Map<string, NewBankTransfer>();
-  for (const transfer of transfers) if (!first.has(transfer.bankTxId)) first.set(transfer.bankTxId, transfer);
-  const ids = await deps.bankTransfers.insertManyUnlessKnown(tx, [...first.values()]);
-  const inserted = transfers.flatMap((transfer) => {
-    const id = ids.get(transfer.bankTxId);
-    // A bankTxId repeated within the batch is a repeat of the first one, which took the id.
-    return id && first.get(transfer.bankTxId) === transfer ? [{ id, transfer, references: findReferenceNos(transfer.description) }] : [];
+  for (const transfer of transfers) {
+    const key = transferLineKey(transfer);
+    if (!first.has(key)) first.set(key, transfer);
+  }
+  const distinct = [...first.values()];
+  const ids = await deps.bankTransfers.insertLinesUnlessKnown(tx, distinct);
+  const inserted = distinct.flatMap((transfer, index) => {
+    const id = ids[index];
+    return id ? [{ id, transfer, references: findReferenceNos(transfer.description) }] : [];
   });
   if (inserted.length === 0) return transfers.map(() => null);
 

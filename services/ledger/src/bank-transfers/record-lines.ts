@@ -12,6 +12,8 @@ import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
 import { recordArrivals, type RecordArrivalDeps, type RecordedArrival } from './record-arrival.js';
+import { answerHandEntries } from './hand-entries.js';
+import { lineKeysOf } from './line-key.js';
 import { straightThrough } from './straight-through.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
@@ -31,12 +33,28 @@ export interface LineCounts {
   autoApproved: number;
   payoutsSent: number;
   payoutsReturned: number;
+  /** Hand entries a bank line confirmed (the same transaction: nothing credited again). */
+  handEntriesConfirmed: number;
+  /** Hand entries a bank line disagreed with (amount, or day by more than one): flagged for an operator, nothing credited. */
+  bankLineDifferences: number;
 }
 
 /** The counts alone, for the one log line a batch writes (the answer carries more). */
 export function countsOf(counts: LineCounts): LineCounts {
   const { created, duplicates, matched, suggested, unmatched, autoApproved, payoutsSent, payoutsReturned } = counts;
-  return { created, duplicates, matched, suggested, unmatched, autoApproved, payoutsSent, payoutsReturned };
+  const { handEntriesConfirmed, bankLineDifferences } = counts;
+  return {
+    created,
+    duplicates,
+    matched,
+    suggested,
+    unmatched,
+    autoApproved,
+    payoutsSent,
+    payoutsReturned,
+    handEntriesConfirmed,
+    bankLineDifferences,
+  };
 }
 
 /**
@@ -68,7 +86,18 @@ export interface LineTally {
 }
 
 export const newTally = (): LineTally => ({
-  counts: { created: 0, duplicates: 0, matched: 0, suggested: 0, unmatched: 0, autoApproved: 0, payoutsSent: 0, payoutsReturned: 0 },
+  counts: {
+    created: 0,
+    duplicates: 0,
+    matched: 0,
+    suggested: 0,
+    unmatched: 0,
+    autoApproved: 0,
+    payoutsSent: 0,
+    payoutsReturned: 0,
+    handEntriesConfirmed: 0,
+    bankLineDifferences: 0,
+  },
   paid: [],
   events: [],
   payouts: { sent: [], returned: [] },
@@ -84,10 +113,12 @@ export interface LineSource {
 const CHUNK_LINES = 1_000;
 
 /**
- * Records the lines a bank delivered for a receiving account (a statement's, or a connector's feed) inside the
+ * Records the lines a bank delivered for a receiving account (one statement's, or a connector's request) inside the
  * caller's transaction, in file order, a chunk of lines at a time: the credits as transfers exactly as an operator's
- * ({@link recordArrivals}), the debits kept for the payouts; a line whose bank reference the account already has (or
- * an earlier line of the batch had) is a duplicate and changes nothing.
+ * ({@link recordArrivals}), the debits kept for the payouts. A line is known by its line key on the account
+ * (line-key.ts: reference, direction, amount, booking day, occurrence in this batch): a line the account already has
+ * is a duplicate and changes nothing, lines sharing a reference are each recorded. A credit answering what an
+ * operator recorded by hand confirms it, or flags the difference, instead of being credited again (hand-entries.ts).
  */
 export async function recordLines(
   tx: Prisma.TransactionClient,
@@ -99,14 +130,19 @@ export async function recordLines(
   requestId: string | null = null,
 ): Promise<void> {
   const { counts } = tally;
+  // Numbered over the whole batch: the occurrence of a repeated line must not depend on where a chunk ends.
+  const keys = lineKeysOf(lines);
+  const keyOf = (line: StatementLine) => keys.get(line) ?? '';
+  // A hand entry recorded at this moment waits for the batch, and the batch for it (bank-transfer.repository.ts).
+  await deps.bankTransfers.lockAccountLines(tx, source.receivingAccountId, 'shared');
   for (let start = 0; start < lines.length; start += CHUNK_LINES) {
     const chunk = lines.slice(start, start + CHUNK_LINES);
     const debits = chunk.filter((line) => line.direction === 'debit');
-    const seen = new Set<string>();
-    const firstDebits = debits.filter((line) => !seen.has(line.bankTxId) && Boolean(seen.add(line.bankTxId)));
+    // Every line of a batch has its own key: none is the repeat of another.
+    const firstDebits = debits;
     const createdDebits = await deps.statements.insertDebitsUnlessKnown(
       tx,
-      firstDebits.map((line) => debitOf(line, source)),
+      firstDebits.map((line) => debitOf(line, source, keyOf(line))),
     );
     counts.created += createdDebits.size;
     counts.duplicates += debits.length - createdDebits.size;
@@ -115,7 +151,7 @@ export async function recordLines(
       deps,
       tx,
       source,
-      firstDebits.filter((line) => createdDebits.has(line.bankTxId)),
+      firstDebits.filter((line) => createdDebits.has(keyOf(line))),
       tally.payouts,
     );
     // A payout the bank sent back is not unknown money: it settles the withdrawal's return, in no queue.
@@ -125,17 +161,21 @@ export async function recordLines(
       actor,
       source,
       chunk.filter((line) => line.direction !== 'debit'),
-      (line) => transferOf(line, source),
+      (line) => transferOf(line, source, keyOf(line)),
       tally.payouts,
     );
     counts.created += returned.created;
     counts.duplicates += returned.duplicates;
-    const credits = returned.others;
+    const answered = await answerHandEntries(tx, deps, actor, source, returned.others, keys);
+    counts.handEntriesConfirmed += answered.confirmed;
+    counts.bankLineDifferences += answered.differences;
+    counts.duplicates += answered.known;
+    const credits = answered.others;
     for (const recorded of await recordArrivals(
       tx,
       deps,
       actor,
-      credits.map((line) => transferOf(line, source)),
+      credits.map((line) => transferOf(line, source, keyOf(line))),
       requestId,
     )) {
       if (!recorded) {
@@ -230,9 +270,10 @@ export async function approveStraightThrough(deps: RecordLinesDeps, request: Ope
   return approved;
 }
 
-function transferOf(line: StatementLine, { receivingAccountId, statementId }: LineSource): NewBankTransfer {
+function transferOf(line: StatementLine, { receivingAccountId, statementId }: LineSource, lineKey: string): NewBankTransfer {
   return {
     bankTxId: line.bankTxId,
+    lineKey,
     amount: line.amount,
     currency: line.currency,
     senderName: (line.counterpartyName ?? '').slice(0, 140),
@@ -244,11 +285,12 @@ function transferOf(line: StatementLine, { receivingAccountId, statementId }: Li
   };
 }
 
-function debitOf(line: StatementLine, { receivingAccountId, statementId }: LineSource) {
+function debitOf(line: StatementLine, { receivingAccountId, statementId }: LineSource, lineKey: string) {
   return {
     receivingAccountId,
     statementId,
     bankTxId: line.bankTxId,
+    lineKey,
     amount: line.amount,
     currency: line.currency,
     counterpartyName: line.counterpartyName?.slice(0, 140) ?? null,

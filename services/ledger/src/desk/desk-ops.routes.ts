@@ -84,6 +84,7 @@ export function deskOpsRoutes(deps: LedgerDeps): Router {
       lateArrivals: queueView(queues.lateArrivals),
       waitingForRest: queueView(queues.waitingForRest),
       unmatchedTransfers: queueView(queues.unmatchedTransfers),
+      bankLineDifferences: queueView(queues.bankLineDifferences),
       withdrawalsToReview: queueView(queues.withdrawalsToReview),
       withdrawalsToSend: queueView(queues.withdrawalsToSend),
       deadEvents: queueView(queues.deadEvents),

@@ -175,6 +175,14 @@ export class DeskRepository {
       orderBy: [{ createdAt: 'asc' }],
       select: { id: true, createdAt: true },
     });
+    // Hand entries the bank's own line disagreed with (bank-transfers/hand-entries.ts): house-wide, like unmatched money.
+    const differenceWhere = { handEntry: true, bankLineDifference: { not: Prisma.AnyNull }, ...transferScopeWhere(scope) };
+    const differenceCount = await db.bankTransfer.count({ where: differenceWhere });
+    const difference = await db.bankTransfer.findFirst({
+      where: differenceWhere,
+      orderBy: [{ createdAt: 'asc' }],
+      select: { id: true, createdAt: true },
+    });
     const deadCount = await db.outboxEvent.count({ where: { status: 'DEAD', ...live } });
     const dead = await db.outboxEvent.findFirst({
       where: { status: 'DEAD', ...live },
@@ -186,6 +194,7 @@ export class DeskRepository {
       lateArrivals: await deposits('LATE_ARRIVAL'),
       waitingForRest: await deposits('WAITING'),
       unmatchedTransfers: head(unmatchedCount, unmatched && { id: unmatched.id, at: unmatched.createdAt }),
+      bankLineDifferences: head(differenceCount, difference && { id: difference.id, at: difference.createdAt }),
       withdrawalsToReview: await withdrawals('PENDING_REVIEW'),
       withdrawalsToSend: await withdrawals('APPROVED'),
       deadEvents: head(deadCount, dead && { id: dead.id, at: dead.deadAt ?? dead.createdAt }),

@@ -12,7 +12,8 @@ export interface JournalProblem {
     | 'unaccounted_money'
     | 'reconciliation_difference'
     | 'statement_gap'
-    | 'cross_mode_money';
+    | 'cross_mode_money'
+    | 'bank_line_credited_twice';
   detail: Record<string, string>;
 }
 
@@ -31,7 +32,8 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * backed by incoming transfers recorded for it, and every approved deposit accounts for all it received (credited,
  * returned or set aside); the house journal of returns to senders likewise; and each receiving
  * account's last statement balance agrees with what Kasa booked on it, its statements joining up; and no money
- * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md). Run by tests, by
+ * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md), and no bank transaction was recorded both by
+ * hand and from the bank (`bank_line_credited_twice`). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(
@@ -40,7 +42,7 @@ export async function checkJournal(
     senderReturns: SenderReturnRepository;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode] = await Promise.all([
+  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice] = await Promise.all([
     deps.journal.unbalancedTransactions(),
     deps.journal.balanceMismatches(),
     deps.journal.impossibleBalances(),
@@ -50,6 +52,7 @@ export async function checkJournal(
     deps.senderReturns.houseProblems(),
     reconcileAll(deps),
     deps.journal.crossModeMoney(),
+    deps.journal.bankLinesCreditedTwice(),
   ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
@@ -87,6 +90,8 @@ export async function checkJournal(
     ]),
     // Live and sandbox money never meet: a row that joins them, whichever way (its `case`).
     ...crossMode.map((row) => ({ kind: 'cross_mode_money' as const, detail: stringify({ ...row }) })),
+    // One bank transaction, one transfer: a hand entry and the bank's own line both recorded (bank-transfers/hand-entries.ts).
+    ...twice.map((row) => ({ kind: 'bank_line_credited_twice' as const, detail: stringify({ ...row }) })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }

@@ -289,4 +289,23 @@ export class JournalRepository {
       JOIN sites owner ON owner.id = COALESCE(d.site_id, w.site_id)
       WHERE owner.livemode <> s.livemode`;
   }
+
+  /**
+   * One bank transaction recorded twice on an account (docs/statements.md, "Which lines are the same line"): a hand
+   * entry the bank's line never answered beside a bank line of the account with its reference (that line should have
+   * confirmed it), or a hand entry answered by a line that was also recorded as a transfer of its own. The code
+   * decides each line under the account's lock; this finds one written around it.
+   */
+  bankLinesCreditedTwice(): Promise<
+    Array<{ receivingAccountId: string; bankTxId: string; handEntryId: string; otherId: string; handAmount: bigint; otherAmount: bigint }>
+  > {
+    return this.db.$queryRaw`
+      SELECT h.receiving_account_id::text AS "receivingAccountId", h.bank_tx_id AS "bankTxId", h.id::text AS "handEntryId",
+        t.id::text AS "otherId", h.amount AS "handAmount", t.amount AS "otherAmount"
+      FROM bank_transfers h
+      JOIN bank_transfers t ON t.receiving_account_id = h.receiving_account_id AND t.id <> h.id AND NOT t.hand_entry
+        AND ((h.bank_line_key IS NULL AND t.bank_tx_id = h.bank_tx_id) OR t.line_key = h.bank_line_key)
+      WHERE h.hand_entry
+      ORDER BY h.created_at, h.id`;
+  }
 }
