@@ -466,6 +466,43 @@ describe('returns to senders from the terminal', () => {
   });
 });
 
+describe('sandbox records from the terminal', () => {
+  it('marks every sandbox record TEST in lists and details, and lists returns of simulated money only with --test', async () => {
+    const live = await newSite();
+    const issued = await kasa(['--json', 'keys', 'issue', live, '--test']);
+    expect(issued.code).toBe(0);
+    const twin = issued.json.siteId as string;
+    const simulate = (path: string, request: Record<string, unknown> = {}) =>
+      scenario.internal('POST', `/sites/${twin}/test${path}`, { apiKeyId: issued.json.apiKeyId, request });
+    // With the test key only: a deposit paid and approved for less than arrived (its remainder goes back), a withdrawal.
+    const deposit = await createDeposit(twin, '20000');
+    const paid = await simulate(`/deposits/${deposit.intentId}/transfers`);
+    expect(paid.status).toBe(201);
+    expect((await simulate(`/deposits/${deposit.intentId}/approve`, { amount: '15000' })).status).toBe(200);
+    const withdrawal = await scenario.createWithdrawal(twin, '10000');
+    const liveDeposit = await createDeposit(live, '5000');
+
+    const rowOf = (stdout: string, id: string) => stdout.split('\n').find((line) => line.includes(id)) ?? '';
+    const intents = await kasa(['intents', 'list', '--limit', '100']);
+    expect(intents.stdout.split('\n')[0]).toMatch(/MODE$/);
+    expect(rowOf(intents.stdout, deposit.intentId)).toMatch(/TEST$/);
+    expect(rowOf(intents.stdout, liveDeposit.intentId)).not.toContain('TEST');
+    expect(rowOf((await kasa(['withdrawals', 'list', '--site', twin])).stdout, withdrawal.withdrawalId)).toMatch(/TEST$/);
+    const transferId = (paid.body as { bankTransferId: string }).bankTransferId;
+    expect(rowOf((await kasa(['transfers', 'list', '--limit', '100'])).stdout, transferId)).toMatch(/TEST$/);
+    expect((await kasa(['intents', 'show', deposit.intentId])).stdout).toMatch(/^TEST: a sandbox record/);
+    expect((await kasa(['withdrawals', 'show', withdrawal.withdrawalId])).stdout).toMatch(/^TEST: a sandbox record/);
+    expect((await kasa(['intents', 'show', liveDeposit.intentId])).stdout).not.toContain('TEST');
+
+    // The remainder's return is the simulator's: not in the live queue, listed TEST with --test.
+    const test = await kasa(['--json', 'returns', 'list', '--test']);
+    const played = (test.json as Array<{ returnId: string; status: string; livemode: boolean }>).find((r) => r.status === 'SENT');
+    expect(played).toMatchObject({ livemode: false });
+    expect((await kasa(['returns', 'list'])).stdout).not.toContain(played!.returnId);
+    expect(rowOf((await kasa(['returns', 'list', '--test'])).stdout, played!.returnId)).toMatch(/TEST$/);
+  });
+});
+
 describe('bank statements from the terminal', () => {
   const SAMPLE_IBAN = 'TR180006200119000006672315';
   const sample = (name: string) => readFileSync(new URL(`../../statements/test/samples/${name}`, import.meta.url), 'utf8');
