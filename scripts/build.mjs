@@ -9,7 +9,9 @@
 // `dependencies` entry of the package that owns the output (checked here: the image installs production
 // dependencies only). Files a module reads next to itself (`new URL('./x.css', import.meta.url)`) are copied
 // to the same place relative to the output, so they are found from dist as from source; a path that would
-// leave dist must reach the same file from both (prisma/migrations). `scripts/setup.mjs` runs this after
+// leave dist must reach the same file from both (prisma/migrations). A worker thread's module named that way
+// (`new URL('./x.worker.js', import.meta.url)`, whose source is x.worker.ts beside it) is compiled, as a bundle
+// of its own, to that name in dist. `scripts/setup.mjs` runs this after
 // it generates the Prisma client; an output whose inputs have not changed is not rebuilt (`--force` rebuilds
 // anyway, `--quiet` says nothing when all is current; names such as `gateway migrate` build only those).
 import { build, version as esbuildVersion } from 'esbuild';
@@ -40,6 +42,8 @@ const TARGETS = [
 
 // `new URL('<relative path>', import.meta.url)`: a file read relative to its module.
 const RELATIVE_URL = /new\s+URL\(\s*(['"`])([^'"`$]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+// A worker thread's module: compiled from the `.ts` beside it, not copied.
+const WORKER_MODULE = /\.worker\.js$/;
 // Any other way of finding a file from a module's own location, which a bundle would silently change.
 const MODULE_LOCATION = /import\.meta\.(?:url|dirname|filename)|\b__dirname\b|\b__filename\b/g;
 // Known and harmless: the generated Prisma client records its directory for engine files this project does not
@@ -92,8 +96,11 @@ const thirdPartyExternal = {
   },
 };
 
-/** Finds the files modules read relative to themselves and plans their copies; refuses other location tricks. */
-function runtimeFiles(target, found, problems) {
+/**
+ * Finds the files modules read relative to themselves and plans their copies (`found`) or, for a worker's module,
+ * its compilation (`workers`); refuses other location tricks.
+ */
+function runtimeFiles(target, found, problems, workers = new Map()) {
   const outDir = dirname(at(target.outfile));
   return {
     name: 'runtime-files',
@@ -106,6 +113,13 @@ function runtimeFiles(target, found, problems) {
           const source = resolve(dirname(args.path), match[2]);
           const fromDist = resolve(outDir, match[2]);
           const where = `${rel(args.path)} reads ${match[2]}`;
+          if (WORKER_MODULE.test(match[2])) {
+            const workerSource = source.replace(/\.js$/, '.ts');
+            if (!existsSync(workerSource)) problems.push(`${where}, a worker whose source ${rel(workerSource)} does not exist`);
+            else if (!fromDist.startsWith(outDir + sep)) problems.push(`${where}: a worker must be compiled inside dist`);
+            else workers.set(fromDist, workerSource);
+            continue;
+          }
           if (!existsSync(source)) problems.push(`${where}, which does not exist (${rel(source)})`);
           else if (fromDist === source) continue;
           else if (fromDist.startsWith(outDir + sep)) found.set(fromDist, source);
@@ -152,14 +166,12 @@ function replaceDir(dir, fill) {
   rmSync(old, { recursive: true, force: true });
 }
 
-async function buildTarget(target) {
-  const started = performance.now();
-  const copies = new Map();
-  const problems = [];
-  const result = await build({
+/** One bundle of `entry` to `outfile` (absolute paths), kept in memory; `plugins` after the third-party rule. */
+function bundle(target, entry, outfile, plugins) {
+  return build({
     absWorkingDir: root,
-    entryPoints: [at(target.entry)],
-    outfile: at(target.outfile),
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -168,8 +180,8 @@ async function buildTarget(target) {
     sourcesContent: false,
     charset: 'utf8',
     legalComments: 'none',
-    banner: { js: `// Built by scripts/build.mjs from ${target.entry}: edit the source, then \`npm run build\`.` },
-    plugins: [thirdPartyExternal, runtimeFiles(target, copies, problems)],
+    banner: { js: `// Built by scripts/build.mjs from ${rel(entry)}: edit the source, then \`npm run build\`.` },
+    plugins: [thirdPartyExternal, ...plugins],
     metafile: true,
     write: false,
     logLevel: 'silent',
@@ -177,20 +189,34 @@ async function buildTarget(target) {
     const messages = error.errors?.map((e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`) ?? [String(error)];
     throw new Error(`${target.name}: ${messages.join('\n  ')}`);
   });
+}
+
+async function buildTarget(target) {
+  const started = performance.now();
+  const copies = new Map();
+  const problems = [];
+  const workers = new Map();
+  const result = await bundle(target, at(target.entry), at(target.outfile), [runtimeFiles(target, copies, problems, workers)]);
+  // Each worker module a bundle starts, compiled beside it (a worker's own workers are not followed).
+  const workerResults = await Promise.all(
+    [...workers].map(([outfile, entry]) => bundle(target, entry, outfile, [runtimeFiles(target, copies, problems)])),
+  );
 
   // Every third-party import must be a dependency of the package the output belongs to.
   const manifest = JSON.parse(readFileSync(at(target.pkg, 'package.json'), 'utf8'));
   const declared = new Set(Object.keys(manifest.dependencies ?? {}));
-  const output = result.metafile.outputs[target.outfile];
-  const externals = [...new Set(output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => packageName(i.path)))].sort();
+  const imported = [result, ...workerResults].flatMap((built) => Object.values(built.metafile.outputs).flatMap((output) => output.imports));
+  const externals = [...new Set(imported.filter((i) => i.external && !isBuiltin(i.path)).map((i) => packageName(i.path)))].sort();
   for (const name of externals.filter((name) => !declared.has(name))) {
     problems.push(`${target.outfile} imports ${name}, which is not in the dependencies of ${target.pkg}/package.json`);
   }
   if (problems.length > 0) throw new Error(`${target.name}:\n  ${problems.join('\n  ')}`);
+  const outputFiles = [result, ...workerResults].flatMap((built) => built.outputFiles);
+  const sources = new Set([result, ...workerResults].flatMap((built) => Object.keys(built.metafile.inputs)));
 
   const outDir = dirname(at(target.outfile));
   replaceDir(outDir, (dir) => {
-    for (const file of result.outputFiles) writeFileSync(join(dir, relative(outDir, file.path)), file.contents);
+    for (const file of outputFiles) writeFileSync(join(dir, relative(outDir, file.path)), file.contents);
     // The output is an ES module whatever package.json is (or is not) beside dist in the image.
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     for (const [to, from] of copies) cpSync(from, join(dir, relative(outDir, to)), { recursive: true });
@@ -199,7 +225,7 @@ async function buildTarget(target) {
   const assetRoots = [...copies.values()].map(rel);
   const inputs = {};
   for (const path of [
-    ...Object.keys(result.metafile.inputs).map((path) => at(path)),
+    ...[...sources].map((path) => at(path)),
     ...[...copies.values()].flatMap(filesUnder),
     at(target.pkg, 'package.json'),
     // esbuild reads the TypeScript settings from these.
@@ -211,10 +237,13 @@ async function buildTarget(target) {
   const bytes = result.outputFiles.find((file) => file.path === at(target.outfile)).contents.length;
   log(
     `${target.outfile}: ${(bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} files` +
-      `${copies.size > 0 ? `, ${copies.size} runtime file(s) copied` : ''}, external: ${externals.join(' ') || 'none'} ` +
+      `${copies.size > 0 ? `, ${copies.size} runtime file(s) copied` : ''}` +
+      `${workers.size > 0 ? `, worker(s) ${[...workers.keys()].map((path) => relative(outDir, path)).join(' ')}` : ''}` +
+      `, external: ${externals.join(' ') || 'none'} ` +
       `(${Math.round(performance.now() - started)} ms)`,
   );
-  return { inputs, assetRoots, outputs: [target.outfile, rel(join(outDir, 'package.json')), ...[...copies.keys()].map(rel)], externals };
+  const outputs = [target.outfile, rel(join(outDir, 'package.json')), ...[...copies.keys(), ...workers.keys()].map(rel)];
+  return { inputs, assetRoots, outputs, externals };
 }
 
 async function main() {

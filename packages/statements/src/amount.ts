@@ -1,3 +1,4 @@
+import { MAX_AMOUNT_DIGITS } from './limits.js';
 import { StatementError } from './statement.js';
 
 /** ISO 4217 currencies whose minor unit is not the cent; every other currency has two decimals. */
@@ -21,23 +22,37 @@ export function currencyDecimals(currency: string): number {
   return DECIMALS[currency] ?? 2;
 }
 
+/** The largest amount (and balance, either sign) a statement may carry, in minor units: {@link MAX_AMOUNT_DIGITS} nines. */
+const MAX_MINOR = 10n ** BigInt(MAX_AMOUNT_DIGITS) - 1n;
+
 /**
  * Reads a decimal amount exactly into minor units: digits, then `decimalMark` and at most the currency's number of
- * decimals. Never goes through a float, so `0.29` is 29 kuruş and `99999999999999.99` keeps every digit.
+ * decimals, at most {@link MAX_AMOUNT_DIGITS} digits of minor units in all. Never goes through a float, so `0.29` is 29
+ * kuruş and `9999999999999.99` keeps every digit.
  */
 export function parseAmount(text: string, currency: string, where: string, options: { decimalMark: '.' | ','; signed?: boolean }): bigint {
   const mark = options.decimalMark === '.' ? '\\.' : ',';
-  const match = new RegExp(`^([+-]?)(\\d{1,18})(?:${mark}(\\d*))?$`).exec(text.trim());
-  if (!match) throw new StatementError(`amount ${JSON.stringify(text)} is not a decimal number like 1500${options.decimalMark}00`, where);
+  const trimmed = text.trim();
+  // Quoted, and cut: a hostile cell may be megabytes long.
+  const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}...` : trimmed);
+  const match = new RegExp(`^([+-]?)(\\d+)(?:${mark}(\\d*))?$`).exec(trimmed);
+  if (!match) throw new StatementError(`amount ${shown} is not a decimal number like 1500${options.decimalMark}00`, where);
   const [, sign = '', whole = '', fraction = ''] = match;
-  if (sign === '-' && !options.signed)
-    throw new StatementError(`amount ${JSON.stringify(text)} is negative; the direction gives the sign`, where);
-  if (sign === '+' && !options.signed) throw new StatementError(`amount ${JSON.stringify(text)} has a sign; the direction gives it`, where);
+  if (sign === '-' && !options.signed) throw new StatementError(`amount ${shown} is negative; the direction gives the sign`, where);
+  if (sign === '+' && !options.signed) throw new StatementError(`amount ${shown} has a sign; the direction gives it`, where);
   const decimals = currencyDecimals(currency);
   if (fraction.length > decimals) {
-    throw new StatementError(`amount ${JSON.stringify(text)} has more than ${decimals} decimals for ${currency}`, where);
+    throw new StatementError(`amount ${shown} has more than ${decimals} decimals for ${currency}`, where);
   }
-  const minor = BigInt(whole + fraction.padEnd(decimals, '0'));
+  // Leading zeros are no digits of the amount; the length is checked before BigInt reads a string of any size.
+  const digits = (whole + fraction.padEnd(decimals, '0')).replace(/^0+(?=\d)/, '');
+  if (digits.length > MAX_AMOUNT_DIGITS) {
+    throw new StatementError(
+      `amount ${shown} is more than ${MAX_AMOUNT_DIGITS} digits of minor units; at most ${formatAmount(MAX_MINOR, currency)} ${currency}`,
+      where,
+    );
+  }
+  const minor = BigInt(digits);
   return sign === '-' ? -minor : minor;
 }
 

@@ -2,6 +2,7 @@ import { formatAmount } from './amount.js';
 import { direction, readAmount, required } from './camt053-fields.js';
 import { parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
+import { checkLine } from './limits.js';
 import { StatementError, type StatementLine } from './statement.js';
 import { all, at, ownText, textAt, type XmlElement } from './xml-tree.js';
 
@@ -39,7 +40,7 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
     const bankTxId = entry.ref ?? textAt(single?.tx, 'Refs/AcctSvcrRef');
     if (bankTxId === undefined) throw new StatementError('has neither AcctSvcrRef nor NtryRef to identify it', where);
     const charges = readCharges(single?.tx, single?.where ?? where) ?? readCharges(ntry, where);
-    return [line(entry, single?.tx, { bankTxId, direction: entryDirection, amount: amount.minor, charges })];
+    return [line(entry, single?.tx, { bankTxId, direction: entryDirection, amount: amount.minor, charges }, single?.where ?? where)];
   }
 
   // A batch: one booking for several payments. Each TxDtls becomes its own line, and together they must make the entry.
@@ -53,7 +54,7 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
     sum += txDirection === entryDirection ? txAmount.minor : -txAmount.minor;
     const bankTxId = textAt(tx, 'Refs/AcctSvcrRef') ?? (entry.ref === undefined ? undefined : `${entry.ref}/${index + 1}`);
     if (bankTxId === undefined) throw new StatementError('has no Refs/AcctSvcrRef, nor its entry an AcctSvcrRef or NtryRef', txWhere);
-    return line(entry, tx, { bankTxId, direction: txDirection, amount: txAmount.minor, charges: readCharges(tx, txWhere) });
+    return line(entry, tx, { bankTxId, direction: txDirection, amount: txAmount.minor, charges: readCharges(tx, txWhere) }, txWhere);
   });
   if (sum !== amount.minor) {
     const show = (minor: bigint) => formatAmount(minor, entry.currency);
@@ -69,25 +70,29 @@ function line(
   entry: { ntry: XmlElement; currency: string; bookedAt: Date; reversal: boolean },
   tx: XmlElement | undefined,
   own: { bankTxId: string; direction: Direction; amount: bigint; charges: bigint | null },
+  where: string,
 ): StatementLine {
   // The other side: who paid us on a credit, whom we paid on a debit. 001.08 wraps the party in Pty.
   const party = own.direction === 'credit' ? 'Dbtr' : 'Cdtr';
   const iban = textAt(tx, `RltdPties/${party}Acct/Id/IBAN`);
   const endToEndId = textAt(tx, 'Refs/EndToEndId');
-  return {
-    bankTxId: own.bankTxId,
-    direction: own.direction,
-    amount: own.amount,
-    currency: entry.currency,
-    bookedAt: entry.bookedAt,
-    description: description(entry.ntry, tx),
-    counterpartyName: textAt(tx, `RltdPties/${party}/Nm`) ?? textAt(tx, `RltdPties/${party}/Pty/Nm`) ?? null,
-    counterpartyIban: iban === undefined ? null : (normaliseIban(iban) ?? iban),
-    endToEndId: endToEndId === undefined || endToEndId === 'NOTPROVIDED' ? null : endToEndId,
-    returnReason: textAt(tx, 'RtrInf/Rsn/Cd') ?? null,
-    reversal: entry.reversal,
-    charges: own.charges,
-  };
+  return checkLine(
+    {
+      bankTxId: own.bankTxId,
+      direction: own.direction,
+      amount: own.amount,
+      currency: entry.currency,
+      bookedAt: entry.bookedAt,
+      description: description(entry.ntry, tx),
+      counterpartyName: textAt(tx, `RltdPties/${party}/Nm`) ?? textAt(tx, `RltdPties/${party}/Pty/Nm`) ?? null,
+      counterpartyIban: iban === undefined ? null : (normaliseIban(iban) ?? iban),
+      endToEndId: endToEndId === undefined || endToEndId === 'NOTPROVIDED' ? null : endToEndId,
+      returnReason: textAt(tx, 'RtrInf/Rsn/Cd') ?? null,
+      reversal: entry.reversal,
+      charges: own.charges,
+    },
+    where,
+  );
 }
 
 /** Unstructured remittance lines joined; failing those the creditor reference, then the bank's own texts. */

@@ -2,6 +2,7 @@ import { readEntry } from './camt053-entry.js';
 import { currencyOf, direction, readAmount, required } from './camt053-fields.js';
 import { parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
+import { checkStatementId } from './limits.js';
 import { StatementError, type Statement } from './statement.js';
 import { all, at, readXml, textAt, type XmlElement } from './xml-tree.js';
 
@@ -43,7 +44,7 @@ function checkDocumentType(root: XmlElement): void {
 }
 
 function readStatement(stmt: XmlElement, where: string): Statement {
-  const id = required(stmt, 'Id', where);
+  const id = checkStatementId(required(stmt, 'Id', where), `${where}/Id`);
   const ibanText = required(stmt, 'Acct/Id/IBAN', where);
   const accountIban = normaliseIban(ibanText);
   if (!accountIban) throw new StatementError(`account ${JSON.stringify(ibanText)} is not a valid IBAN`, `${where}/Acct/Id/IBAN`);

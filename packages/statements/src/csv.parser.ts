@@ -2,6 +2,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
 import { parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
+import { checkLine, checkStatementId } from './limits.js';
 import { StatementError, type Statement, type StatementLine } from './statement.js';
 
 /** Every one of these must be in the header (values may be empty where docs/statements.md says so). */
@@ -58,7 +59,7 @@ export function parseCsv(body: string): Statement[] {
       if (!value) throw new StatementError(`${column} is empty`, where);
       return value;
     };
-    const id = need('statement_id');
+    const id = checkStatementId(need('statement_id'), where);
     const currency = need('currency');
     if (!CURRENCY_PATTERN.test(currency)) throw new StatementError(`currency ${JSON.stringify(currency)} is not ISO 4217`, where);
     const iban = normaliseIban(need('account_iban'));
@@ -100,7 +101,7 @@ export function parseCsv(body: string): Statement[] {
       reversal: reversal === 'true',
       charges: charges ? parseAmount(charges, currency, where, { decimalMark: '.' }) : null,
     };
-    draft.statement.lines.push(line);
+    draft.statement.lines.push(checkLine(line, where));
   }
 
   if (drafts.size === 0) throw new StatementError('has a header but no rows', 'line 2');

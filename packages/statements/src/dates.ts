@@ -1,3 +1,4 @@
+import { FIRST_YEAR, LAST_YEAR } from './limits.js';
 import { StatementError } from './statement.js';
 
 /**
@@ -9,8 +10,14 @@ const TURKEY_OFFSET = '+03:00';
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
-/** A calendar day as midnight UTC of that day, after checking the day exists (no 2025-02-30). */
+/**
+ * A calendar day as midnight UTC of that day, after checking the day exists (no 2025-02-30) and is in the years a
+ * statement may name ({@link FIRST_YEAR} to {@link LAST_YEAR}).
+ */
 export function calendarDay(year: number, month: number, day: number, where: string, text: string): Date {
+  if (year < FIRST_YEAR || year > LAST_YEAR) {
+    throw new StatementError(`date ${JSON.stringify(text)} is outside the years ${FIRST_YEAR} to ${LAST_YEAR}`, where);
+  }
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
     throw new StatementError(`date ${JSON.stringify(text)} does not exist`, where);
@@ -29,5 +36,6 @@ export function parseIsoDate(text: string, where: string): Date {
     const date = new Date(moment[7] ? trimmed : trimmed + TURKEY_OFFSET);
     if (!Number.isNaN(date.getTime())) return date;
   }
-  throw new StatementError(`date ${JSON.stringify(text)} is not YYYY-MM-DD or an ISO 8601 date-time`, where);
+  const shown = trimmed.length > 40 ? `${trimmed.slice(0, 40)}...` : trimmed;
+  throw new StatementError(`date ${JSON.stringify(shown)} is not YYYY-MM-DD or an ISO 8601 date-time`, where);
 }

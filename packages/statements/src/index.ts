@@ -6,4 +6,6 @@
 export type { StatementFormat, StatementLine, Statement, ParsedStatements } from './statement.js';
 export { StatementError } from './statement.js';
 export { parseStatements, decodeStatementBody } from './parse-statements.js';
+export { readStatementFile, OFF_THREAD_FROM_BYTES } from './read-statement-file.js';
+export { MAX_AMOUNT_DIGITS, MAX_XML_DEPTH } from './limits.js';
 export { balanceProblem } from './balance-problem.js';

@@ -1,6 +1,7 @@
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
 import { calendarDay } from './dates.js';
 import { findIban } from './iban.js';
+import { checkLine, checkStatementId } from './limits.js';
 import { readField86 } from './mt940-field86.js';
 import { StatementError, type Statement, type StatementLine } from './statement.js';
 
@@ -110,7 +111,7 @@ function finish(draft: Draft): Statement {
   if (!opening) throw lacking(':60F: (opening balance)');
   if (!closing) throw lacking(':62F: (closing balance)');
   const { currency } = opening;
-  const id = `${draft.reference}/${number}`;
+  const id = checkStatementId(`${draft.reference}/${number}`, `line ${draft.start}`);
   return {
     id,
     accountIban,
@@ -135,22 +136,25 @@ function entry(field: Field, details: Field | undefined, currency: string, fallb
   const bookedAt = entryMonth && entryDay ? entryDate(valueDate, Number(entryMonth), Number(entryDay), where) : valueDate;
   const reference = bankRef.trim() || (customerRef.trim() !== 'NONREF' ? customerRef.trim() : '');
   const read = details ? readField86(details.lines) : { description: '', counterpartyName: null, counterpartyIban: null };
-  return {
-    // A line with neither a bank reference nor a customer one is named by its place in the statement.
-    bankTxId: reference || fallbackId,
-    // RC reverses a credit, so it takes money out; RD reverses a debit and puts it back.
-    direction: mark === 'C' || mark === 'RD' ? 'credit' : 'debit',
-    amount: parseAmount(amountText, currency, where, { decimalMark: ',' }),
-    currency,
-    bookedAt,
-    description: read.description,
-    counterpartyName: read.counterpartyName,
-    counterpartyIban: read.counterpartyIban,
-    endToEndId: null,
-    returnReason: null,
-    reversal: mark.startsWith('R'),
-    charges: null,
-  };
+  return checkLine(
+    {
+      // A line with neither a bank reference nor a customer one is named by its place in the statement.
+      bankTxId: reference || fallbackId,
+      // RC reverses a credit, so it takes money out; RD reverses a debit and puts it back.
+      direction: mark === 'C' || mark === 'RD' ? 'credit' : 'debit',
+      amount: parseAmount(amountText, currency, where, { decimalMark: ',' }),
+      currency,
+      bookedAt,
+      description: read.description,
+      counterpartyName: read.counterpartyName,
+      counterpartyIban: read.counterpartyIban,
+      endToEndId: null,
+      returnReason: null,
+      reversal: mark.startsWith('R'),
+      charges: null,
+    },
+    where,
+  );
 }
 
 /** The entry date has no year: it is the value date's, or the neighbouring one across a new year (3112 vs 250101). */

@@ -1,5 +1,6 @@
 import { parseCamt053 } from './camt053.parser.js';
 import { parseCsv } from './csv.parser.js';
+import { checkBodyText } from './limits.js';
 import { parseMt940 } from './mt940.parser.js';
 import { StatementError, type ParsedStatements, type Statement, type StatementFormat } from './statement.js';
 
@@ -19,6 +20,7 @@ export function parseStatements(body: string, contentType: string): ParsedStatem
       `line ${text.slice(0, replaced).split('\n').length}`,
     );
   }
+  checkBodyText(text);
   const format = formatOf(text, contentType);
   return { format, statements: PARSERS[format](text) };
 }

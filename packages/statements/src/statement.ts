@@ -49,10 +49,11 @@ export interface ParsedStatements {
  */
 export class StatementError extends Error {
   constructor(
-    message: string,
+    /** What is wrong, without the place (`message` is both: `location: reason`). */
+    readonly reason: string,
     readonly location: string,
   ) {
-    super(`${location}: ${message}`);
+    super(`${location}: ${reason}`);
     this.name = 'StatementError';
   }
 }

@@ -1,4 +1,4 @@
-import { balanceProblem, decodeStatementBody, parseStatements, StatementError, type Statement } from '@kasa/statements';
+import { balanceProblem, readStatementFile, StatementError, type Statement } from '@kasa/statements';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
@@ -49,7 +49,7 @@ export async function importStatement(
 ): Promise<StatementImport> {
   const account = isUuid(accountId) ? await deps.accounts.findById(accountId) : null;
   if (!account) throw new AppError('not_found', 'No receiving account with this id.');
-  const { format, statements } = readStatements(file.bytes, file.contentType);
+  const { format, statements } = await readStatements(file.bytes, file.contentType);
   for (const statement of statements) checkStatement(statement, account.iban);
 
   const actor = actorOf(request.caller);
@@ -111,15 +111,18 @@ export async function importStatement(
   return result;
 }
 
-/** The file read into statements, or a 400 naming the place a StatementError points at. */
-function readStatements(bytes: Uint8Array, contentType: string) {
+/**
+ * The file read into statements, or a 400 naming the place a StatementError points at. A large file is read on a
+ * worker thread (readStatementFile), so its parsing never holds up the ledger's other requests.
+ */
+async function readStatements(bytes: Uint8Array, contentType: string) {
   try {
-    const parsed = parseStatements(decodeStatementBody(bytes, contentType), contentType);
+    const parsed = await readStatementFile(bytes, contentType);
     if (parsed.statements.length === 0) throw new StatementError('holds no statement', 'line 1');
     return parsed;
   } catch (error) {
     if (!(error instanceof StatementError)) throw error;
-    throw AppError.validation([{ field: error.location, message: error.message }], `The statement file cannot be read: ${error.message}`);
+    throw AppError.validation([{ field: error.location, message: error.reason }], `The statement file cannot be read: ${error.message}`);
   }
 }
 
