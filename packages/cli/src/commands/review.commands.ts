@@ -121,7 +121,10 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
     .requiredOption('--sender-iban <iban>')
     .requiredOption('--description <text>', 'the transfer description, with the deposit reference')
     .option('--received-at <timestamp>', 'when the bank received it (ISO 8601); default now')
-    .option('--account <receivingAccountId>', 'the receiving account the money reached (reconciliation counts it)')
+    .option(
+      '--account <receivingAccountId>',
+      "the receiving account the money reached; required when several are active (default: the only active one). The bank's own line later confirms the transfer there",
+    )
     .action(
       async (o: {
         bankTxId: string;
