@@ -259,12 +259,27 @@ async function batch(run: Run, body: Record<string, unknown>): Promise<void> {
   if (created.status === 201) await noteBatch(run, created.body.batchId as string);
 }
 
-/** The next thing that happens to a payout, by the state the ledger reports for it (see the step's description). */
+const FINISHED = new Set(['withdrawal:REJECTED', 'withdrawal:RETURNED', 'sender_return:REJECTED', 'sender_return:SENT']);
+
+type Move = Pick<Extract<Step, { do: 'payoutNext' }>, 'actor' | 'variant' | 'via'> & { honest: boolean };
+
+/** The next things that happen to a payout, one per move, each by the state the ledger reports for it then. */
 async function payoutNext(run: Run, step: Extract<Step, { do: 'payoutNext' }>): Promise<void> {
   await syncSenderReturns(run);
-  const payout = at(run.payouts, step.payout);
+  // Payouts with a next step, as last read: a run's few steps go to the ones still moving.
+  const moving = run.payouts.filter((candidate) => !FINISHED.has(`${candidate.kind}:${candidate.status}`));
+  const payout = at(moving, step.payout);
   if (!payout) return;
+  for (const honest of step.moves) {
+    await refresh(run, payout);
+    if (FINISHED.has(`${payout.kind}:${payout.status}`)) return;
+    await advance(run, payout, { ...step, honest });
+  }
   await refresh(run, payout);
+}
+
+/** The next thing that happens to a payout in the state last read (see the step's description). */
+async function advance(run: Run, payout: ModelPayout, step: Move): Promise<void> {
   const { accounts } = run.world;
   const isWithdrawal = payout.kind === 'withdrawal';
   if (payout.status === 'PENDING_REVIEW') {
@@ -317,7 +332,6 @@ async function payoutNext(run: Run, step: Extract<Step, { do: 'payoutNext' }>): 
     });
     await deliver(run, added, step.via);
   }
-  await refresh(run, payout);
 }
 
 async function approveDeposit(run: Run, step: Extract<Step, { do: 'approveDeposit' }>): Promise<void> {

@@ -32,11 +32,12 @@ export type Step =
   /** A partner creates a withdrawal. */
   | { do: 'withdrawal'; mode: Mode; amount: number }
   /**
-   * The next thing that happens to a payout (a withdrawal or a return to a sender), by its state: approved by
-   * `actor`; batched (by name) or, in the sandbox, sent by the simulator; its bank line (honest: its own debit,
-   * else a decoy); once sent, its return (honest: from its creditor, else a stranger naming it).
+   * The next things that happen to a payout (a withdrawal or a return to a sender), one per move, each by its state
+   * then: approved by `actor`; batched (by name, from account `variant`) or, in the sandbox and honest, sent by the
+   * simulator; its bank line (honest: its own debit, else a decoy: `variant` 0 to someone else naming it, 1 on another
+   * account); once sent, its return (honest: from its creditor, else a stranger's credit naming it).
    */
-  | { do: 'payoutNext'; payout: number; actor: Actor; honest: boolean; variant: number; via: 'connector' | 'later' }
+  | { do: 'payoutNext'; payout: number; actor: Actor; moves: boolean[]; variant: number; via: 'connector' | 'later' }
   /** A payout batch of every approved payout not yet batched, paid from one account. */
   | { do: 'batchAll'; account: number }
   /** Several steps at the same moment. */
@@ -107,14 +108,14 @@ const single: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ do: fc.constant('withdrawal' as const), mode, amount: withdrawalAmount }) },
   {
-    weight: 8,
+    weight: 10,
     arbitrary: fc.record({
       do: fc.constant('payoutNext' as const),
       payout: pick,
       actor,
-      honest: fc.boolean(),
+      moves: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
       variant: fc.nat({ max: 1 }),
-      via: fc.constantFrom('connector', 'later') as fc.Arbitrary<'connector' | 'later'>,
+      via: fc.constantFrom('connector', 'connector', 'later') as fc.Arbitrary<'connector' | 'later'>,
     }),
   },
   { weight: 1, arbitrary: fc.record({ do: fc.constant('batchAll' as const), account: pick }) },
