@@ -149,6 +149,42 @@ describe('returns to senders', () => {
     await page.goto('/returns?status=SENT');
     await expect(page.locator(`tr[data-id="${returnId}"]`).count()).resolves.toBe(1);
   });
+
+  it("marks a sandbox's return and simulated transfer TEST, off the live queue and with no operator step", async () => {
+    const { h, page } = setup;
+    const issued = await h.ops('POST', `/sites/${setup.site.siteId}/api-keys`, { mode: 'test' });
+    const twin = { siteId: issued.body.siteId as string, slug: `${setup.site.slug}.test` };
+    const simulate = async (path: string, request: Record<string, unknown> = {}) => {
+      const response = await fetch(`${h.ledger.url}/internal/v1/sites/${twin.siteId}/test${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-internal-token': h.env.config.internalToken },
+        body: JSON.stringify({ apiKeyId: issued.body.apiKeyId, request }),
+      });
+      expect(response.status).toBeLessThan(300);
+      return (await response.json()) as Record<string, any>;
+    };
+    // The test key's deposit approved for less than arrived: the rest goes back to the simulated sender at once.
+    const intent = await h.createDeposit(twin, 18000);
+    const paid = await simulate(`/deposits/${intent.intentId}/transfers`);
+    await simulate(`/deposits/${intent.intentId}/approve`, { amount: '12000' });
+    const returnId = (await h.ops('GET', '/sender-returns?mode=test')).body.data.find((r: any) => r.intentId === intent.intentId)
+      .returnId as string;
+
+    await page.goto('/returns?status=SENT');
+    await expect(page.locator(`tr[data-id="${returnId}"]`).count()).resolves.toBe(0);
+    await page.goto('/returns?mode=test&status=SENT');
+    await expect(page.locator(`tr[data-id="${returnId}"] .badge`, { hasText: 'TEST' }).count()).resolves.toBe(1);
+    await page.goto(`/returns/${returnId}`);
+    await expect(page.locator('dl .badge', { hasText: 'TEST' }).count()).resolves.toBe(1);
+    await expect(
+      page
+        .getByRole('button')
+        .filter({ hasText: /Approve|Mark sent|Reject/ })
+        .count(),
+    ).resolves.toBe(0);
+    await page.goto(`/bank-transfers/${paid.bankTransferId as string}`);
+    await expect(page.locator('dl .badge', { hasText: 'TEST' }).count()).resolves.toBe(1);
+  });
 });
 
 describe('lists', () => {

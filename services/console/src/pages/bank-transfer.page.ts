@@ -3,7 +3,7 @@ import type { FieldError, OpsBankTransfer, OpsBankTransferDetail, ReceivingAccou
 import { pathParam } from '@kasa/http';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
-import { actionForm, facts, statusBadge, type FormContext } from '../views/components.js';
+import { actionForm, facts, statusBadge, testBadge, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
@@ -157,7 +157,7 @@ function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Paramet
   const open = t.status === 'UNMATCHED' || t.status === 'SET_ASIDE';
   return html`<section class="card">
     ${facts([
-      ['Status', statusBadge(t.status)],
+      ['Status', html`${statusBadge(t.status)}${testBadge(t.livemode)}`],
       ['Amount', html`<strong>${formatTry(t.amount)}</strong>`],
       ['Sender', html`${t.senderName}<br /><code class="iban">${t.senderIban ? groupIban(t.senderIban) : '—'}</code>`],
       ['Description', t.description],

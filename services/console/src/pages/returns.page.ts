@@ -4,7 +4,7 @@ import type { OpsSenderReturn } from '@kasa/contracts';
 import { seg, type OpsClient } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { approvalsBadge, approvalsFact, gaveFirstApproval } from '../views/approvals.view.js';
-import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
+import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, testBadge, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
@@ -19,8 +19,9 @@ const STATUS_TABS: Array<[string, string]> = [
   ['REJECTED', 'Rejected'],
 ];
 
-/** The next steps of a return, by status: review, then payout. */
+/** The next steps of a return, by status: review, then payout. None for a sandbox's: the simulator sent it. */
 function returnActions(ctx: FormContext & { operator?: { operatorId: string } }, r: OpsSenderReturn): SafeHtml | string {
+  if (!r.livemode) return '';
   const base = `/returns/${seg(r.returnId)}`;
   const amount = formatTry(r.amount);
   const reject = actionForm(ctx, {
@@ -133,13 +134,21 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const status = currentTab(STATUS_TABS, ctx.query('status'), 'PENDING_REVIEW');
     const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
+    // The live queue unless `mode=test`: the sandboxes' returns of simulated money, which the simulator sends at once.
+    const test = ctx.query('mode') === 'test';
+    const mode = test ? { mode: 'test' as const } : {};
     const page = await ctx.ops.call('listSenderReturns', {
-      query: { status, ...(queue ? { order: 'oldest' } : {}), limit: '50', cursor: ctx.query('cursor') },
+      query: { status, ...(queue ? { order: 'oldest' } : {}), ...mode, limit: '50', cursor: ctx.query('cursor') },
     });
     const body = html`${tabs('/returns', status, STATUS_TABS)}
       <p class="hint">
         Money no deposit kept (unmatched, set aside, or paid for a rejected deposit) goes back to its sender here: asked for from the
         Transfers page or a rejected deposit, approved, then sent. Open a return for the full IBAN to pay it back to.
+        ${
+          test
+            ? html`These are the sandboxes' returns of simulated money, sent by the simulator: <a href="/returns">the live queue</a>.`
+            : html`Returns of the sandboxes' simulated money are not work: <a href="/returns?mode=test&amp;status=SENT">see them</a>.`
+        }
       </p>
       ${table({
         columns: [
@@ -148,14 +157,17 @@ export function returnRoutes(deps: ConsoleDeps): Router {
           { header: 'Amount', class: 'num', cell: (r) => formatTry(r.amount) },
           { header: 'To', cell: (r) => html`${r.senderName}<br /><span class="muted">${maskIban(r.senderIban)}</span>` },
           { header: 'Why', cell: (r) => r.reason },
-          { header: 'Status', cell: (r) => html`${statusBadge(r.status)} ${approvalsBadge(r.status, r.approvals)}` },
+          {
+            header: 'Status',
+            cell: (r) => html`${statusBadge(r.status)}${testBadge(r.livemode)} ${approvalsBadge(r.status, r.approvals)}`,
+          },
           { header: 'Next step', cell: (r) => returnActions(ctx, r) },
         ],
         rows: page.data,
         rowId: (r) => r.returnId,
         empty: 'No returns in this state.',
       })}
-      ${nextPageLink('/returns', { status }, page.nextCursor)}
+      ${nextPageLink('/returns', { status, ...mode }, page.nextCursor)}
       ${exportCsvLink('returns', { status, ...(queue ? { order: 'oldest' } : {}) })}`;
     ctx.render('Returns to senders', 'returns', body);
   });
@@ -166,7 +178,7 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     // The one place the sender's full IBAN is shown: the operator types it into the bank to pay back.
     const body = html`<section class="card">
       ${facts([
-        ['Status', statusBadge(r.status)],
+        ['Status', html`${statusBadge(r.status)}${testBadge(r.livemode)}`],
         ['Amount', html`<strong>${formatTry(r.amount)}</strong>`],
         ['Pay back to', html`<strong>${r.senderName}</strong>`],
         ['IBAN', html`<code class="iban" data-copy="${r.senderIban}">${groupIban(r.senderIban)}</code>`],
@@ -182,7 +194,12 @@ export function returnRoutes(deps: ConsoleDeps): Router {
         ['Rejected at', r.rejectedAt ? html`${formatTime(r.rejectedAt)} — ${r.rejectedReason ?? ''}` : null],
       ])}
       <h2>Next step</h2>
-      ${returnActions(ctx, r) || html`<p class="muted">None: this return is ${r.status.toLowerCase()}.</p>`}
+      ${
+        returnActions(ctx, r) ||
+        html`<p class="muted">
+          None: this return is ${r.status.toLowerCase()}${r.livemode ? '' : ", of a sandbox's simulated money: the simulator sent it"}.
+        </p>`
+      }
       <p class="muted">Its steps are in the <a href="/audit?entityType=sender_return&amp;entityId=${seg(r.returnId)}">audit log</a>.</p>
     </section>`;
     ctx.render(`Return ${r.returnId.slice(0, 8)}`, 'returns', body);

@@ -58,6 +58,11 @@ export function statusBadge(status: string): SafeHtml {
   return html`<span class="badge ${TONE[status] ?? 'muted'}">${status.replace(/_/g, ' ').toLowerCase()}</span>`;
 }
 
+/** A sandbox record's TEST badge (simulated money, docs/sandbox.md), as a site's link carries it; nothing for live money. */
+export function testBadge(livemode: boolean): SafeHtml | string {
+  return livemode ? '' : html` <span class="badge info" title="A sandbox record: simulated money, no real money">TEST</span>`;
+}
+
 /** "Next page" carrying the ledger's cursor and every current filter (the cursor is bound to them). */
 export function nextPageLink(path: string, query: Query, nextCursor: string | null, cursorParam = 'cursor'): SafeHtml {
   if (!nextCursor) return html`<p class="pager muted">End of list.</p>`;
