@@ -168,7 +168,7 @@ export function returnRoutes(deps: ConsoleDeps): Router {
         empty: 'No returns in this state.',
       })}
       ${nextPageLink('/returns', { status, ...mode }, page.nextCursor)}
-      ${exportCsvLink('returns', { status, ...(queue ? { order: 'oldest' } : {}) })}`;
+      ${exportCsvLink('returns', { status, ...(queue ? { order: 'oldest' } : {}), ...mode })}`;
     ctx.render('Returns to senders', 'returns', body);
   });
 
