@@ -32,6 +32,13 @@ export interface StatementImport extends LineCounts {
 const CURRENCY = 'TRY';
 
 /**
+ * Room for a file's transaction per line, beyond the transitions' 20 s: a file up to the route's 10 MiB holds some
+ * 20,000 lines, which a loaded machine records in more than 20 s, and a file refused for taking long is refused for
+ * nothing the operator can mend.
+ */
+const TRANSACTION_MS_PER_LINE = 3;
+
+/**
  * Imports a statement file of a receiving account in one transaction: each credit line is recorded exactly as an
  * operator's transfer is (record-arrival.ts: matched by reference, the deposit moved, audited), each debit
  * line kept for the payouts. A line is known by the bank's reference on this account, so the same file or an
@@ -51,52 +58,57 @@ export async function importStatement(
   if (!account) throw new AppError('not_found', 'No receiving account with this id.');
   const { format, statements } = await readStatements(file.bytes, file.contentType);
   for (const statement of statements) checkStatement(statement, account.iban);
+  const lines = statements.reduce((sum, s) => sum + s.lines.length, 0);
 
   const actor = actorOf(request.caller);
-  const outcome = await inTransaction(deps, async (tx) => {
-    const tally = newTally();
-    const imported: Array<{ statementId: string; reference: string }> = [];
-    for (const statement of statements) {
-      const { id: statementId } = await deps.statements.insertUnlessKnown(tx, {
-        receivingAccountId: account.id,
-        statementRef: statement.id,
-        format,
-        currency: statement.currency,
-        openingBalance: statement.openingBalance,
-        closingBalance: statement.closingBalance,
-        periodFrom: statement.from,
-        periodTo: statement.to,
-      });
-      imported.push({ statementId, reference: statement.id });
-      await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
-    }
-    const [first] = imported;
-    // A file without statements is refused while reading; the check keeps the type honest.
-    if (!first) throw new Error('a statement file with no statement');
-    if (tally.counts.created > 0) {
-      await writeAudit(tx, {
-        actor,
-        action: 'BANK_STATEMENT.IMPORTED',
-        entityType: 'bank_statement',
-        entityId: first.statementId,
-        metadata: {
+  const outcome = await inTransaction(
+    deps,
+    async (tx) => {
+      const tally = newTally();
+      const imported: Array<{ statementId: string; reference: string }> = [];
+      for (const statement of statements) {
+        const { id: statementId } = await deps.statements.insertUnlessKnown(tx, {
           receivingAccountId: account.id,
+          statementRef: statement.id,
           format,
-          statements: imported.map((s) => s.reference),
-          lines: statements.reduce((sum, s) => sum + s.lines.length, 0),
-          ...tally.counts,
-        },
-      });
-    }
-    return { first, imported, tally };
-  });
+          currency: statement.currency,
+          openingBalance: statement.openingBalance,
+          closingBalance: statement.closingBalance,
+          periodFrom: statement.from,
+          periodTo: statement.to,
+        });
+        imported.push({ statementId, reference: statement.id });
+        await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
+      }
+      const [first] = imported;
+      // A file without statements is refused while reading; the check keeps the type honest.
+      if (!first) throw new Error('a statement file with no statement');
+      if (tally.counts.created > 0) {
+        await writeAudit(tx, {
+          actor,
+          action: 'BANK_STATEMENT.IMPORTED',
+          entityType: 'bank_statement',
+          entityId: first.statementId,
+          metadata: {
+            receivingAccountId: account.id,
+            format,
+            statements: imported.map((s) => s.reference),
+            lines,
+            ...tally.counts,
+          },
+        });
+      }
+      return { first, imported, tally };
+    },
+    { timeoutMs: lines * TRANSACTION_MS_PER_LINE },
+  );
   const counts = await afterLinesCommitted(deps, request, outcome.tally);
 
   const result: StatementImport = {
     statementId: outcome.first.statementId,
     format,
     statements: outcome.imported,
-    lines: statements.reduce((sum, s) => sum + s.lines.length, 0),
+    lines,
     ...counts,
   };
   deps.logger.info('bank statement imported', {

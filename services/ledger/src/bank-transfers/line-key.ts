@@ -39,15 +39,18 @@ export function lineKeyOf(line: KeyedLine, occurrence = 1): string {
   return [line.bankTxId, line.direction === 'credit' ? 'C' : 'D', line.amount.toString(), bookingDay(line.bookedAt), occurrence].join('|');
 }
 
-/** The key of every line of one batch, numbering the lines that share reference, direction, amount and day in batch order. */
-export function lineKeysOf<L extends KeyedLine>(lines: readonly L[]): Map<L, string> {
-  const seen = new Map<string, number>();
+/**
+ * The key of every line of one batch, numbering the lines that share reference, direction, amount and day in batch
+ * order. A batch read a part at a time passes the same `seen` (the occurrences so far) with each part, in order.
+ */
+export function lineKeysOf<L extends KeyedLine>(lines: readonly L[], seen = new Map<string, number>()): Map<L, string> {
   const keys = new Map<L, string>();
   for (const line of lines) {
-    const base = lineKeyOf(line, 0);
+    // `reference|D|amount|day|` once per line: the occurrence is all that differs.
+    const base = lineKeyOf(line, 0).slice(0, -1);
     const occurrence = (seen.get(base) ?? 0) + 1;
     seen.set(base, occurrence);
-    keys.set(line, lineKeyOf(line, occurrence));
+    keys.set(line, `${base}${occurrence}`);
   }
   return keys;
 }

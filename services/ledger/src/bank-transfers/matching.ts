@@ -111,23 +111,38 @@ export function nearReferenceNos(text: string): string[] {
       if (window.length !== length) continue;
       // Folding alone may have mended it (a Ş typed for an S).
       consider(window);
-      for (const candidate of oneEditAway(window)) if (candidate.length === LENGTH) consider(candidate);
+      for (const candidate of correctionsOf(window)) consider(candidate);
     }
   }
   return [...found];
 }
 
-/** Every string one edit from `word` over the reference alphabet: a change, a deletion, an insertion, a swap. */
-function* oneEditAway(word: string): Generator<string> {
-  for (let i = 0; i <= word.length; i += 1) {
-    const before = word.slice(0, i);
-    if (i < word.length) {
-      const after = word.slice(i + 1);
-      yield before + after;
-      for (const char of REFERENCE_ALPHABET) if (char !== word[i]) yield before + char + after;
-      if (i + 1 < word.length) yield before + (word[i + 1] as string) + (word[i] as string) + word.slice(i + 2);
+/**
+ * The strings one edit from `window` over the reference alphabet (a change, a deletion, an insertion, a swap) that can
+ * be a reference at all: {@link LENGTH} long and beginning with {@link PREFIX}. Only those are made, in the order the
+ * edits are tried: making every edit and filtering costs about 2,000 strings a window, which a statement of 20,000
+ * lines paid for each line in one go, holding up the ledger's other requests.
+ */
+function* correctionsOf(window: string): Generator<string> {
+  const size = window.length;
+  // An edit at index 2 or later keeps the window's first two characters: it must begin with the prefix already.
+  const prefixed = window.startsWith(PREFIX);
+  const edited = (candidate: string) => candidate.startsWith(PREFIX);
+  for (let i = 0; i <= size && (i < 2 || prefixed); i += 1) {
+    const before = window.slice(0, i);
+    if (size === LENGTH + 1 && i < size) {
+      const deleted = before + window.slice(i + 1);
+      if (edited(deleted)) yield deleted;
+    } else if (size === LENGTH && i < size) {
+      const after = window.slice(i + 1);
+      for (const char of REFERENCE_ALPHABET) if (char !== window[i] && edited(before + char + after)) yield before + char + after;
+      if (i + 1 < size) {
+        const swapped = before + (window[i + 1] as string) + (window[i] as string) + window.slice(i + 2);
+        if (edited(swapped)) yield swapped;
+      }
+    } else if (size === LENGTH - 1) {
+      for (const char of REFERENCE_ALPHABET) if (edited(before + char + window.slice(i))) yield before + char + window.slice(i);
     }
-    for (const char of REFERENCE_ALPHABET) yield before + char + word.slice(i);
   }
 }
 

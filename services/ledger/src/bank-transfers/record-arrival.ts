@@ -2,6 +2,7 @@ import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { maskIban } from '@kasa/logger';
 import { findReferenceNos } from '../site-records/reference-no.js';
 import { writeAudits, type Actor, type AuditEntry } from '../shared/audit.repository.js';
+import { timeSlices } from '../shared/event-loop.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { arrivalChange } from './apply-arrival.js';
@@ -108,9 +109,14 @@ export async function recordArrivals(
       const deposit = current.get(byReference.get(reference) ?? '');
       return deposit ? [deposit] : [];
     });
-  const near = new Map(
-    inserted.map(({ id, transfer, references }) => [id, named(references).length === 0 ? nearReferenceNos(transfer.description) : []]),
-  );
+  // The costliest step in memory (a few hundred strings tried per line naming no deposit): paused now and then, so a
+  // statement of thousands of such lines does not hold up the ledger's other requests.
+  const near = new Map<string, string[]>();
+  const pause = timeSlices();
+  for (const { id, transfer, references } of inserted) {
+    near.set(id, named(references).length === 0 ? nearReferenceNos(transfer.description) : []);
+    await pause();
+  }
   const nearDeposits = new Map<string, Deposit>();
   for (const deposit of await deps.depositReview.findDepositsByReference(tx, [...new Set([...near.values()].flat())], livemode)) {
     nearDeposits.set(deposit.referenceNo, deposit);

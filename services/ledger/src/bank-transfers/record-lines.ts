@@ -6,6 +6,7 @@ import { STRAIGHT_THROUGH_PRINCIPAL } from '../operators/operator-principal.js';
 import { approveDeposit, approveDepositsByRule, type DepositReviewDeps, type RuleApproval } from '../deposits/review-deposit.use-case.js';
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
+import { yieldToEventLoop } from '../shared/event-loop.js';
 import type { TransitionDeps } from '../shared/transition.js';
 import { sentPayouts, settlePayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
@@ -109,8 +110,11 @@ export interface LineSource {
   statementId: string | null;
 }
 
-/** Lines recorded per round of statements: bounded work per query, whatever the file's size. */
-const CHUNK_LINES = 1_000;
+/**
+ * Lines recorded per round of statements: bounded work per query whatever the file's size, and few enough that the
+ * work in memory between two queries (building and reading a round's rows) stays a few tens of milliseconds.
+ */
+const CHUNK_LINES = 250;
 
 /**
  * Records the lines a bank delivered for a receiving account (one statement's, or a connector's request) inside the
@@ -130,13 +134,18 @@ export async function recordLines(
   requestId: string | null = null,
 ): Promise<void> {
   const { counts } = tally;
-  // Numbered over the whole batch: the occurrence of a repeated line must not depend on where a chunk ends.
-  const keys = lineKeysOf(lines);
+  // Numbered over the whole batch: the occurrence of a repeated line must not depend on where a chunk ends. Keyed a
+  // chunk at a time (the occurrences so far carried over), so a large batch's keys do not stall the event loop either.
+  const seen = new Map<string, number>();
+  let keys = new Map<StatementLine, string>();
   const keyOf = (line: StatementLine) => keys.get(line) ?? '';
   // A hand entry recorded at this moment waits for the batch, and the batch for it (bank-transfer.repository.ts).
   await deps.bankTransfers.lockAccountLines(tx, source.receivingAccountId, 'shared');
   for (let start = 0; start < lines.length; start += CHUNK_LINES) {
+    // Between chunks the ledger's other requests are answered: a large file never holds them up for long.
+    if (start > 0) await yieldToEventLoop();
     const chunk = lines.slice(start, start + CHUNK_LINES);
+    keys = lineKeysOf(chunk, seen);
     const debits = chunk.filter((line) => line.direction === 'debit');
     // Every line of a batch has its own key: none is the repeat of another.
     const firstDebits = debits;

@@ -37,9 +37,15 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 /**
  * Runs `work` in one transaction with the transitions' room to wait on a row lock: for a use case that
  * changes records under review without being one transition (recording a transfer, asking for a return).
+ * `timeoutMs` lengthens the time it may take for work known to be large (a statement file of many lines).
  */
-export function inTransaction<T>(deps: { db: PrismaClient }, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return deps.db.$transaction(work, TRANSACTION_OPTIONS);
+export function inTransaction<T>(
+  deps: { db: PrismaClient },
+  work: (tx: Tx) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  const timeout = Math.max(TRANSACTION_OPTIONS.timeout, options.timeoutMs ?? 0);
+  return deps.db.$transaction(work, { ...TRANSACTION_OPTIONS, timeout });
 }
 
 /**
