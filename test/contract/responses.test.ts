@@ -208,7 +208,10 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
       call(h.gateway.url, 'POST', `/api/v1/external/${kind}`, { token: site.apiKey, key: randomUUID(), body });
     const intent = (await partner({ externalUserId: 'contract-ops', amount: '200000' }, 'deposits')).body;
     expect((await ops('POST', `/ops/v1/intents/${intent.intentId}/approve`, { body: {} })).status).toBe(409);
-    const recorded = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody(intent.referenceNo, '200000') });
+    // A hand entry names the account the money reached: several are active here.
+    const [account] = (await ops('GET', '/ops/v1/receiving-accounts')).body.data as Array<{ id: string }>;
+    const onAccount = { receivingAccountId: account?.id };
+    const recorded = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody(intent.referenceNo, '200000', onAccount) });
     expect(recorded.status).toBe(201);
     expect((await ops('GET', `/ops/v1/bank-transfers/${recorded.body.bankTransferId}`)).status).toBe(200);
     expect((await ops('GET', `/ops/v1/intents/${intent.intentId}`)).status).toBe(200);
@@ -218,7 +221,7 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
     expect(approved.status).toBe(200);
 
     const other = (await partner({ externalUserId: 'contract-ops', amount: '1000' }, 'deposits')).body;
-    const unmatched = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '1000') });
+    const unmatched = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '1000', onAccount) });
     expect(unmatched.body.status).toBe('UNMATCHED');
     expect(
       (await ops('POST', `/ops/v1/bank-transfers/${unmatched.body.bankTransferId}/assign`, { body: { intentId: other.intentId } })).status,
@@ -296,7 +299,7 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
     expect((await ops('GET', '/ops/v1/delivery-health?hours=0')).status).toBe(400);
 
     // The incoming-money desk: set aside, return to the sender through its review.
-    const loose = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '4200') });
+    const loose = await ops('POST', '/ops/v1/bank-transfers', { body: bankTransferBody('', '4200', onAccount) });
     expect((await ops('POST', `/ops/v1/bank-transfers/${loose.body.bankTransferId}/set-aside`, { body: { reason: 'Hold' } })).status).toBe(
       200,
     );

@@ -58,7 +58,7 @@ function accountSelect(errors: FieldError[], accounts: ReceivingAccount[], chose
           </option>`,
       )}
     </select>
-    <small>The account the money reached: the bank's own line with this bank tx id later confirms it there, never credits it again</small>
+    <small>The account the money reached: the bank's own line for this transfer later confirms it there, never credits it again</small>
     ${fieldError(errors, 'receivingAccountId')}</label
   >`;
 }
