@@ -120,11 +120,14 @@ function finish(draft: Draft): Statement {
     closingBalance: closing.amount,
     from: opening.date,
     to: closing.date,
-    lines: draft.lines.map(({ field, details }, index) => entry(field, details, currency, `${id}/${index + 1}`)),
+    lines: draft.lines.map(({ field, details }) => entry(field, details, currency)),
   };
 }
 
-function entry(field: Field, details: Field | undefined, currency: string, fallbackId: string): StatementLine {
+/** MT940's own word for a line without a reference. */
+const NO_REFERENCE = 'NONREF';
+
+function entry(field: Field, details: Field | undefined, currency: string): StatementLine {
   const where = `line ${field.line}`;
   const text = field.lines[0] ?? '';
   const match = ENTRY.exec(text.trim());
@@ -138,8 +141,10 @@ function entry(field: Field, details: Field | undefined, currency: string, fallb
   const read = details ? readField86(details.lines) : { description: '', counterpartyName: null, counterpartyIban: null };
   return checkLine(
     {
-      // A line with neither a bank reference nor a customer one is named by its place in the statement.
-      bankTxId: reference || fallbackId,
+      // A line with neither a bank reference nor a customer one is NONREF, as the bank wrote it: its amount, day and
+      // occurrence tell it apart (the ledger's line key), while a name from its place in the statement would make the
+      // same line new in a statement of another number.
+      bankTxId: reference || NO_REFERENCE,
       // RC reverses a credit, so it takes money out; RD reverses a debit and puts it back.
       direction: mark === 'C' || mark === 'RD' ? 'credit' : 'debit',
       amount: parseAmount(amountText, currency, where, { decimalMark: ',' }),

@@ -216,7 +216,7 @@ function mt940(iban: string, reference: string, number: string, opening: string,
 }
 
 describe('lines that share a reference inside one file', () => {
-  it('records every MT940 line whose reference repeats (a payer IBAN, EREF), and nothing new from the same or an overlapping file', async () => {
+  it('records every MT940 line whose reference repeats (a payer IBAN, EREF, none at all), and nothing new from the same or an overlapping file', async () => {
     const { h } = setup;
     const account = await newAccount();
     const lines: Array<[string, string]> = [
@@ -226,13 +226,18 @@ describe('lines that share a reference inside one file', () => {
       // Rabobank's EREF, twice for the same amount on the same day: two payments all the same.
       ['C100,00NTRFEREF', 'SEPA BETALING'],
       ['C100,00NTRFEREF', 'SEPA BETALING'],
+      // No reference at all (NONREF, nothing after //), twice: named by amount, day and occurrence, not by their place.
+      ['C75,00NTRFNONREF', 'FAIZ'],
+      ['C30,00NTRFNONREF', 'FAIZ'],
     ];
-    const file = mt940(account.iban, 'RABO0314', '00073/001', '0,00', lines, '1950,00');
+    const file = mt940(account.iban, 'RABO0314', '00073/001', '0,00', lines, '2055,00');
     const first = await importFile(h, account.id, file, 'text/plain');
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ lines: 4, created: 4, duplicates: 0 });
+    expect(first.body).toMatchObject({ lines: 6, created: 6, duplicates: 0 });
     const recorded = await transfersOf(h, account.id);
     expect(recorded.map((t) => [t.bankTxId, t.amount])).toEqual([
+      ['NONREF', 3000n],
+      ['NONREF', 7500n],
       ['EREF', 10000n],
       ['EREF', 10000n],
       [SENDER_IBAN, 25000n],
@@ -244,19 +249,21 @@ describe('lines that share a reference inside one file', () => {
         `${SENDER_IBAN}|C|25000|2025-03-14|1`,
         'EREF|C|10000|2025-03-14|1',
         'EREF|C|10000|2025-03-14|2',
+        'NONREF|C|7500|2025-03-14|1',
+        'NONREF|C|3000|2025-03-14|1',
       ]),
     );
 
     const again = await importFile(h, account.id, file, 'text/plain');
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ created: 0, duplicates: 4 });
+    expect(again.body).toMatchObject({ created: 0, duplicates: 6 });
 
-    // The day's later statement (another number): the same four lines, then a third EREF payment.
-    const later = mt940(account.iban, 'RABO0314B', '00074/001', '0,00', [...lines, ['C100,00NTRFEREF', 'SEPA BETALING']], '2050,00');
+    // The day's later statement (another number): the same six lines, then a third EREF payment.
+    const later = mt940(account.iban, 'RABO0314B', '00074/001', '0,00', [...lines, ['C100,00NTRFEREF', 'SEPA BETALING']], '2155,00');
     const overlapping = await importFile(h, account.id, later, 'text/plain');
     expect(overlapping.status).toBe(201);
-    expect(overlapping.body).toMatchObject({ created: 1, duplicates: 4 });
-    expect(await transfersOf(h, account.id)).toHaveLength(5);
+    expect(overlapping.body).toMatchObject({ created: 1, duplicates: 6 });
+    expect(await transfersOf(h, account.id)).toHaveLength(7);
   });
 
   it('records each camt.053 batch transaction that repeats its entry’s AcctSvcrRef, once however often the file comes', async () => {

@@ -62,20 +62,6 @@ export class BankTransferRepository {
   }
 
   /**
-   * {@link insertLinesUnlessKnown}, answered by `bankTxId`: the ids of the transfers inserted (for callers whose lines
-   * each have their own reference, such as a payout's return).
-   */
-  async insertManyUnlessKnown(tx: Tx, inputs: readonly NewBankTransfer[]): Promise<Map<string, string>> {
-    const ids = await this.insertLinesUnlessKnown(tx, inputs);
-    const byBankTxId = new Map<string, string>();
-    inputs.forEach((input, index) => {
-      const id = ids[index];
-      if (id && !byBankTxId.has(input.bankTxId)) byBankTxId.set(input.bankTxId, id);
-    });
-    return byBankTxId;
-  }
-
-  /**
    * Serialises what decides whether a line of this account is new: each batch of bank lines takes the account's lock
    * shared (batches do not wait on each other), an operator's hand entry takes it alone, so a hand entry and the
    * bank's own line arriving at the same moment are decided one after the other, never both as new.

@@ -157,13 +157,14 @@ export async function splitPayoutReturns(
     }
   }
   if (returns.length === 0) return { others, created: 0, duplicates: 0 };
-  const ids = await deps.bankTransfers.insertManyUnlessKnown(
+  // Answered line by line (not by bankTxId): two returns the bank booked under one reference are two lines.
+  const ids = await deps.bankTransfers.insertLinesUnlessKnown(
     tx,
     returns.map(({ line }) => toTransfer(line)),
   );
   const audits = [];
-  for (const { line, payout, withdrawalId } of returns) {
-    const bankTransferId = ids.get(line.bankTxId);
+  for (const [index, { line, payout, withdrawalId }] of returns.entries()) {
+    const bankTransferId = ids[index];
     if (!bankTransferId) continue;
     await deps.bankTransfers.settle(tx, bankTransferId, 'UNMATCHED', { status: 'PAYOUT_RETURNED', unmatchedReason: 'payout_returned' });
     const code = codeOf(line.returnReason);
