@@ -90,6 +90,40 @@ describe('step-up is decided on the locked deposit', () => {
   });
 });
 
+describe('a top-up is held to step-up like the approval it extends', () => {
+  it('refuses a top-up that takes an approved deposit above the limit without a fresh code, changing nothing', async () => {
+    const { h, reviewer } = setup;
+    const site = await h.createSite();
+    await h.ledger.deps.db.site.update({ where: { id: site.siteId }, data: { webhookEventTypes: ['intent.topped_up'] } });
+    // 40,000.00 TL approved (below the limit), then 29,000.00 TL more: 69,000.00 TL credited in all, above it.
+    const intent = await h.createDeposit(site, '4000000');
+    expectStatus(await h.transfer(intent.referenceNo, '4000000'), 201, 'matched transfer');
+    expectStatus(await h.ops('POST', `/intents/${intent.intentId}/approve`, {}, reviewer.token), 200, 'approve');
+    const late = expectStatus(await h.transfer(intent.referenceNo, '2900000'), 201, 'late transfer');
+    const lateId = (late.body as { bankTransferId: string }).bankTransferId;
+
+    const refused = await h.ops('POST', `/bank-transfers/${lateId}/top-up`, { intentId: intent.intentId }, reviewer.token);
+    expect(refused.body).toMatchObject({ status: 403, reason: 'step_up_required' });
+    expect((await intentOf(h, intent.intentId)).amount).toBe('4000000');
+    expect((await h.ops('GET', `/bank-transfers/${lateId}`)).body.status).toBe('UNMATCHED');
+
+    // A top-up that keeps the credit at or below the limit needs no code.
+    const small = await h.createDeposit(site, '100000');
+    expectStatus(await h.transfer(small.referenceNo, '100000'), 201, 'small transfer');
+    expectStatus(await h.ops('POST', `/intents/${small.intentId}/approve`, {}, reviewer.token), 200, 'approve small');
+    const smallLate = expectStatus(await h.transfer(small.referenceNo, '50000'), 201, 'small late transfer');
+    const toppedUp = await h.ops(
+      'POST',
+      `/bank-transfers/${(smallLate.body as { bankTransferId: string }).bankTransferId}/top-up`,
+      { intentId: small.intentId },
+      reviewer.token,
+    );
+    expect(toppedUp.status).toBe(200);
+    expect((await intentOf(h, small.intentId)).amount).toBe('150000');
+    expect((await h.ops('GET', '/journal/check')).body.ok).toBe(true);
+  });
+});
+
 describe("bulk approval's exact-match rule is decided on the locked deposit", () => {
   it('never approves a deposit whose money stopped being an exact match while a transfer is assigned', async () => {
     const { h, site, reviewer } = setup;

@@ -2,6 +2,7 @@ import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { actorOf } from '../operators/operator-principal.js';
+import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
@@ -238,7 +239,7 @@ export async function closedIntentOf(
  * UNMATCHED or SET_ASIDE transfers, only APPROVED intents (a rejected intent's money goes back to its sender).
  */
 export function topUpBankTransfer(
-  deps: BankTransferDeps & { journal: JournalRepository },
+  deps: BankTransferDeps & StepUpDeps & { journal: JournalRepository },
   request: OperatorRequest,
   bankTransferId: string,
   intentId: string,
@@ -255,6 +256,9 @@ export function topUpBankTransfer(
             : `The intent is ${deposit.status}: it is not decided yet, so assign the transfer to it instead (the money then joins its review). Nothing was changed.`,
         );
       }
+      // Step-up on what the deposit's credit becomes, read under its lock: approving 40,000 TL and topping it up by
+      // 29,000 TL moves as much as approving 69,000 TL at once.
+      requireStepUp(deps, request.caller, deposit.amount + transfer.amount);
       const credited = await deps.depositReview.updateDeposit(tx, deposit.id, 'APPROVED', {
         amount: deposit.amount + transfer.amount,
         receivedAmount: (deposit.receivedAmount ?? 0n) + transfer.amount,
