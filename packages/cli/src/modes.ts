@@ -14,9 +14,9 @@ export const testLine = (sandbox: boolean): string => (sandbox ? `${TEST_MARK}: 
 
 /**
  * The sandboxes among the sites the operator sees, for records that name only their site (deposits, withdrawals): the
- * balances list is the ops API's one-call directory of sites, and a sandbox's slug is its live site's with `.test`.
+ * balances list is the ops API's one-call directory of sites, each with its mode.
  */
 export async function sandboxSiteIds(ctx: Context): Promise<ReadonlySet<string>> {
   const sites = await ctx.client().call('listBalances');
-  return new Set(sites.data.filter((site) => site.slug.endsWith('.test')).map((site) => site.siteId));
+  return new Set(sites.data.filter((site) => !site.livemode).map((site) => site.siteId));
 }

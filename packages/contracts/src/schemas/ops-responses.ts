@@ -542,7 +542,12 @@ export const OPS_RESPONSE_SCHEMAS = {
   AssignedBankTransfer: object('AssignedBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' } }),
   ToppedUpBankTransfer: object('ToppedUpBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' }, eventId }),
   OpsBalance: object('OpsBalance', balanceProperties),
-  SiteBalance: object('SiteBalance', { ...balanceProperties, slug: { type: 'string' }, name: { type: 'string' } }),
+  SiteBalance: object('SiteBalance', {
+    ...balanceProperties,
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    livemode: { type: 'boolean', description: "False for a sandbox (a live site's test twin): its money is simulated." },
+  }),
   SiteBalanceList: dataOf('SiteBalanceList', 'SiteBalance'),
   JournalCheckReport: object('JournalCheckReport', {
     ok: { type: 'boolean' },

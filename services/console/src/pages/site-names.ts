@@ -16,16 +16,11 @@ export function withSites<T>(ops: OpsClient, answer: Promise<T>): Promise<[T, Si
   return Promise.all([answer, siteDirectory(ops)]);
 }
 
-/** A sandbox's slug is its live site's with `.test` (no live slug has a dot): its records are test records. */
-export function isSandboxSlug(slug: string | undefined): boolean {
-  return slug?.endsWith('.test') === true;
-}
-
 /** A site's slug linking to its page, or the short id when the directory does not know it; a sandbox's is marked TEST. */
 export function siteLink(sites: SiteDirectory, siteId: string | null | undefined): SafeHtml {
   if (!siteId) return html`<span class="muted">—</span>`;
   const site = sites.get(siteId);
   return html`<a href="/sites/${encodeURIComponent(siteId)}" title="${site ? `${site.name} (${siteId})` : siteId}"
       >${site ? site.slug : shortId(siteId)}</a
-    >${isSandboxSlug(site?.slug) ? html` <span class="badge info" title="A sandbox record: no real money">TEST</span>` : ''}`;
+    >${site?.livemode === false ? html` <span class="badge info" title="A sandbox record: no real money">TEST</span>` : ''}`;
 }

@@ -14,12 +14,24 @@ export function journalOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'listBalances', async (_req, res) => {
     const sites = await deps.journal.allBalances(scopeOf(principalOf(res.locals)));
-    res.json({ data: sites.map((site) => ({ ...balanceView(site.siteId, site.balances), slug: site.slug, name: site.name })) });
+    res.json({
+      data: sites.map((site) => ({
+        ...balanceView(site.siteId, site.balances),
+        slug: site.slug,
+        name: site.name,
+        livemode: site.livemode,
+      })),
+    });
   });
 
   opsRoute(router, 'getSiteBalance', async (req, res) => {
     const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
-    res.json({ ...balanceView(site.id, await deps.journal.balancesOf(site.id)), slug: site.slug, name: site.name });
+    res.json({
+      ...balanceView(site.id, await deps.journal.balancesOf(site.id)),
+      slug: site.slug,
+      name: site.name,
+      livemode: site.livemode,
+    });
   });
 
   opsRoute(router, 'checkJournal', async (_req, res) => {

@@ -111,16 +111,17 @@ export class JournalRepository {
   /** Every site with its raw balances per account (sites without entries have none), oldest site first. */
   async allBalances(
     scope: SiteScope,
-  ): Promise<Array<{ siteId: string; slug: string; name: string; balances: Partial<Record<string, bigint>> }>> {
+  ): Promise<Array<{ siteId: string; slug: string; name: string; livemode: boolean; balances: Partial<Record<string, bigint>> }>> {
     const sites = await this.db.site.findMany({
       where: siteRowScopeWhere(scope),
-      select: { id: true, slug: true, name: true, balances: { select: { account: true, balance: true } } },
+      select: { id: true, slug: true, name: true, livemode: true, balances: { select: { account: true, balance: true } } },
       orderBy: { createdAt: 'asc' },
     });
     return sites.map((site) => ({
       siteId: site.id,
       slug: site.slug,
       name: site.name,
+      livemode: site.livemode,
       balances: Object.fromEntries(site.balances.map((row) => [row.account, row.balance])),
     }));
   }
