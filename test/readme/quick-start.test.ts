@@ -180,6 +180,9 @@ describe("README's quick start", () => {
       if (verb === 'sites create' && siteId) found.siteId = siteId;
       const apiKeyId = /^API key (\S+);/m.exec(run.stdout)?.[1];
       if (verb === 'keys issue' && apiKeyId) found.apiKeyId = apiKeyId;
+      // The demo's receiving account (npm start creates one): the account a hand-recorded transfer names.
+      const accountId = /^([0-9a-f-]{36})\s.*\syes$/m.exec(run.stdout)?.[1];
+      if (verb === 'accounts list' && accountId) found.receivingAccountId = accountId;
     }
     expect(outputs['operators create']).toContain('ayse@kasa.example');
     expect(outputs['sites create']).toMatch(/^webhookSecret\s+whsec_/m);

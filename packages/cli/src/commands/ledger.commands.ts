@@ -28,6 +28,24 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
     });
 
   program
+    .command('accounts')
+    .description("the service's receiving bank accounts")
+    .command('list')
+    .description('list them, oldest first: the id a hand-recorded transfer names (transfers record --account)')
+    .action(async () => {
+      const rows = (await ctx.client().call('listReceivingAccounts')).data;
+      ctx.emit(rows, () =>
+        printTable(ctx.io.stdout, rows, [
+          ['ID', (a) => a.id],
+          ['BANK', (a) => a.bankName],
+          ['HOLDER', (a) => a.holderName],
+          ['IBAN', (a) => a.iban],
+          ['ACTIVE', (a) => (a.active ? 'yes' : 'no')],
+        ]),
+      );
+    });
+
+  program
     .command('journal')
     .description('the double-entry journal')
     .command('check')
