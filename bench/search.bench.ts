@@ -163,9 +163,10 @@ async function seed(databaseUrl: string, siteId: string, accountId: string): Pro
     // Transfer n pays deposit n (7 in 10 matched); its description carries the reference as a sender types it, or none.
     const transfers = await bulkInsert(client, 'bank_transfers', () =>
       client.query(
-        `INSERT INTO bank_transfers (id, bank_tx_id, amount, sender_name, sender_iban, description, received_at, status, intent_id,
+        `INSERT INTO bank_transfers (id, bank_tx_id, line_key, amount, sender_name, sender_iban, description, received_at, status, intent_id,
            receiving_account_id, created_at)
-         SELECT gen_random_uuid(), 'BNK' || lpad(g::text, 10, '0'), 10000 + g % 500000, ${NAME}, ${IBAN},
+         SELECT gen_random_uuid(), 'BNK' || lpad(g::text, 10, '0'), 'BNK' || lpad(g::text, 10, '0') || '|C|' || (10000 + g % 500000) || '|1',
+           10000 + g % 500000, ${NAME}, ${IBAN},
            CASE g % 5
              WHEN 0 THEN 'kira odemesi'
              WHEN 1 THEN ${REFERENCE}

@@ -60,8 +60,8 @@ async function seed(h: LedgerHarness, siteId: string): Promise<void> {
   // Descriptions as senders write them: deposit g's reference spaced and in lower case, or words without one.
   await sql(
     h,
-    `INSERT INTO bank_transfers (id, bank_tx_id, amount, sender_name, sender_iban, description, received_at, status, created_at)
-     SELECT gen_random_uuid(), 'SEEDTX' || g, 10000 + g, upper(${name}), ${iban},
+    `INSERT INTO bank_transfers (id, bank_tx_id, line_key, amount, sender_name, sender_iban, description, received_at, status, created_at)
+     SELECT gen_random_uuid(), 'SEEDTX' || g, 'SEEDTX' || g || '|C|' || (10000 + g) || '|2026-01-01|1', 10000 + g, upper(${name}), ${iban},
        CASE WHEN g % 2 = 0 THEN 'havale ' || substr(md5('d' || g), 1, 4) || ' ' || substr(md5('d' || g), 5, 6) ELSE 'kira odemesi ' || g END,
        ${at}, 'UNMATCHED', ${at}
      FROM generate_series(1, $1::int) AS g`,

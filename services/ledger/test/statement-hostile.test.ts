@@ -258,7 +258,7 @@ describe('a large statement', () => {
           .join(', ')}); with no import, max ${Math.max(...baseline).toFixed(0)} ms\n`,
     );
     expect(latencies.length).toBeGreaterThan(seconds * 5);
-    // The issue's target is every answer within 200 ms. On a machine shared by many test runs a poll with no import
+    // The target is every answer within 200 ms (docs/statements.md, Limits). On a machine shared by many test runs a poll with no import
     // running can take longer than that (a scheduling gap), so the import may add at most 200 ms to the machine's own
     // worst, and 95 in 100 answers come within 200 ms. Parsing the file on the event loop stalled it for 12 s.
     expect(max).toBeLessThan(200 + Math.max(...baseline));
