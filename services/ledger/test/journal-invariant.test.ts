@@ -194,6 +194,7 @@ describe('journal invariants', () => {
         siteId: site.siteId,
         slug: site.slug,
         name: `Site ${site.slug}`,
+        livemode: true,
         currency: 'TRY',
         available: String(received - reserved - paidOut),
         reserved: String(reserved),

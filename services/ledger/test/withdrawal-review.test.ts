@@ -115,6 +115,7 @@ describe('balance check', () => {
       siteId: site.siteId,
       slug: site.slug,
       name: `Site ${site.slug}`,
+      livemode: true,
       ...money,
     });
   });
