@@ -165,6 +165,30 @@ async function main(): Promise<void> {
     await scenario.ops('POST', `/intents/${paid.intentId}/approve`, {});
     const again = await scenario.transfer(paid.referenceNo, '20000');
     const againId = (again.body as { bankTransferId: string }).bankTransferId;
+    // A transfer recorded by hand, then the bank's own line with its bank tx id for another amount: a difference to look at.
+    const handEntry = await scenario.transfer('', '41000', { senderName: 'ALİ VURAL', bankTxId: 'HAVALE-20261127-0042' });
+    const handEntryId = (handEntry.body as { bankTransferId: string }).bankTransferId;
+    await scenario.ops('POST', `/receiving-accounts/${(handEntry.body as { receivingAccountId: string }).receivingAccountId}/lines`, {
+      lines: [
+        {
+          bankTxId: 'HAVALE-20261127-0042',
+          direction: 'credit',
+          amount: '14000',
+          receivedAt: new Date().toISOString(),
+          senderName: 'ALİ VURAL',
+          senderIban: 'TR33 0006 1005 1978 6457 8413 26',
+          description: 'HAVALE',
+        },
+      ],
+    });
+    // Simulated money with no reference, sent back by an operator: the sandbox plays the return out at once, marked TEST.
+    const simulated = await scenario.internal('POST', `/sites/${sandboxId}/test/deposits/${testWaiting.intentId}/transfers`, {
+      apiKeyId: (issued.body as { apiKeyId: string }).apiKeyId,
+      request: { reference: '', amount: '22000' },
+    });
+    await scenario.ops('POST', `/bank-transfers/${(simulated.body as { bankTransferId: string }).bankTransferId}/return`, {
+      reason: 'Sandbox: no deposit of the user',
+    });
     const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -205,6 +229,16 @@ async function main(): Promise<void> {
       ['console-record-transfer.png', '/bank-transfers/record', 'Console: record one transfer by hand'],
       ['console-statements.png', '/statements', 'Console: import a bank statement'],
       ['console-returns.png', '/returns', 'Console: a return to its sender waiting for review'],
+      [
+        'console-returns-test.png',
+        '/returns?mode=test&status=SENT',
+        "Console: a sandbox's return of simulated money, played out at once and marked TEST (never in the live queue)",
+      ],
+      [
+        'console-bank-transfer-difference.png',
+        `/bank-transfers/${handEntryId}`,
+        'Console: a transfer recorded by hand whose bank line came in for another amount: the difference, credited once',
+      ],
       ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
       ['console-payouts.png', '/payouts', 'Console: payout batches, made into pain.001 files for the bank'],
@@ -247,6 +281,7 @@ async function main(): Promise<void> {
       ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
       ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
       ['console-bank-transfer-suggested-phone.png', `/bank-transfers/${suggestedId}`, 390, 'Console: a suggested transfer on a phone'],
+      ['console-bank-transfer-difference-phone.png', `/bank-transfers/${handEntryId}`, 390, 'Console: a bank line difference on a phone'],
     ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
