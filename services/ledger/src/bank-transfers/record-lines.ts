@@ -148,10 +148,9 @@ export async function recordLines(
     keys = lineKeysOf(chunk, seen);
     const debits = chunk.filter((line) => line.direction === 'debit');
     // Every line of a batch has its own key: none is the repeat of another.
-    const firstDebits = debits;
     const createdDebits = await deps.statements.insertDebitsUnlessKnown(
       tx,
-      firstDebits.map((line) => debitOf(line, source, keyOf(line))),
+      debits.map((line) => debitOf(line, source, keyOf(line))),
     );
     counts.created += createdDebits.size;
     counts.duplicates += debits.length - createdDebits.size;
@@ -160,7 +159,7 @@ export async function recordLines(
       deps,
       tx,
       source,
-      firstDebits.filter((line) => createdDebits.has(keyOf(line))),
+      debits.filter((line) => createdDebits.has(keyOf(line))),
       tally.payouts,
     );
     // A payout the bank sent back is not unknown money: it settles the withdrawal's return, in no queue.
