@@ -55,14 +55,14 @@ async function returnable(deps: ReturnDeps, tx: Tx, transfer: BankTransfer): Pro
  * it is never an operator's work and never in a payout batch; audited `SENDER_RETURN.SENT` with rule `sandbox_simulator`.
  */
 async function openReturn(
-  deps: Pick<ReturnDeps, 'senderReturns'>,
+  deps: Pick<ReturnDeps, 'senderReturns' | 'clock'>,
   tx: Tx,
   actor: Actor,
   data: Omit<NewSenderReturn, 'livemode'>,
   transfer: Pick<BankTransfer, 'livemode'>,
   audit: { siteId?: string; metadata: Record<string, string | boolean> },
 ): Promise<SenderReturn> {
-  const now = new Date();
+  const now = deps.clock.now();
   const played = transfer.livemode ? {} : { status: 'SENT' as const, approvedAt: now, sentAt: now, sentBankTxId: `sim-${randomUUID()}` };
   const row = await deps.senderReturns.create(tx, { ...data, livemode: transfer.livemode, ...played });
   const entry = { actor, entityType: 'sender_return', entityId: row.id, ...(audit.siteId ? { siteId: audit.siteId } : {}) };
@@ -153,7 +153,7 @@ export interface RemainderReturn {
  * ({@link openReturn}). Returns the returns created, latest transfer first.
  */
 export async function requestRemainderReturns(
-  deps: Pick<ReturnDeps, 'senderReturns' | 'bankTransfers'>,
+  deps: Pick<ReturnDeps, 'senderReturns' | 'bankTransfers' | 'clock'>,
   tx: Tx,
   request: OperatorRequest,
   { intentId, referenceNo, siteId, remainder, reason }: RemainderReturn,
