@@ -59,6 +59,29 @@ export function isClusterClient(client: RedisClient): client is Cluster {
 /** How long a request-path Redis command may take before the request is answered 503. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
+/**
+ * How often a request-path cluster client reloads the slot map on its own (CLUSTER SLOTS of one node), besides
+ * the reload after each `MOVED`: a promoted replica is found within this even by a client that sends nothing
+ * to the failed master's slots.
+ */
+export const CLUSTER_SLOTS_REFRESH_MS = 2_000;
+
+/**
+ * The cluster client's side of failing fast while a master is down (docs/scaling.md, "Failover"). ioredis's
+ * defaults retry a command whose node connection closed every 100 ms (`retryDelayOnFailover`), and one answered
+ * `CLUSTERDOWN` likewise (`retryDelayOnClusterDown`), until 16 redirections or the command timeout: each Redis
+ * step of a request then waited out the whole second, and a request with two steps two seconds, for as long as
+ * the failover lasted. With 0 the command fails at once and the request goes on without Redis (the gateway's
+ * fallbacks) or gets its 503; the slot map is still reloaded after each `MOVED` and every
+ * {@link CLUSTER_SLOTS_REFRESH_MS}, so the promoted replica is used as soon as the cluster names it.
+ */
+export const FAIL_FAST_CLUSTER_OPTIONS = {
+  retryDelayOnFailover: 0,
+  retryDelayOnClusterDown: 0,
+  slotsRefreshInterval: CLUSTER_SLOTS_REFRESH_MS,
+  slotsRefreshTimeout: REDIS_COMMAND_TIMEOUT_MS,
+} as const satisfies Omit<ClusterOptions, 'redisOptions'>;
+
 /** Options of {@link createCommandRedis} beyond the fail-fast ones it always sets. */
 export interface CommandRedisOptions {
   /** Sends commands issued in the same tick in one round trip (per node on a cluster). */
@@ -70,16 +93,17 @@ export interface CommandRedisOptions {
  * is unreachable a command fails at once or after {@link REDIS_COMMAND_TIMEOUT_MS}, so the request goes on
  * without Redis (the gateway's fallbacks) or gets a fast 503 (operator login) instead of waiting for a
  * reconnect. Commands queue only until the first connection is ready
- * (start-up), never during an outage. On a cluster the same holds for every node, and the cluster client
- * itself refuses commands while it has no slot map. `onError` receives connection errors, the cluster's
- * and each node's; a reconnect loop repeats them, so log them with @kasa/logger's `repeatLimited` (as JSON:
- * without a listener ioredis prints raw lines to stderr).
+ * (start-up), never during an outage. On a cluster the same holds for every node, the cluster client
+ * itself refuses commands while it has no slot map, and a command for the slots of a failed master fails at
+ * once instead of being retried until its replica is promoted ({@link FAIL_FAST_CLUSTER_OPTIONS}). `onError`
+ * receives connection errors, the cluster's and each node's; a reconnect loop repeats them, so log them with
+ * @kasa/logger's `repeatLimited` (as JSON: without a listener ioredis prints raw lines to stderr).
  */
 export function createCommandRedis(target: RedisTarget, onError: (error: Error) => void, options: CommandRedisOptions = {}): RedisClient {
   const failFast = { maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, connectTimeout: 2_000 };
   const autoPipelining = { enableAutoPipelining: options.autoPipelining ?? false };
   const client = target.redisClusterNodes
-    ? createRedisClient(target, { ...failFast, enableOfflineQueue: true }, autoPipelining)
+    ? createRedisClient(target, { ...failFast, enableOfflineQueue: true }, { ...FAIL_FAST_CLUSTER_OPTIONS, ...autoPipelining })
     : createRedisClient(target, { ...failFast, ...autoPipelining, enableOfflineQueue: true });
   client.once('ready', () => {
     client.options.enableOfflineQueue = false;

@@ -1,6 +1,12 @@
 export { totpCode } from './totp.js';
 export { startPrivateRedis, type PrivateRedis } from './private-redis.js';
-export { startPrivateRedisCluster, type ClusterNode, type PrivateRedisCluster } from './private-redis-cluster.js';
+export {
+  startPrivateRedisCluster,
+  type ClusterNode,
+  type PrivateRedisCluster,
+  type PrivateRedisClusterOptions,
+  type SlotRange,
+} from './private-redis-cluster.js';
 export { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 export { startStreamingReplica, type StreamingReplica, type StreamingReplicaOptions } from './streaming-replica.js';
 export { startPgBouncer, PGBOUNCER_PATH, type PgBouncer, type PgBouncerOptions } from './pgbouncer.js';
