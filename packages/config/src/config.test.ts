@@ -71,6 +71,24 @@ describe('DATABASE_READ_URL', () => {
   });
 });
 
+describe('multi-host database URLs', () => {
+  it("takes libpq's host list with target_session_attrs in DATABASE_URL and DATABASE_READ_URL", () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://kasa@pg-1:5432,pg-2:5432/kasa?target_session_attrs=read-write',
+      DATABASE_READ_URL: 'postgresql://kasa@pg-2:5432,pg-1:5432/kasa?target_session_attrs=prefer-standby',
+    });
+    expect(config.databaseUrl).toBe('postgresql://kasa@pg-1:5432,pg-2:5432/kasa?target_session_attrs=read-write');
+    expect(config.databaseReadUrl).toBe('postgresql://kasa@pg-2:5432,pg-1:5432/kasa?target_session_attrs=prefer-standby');
+  });
+
+  it('refuses a malformed host of the list and an unknown target_session_attrs, naming the variable', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://kasa@pg-1:5432,pg-2:99x/kasa' })).toThrow('DATABASE_URL: must be a URL');
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://kasa@pg-1,pg-2/kasa?target_session_attrs=master' })).toThrow(
+      'DATABASE_URL: target_session_attrs must be one of',
+    );
+  });
+});
+
 describe('OPERATOR_2FA_REQUIRED and STEP_UP_ABOVE_KURUS', () => {
   const production = {
     NODE_ENV: 'production',
@@ -183,6 +201,7 @@ describe('published development secrets in production', () => {
     'postgresql://kasa:kasa-dev-password-change-me@postgres:5432/kasa',
     'postgres://other:kasa-dev-password-change-me@db.internal/kasa',
     'postgresql://kasa:kasa%2Ddev%2Dpassword%2Dchange%2Dme@db.internal:5432/kasa',
+    'postgresql://kasa:kasa-dev-password-change-me@pg-1:5432,pg-2:5432/kasa?target_session_attrs=read-write',
   ])('DATABASE_URL refuses the compose password in %s', (value) => {
     const run = () => loadConfig({ ...production, DATABASE_URL: value });
     expect(run).toThrow(/^DATABASE_URL: its password is a published development value/);

@@ -108,6 +108,10 @@ export interface KasaConfig {
   outboxRelayGraceMs: number;
   /** A PENDING event enqueued longer ago than this is checked for a job Redis may have lost. */
   outboxRelayLostJobAfterMs: number;
+  /** How often the ledger's follow-up worker looks for work a commit promised and nobody finished (a crash after commit). */
+  followUpIntervalMs: number;
+  /** Follow-ups younger than this are left to the request that wrote them, which does them at once. */
+  followUpGraceMs: number;
   /** 32-byte key (base64) that encrypts webhook secrets at rest. */
   secretEncryptionKey: Buffer;
   /** Secret that binds list cursors to their filters (HMAC). */
@@ -309,15 +313,41 @@ function encryptionKey(env: Env, production: boolean): Buffer {
   return key;
 }
 
+/** libpq's `target_session_attrs` values, which @kasa/db's multi-host connections honour. */
+const TARGET_SESSION_ATTRS = ['any', 'read-write', 'read-only', 'primary', 'standby', 'prefer-standby'];
+
+/**
+ * A PostgreSQL URL with libpq's multi-host form (`postgresql://u@h1:5432,h2:5432/db`) written as one URL per host,
+ * which the URL parser can check (it takes one host only); a plain URL is its own single form.
+ */
+function perHostUrls(value: string): string[] {
+  const match = /^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)([^/?#]*)(.*)$/i.exec(value);
+  if (!match || !match[2]?.includes(',')) return [value];
+  const [, head = '', hosts = '', rest = ''] = match;
+  return hosts.split(',').map((host) => `${head}${host}${rest}`);
+}
+
+/** DATABASE_URL or DATABASE_READ_URL: a postgresql: URL, or libpq's multi-host form of one. */
+function postgresUrl(env: Env, name: string, fallback: string | undefined): string {
+  const value = str(env, name, fallback);
+  for (const single of perHostUrls(value)) url({ [name]: single }, name, undefined, ['postgresql:', 'postgres:']);
+  const attrs = new URL(perHostUrls(value)[0] ?? value).searchParams.get('target_session_attrs');
+  if (attrs !== null && !TARGET_SESSION_ATTRS.includes(attrs)) {
+    throw new ConfigError(name, `target_session_attrs must be one of ${TARGET_SESSION_ATTRS.join(', ')}, got "${attrs}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 /** DATABASE_URL; in production its password must not be a published development one. */
 function databaseUrl(env: Env, production: boolean): string {
-  const value = url(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL, ['postgresql:', 'postgres:']);
+  const value = postgresUrl(env, 'DATABASE_URL', production ? undefined : DEV_DATABASE_URL);
   if (production) {
+    const first = new URL(perHostUrls(value)[0] ?? value);
     let password: string;
     try {
-      password = decodeURIComponent(new URL(value).password);
+      password = decodeURIComponent(first.password);
     } catch {
-      password = new URL(value).password;
+      password = first.password;
     }
     if (password !== '' && PUBLISHED_DEV_SECRETS.includes(password)) throw publishedSecret('DATABASE_URL', 'its password is');
   }
@@ -341,7 +371,8 @@ function databasePoolMode(env: Env): DatabasePoolMode {
     for (const name of ['DATABASE_URL', 'DATABASE_READ_URL']) {
       const value = env[name];
       if (!value) continue;
-      const found = SESSION_STARTUP_PARAMETERS.find((parameter) => new URL(value).searchParams.has(parameter));
+      const query = new URL(perHostUrls(value)[0] ?? value).searchParams;
+      const found = SESSION_STARTUP_PARAMETERS.find((parameter) => query.has(parameter));
       if (found) {
         throw new ConfigError(
           name,
@@ -411,7 +442,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
   return {
     nodeEnv,
     databaseUrl: databaseUrl(env, production),
-    databaseReadUrl: env.DATABASE_READ_URL ? url(env, 'DATABASE_READ_URL', undefined, ['postgresql:', 'postgres:']) : null,
+    databaseReadUrl: env.DATABASE_READ_URL ? postgresUrl(env, 'DATABASE_READ_URL', undefined) : null,
     databasePoolMode: databasePoolMode(env),
     trustProxy: trustProxy(env),
     // With cluster nodes, REDIS_URL only carries credentials and TLS (a cluster without either needs none).
@@ -451,8 +482,8 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     ),
     webhookPreviousSecretTtlSeconds: int(env, 'WEBHOOK_PREVIOUS_SECRET_TTL_SECONDS', 86400, 0, 2592000),
     webhookSiteConcurrency: int(env, 'WEBHOOK_SITE_CONCURRENCY', 10, 1, 1000),
-    webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 20000, 1000, 600000),
-    webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 5000, 500, 600000),
+    webhookLockDurationMs: int(env, 'WEBHOOK_LOCK_DURATION_MS', 6000, 1000, 600000),
+    webhookStalledIntervalMs: int(env, 'WEBHOOK_STALLED_INTERVAL_MS', 2000, 500, 600000),
     webhookCaFile: env.WEBHOOK_CA_FILE ? env.WEBHOOK_CA_FILE : null,
     webhookRetryJitterPercent: int(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 10, 0, 50),
     webhookAutoReplayWindowHours: int(env, 'WEBHOOK_AUTO_REPLAY_WINDOW_HOURS', 72, 0, 720),
@@ -460,6 +491,8 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     outboxRelayIntervalMs: int(env, 'OUTBOX_RELAY_INTERVAL_MS', 3000, 100, 600000),
     outboxRelayGraceMs: int(env, 'OUTBOX_RELAY_GRACE_MS', 5000, 0, 3600000),
     outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
+    followUpIntervalMs: int(env, 'FOLLOW_UP_INTERVAL_MS', 1000, 100, 600000),
+    followUpGraceMs: int(env, 'FOLLOW_UP_GRACE_MS', 10000, 0, 3600000),
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, DEV_CURSOR_SIGNING_KEY),
     logLevel: str(env, 'LOG_LEVEL', 'info'),

@@ -1,14 +1,22 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { multiHostUrl, type DatabaseUrl } from './database-url.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { HostSelector, multiHostClient } from './multi-host.js';
 
 export interface DbOptions {
+  /**
+   * A PostgreSQL URL. libpq's multi-host form (`postgresql://u@h1:5432,h2:5432/db?target_session_attrs=read-write`)
+   * makes each new connection go to the first host that gives that kind of session, checked on connecting.
+   */
   connectionString: string;
   /** Pool size. The ledger owns the money tables; the webhook worker reads events and writes delivery state only. */
   max?: number;
   /**
    * How long a request waits for a connection (a new one, or a free one from a busy pool) before it fails:
-   * an unreachable PostgreSQL gives a quick 503, not a request that hangs. Default 2 s.
+   * an unreachable PostgreSQL gives a quick 503, not a request that hangs. Default 2 s. With several hosts, each
+   * host is given this long, and a request waits at most this times one more than the number of hosts (trying
+   * each host in turn, then connecting to the one found).
    */
   connectionTimeoutMs?: number;
   /**
@@ -45,19 +53,36 @@ export function createDatabase(options: DbOptions): Database {
 
 /** A node-postgres pool that fails fast when the server is unreachable (a read replica's, or under Prisma). */
 export function createPool(options: DbOptions): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
+  const connectionTimeoutMs = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
+  const url = multiHostUrl(options.connectionString);
+  const common = {
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
     ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
-  });
+  };
+  const pool = url
+    ? new pg.Pool({ ...common, ...multiHostPoolOptions(url, connectionTimeoutMs) })
+    : new pg.Pool({ ...common, connectionString: options.connectionString, connectionTimeoutMillis: connectionTimeoutMs });
   // An idle client's error (the server went away) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   return pool;
 }
 
+/** A pool's options for a multi-host URL: the hosts' selector, and room to try each host once. */
+function multiHostPoolOptions(url: DatabaseUrl, connectionTimeoutMs: number): pg.PoolConfig {
+  const selector = new HostSelector(url, connectionTimeoutMs);
+  return {
+    // node-postgres reads one host from its URL; each connect then goes to the host the selector chose.
+    connectionString: url.forHost(selector.firstHost),
+    connectionTimeoutMillis: connectionTimeoutMs * (url.hosts.length + 1),
+    Client: multiHostClient(selector),
+  };
+}
+
 /** A Prisma client over node-postgres, with no native engine. */
 export function createPrismaClient(options: DbOptions): PrismaClient {
+  if (multiHostUrl(options.connectionString)) {
+    return new PrismaClient({ adapter: new PrismaPg(createPool(options), { disposeExternalPool: true }) });
+  }
   const adapter = new PrismaPg({
     connectionString: options.connectionString,
     max: options.max ?? 10,

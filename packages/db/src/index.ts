@@ -1,6 +1,17 @@
 /** The ledger's database access: the generated Prisma client, its factory and the migrate step. */
 export { createDatabase, createPool, createPrismaClient, type Database, type DbOptions } from './client.js';
 export { ensureDatabase, dropDatabase } from './database.js';
+export {
+  parseDatabaseUrl,
+  multiHostUrl,
+  describeHosts,
+  DatabaseUrlError,
+  TARGET_SESSION_ATTRS,
+  type DatabaseUrl,
+  type HostAddress,
+  type TargetSessionAttrs,
+} from './database-url.js';
+export { connectClient, connectFitting, NoFittingHostError } from './multi-host.js';
 export { migrate, pendingMigrations, schemaReadiness, MIGRATIONS_DIR, type MigrationResult, type Queryable } from './migrate.js';
 export { PrismaClient, Prisma } from './generated/prisma/client.js';
 export type {
@@ -21,6 +32,7 @@ export type {
   PayoutBatch,
   PayoutBatchItem,
   HouseJournalEntry,
+  FollowUp,
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
 export { MicroBatch } from './micro-batch.js';

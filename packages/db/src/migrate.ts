@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
+import { connectClient } from './multi-host.js';
 
 /** prisma/migrations at the repository root. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
@@ -57,8 +58,8 @@ async function readMigrations(dir: string): Promise<Migration[]> {
  */
 export async function migrate(databaseUrl: string, dir: string = MIGRATIONS_DIR): Promise<MigrationResult> {
   const migrations = await readMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  // A multi-host URL migrates on the host its target_session_attrs picks (read-write: the primary).
+  const client = await connectClient(databaseUrl);
   const result: MigrationResult = { applied: [], alreadyApplied: [] };
   try {
     for (const migration of migrations) {
