@@ -9,6 +9,7 @@ export {
 } from './private-redis-cluster.js';
 export { startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 export { startStreamingReplica, type StreamingReplica, type StreamingReplicaOptions } from './streaming-replica.js';
+export { startSynchronousStandby, killPostgres, type SynchronousStandby, type SynchronousStandbyOptions } from './synchronous-standby.js';
 export { startPgBouncer, PGBOUNCER_PATH, type PgBouncer, type PgBouncerOptions } from './pgbouncer.js';
 /**
  * Test harness: every test file gets its own PostgreSQL database and Redis key prefix, so files run in

@@ -10,6 +10,11 @@ export interface StreamingReplicaOptions {
    * sees replication lag on purpose. Default 0 (applied as it arrives).
    */
   applyDelayMs?: number;
+  /**
+   * The name the replica gives the primary (its WAL receiver's `application_name`, set through `cluster_name`),
+   * which the primary's `synchronous_standby_names` can list. Default: PostgreSQL's own (`walreceiver`).
+   */
+  applicationName?: string;
 }
 
 export interface StreamingReplica {
@@ -17,6 +22,14 @@ export interface StreamingReplica {
   baseUrl: string;
   port: number;
   applyDelayMs: number;
+  /** Its `application_name` on the primary (`pg_stat_replication`), when one was given. */
+  applicationName: string | null;
+  /**
+   * Promotes it to a primary (`pg_ctl promote`, waiting until it accepts writes): it stops following its primary
+   * and serves writes from what it had received, as a failover does. A primary that is still running is the
+   * caller's to stop first, or two servers accept writes.
+   */
+  promote(): Promise<void>;
   /** Stops the replica at once (immediate shutdown: open connections are cut, like a crash). */
   stop(): Promise<void>;
   /** Starts it again on the same port; it catches up with the primary from where it stopped. */
@@ -32,6 +45,9 @@ export interface StreamingReplica {
  */
 export async function startStreamingReplica(primary: PrivatePostgres, options: StreamingReplicaOptions = {}): Promise<StreamingReplica> {
   const applyDelayMs = options.applyDelayMs ?? 0;
+  if (options.applicationName !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.applicationName)) {
+    throw new Error(`applicationName "${options.applicationName}" must be lower-case letters, digits and _`);
+  }
   const port = await freePort();
   const dir = await postgresOwnedTempDir('kasa-pg-replica-');
   const data = join(dir, 'data');
@@ -58,6 +74,7 @@ export async function startStreamingReplica(primary: PrivatePostgres, options: S
     '-c fsync=off',
     '-c hot_standby=on',
     `-c recovery_min_apply_delay=${applyDelayMs}ms`,
+    ...(options.applicationName ? [`-c cluster_name=${options.applicationName}`] : []),
   ].join(' ');
   // pg_ctl -w returns once the standby accepts read-only connections (it has reached a consistent state).
   const start = () => runPostgresTool('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
@@ -69,6 +86,10 @@ export async function startStreamingReplica(primary: PrivatePostgres, options: S
     baseUrl,
     port,
     applyDelayMs,
+    applicationName: options.applicationName ?? null,
+    async promote() {
+      await runPostgresTool('pg_ctl', ['-D', data, '-w', '-t', '30', 'promote']);
+    },
     start,
     stop,
     async destroy() {
