@@ -10,6 +10,7 @@ import { createQueueConnection, createWebhookQueue, type DeliverEventJob } from 
 import { CursorCodec } from './shared/cursor.js';
 import { OutboxPublisher } from './outbox/outbox.publisher.js';
 import { OutboxRelay } from './outbox/outbox.relay.js';
+import { FollowUpRepository } from './follow-ups/follow-up.repository.js';
 import { IdempotencyRecordRepository } from './shared/idempotency-record.repository.js';
 import { EventRepository } from './events/event.repository.js';
 import { WebhookUrlGuard } from '@kasa/net-guard';
@@ -90,6 +91,8 @@ export interface LedgerDeps {
   statements: BankStatementRepository;
   /** Payout batches: approved payouts gathered into files for the bank. */
   payoutBatches: PayoutBatchRepository;
+  /** Work commits promised (straight-through approvals, payouts confirmed by bank lines), until it is done. */
+  followUps: FollowUpRepository;
   /** Each receiving account's statements against the lines recorded on it (reconciliation). */
   reconciliation: ReconciliationRepository;
   expiries: ExpiryRepository;
@@ -203,6 +206,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     bankTransfers: new BankTransferRepository(db),
     statements: new BankStatementRepository(db),
     payoutBatches: new PayoutBatchRepository(db),
+    followUps: new FollowUpRepository(db),
     reconciliation: new ReconciliationRepository(db),
     expiries: new ExpiryRepository(db, clock),
     expiryQueue,

@@ -8,13 +8,20 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
-import type { ReturnDeps } from '../returns/sender-return.use-case.js';
-import type { WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
-import { afterLinesCommitted, countsOf, newTally, recordLines, type LineCounts, type RecordLinesDeps } from './record-lines.js';
+import {
+  afterLinesCommitted,
+  countsOf,
+  newTally,
+  promiseLineWork,
+  recordLines,
+  type LineCounts,
+  type RecordLinesDeps,
+} from './record-lines.js';
+import type { FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';
 
-export interface ImportStatementDeps extends RecordLinesDeps, WithdrawalReviewDeps, ReturnDeps {
+export interface ImportStatementDeps extends RecordLinesDeps, FollowUpDeps {
   accounts: ReceivingAccountRepository;
-  config: RecordLinesDeps['config'] & WithdrawalReviewDeps['config'];
+  config: RecordLinesDeps['config'] & FollowUpDeps['config'];
 }
 
 /** What importing a file did; `created: 0` when every line was imported before. */
@@ -45,8 +52,9 @@ const TRANSACTION_MS_PER_LINE = 3;
  * overlapping statement imported again (also at the same moment) creates nothing new. The whole file is refused,
  * and nothing imported, when it cannot be read (400, with the place), or a statement is of another account, in
  * another currency or does not add up (422). One `BANK_STATEMENT.IMPORTED` audit entry when anything was created.
- * Once committed, each deposit its site's straight-through rule covers is approved (record-lines.ts), and each batched
- * payout a line confirmed is marked SENT or RETURNED (payouts/payout-statement.ts).
+ * The work its commit promises is written in the same transaction as follow-ups and carried out once committed (or,
+ * after a crash, by the follow-up worker, or by importing the file again): each deposit its site's straight-through
+ * rule covers approved (record-lines.ts), each batched payout a line confirmed marked SENT or RETURNED.
  */
 export async function importStatement(
   deps: ImportStatementDeps,
@@ -80,6 +88,7 @@ export async function importStatement(
         imported.push({ statementId, reference: statement.id });
         await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
       }
+      await promiseLineWork(tx, deps, { receivingAccountId: account.id }, tally, request.requestId);
       const [first] = imported;
       // A file without statements is refused while reading; the check keeps the type honest.
       if (!first) throw new Error('a statement file with no statement');
@@ -102,7 +111,7 @@ export async function importStatement(
     },
     { timeoutMs: lines * TRANSACTION_MS_PER_LINE },
   );
-  const counts = await afterLinesCommitted(deps, request, outcome.tally);
+  const counts = await afterLinesCommitted(deps, request, { receivingAccountId: account.id }, outcome.tally);
 
   const result: StatementImport = {
     statementId: outcome.first.statementId,

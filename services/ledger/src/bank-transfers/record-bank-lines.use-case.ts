@@ -8,7 +8,7 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ImportStatementDeps } from './import-statement.use-case.js';
-import { afterLinesCommitted, countsOf, newTally, recordLines, type LineCounts } from './record-lines.js';
+import { afterLinesCommitted, countsOf, newTally, promiseLineWork, recordLines, type LineCounts } from './record-lines.js';
 
 /** What posting a batch of lines did; `created: 0` when every line was known. */
 export interface RecordedBankLines extends LineCounts {
@@ -25,8 +25,9 @@ const CURRENCY = 'TRY';
  * Records the lines a bank connector posts for a receiving account (its real-time feed) in one transaction, exactly
  * as a statement import's lines (record-lines.ts): a credit recorded and matched as a transfer, a debit kept with no
  * statement, a `bankTxId` the account already has counted as a duplicate (also when posted at the same moment).
- * One `BANK_LINES.RECORDED` audit entry when anything was created; once committed, each deposit its site's
- * straight-through rule covers is approved.
+ * One `BANK_LINES.RECORDED` audit entry when anything was created. The follow-ups its commit promises (straight-through
+ * approvals, payouts sent or returned) are written with the lines and carried out once committed; the same lines posted
+ * again resume those still pending.
  */
 export async function recordBankLines(
   deps: ImportStatementDeps,
@@ -55,6 +56,7 @@ export async function recordBankLines(
   const tally = await inTransaction(deps, async (tx) => {
     const running = newTally();
     await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId: null }, lines, running, request.requestId);
+    await promiseLineWork(tx, deps, { receivingAccountId: account.id }, running, request.requestId);
     if (running.counts.created > 0) {
       await writeAudit(tx, {
         actor,
@@ -66,7 +68,10 @@ export async function recordBankLines(
     }
     return running;
   });
-  const result: RecordedBankLines = { lines: lines.length, ...(await afterLinesCommitted(deps, request, tally)) };
+  const result: RecordedBankLines = {
+    lines: lines.length,
+    ...(await afterLinesCommitted(deps, request, { receivingAccountId: account.id }, tally)),
+  };
   deps.logger.info('bank lines recorded', {
     requestId: request.requestId,
     receivingAccountId: account.id,

@@ -1,21 +1,27 @@
 import type { Prisma, Site } from '@kasa/db';
 import type { StatementLine } from '@kasa/statements';
 import { normalizeIban } from '@kasa/contracts';
-import { AppError } from '@kasa/http';
-import { STRAIGHT_THROUGH_PRINCIPAL } from '../operators/operator-principal.js';
-import { approveDeposit, approveDepositsByRule, type DepositReviewDeps, type RuleApproval } from '../deposits/review-deposit.use-case.js';
+import type { DepositReviewDeps } from '../deposits/review-deposit.use-case.js';
+import type { FollowUpRepository, NewFollowUp } from '../follow-ups/follow-up.repository.js';
+import {
+  runFollowUps,
+  type ApprovalPayload,
+  type FollowUpDeps,
+  type PayoutReturnedPayload,
+  type PayoutSentPayload,
+} from '../follow-ups/run-follow-ups.use-case.js';
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { yieldToEventLoop } from '../shared/event-loop.js';
 import type { TransitionDeps } from '../shared/transition.js';
-import { sentPayouts, settlePayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
+import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
 import { recordArrivals, type RecordArrivalDeps, type RecordedArrival } from './record-arrival.js';
 import { answerHandEntries } from './hand-entries.js';
 import { lineKeysOf } from './line-key.js';
-import { straightThrough } from './straight-through.js';
+import { straightThrough, type StraightThroughRefusal } from './straight-through.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
 export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps, PayoutLineDeps {
@@ -60,20 +66,23 @@ export function countsOf(counts: LineCounts): LineCounts {
 
 /**
  * What a batch of lines does once its transaction committed, whoever delivered it (a statement, a connector): the
- * arrival events published, the deposits its sites' rules cover approved straight through, the batched payouts the
- * lines showed sent or returned settled. Returns the batch's final counts.
+ * arrival events published, and the follow-ups of its lines carried out (the deposits its sites' rules approve
+ * straight through, the batched payouts the lines showed sent or returned): those {@link promiseLineWork} wrote in the
+ * transaction, and those a try before left pending (a crash after a commit: the same lines sent again resume them).
+ * Returns the batch's final counts.
  */
 export async function afterLinesCommitted(
-  deps: RecordLinesDeps & Parameters<typeof settlePayouts>[0],
+  deps: RecordLinesDeps & FollowUpDeps,
   request: OperatorRequest,
+  source: Pick<LineSource, 'receivingAccountId'>,
   tally: LineTally,
 ): Promise<LineCounts> {
   await deps.outbox.publish(tally.events, request.requestId);
-  return {
-    ...tally.counts,
-    autoApproved: await approveStraightThrough(deps, request, tally.paid),
-    ...(await settlePayouts(deps, request, tally.payouts)),
-  };
+  for (const { intentId, refusal } of tally.refusals) {
+    deps.logger.info('straight-through approval not applied', { requestId: request.requestId, intentId, refusal });
+  }
+  const done = await runFollowUps(deps, request.requestId, { receivingAccountId: source.receivingAccountId, lineKeys: tally.lineKeys });
+  return { ...tally.counts, autoApproved: done.autoApproved, payoutsSent: done.payoutsSent, payoutsReturned: done.payoutsReturned };
 }
 
 /** The running counts of a batch, and the arrivals that paid a deposit (for straight-through approval once committed). */
@@ -82,8 +91,12 @@ export interface LineTally {
   paid: RecordedArrival[];
   /** The ids of the opt-in arrival events written, to publish once committed. */
   events: string[];
-  /** Batched payouts the lines showed leaving or coming back, to mark SENT or RETURNED once committed. */
+  /** Batched payouts the lines showed leaving or coming back, to mark SENT or RETURNED (follow-ups). */
   payouts: PayoutTally;
+  /** Every line's key, new or known: the follow-ups still pending for them are resumed once committed. */
+  lineKeys: string[];
+  /** Deposits of sites with the rule on that it did not cover, and why (logged once committed). */
+  refusals: Array<{ intentId: string; refusal: StraightThroughRefusal }>;
 }
 
 export const newTally = (): LineTally => ({
@@ -102,6 +115,8 @@ export const newTally = (): LineTally => ({
   paid: [],
   events: [],
   payouts: { sent: [], returned: [] },
+  lineKeys: [],
+  refusals: [],
 });
 
 /** Where a batch of lines came from: a receiving account, and the statement they are in (null: a bank connector's feed). */
@@ -146,6 +161,7 @@ export async function recordLines(
     if (start > 0) await yieldToEventLoop();
     const chunk = lines.slice(start, start + CHUNK_LINES);
     keys = lineKeysOf(chunk, seen);
+    for (const key of keys.values()) tally.lineKeys.push(key);
     const debits = chunk.filter((line) => line.direction === 'debit');
     // Every line of a batch has its own key: none is the repeat of another.
     const createdDebits = await deps.statements.insertDebitsUnlessKnown(
@@ -160,6 +176,7 @@ export async function recordLines(
       tx,
       source,
       debits.filter((line) => createdDebits.has(keyOf(line))),
+      keyOf,
       tally.payouts,
     );
     // A payout the bank sent back is not unknown money: it settles the withdrawal's return, in no queue.
@@ -198,21 +215,40 @@ export async function recordLines(
   }
 }
 
-/** Deposits approved per transaction: a big file's approvals commit in rounds, each short. */
-const APPROVALS_PER_TRANSACTION = 500;
-
 /**
- * Approves, after the lines committed, each deposit its site's rule lets the service approve (straight-through.ts),
- * through the operators' own approval ({@link approveDepositsByRule}, a batch at a time): the same journal posting,
- * `intent.approved` event and webhook, audited with actor SYSTEM and the rule in the metadata. A deposit an operator
- * decided meanwhile is left as it is. Returns how many were approved.
+ * The work the batch's commit promises, written in its transaction as follow-ups (follow-ups/): each deposit its
+ * site's rule lets the service approve (straight-through.ts), with the rule and the money as they were, and each
+ * batched payout a line showed leaving or coming back. Carried out once committed ({@link afterLinesCommitted}), or by
+ * the follow-up worker when the ledger stopped first; the refusals of a site with the rule on are kept for the log.
  */
-export async function approveStraightThrough(deps: RecordLinesDeps, request: OperatorRequest, paid: RecordedArrival[]): Promise<number> {
-  // A deposit two lines of the file paid is split money: an operator's.
+export async function promiseLineWork(
+  tx: Prisma.TransactionClient,
+  deps: Pick<RecordLinesDeps, 'sites'> & { followUps: FollowUpRepository },
+  source: Pick<LineSource, 'receivingAccountId'> | { receivingAccountId: null },
+  tally: Pick<LineTally, 'paid' | 'payouts' | 'refusals'>,
+  requestId: string | null,
+): Promise<string[]> {
+  const approvals = await straightThroughWork(deps, tally.paid, tally.refusals);
+  const payouts = payoutWork(tally.payouts);
+  return deps.followUps.promise(
+    tx,
+    [...approvals, ...payouts].map((work) => ({ ...work, receivingAccountId: source.receivingAccountId, requestId })),
+  );
+}
+
+type PromisedWork = Omit<NewFollowUp, 'receivingAccountId' | 'requestId'>;
+
+/** The approvals a site's rule covers, each a follow-up; the other deposits of sites with the rule on, with the refusal. */
+async function straightThroughWork(
+  deps: Pick<RecordLinesDeps, 'sites'>,
+  paid: readonly RecordedArrival[],
+  refusals: LineTally['refusals'],
+): Promise<PromisedWork[]> {
+  // A deposit two lines of the batch paid is split money: an operator's.
   const times = new Map<string, number>();
   for (const { deposit } of paid) if (deposit) times.set(deposit.id, (times.get(deposit.id) ?? 0) + 1);
   const sites = new Map<string, Promise<Site | null>>();
-  const approvals: RuleApproval[] = [];
+  const work: PromisedWork[] = [];
   for (const { transfer, deposit, before, reasons } of paid) {
     if (!deposit || !before || times.get(deposit.id) !== 1) continue;
     const siteOf = sites.get(deposit.siteId) ?? deps.sites.findById(deposit.siteId);
@@ -221,19 +257,13 @@ export async function approveStraightThrough(deps: RecordLinesDeps, request: Ope
     if (!site) continue;
     const decision = straightThrough(site, { amount: transfer.amount, reasons, before, after: deposit });
     if (!decision.approve) {
-      if (site.autoApproveEnabled) {
-        deps.logger.info('straight-through approval not applied', {
-          requestId: request.requestId,
-          intentId: deposit.id,
-          refusal: decision.refusal,
-        });
-      }
+      if (site.autoApproveEnabled) refusals.push({ intentId: deposit.id, refusal: decision.refusal });
       continue;
     }
     // The credit is this transfer's amount, never more: money recorded for the deposit since is an operator's to weigh.
-    approvals.push({
-      intentId: deposit.id,
-      amount: transfer.amount,
+    const payload: ApprovalPayload = {
+      siteId: deposit.siteId,
+      amount: transfer.amount.toString(),
       rule: {
         name: 'straight_through',
         maxAmount: site.autoApproveMaxAmount.toString(),
@@ -241,41 +271,34 @@ export async function approveStraightThrough(deps: RecordLinesDeps, request: Ope
         bankTransferId: transfer.id,
         reasons,
       },
+    };
+    work.push({
+      kind: 'DEPOSIT_APPROVAL',
+      subjectId: deposit.id,
+      lineKey: transfer.lineKey,
+      payload: payload as unknown as Prisma.InputJsonValue,
     });
   }
-  let approved = 0;
-  const context = { requestId: request.requestId, caller: STRAIGHT_THROUGH_PRINCIPAL };
-  for (let start = 0; start < approvals.length; start += APPROVALS_PER_TRANSACTION) {
-    const batch = approvals.slice(start, start + APPROVALS_PER_TRANSACTION);
-    try {
-      const outcome = await approveDepositsByRule(deps, context, batch);
-      approved += outcome.approved.length;
-      // An operator having decided a deposit meanwhile (the approval's 409): their decision stands.
-      for (const { intentId, reason } of outcome.skipped) {
-        deps.logger.info('straight-through approval skipped', { requestId: request.requestId, intentId, reason });
-      }
-    } catch (error) {
-      // A batch that failed as a whole (a deadlock, a lost connection) is tried one deposit at a time, so one
-      // deposit's trouble does not leave the others to the operators.
-      deps.logger.info('straight-through batch failed; approving one at a time', {
-        requestId: request.requestId,
-        deposits: batch.length,
-        reason: error instanceof Error ? error.message : String(error),
-      });
-      for (const { intentId, amount, rule } of batch) {
-        try {
-          await approveDeposit(deps, context, intentId, { amount, rule });
-          approved += 1;
-        } catch (single) {
-          // The lines are committed whatever happens here: a deposit not approved waits for an operator, as without the rule.
-          // An AppError is an operator having decided it meanwhile (409): their decision stands.
-          const reason = single instanceof AppError ? single.detail : single instanceof Error ? single.message : String(single);
-          deps.logger.info('straight-through approval skipped', { requestId: request.requestId, intentId, reason });
-        }
-      }
-    }
-  }
-  return approved;
+  return work;
+}
+
+/** The payouts the lines confirmed, each a follow-up: sent (a withdrawal, a sender return), then returned. */
+function payoutWork({ sent, returned }: PayoutTally): PromisedWork[] {
+  return [
+    ...sent.map(({ kind, id, batchId, bankTxId, lineKey }): PromisedWork => {
+      const payload: PayoutSentPayload = { batchId, bankTxId };
+      return {
+        kind: kind === 'withdrawal' ? 'WITHDRAWAL_SENT' : 'RETURN_SENT',
+        subjectId: id,
+        lineKey,
+        payload: payload as unknown as Prisma.InputJsonValue,
+      };
+    }),
+    ...returned.map(({ withdrawalId, batchId, bankTxId, bankTransferId, code, reason, lineKey }): PromisedWork => {
+      const payload: PayoutReturnedPayload = { batchId, bankTxId, bankTransferId, code, reason };
+      return { kind: 'WITHDRAWAL_RETURNED', subjectId: withdrawalId, lineKey, payload: payload as unknown as Prisma.InputJsonValue };
+    }),
+  ];
 }
 
 function transferOf(line: StatementLine, { receivingAccountId, statementId }: LineSource, lineKey: string): NewBankTransfer {

@@ -15,7 +15,7 @@ import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 import { writeAudits } from '../shared/audit.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
 import { requestRemainderReturns } from '../returns/sender-return.use-case.js';
-import { commitTransition, runTransition, type TransitionDeps } from '../shared/transition.js';
+import { commitTransition, runTransition, type TransitionDeps, type TransitionOutcome } from '../shared/transition.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -300,66 +300,73 @@ export async function approveDepositsByRule(
   request: OperatorRequest,
   approvals: readonly RuleApproval[],
 ): Promise<{ approved: string[]; skipped: Array<{ intentId: string; reason: string }> }> {
-  return commitTransition(deps, request, async (tx) => {
-    const ids = approvals.map((a) => a.intentId);
-    const locked = await deps.depositReview.lockDeposits(tx, ids);
-    const received = await deps.bankTransfers.receivedForMany(tx, ids);
-    const skipped: Array<{ intentId: string; reason: string }> = [];
-    const decided: Array<{ current: Deposit; step: Step<Approval>; decision: Approval; changes: { amount: bigint; approvedAt: Date } }> =
-      [];
-    for (const { intentId, amount, rule } of approvals) {
-      const current = locked.get(intentId);
-      if (!current) {
-        skipped.push({ intentId, reason: 'No deposit intent with this id.' });
-        continue;
-      }
-      const step = approveStep({ amount, rule }, () => Promise.resolve(received.get(intentId) ?? 0n));
-      try {
-        const decision = await step.decide(tx, current, assertDepositAction(step.action, current.status));
-        decided.push({ current, step, decision, changes: approvalChanges(decision) });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        skipped.push({ intentId, reason: error.detail });
-      }
+  return commitTransition(deps, request, (tx) => approveDepositsByRuleIn(tx, deps, request, approvals));
+}
+
+/** {@link approveDepositsByRule} inside the caller's transaction (the follow-up worker's, which finishes its follow-ups there). */
+export async function approveDepositsByRuleIn(
+  tx: Prisma.TransactionClient,
+  deps: DepositReviewDeps,
+  request: OperatorRequest,
+  approvals: readonly RuleApproval[],
+): Promise<TransitionOutcome<{ approved: string[]; skipped: Array<{ intentId: string; reason: string }> }>> {
+  const ids = approvals.map((a) => a.intentId);
+  const locked = await deps.depositReview.lockDeposits(tx, ids);
+  const received = await deps.bankTransfers.receivedForMany(tx, ids);
+  const skipped: Array<{ intentId: string; reason: string }> = [];
+  const decided: Array<{ current: Deposit; step: Step<Approval>; decision: Approval; changes: { amount: bigint; approvedAt: Date } }> = [];
+  for (const { intentId, amount, rule } of approvals) {
+    const current = locked.get(intentId);
+    if (!current) {
+      skipped.push({ intentId, reason: 'No deposit intent with this id.' });
+      continue;
     }
-    const written = await deps.depositReview.approveDeposits(
-      tx,
-      decided.map(({ current, decision, changes }) => ({ id: current.id, from: current.status, to: decision.to, ...changes })),
-    );
-    // Locked by this transaction: nobody else can have moved them.
-    if (written.size !== decided.length) throw new Error('a deposit locked in this transaction changed under it');
-    const approved = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Deposit }));
-    const transactionIds = await deps.journal.postMany(
-      tx,
-      approved.flatMap(({ step, updated, decision }) => (step.posting ? [step.posting(updated, decision)] : [])),
-    );
-    const actor = actorOf(request.caller);
-    await writeAudits(
-      tx,
-      approved.map(({ current, updated, step, decision }, index) => ({
-        actor,
-        entityType: 'deposit_intent',
-        entityId: current.id,
-        action: step.audit,
-        siteId: updated.siteId,
-        metadata: step.metadata(current, updated, decision, transactionIds[index] ?? null),
-      })),
-    );
-    const events = await writeEventsIfSubscribed(
-      tx,
-      approved.map(({ updated, step }) => ({
-        entityId: updated.id,
-        siteId: updated.siteId,
-        type: step.event,
-        data: toDepositRecord(updated),
-        requestId: request.requestId,
-      })),
-    );
-    // `intent.approved` is always sent: an approval is never made without its event.
-    if (events.length !== approved.length) throw new Error('an approval without its intent.approved event');
-    const steps = approved.map(({ updated, step }, index) => logged(step, request, updated, events[index]?.eventId ?? null));
-    return { result: { approved: approved.map(({ updated }) => updated.id), skipped }, step: steps, events };
-  });
+    const step = approveStep({ amount, rule }, () => Promise.resolve(received.get(intentId) ?? 0n));
+    try {
+      const decision = await step.decide(tx, current, assertDepositAction(step.action, current.status));
+      decided.push({ current, step, decision, changes: approvalChanges(decision) });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      skipped.push({ intentId, reason: error.detail });
+    }
+  }
+  const written = await deps.depositReview.approveDeposits(
+    tx,
+    decided.map(({ current, decision, changes }) => ({ id: current.id, from: current.status, to: decision.to, ...changes })),
+  );
+  // Locked by this transaction: nobody else can have moved them.
+  if (written.size !== decided.length) throw new Error('a deposit locked in this transaction changed under it');
+  const approved = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Deposit }));
+  const transactionIds = await deps.journal.postMany(
+    tx,
+    approved.flatMap(({ step, updated, decision }) => (step.posting ? [step.posting(updated, decision)] : [])),
+  );
+  const actor = actorOf(request.caller);
+  await writeAudits(
+    tx,
+    approved.map(({ current, updated, step, decision }, index) => ({
+      actor,
+      entityType: 'deposit_intent',
+      entityId: current.id,
+      action: step.audit,
+      siteId: updated.siteId,
+      metadata: step.metadata(current, updated, decision, transactionIds[index] ?? null),
+    })),
+  );
+  const events = await writeEventsIfSubscribed(
+    tx,
+    approved.map(({ updated, step }) => ({
+      entityId: updated.id,
+      siteId: updated.siteId,
+      type: step.event,
+      data: toDepositRecord(updated),
+      requestId: request.requestId,
+    })),
+  );
+  // `intent.approved` is always sent: an approval is never made without its event.
+  if (events.length !== approved.length) throw new Error('an approval without its intent.approved event');
+  const steps = approved.map(({ updated, step }, index) => logged(step, request, updated, events[index]?.eventId ?? null));
+  return { result: { approved: approved.map(({ updated }) => updated.id), skipped }, step: steps, events };
 }
 
 /**

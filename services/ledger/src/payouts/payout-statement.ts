@@ -1,13 +1,9 @@
 import type { Prisma } from '@kasa/db';
 import { normalizeIban, RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
-import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import type { StatementLine } from '@kasa/statements';
 import type { OperatorPrincipal } from '../operators/operator-principal.js';
-import { markSenderReturnSent, type ReturnDeps } from '../returns/sender-return.use-case.js';
 import { writeAudits, type Actor } from '../shared/audit.repository.js';
-import type { OperatorRequest } from '../shared/request-context.js';
-import { markWithdrawalReturned, markWithdrawalSent, type WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
 import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
 import type { LineSource } from '../bank-transfers/record-lines.js';
 import type { PayoutBatchRepository, NamedPayout } from './payout-batch.repository.js';
@@ -25,17 +21,21 @@ export const PAYOUT_STATEMENT_PRINCIPAL: OperatorPrincipal = {
 
 const RULE = 'payout_statement';
 
-/** A batched payout a new debit line shows leaving the bank: marked SENT once the lines commit. */
+/** A batched payout a new debit line shows leaving the bank: marked SENT by a follow-up once the lines commit. */
 export interface PayoutSent {
   kind: 'withdrawal' | 'sender_return';
   id: string;
   batchId: string;
   bankTxId: string;
+  /** The debit line's identity on its account (the follow-up's line). */
+  lineKey: string;
 }
 
-/** A sent withdrawal a new credit line shows coming back: marked RETURNED once the lines commit. */
+/** A sent withdrawal a new credit line shows coming back: marked RETURNED by a follow-up once the lines commit. */
 export interface PayoutReturned {
   withdrawalId: string;
+  /** The credit line's identity on its account (the follow-up's line). */
+  lineKey: string;
   batchId: string;
   bankTxId: string;
   bankTransferId: string;
@@ -92,7 +92,7 @@ async function namedBy(deps: PayoutLineDeps, tx: Tx, lines: readonly StatementLi
 /**
  * The new debit lines of `source`'s account (inserted now, so a statement imported again finds none) that pay a batched
  * payout still APPROVED: the payout's own line (its batch's paying account, its EndToEndId or its creditor's IBAN,
- * exactly its amount), each payout once, to be marked SENT after commit. A reversal is never a payout leaving; any other
+ * exactly its amount), each payout once, to be marked SENT by a follow-up once committed. A reversal is never a payout leaving; any other
  * debit stays a kept debit, and an operator may still mark the payout sent by hand.
  */
 export async function sentPayouts(
@@ -100,6 +100,7 @@ export async function sentPayouts(
   tx: Tx,
   source: LineSource,
   debits: readonly StatementLine[],
+  keyOf: (line: StatementLine) => string,
   tally: PayoutTally,
 ): Promise<void> {
   const lines = debits.filter((line) => !line.reversal);
@@ -115,6 +116,7 @@ export async function sentPayouts(
       id,
       batchId: payout.item.batchId,
       bankTxId: line.bankTxId,
+      lineKey: keyOf(line),
     });
   }
 }
@@ -171,7 +173,8 @@ export async function splitPayoutReturns(
     const reason = code
       ? `Returned by the bank: ${RETURN_REASON_CODES[code]} (${code}), line ${line.bankTxId}`
       : `Returned by the bank${line.returnReason ? ` (reason ${line.returnReason})` : ''}, line ${line.bankTxId}`;
-    tally.returned.push({ withdrawalId, batchId: payout.item.batchId, bankTxId: line.bankTxId, bankTransferId, code, reason });
+    const lineKey = toTransfer(line).lineKey ?? '';
+    tally.returned.push({ withdrawalId, lineKey, batchId: payout.item.batchId, bankTxId: line.bankTxId, bankTransferId, code, reason });
     audits.push({
       actor,
       action: 'BANK_TRANSFER.RECORDED',
@@ -182,44 +185,4 @@ export async function splitPayoutReturns(
   }
   await writeAudits(tx, audits);
   return { others, created: audits.length, duplicates: returns.length - audits.length };
-}
-
-/**
- * After the lines committed: each payout a debit confirmed is marked SENT, then each withdrawal a credit brought back
- * RETURNED, one transition each through the operators' own steps (the same journal postings and webhooks), audited as
- * SYSTEM with the rule in the metadata. A payout an operator moved meanwhile is left as it is (logged). Returns the counts.
- */
-export async function settlePayouts(
-  deps: WithdrawalReviewDeps & ReturnDeps,
-  request: OperatorRequest,
-  tally: PayoutTally,
-): Promise<{ payoutsSent: number; payoutsReturned: number }> {
-  const context: OperatorRequest = { requestId: request.requestId, caller: PAYOUT_STATEMENT_PRINCIPAL };
-  const attempt = async (what: Record<string, string>, step: () => Promise<unknown>): Promise<number> => {
-    try {
-      await step();
-      return 1;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      // The payout was moved meanwhile (an operator marked it by hand): their step stands.
-      deps.logger.info('payout not settled from the statement', { requestId: request.requestId, ...what, reason: error.detail });
-      return 0;
-    }
-  };
-  let payoutsSent = 0;
-  for (const { kind, id, batchId, bankTxId } of tally.sent) {
-    const rule = { rule: RULE, batchId };
-    payoutsSent += await attempt({ kind, id, bankTxId }, () =>
-      kind === 'withdrawal'
-        ? markWithdrawalSent(deps, context, id, bankTxId, rule)
-        : markSenderReturnSent(deps, context, id, bankTxId, rule),
-    );
-  }
-  let payoutsReturned = 0;
-  for (const { withdrawalId, batchId, bankTxId, bankTransferId, code, reason } of tally.returned) {
-    payoutsReturned += await attempt({ kind: 'withdrawal', id: withdrawalId, bankTxId }, () =>
-      markWithdrawalReturned(deps, context, withdrawalId, reason, code, { rule: RULE, batchId, bankTransferId, bankTxId }),
-    );
-  }
-  return { payoutsSent, payoutsReturned };
 }

@@ -19,7 +19,7 @@ import {
   type FourEyesDeps,
   withApprovalsRequired,
 } from '../shared/four-eyes.js';
-import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
+import { inTransaction, runTransition, transitionIn, type Transition, type TransitionDeps } from '../shared/transition.js';
 import { HousePostings, type HouseLeg } from './house-accounts.js';
 import type { NewSenderReturn, SenderReturnRepository } from './sender-return.repository.js';
 import { assertReturnAction, type ReturnAction } from './sender-return.states.js';
@@ -249,7 +249,12 @@ function assertLiveReturn(current: SenderReturn): void {
  * house journal posting and audit entry. A step from any other status is a 409 and changes nothing.
  */
 function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string, step: Step) {
-  return runTransition(deps, request, returnId, {
+  return runTransition(deps, request, returnId, returnTransition(deps, request, returnId, step));
+}
+
+/** A return's step as the recipe's data, for {@link runTransition} or, inside a caller's transaction, {@link transitionIn}. */
+function returnTransition(deps: ReturnDeps, request: OperatorRequest, returnId: string, step: Step) {
+  return {
     entityType: 'sender_return',
     notFound: 'No return with this id.',
     lock: (tx) => deps.senderReturns.lock(tx, returnId),
@@ -305,7 +310,7 @@ function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string
     // A first approval answers the standing approvals (1 of 2); every other step, who approved.
     result: ({ updated, decision }) =>
       toOpsSenderReturn(updated, waits(decision) ? approvalsView(deps, updated.status, updated.approvals, 2) : undefined),
-  });
+  } satisfies Transition<SenderReturn, Decision, unknown>;
 }
 
 /**
@@ -360,12 +365,31 @@ export function markSenderReturnSent(
   bankTxId?: string,
   rule: Record<string, string> = {},
 ) {
-  return transition(deps, request, returnId, {
+  return transition(deps, request, returnId, sentStep(bankTxId, rule));
+}
+
+function sentStep(bankTxId: string | undefined, rule: Record<string, string>): Step {
+  return {
     action: 'markSent',
     paysOut: true,
     changes: (now) => ({ sentAt: now, sentBankTxId: bankTxId ?? null }),
     posting: (r) => HousePostings.returnSent(r.amount),
     transferTo: () => 'RETURNED',
     metadata: { ...(bankTxId ? { bankTxId } : {}), ...rule },
-  });
+  };
+}
+
+/**
+ * {@link markSenderReturnSent} inside the caller's transaction (the follow-up worker's, which also finishes the
+ * follow-up there): the outcome for the caller to commit, log and publish.
+ */
+export function markSenderReturnSentIn(
+  tx: Tx,
+  deps: ReturnDeps,
+  request: OperatorRequest,
+  returnId: string,
+  bankTxId: string,
+  rule: Record<string, string>,
+) {
+  return transitionIn(tx, request, returnId, returnTransition(deps, request, returnId, sentStep(bankTxId, rule)));
 }

@@ -4,7 +4,8 @@ import { AppError } from '@kasa/http';
 import { actorOf, HOSTED_PAGE_PRINCIPAL, sandboxPrincipal } from '../operators/operator-principal.js';
 import type { ImportStatementDeps } from '../bank-transfers/import-statement.use-case.js';
 import { recordArrival } from '../bank-transfers/record-arrival.js';
-import { approveStraightThrough } from '../bank-transfers/record-lines.js';
+import { promiseLineWork } from '../bank-transfers/record-lines.js';
+import { runFollowUps } from '../follow-ups/run-follow-ups.use-case.js';
 import { storedSuggestions } from '../bank-transfers/matching.js';
 import { approveDeposit, rejectDeposit } from '../deposits/review-deposit.use-case.js';
 import { toDepositRecord } from '../deposits/deposit.views.js';
@@ -91,8 +92,8 @@ export async function simulateTransfer(deps: SimulatorDeps, caller: SimulatorCal
   const now = deps.clock.now();
   const receivedAt = input.late ? new Date(Math.max(now.getTime(), deposit.expiresAt.getTime() + skew + 1_000)) : now;
   const request = requestOf(caller);
-  const recorded = await inTransaction(deps, (tx) =>
-    recordArrival(
+  const { recorded, promised, refusals } = await inTransaction(deps, async (tx) => {
+    const arrival = await recordArrival(
       tx,
       deps,
       actorOf(request.caller),
@@ -107,15 +108,22 @@ export async function simulateTransfer(deps: SimulatorDeps, caller: SimulatorCal
         livemode: false,
       },
       caller.requestId,
-    ),
-  );
-  // A fresh bank reference each time: never a repeat.
-  if (!recorded) throw new Error('a simulated transfer was taken for a repeat');
+    );
+    // A fresh bank reference each time: never a repeat.
+    if (!arrival) throw new Error('a simulated transfer was taken for a repeat');
+    // Straight-through approval as for a bank line: promised in this transaction, carried out once committed.
+    const work = { paid: arrival.deposit ? [arrival] : [], payouts: { sent: [], returned: [] }, refusals: [] };
+    const ids = await promiseLineWork(tx, deps, { receivingAccountId: null }, work, caller.requestId);
+    return { recorded: arrival, promised: ids, refusals: work.refusals };
+  });
   await deps.outbox.publish(
     recorded.events.map((event) => event.eventId),
     caller.requestId,
   );
-  const autoApproved = recorded.deposit ? (await approveStraightThrough(deps, request, [recorded])) > 0 : false;
+  for (const { intentId: refused, refusal } of refusals) {
+    deps.logger.info('straight-through approval not applied', { requestId: caller.requestId, intentId: refused, refusal });
+  }
+  const autoApproved = (await runFollowUps(deps, caller.requestId, { ids: promised })).autoApproved > 0;
   const after = await deps.depositReview.findDeposit(intentId);
   deps.logger.info('sandbox transfer simulated', {
     requestId: caller.requestId,

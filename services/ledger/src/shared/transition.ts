@@ -158,30 +158,42 @@ export async function runTransition<Row, Decision extends Decided, Result>(
   transition: Transition<Row, Decision, Result>,
 ): Promise<Result> {
   if (!isUuid(entityId)) throw new AppError('not_found', transition.notFound);
-  return commitTransition(deps, request, async (tx) => {
-    const current = await transition.lock(tx);
-    if (!current || (transition.siteOf && !inScope(request.caller, transition.siteOf(current)))) {
-      throw new AppError('not_found', transition.notFound);
-    }
-    await transition.guard?.(tx, current);
-    const decision = await transition.decide(tx, current);
-    const updated = await transition.update(tx, current, decision);
-    if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);
-    const journalTransactionId = (await transition.post?.(tx, { current, decision, updated })) ?? null;
-    const changed = { current, decision, updated, journalTransactionId };
-    await writeAudit(tx, {
-      actor: actorOf(request.caller),
-      entityType: transition.entityType,
-      entityId,
-      ...transition.audit(changed),
-    });
-    const event = transition.event?.(changed) ?? null;
-    const events = [
-      ...(decision.events ?? []),
-      ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
-    ];
-    // The transition's own event is the last written.
-    const announced = { ...changed, eventId: event ? (events[events.length - 1]?.eventId ?? null) : null };
-    return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };
+  return commitTransition(deps, request, (tx) => transitionIn(tx, request, entityId, transition));
+}
+
+/**
+ * {@link runTransition}'s work inside the caller's transaction, for a use case that takes several reviewed steps in one
+ * (the follow-up worker finishing a payout with the claim on its follow-up): the caller commits, logs and publishes.
+ */
+export async function transitionIn<Row, Decision extends Decided, Result>(
+  tx: Tx,
+  request: OperatorRequest,
+  entityId: string,
+  transition: Transition<Row, Decision, Result>,
+): Promise<TransitionOutcome<Result>> {
+  if (!isUuid(entityId)) throw new AppError('not_found', transition.notFound);
+  const current = await transition.lock(tx);
+  if (!current || (transition.siteOf && !inScope(request.caller, transition.siteOf(current)))) {
+    throw new AppError('not_found', transition.notFound);
+  }
+  await transition.guard?.(tx, current);
+  const decision = await transition.decide(tx, current);
+  const updated = await transition.update(tx, current, decision);
+  if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);
+  const journalTransactionId = (await transition.post?.(tx, { current, decision, updated })) ?? null;
+  const changed = { current, decision, updated, journalTransactionId };
+  await writeAudit(tx, {
+    actor: actorOf(request.caller),
+    entityType: transition.entityType,
+    entityId,
+    ...transition.audit(changed),
   });
+  const event = transition.event?.(changed) ?? null;
+  const events = [
+    ...(decision.events ?? []),
+    ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
+  ];
+  // The transition's own event is the last written.
+  const announced = { ...changed, eventId: event ? (events[events.length - 1]?.eventId ?? null) : null };
+  return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };
 }

@@ -9,7 +9,10 @@ import type { JournalRepository } from '../journal/journal.repository.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { approvalsRequired, approvalsView, decideApproval, type ApprovalDecision, type FourEyesDeps } from '../shared/four-eyes.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { runTransition, type TransitionDeps } from '../shared/transition.js';
+import { runTransition, transitionIn, type Transition, type TransitionDeps, type TransitionOutcome } from '../shared/transition.js';
+import { writeAudits } from '../shared/audit.repository.js';
+import { actorOf } from '../operators/operator-principal.js';
+import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 
 /**
  * What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal, and
@@ -53,7 +56,12 @@ const approversOf = (approval: ApprovalDecision) => approval.approvals.map((give
  * and the event.
  */
 function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, step: Step) {
-  return runTransition(deps, request, withdrawalId, {
+  return runTransition(deps, request, withdrawalId, withdrawalTransition(deps, request, withdrawalId, step));
+}
+
+/** A withdrawal step as the recipe's data, for {@link runTransition} or, inside a caller's transaction, {@link transitionIn}. */
+function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string, step: Step) {
+  return {
     entityType: 'withdrawal',
     notFound: 'No withdrawal with this id.',
     lock: (tx) => deps.withdrawalReview.lockWithdrawal(tx, withdrawalId),
@@ -127,7 +135,7 @@ function transition(deps: WithdrawalReviewDeps, request: OperatorRequest, withdr
       ...toOpsWithdrawal(updated, waits(decision) ? approvalsView(deps, updated.status, updated.approvals, 2) : undefined),
       eventId,
     }),
-  });
+  } satisfies Transition<Withdrawal, Decision, unknown>;
 }
 
 /**
@@ -167,7 +175,11 @@ export function markWithdrawalSent(
   bankTxId?: string,
   rule: Record<string, string> = {},
 ) {
-  return transition(deps, request, withdrawalId, {
+  return transition(deps, request, withdrawalId, sentStep(bankTxId, rule));
+}
+
+function sentStep(bankTxId: string | undefined, rule: Record<string, string>): Step {
+  return {
     action: 'markSent',
     audit: 'WITHDRAWAL.SENT',
     log: 'withdrawal sent',
@@ -175,7 +187,7 @@ export function markWithdrawalSent(
     posting: (w) => Postings.withdrawalSettled(w.siteId, w.id, w.amount),
     event: 'withdrawal.sent',
     metadata: { bankTxId: bankTxId ?? null, ...rule },
-  });
+  };
 }
 
 /**
@@ -191,7 +203,11 @@ export function markWithdrawalReturned(
   code: ReturnReasonCode | null = null,
   rule: Record<string, string> = {},
 ) {
-  return transition(deps, request, withdrawalId, {
+  return transition(deps, request, withdrawalId, returnedStep(reason, code, rule));
+}
+
+function returnedStep(reason: string, code: ReturnReasonCode | null, rule: Record<string, string>): Step {
+  return {
     action: 'markReturned',
     audit: 'WITHDRAWAL.RETURNED',
     log: 'withdrawal returned',
@@ -199,5 +215,119 @@ export function markWithdrawalReturned(
     posting: (w) => Postings.withdrawalReturned(w.siteId, w.id, w.amount),
     event: 'withdrawal.returned',
     metadata: { reason: reason.trim(), code, ...rule },
-  });
+  };
+}
+
+/**
+ * {@link markWithdrawalReturned} inside the caller's transaction (the follow-up worker's, which also finishes the
+ * follow-up there): the outcome for the caller to commit, log and publish.
+ */
+export function markWithdrawalReturnedIn(
+  tx: Prisma.TransactionClient,
+  deps: WithdrawalReviewDeps,
+  request: OperatorRequest,
+  withdrawalId: string,
+  reason: string,
+  code: ReturnReasonCode | null,
+  rule: Record<string, string>,
+) {
+  return transitionIn(tx, request, withdrawalId, withdrawalTransition(deps, request, withdrawalId, returnedStep(reason, code, rule)));
+}
+
+/** A batched withdrawal a debit line showed leaving: the line's reference and the audit metadata of the rule. */
+export interface SentByLine {
+  withdrawalId: string;
+  bankTxId: string;
+  rule: Record<string, string>;
+}
+
+/**
+ * APPROVED -> SENT for many withdrawals in the caller's transaction, set-based (the follow-up worker confirming a
+ * statement's payouts: thousands a second, not one transaction each): each locked, its step checked against the state
+ * table, then one update, one journal write, one audit write and one event write for all. The same postings, audit
+ * entries and `withdrawal.sent` events as {@link markWithdrawalSent} one at a time. A withdrawal not APPROVED (an
+ * operator marked it sent or returned it first) is skipped with the 409's reason and changes nothing.
+ */
+export async function markWithdrawalsSentIn(
+  tx: Prisma.TransactionClient,
+  deps: WithdrawalReviewDeps,
+  request: OperatorRequest,
+  lines: readonly SentByLine[],
+): Promise<TransitionOutcome<{ sent: string[]; skipped: Array<{ withdrawalId: string; reason: string }> }>> {
+  const locked = await deps.withdrawalReview.lockWithdrawals(
+    tx,
+    lines.map((line) => line.withdrawalId),
+  );
+  const skipped: Array<{ withdrawalId: string; reason: string }> = [];
+  const decided: Array<{ current: Withdrawal; line: SentByLine }> = [];
+  for (const line of lines) {
+    const current = locked.get(line.withdrawalId);
+    if (!current) {
+      skipped.push({ withdrawalId: line.withdrawalId, reason: 'No withdrawal with this id.' });
+      continue;
+    }
+    try {
+      assertWithdrawalAction('markSent', current.status);
+      decided.push({ current, line });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      skipped.push({ withdrawalId: line.withdrawalId, reason: error.detail });
+    }
+  }
+  const now = new Date();
+  const written = await deps.withdrawalReview.markSentMany(
+    tx,
+    decided.map(({ current, line }) => ({ id: current.id, from: current.status, sentAt: now, sentBankTxId: line.bankTxId })),
+  );
+  // Locked by this transaction: nobody else can have moved them.
+  if (written.size !== decided.length) throw new Error('a withdrawal locked in this transaction changed under it');
+  const sent = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Withdrawal }));
+  const transactionIds = await deps.journal.postMany(
+    tx,
+    sent.map(({ current }) => Postings.withdrawalSettled(current.siteId, current.id, current.amount)),
+  );
+  const actor = actorOf(request.caller);
+  await writeAudits(
+    tx,
+    sent.map(({ current, line }, index) => ({
+      actor,
+      entityType: 'withdrawal',
+      entityId: current.id,
+      action: 'WITHDRAWAL.SENT',
+      siteId: current.siteId,
+      metadata: {
+        from: current.status,
+        to: 'SENT',
+        amount: current.amount.toString(),
+        journalTransactionId: transactionIds[index] ?? null,
+        bankTxId: line.bankTxId,
+        ...line.rule,
+      },
+    })),
+  );
+  const events = await writeEventsIfSubscribed(
+    tx,
+    sent.map(({ updated }) => ({
+      entityId: updated.id,
+      siteId: updated.siteId,
+      type: 'withdrawal.sent' as const,
+      data: toWithdrawalRecord(updated),
+      requestId: request.requestId,
+    })),
+  );
+  // `withdrawal.sent` is always sent: a payout never leaves without its event.
+  if (events.length !== sent.length) throw new Error('a withdrawal sent without its withdrawal.sent event');
+  const steps = sent.map(({ current, updated }, index) => ({
+    message: 'withdrawal sent',
+    fields: {
+      withdrawalId: current.id,
+      siteId: current.siteId,
+      status: updated.status,
+      amount: current.amount.toString(),
+      operatorId: request.caller.operatorId,
+      journalTransactionId: transactionIds[index] ?? null,
+      eventId: events[index]?.eventId ?? null,
+    },
+  }));
+  return { result: { sent: sent.map(({ current }) => current.id), skipped }, step: steps, events };
 }

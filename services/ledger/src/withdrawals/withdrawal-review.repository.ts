@@ -22,6 +22,34 @@ export class WithdrawalReviewRepository {
     return (await lockRow(tx, 'withdrawals', id)) ? tx.withdrawal.findUnique({ where: { id } }) : null;
   }
 
+  /** Locks many withdrawals at once, in id order (two runs over overlapping sets never deadlock); the missing are left out. */
+  async lockWithdrawals(tx: Tx, ids: readonly string[]): Promise<Map<string, Withdrawal>> {
+    if (ids.length === 0) return new Map();
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT id::text FROM withdrawals WHERE id = ANY(${[...ids]}::uuid[]) ORDER BY id FOR UPDATE`;
+    if (locked.length === 0) return new Map();
+    const rows = await tx.withdrawal.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Many withdrawals marked SENT in one statement, each conditional on the status it was locked in; returns those written. */
+  async markSentMany(
+    tx: Tx,
+    rows: ReadonlyArray<{ id: string; from: WithdrawalStatus; sentAt: Date; sentBankTxId: string }>,
+  ): Promise<Map<string, Withdrawal>> {
+    if (rows.length === 0) return new Map();
+    const written = await tx.$queryRaw<Array<{ id: string }>>`
+      UPDATE withdrawals w SET status = 'SENT', sent_at = u.sent_at, sent_bank_tx_id = u.sent_bank_tx_id, updated_at = now()
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.from)}::text[],
+        ${rows.map((r) => r.sentAt.toISOString())}::timestamptz[], ${rows.map((r) => r.sentBankTxId)}::text[])
+        AS u(id, from_status, sent_at, sent_bank_tx_id)
+      WHERE w.id = u.id AND w.status = u.from_status::"WithdrawalStatus"
+      RETURNING w.id::text`;
+    if (written.length === 0) return new Map();
+    const updated = await tx.withdrawal.findMany({ where: { id: { in: written.map((row) => row.id) } } });
+    return new Map(updated.map((row) => [row.id, row]));
+  }
+
   /** The withdrawal's conditional write (see {@link updateFrom}). */
   updateWithdrawal(tx: Tx, id: string, from: WithdrawalStatus, data: Prisma.WithdrawalUpdateManyMutationInput): Promise<Withdrawal | null> {
     return updateFrom((args) => tx.withdrawal.update(args), id, from, data);
