@@ -41,7 +41,7 @@ const IDEMPOTENCY_KEY = {
 };
 
 /** Each error answer of the table's lists; a 400's wording and example depend on what the operation checks. */
-function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec): Json {
+function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec, operationId: string): Json {
   switch (status) {
     case '400':
       if (spec.idempotent) return problem('validation_failed or idempotency_key_missing', EX.validationProblem);
@@ -51,6 +51,12 @@ function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec): Js
     case '404':
       return problem("not_found (missing or another site's)", EX.notFoundProblem);
     case '409':
+      // A deposit's answer is replayed from the ledger's record of the key, which a database failover can lose.
+      if (operationId === 'createDeposit')
+        return problem(
+          'idempotency_key_in_use: the same key is still in flight; or conflict with reason idempotency_record_lost: the key was answered before but a database failover lost its record, and nothing was created',
+          EX.inUseProblem,
+        );
       return problem('idempotency_key_in_use: the same key is still in flight', EX.inUseProblem);
     case '413':
       return problem('payload_too_large: body over 64 KiB');
@@ -87,7 +93,7 @@ function operation(operationId: string, spec: PartnerOperationSpec): Json {
         headers: { ...RATE_LIMIT_HEADERS, ...(spec.idempotent ? REPLAYED_HEADER : {}) },
         content: { 'application/json': { schema: ref(spec.response), example: spec.example } },
       },
-      ...Object.fromEntries(spec.errors.map((status) => [status, errorAnswer(status, spec)])),
+      ...Object.fromEntries(spec.errors.map((status) => [status, errorAnswer(status, spec, operationId)])),
     },
   };
 }

@@ -42,6 +42,8 @@ const REASON_TITLES: Record<ErrorReason, string> = {
     'Two different people must approve this payout: not its first approver, an account tied to them (one created or last changed the other), nor the bootstrap token.',
   nothing_to_batch: 'No approved payout is left to batch.',
   sandbox_payout: "This is a sandbox's simulated money: it never leaves through the house's real account.",
+  // Partner API only (a create whose record a database failover lost); no console form can meet it.
+  idempotency_record_lost: 'This request was answered before, but its record was lost in a database failover.',
   not_exact_match: 'Only exact matches are approved together: the money received differs from the amount requested.',
   // The second factor's 401 and 403 (docs/operations.md).
   otp_required: 'Enter the code from your authenticator app.',

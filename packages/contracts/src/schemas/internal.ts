@@ -10,12 +10,16 @@ const uuid = {
   'x-message': 'must be the acting API key id',
 } as const;
 
-/** A create as the gateway forwards it: the partner's key and body fingerprint, and the body itself. */
+/**
+ * A create as the gateway forwards it: the partner's key and body fingerprint, and the body itself.
+ * `answeredBefore`: the gateway remembers answering this key with this body (its Redis entry is done), so the
+ * ledger must replay its record of the key and never create anew (409 `idempotency_record_lost` when it has none).
+ */
 export const createEnvelopeSchema = {
   $id: 'InternalCreateEnvelope',
   type: 'object',
   required: ['idempotencyKey', 'fingerprint', 'request'],
-  properties: { idempotencyKey: { type: 'string' }, fingerprint: sha256Hex, request: {} },
+  properties: { idempotencyKey: { type: 'string' }, fingerprint: sha256Hex, request: {}, answeredBefore: { type: 'boolean' } },
 } as const;
 
 /** A partner's replay request as the gateway forwards it. */

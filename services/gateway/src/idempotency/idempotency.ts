@@ -74,7 +74,7 @@ export class IdempotencyStore {
    */
   async run(
     scope: { siteId: string; route: string; key: string; fingerprint: string },
-    execute: () => Promise<StoredResponse>,
+    execute: (answeredBefore: boolean) => Promise<StoredResponse>,
     keep: 'answer' | 'fingerprint' = 'answer',
   ): Promise<StoredResponse> {
     const redisKey = `${this.prefix}:idem:${scope.siteId}:${scope.route}:${createHash('sha256').update(scope.key).digest('base64url').slice(0, 22)}`;
@@ -95,7 +95,7 @@ export class IdempotencyStore {
       }
     } catch {
       // Redis failed or timed out: nothing was claimed, so nothing needs releasing; the ledger decides.
-      return execute();
+      return execute(false);
     }
     if (!claimed) {
       if (existing === null) {
@@ -105,9 +105,11 @@ export class IdempotencyStore {
       if (existing.fingerprint !== fingerprint) {
         throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
       }
-      // A done key without its answer (`keep: 'fingerprint'`): the ledger's record of the key replays it.
+      // A done key without its answer (`keep: 'fingerprint'`): the ledger's record of the key replays it. The
+      // ledger is told the key was answered, so a record lost in a database failover is refused (409), never
+      // created again under a second id.
       if (existing.state === 'done')
-        return existing.body === '' ? execute() : { status: existing.status, body: existing.body, replayed: true };
+        return existing.body === '' ? execute(true) : { status: existing.status, body: existing.body, replayed: true };
       if (Date.now() - existing.claimedAt < STALE_CLAIM_MS) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
       }
@@ -115,7 +117,7 @@ export class IdempotencyStore {
     }
     let result: StoredResponse;
     try {
-      result = await execute();
+      result = await execute(false);
     } catch (error) {
       if (claimed) await this.redis.del(redisKey).catch(() => undefined);
       throw error;

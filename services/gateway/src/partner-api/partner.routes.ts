@@ -26,11 +26,12 @@ export function partnerRoutes(deps: GatewayDeps): Router {
       const scope = { siteId: res.locals.principal.siteId, route, key, fingerprint };
       const result = await deps.idempotency.run(
         scope,
-        () =>
+        (answeredBefore) =>
           deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
             idempotencyKey: key,
             fingerprint,
             request: body,
+            ...(answeredBefore ? { answeredBefore } : {}),
           }),
         route === 'deposits' ? 'fingerprint' : 'answer',
       );

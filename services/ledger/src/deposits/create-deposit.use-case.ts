@@ -63,6 +63,7 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
     },
     findExisting: () => deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey),
     fingerprint: command.fingerprint,
+    answeredBefore: command.answeredBefore,
     toBody: response,
   });
   const { requestId } = command;

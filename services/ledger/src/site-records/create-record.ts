@@ -19,6 +19,8 @@ export interface CreateCommand<Body> extends RequestContext {
   siteId: string;
   idempotencyKey: string;
   fingerprint: string;
+  /** The gateway already answered this key with this body: replay the record, never create one. */
+  answeredBefore?: boolean;
   body: Body;
 }
 
@@ -89,6 +91,8 @@ export interface CreateOnce<Inserted, Existing extends { idempotencyFingerprint:
   /** The row this idempotency key already created. */
   findExisting(): Promise<Existing | null>;
   fingerprint: string;
+  /** The gateway answered this key before ({@link CreateCommand.answeredBefore}): only a replay may answer. */
+  answeredBefore?: boolean;
   toBody(row: Inserted | Existing): Body;
 }
 
@@ -100,6 +104,21 @@ export interface CreateOnce<Inserted, Existing extends { idempotencyFingerprint:
 export async function createOnce<Inserted, Existing extends { idempotencyFingerprint: string }, Body>(
   create: CreateOnce<Inserted, Existing, Body>,
 ): Promise<Idempotent<Body>> {
+  if (create.answeredBefore) {
+    // The partner holds an answer for this key. Without the record it named (a failover to a replica that had
+    // not received it), creating now would give the same key a second id: refuse instead, and say why.
+    const existing = await create.findExisting();
+    if (!existing) {
+      throw new AppError(
+        'conflict',
+        'This Idempotency-Key was answered before, but its record is no longer in the ledger (lost in a database failover); nothing was created. Create it again with a new Idempotency-Key if it is still wanted.',
+        undefined,
+        undefined,
+        'idempotency_record_lost',
+      );
+    }
+    return replayOf(create, existing);
+  }
   for (let attempt = 0; attempt < 5; attempt += 1) {
     let inserted: Inserted | null;
     try {
@@ -111,10 +130,18 @@ export async function createOnce<Inserted, Existing extends { idempotencyFingerp
     if (inserted) return { replayed: false, body: create.toBody(inserted) };
     const existing = await create.findExisting();
     if (!existing) continue;
-    if (existing.idempotencyFingerprint !== create.fingerprint) {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
-    }
-    return { replayed: true, body: create.toBody(existing) };
+    return replayOf(create, existing);
   }
   throw new AppError('service_unavailable', 'Could not allocate a reference number; retry with the same Idempotency-Key.');
+}
+
+/** The record a key already created: replayed for the same body, `idempotency_key_reused` for another. */
+function replayOf<Inserted, Existing extends { idempotencyFingerprint: string }, Body>(
+  create: CreateOnce<Inserted, Existing, Body>,
+  existing: Existing,
+): Idempotent<Body> {
+  if (existing.idempotencyFingerprint !== create.fingerprint) {
+    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
+  }
+  return { replayed: true, body: create.toBody(existing) };
 }

@@ -19,9 +19,10 @@ export function createRecordRoute<Body>(
   create: (command: CreateCommand<Body>) => Promise<Idempotent<unknown>>,
 ): RequestHandler {
   return async (req, res) => {
-    const { idempotencyKey, fingerprint, request } = parseRequest('createEnvelope', req.body);
+    const { idempotencyKey, fingerprint, request, answeredBefore } = parseRequest('createEnvelope', req.body);
     const body = parse(request);
-    const result = await create({ siteId: pathParam(req, 'siteId'), idempotencyKey, fingerprint, body, requestId: req.requestId });
+    const siteId = pathParam(req, 'siteId');
+    const result = await create({ siteId, idempotencyKey, fingerprint, answeredBefore, body, requestId: req.requestId });
     res.status(201).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
   };
 }

@@ -28,6 +28,7 @@ export async function createWithdrawal(
       }),
     findExisting: () => deps.withdrawals.findByIdempotencyKey(site.id, command.idempotencyKey),
     fingerprint: command.fingerprint,
+    answeredBefore: command.answeredBefore,
     toBody: (row) => ({ withdrawalId: row.id, referenceNo: row.referenceNo }),
   });
   // The target IBAN and holder name stay out of the log.
