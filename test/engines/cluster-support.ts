@@ -28,6 +28,8 @@ export interface SourceService {
   linesBetween(from: number, to: number): OutputLine[];
   /** SIGTERM, then SIGKILL (by pid) if it has not exited within 15 s. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: nothing is finished or released) and resolves once the process has exited. */
+  kill(): Promise<void>;
 }
 
 const children = new Set<ChildProcess>();
@@ -85,6 +87,11 @@ export async function startFromSource(name: ServiceName, env: Record<string, str
       child.kill('SIGTERM');
       await exited;
       clearTimeout(kill);
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -88,12 +88,13 @@ export async function startWorker(
     url: `http://127.0.0.1:${bound}`,
     async stop() {
       // Readiness turns 503 and the health server closes while the worker stops taking jobs. In-flight
-      // deliveries get up to a lock duration (and at most the process's shutdown grace) to finish; then the
-      // worker is closed by force and their jobs go back to the queue when their locks expire (BullMQ's
-      // stalled-job check), so no job is lost.
+      // deliveries get up to an attempt's timeout (and at most the process's shutdown grace) to finish: their
+      // locks are renewed meanwhile, however short the lock. Then the worker is closed by force and their jobs go
+      // back to the queue when their locks expire (BullMQ's stalled-job check), so no job is lost.
       const draining = close(server);
       await recovery.stop();
-      if (!(await settleWithin(worker.close(), config.webhookLockDurationMs))) await settleWithin(worker.close(true), 10_000);
+      const finishMs = Math.max(config.webhookLockDurationMs, config.webhookTimeoutMs);
+      if (!(await settleWithin(worker.close(), finishMs))) await settleWithin(worker.close(true), 10_000);
       await draining;
       await closeConnections(deps);
     },

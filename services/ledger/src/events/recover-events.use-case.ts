@@ -82,6 +82,11 @@ export interface ReplayDeadRequest extends RequestContext {
   actor: Actor;
   /** Replay at most this many (the oldest); all by default. */
   limit?: number;
+  /**
+   * Replays run at once, each its own transaction; 1 by default (strictly oldest first). More is faster (the
+   * auto-replay's window) and keeps the order from one group of this many to the next only.
+   */
+  concurrency?: number;
 }
 
 /**
@@ -93,21 +98,30 @@ export interface ReplayDeadRequest extends RequestContext {
 export async function replayDeadEvents(deps: ReplayDeps, request: ReplayDeadRequest): Promise<RecoverEventsResult> {
   const { siteId, since, until } = request;
   const limit = request.limit ?? Infinity;
+  const concurrency = Math.max(1, request.concurrency ?? 1);
   const eventIds: string[] = [];
   let replayed = 0;
   let after: { createdAt: Date; id: string } | undefined;
   while (replayed < limit) {
     const want = Math.min(BATCH, limit - replayed);
     const batch = await deps.events.deadInWindow(siteId, since, until, after, want);
-    for (const event of batch) {
+    const replayOne = async (eventId: string): Promise<boolean> => {
       try {
-        await replayEvent(deps, { eventId: event.id, siteId, actor: request.actor, requestId: request.requestId });
+        await replayEvent(deps, { eventId, siteId, actor: request.actor, requestId: request.requestId });
+        return true;
       } catch (error) {
-        if (error instanceof AppError && error.reason === 'event_in_delivery') continue;
+        if (error instanceof AppError && error.reason === 'event_in_delivery') return false;
         throw error;
       }
-      replayed += 1;
-      if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(event.id);
+    };
+    for (let from = 0; from < batch.length; from += concurrency) {
+      const group = batch.slice(from, from + concurrency);
+      const done = await Promise.all(group.map((event) => replayOne(event.id)));
+      group.forEach((event, index) => {
+        if (!done[index]) return;
+        replayed += 1;
+        if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(event.id);
+      });
     }
     if (batch.length < want) break;
     after = batch[batch.length - 1];
