@@ -1,0 +1,90 @@
+/**
+ * The drill's services: the compiled gateway, ledger and webhook worker (`node services/<name>/dist/main.js`,
+ * as their containers run) with a production environment, each on a fixed loopback port so that a restart
+ * after kill -9 comes back where its callers expect it, as a Kubernetes Service name would.
+ */
+import { startCompiled, type CompiledHandle, type CompiledService } from '../../bench/lib/production-services.js';
+import { sleep, until } from './wait.js';
+
+export const SERVICES: readonly CompiledService[] = ['ledger', 'gateway', 'webhook-worker'];
+
+const PORT_VARIABLE: Record<CompiledService, string> = {
+  ledger: 'LEDGER_PORT',
+  gateway: 'GATEWAY_PORT',
+  'webhook-worker': 'WORKER_PORT',
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export class DrillServices {
+  private readonly running = new Map<CompiledService, CompiledHandle>();
+
+  constructor(
+    private readonly env: Record<string, string>,
+    readonly ports: Record<CompiledService, number>,
+  ) {}
+
+  url(name: CompiledService): string {
+    return `http://127.0.0.1:${this.ports[name]}`;
+  }
+
+  async start(name: CompiledService): Promise<void> {
+    const handle = await startCompiled(name, { ...this.env, [PORT_VARIABLE[name]]: String(this.ports[name]) });
+    this.running.set(name, handle);
+  }
+
+  /** kill -9 (by the process's own pid), then starts it again at once, as a restart policy does; the restart's ms. */
+  async killAndRestart(name: CompiledService): Promise<number> {
+    const handle = this.running.get(name);
+    if (!handle?.pid) throw new Error(`drill: ${name} is not running`);
+    const pid = handle.pid;
+    process.kill(pid, 'SIGKILL');
+    await until(`${name} (pid ${pid}) exits`, 10_000, () => !alive(pid), 10);
+    this.running.delete(name);
+    const started = Date.now();
+    // A port just released by a killed process can be taken again at once; retry briefly if not.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.start(name);
+        return Date.now() - started;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await sleep(500);
+      }
+    }
+  }
+
+  /** Polls `/readyz` until it answers 200 (bounded); resolves null when ready, else the last answer seen. */
+  async readiness(name: CompiledService, timeoutMs: number): Promise<string | null> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      try {
+        const response = await fetch(`${this.url(name)}/readyz`, { signal: AbortSignal.timeout(2_000) });
+        if (response.ok) return null;
+        last = `${response.status} ${await response.text()}`;
+      } catch (error) {
+        last = String(error);
+      }
+      if (Date.now() > deadline) return last;
+      await sleep(200);
+    }
+  }
+
+  /** Error log lines written so far by the running processes (the ones killed are not counted). */
+  errorLines(): number {
+    return [...this.running.values()].reduce((sum, handle) => sum + handle.errorLines(), 0);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running.values()].map((handle) => handle.stop()));
+    this.running.clear();
+  }
+}
