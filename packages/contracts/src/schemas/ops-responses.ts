@@ -564,7 +564,9 @@ export const OPS_RESPONSE_SCHEMAS = {
               'Which invariant failed, e.g. unbalanced_transaction, record_mismatch, unbacked_credit, unaccounted_money, ' +
               'reconciliation_difference, statement_gap, or cross_mode_money: live and sandbox money met (`detail.case` says how: ' +
               'batch_item, transfer_credit, confirmed_by_live_line, sender_return, house_posting, journal_posting), or ' +
-              'bank_line_credited_twice: one bank transaction recorded both by hand and from the bank on one account.',
+              'bank_line_credited_twice: one bank transaction recorded both by hand and from the bank on one account, or ' +
+              'promised_work_undone: a follow-up a commit promised marked done with its record unmoved (`detail.case` ' +
+              'done_not_applied) or still pending an hour on (overdue).',
           },
           detail: { type: 'object', additionalProperties: { type: 'string' } },
         },

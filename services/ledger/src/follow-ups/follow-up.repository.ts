@@ -121,6 +121,30 @@ export class FollowUpRepository {
       WHERE id = ANY(${[...ids]}::uuid[]) AND status = 'PENDING'`;
   }
 
+  /**
+   * Follow-ups the books contradict (the journal check's `promised_work_undone`): one marked DONE whose record is not in
+   * the state its step leads to (`case: done_not_applied`), or one still PENDING long after its commit
+   * (`case: overdue`: no ledger's worker is doing the work).
+   */
+  undone(overdueAfterMs: number): Promise<Array<{ case: string; followUpId: string; kind: string; subjectId: string; createdAt: Date }>> {
+    return this.db.$queryRaw`
+      SELECT 'done_not_applied' AS case, f.id::text AS "followUpId", f.kind::text AS kind, f.subject_id::text AS "subjectId",
+        f.created_at AS "createdAt"
+      FROM follow_ups f
+      LEFT JOIN deposit_intents d ON f.kind = 'DEPOSIT_APPROVAL' AND d.id = f.subject_id
+      LEFT JOIN withdrawals w ON f.kind IN ('WITHDRAWAL_SENT', 'WITHDRAWAL_RETURNED') AND w.id = f.subject_id
+      LEFT JOIN sender_returns r ON f.kind = 'RETURN_SENT' AND r.id = f.subject_id
+      WHERE f.status = 'DONE' AND NOT (
+        (f.kind = 'DEPOSIT_APPROVAL' AND d.status = 'APPROVED')
+        OR (f.kind = 'WITHDRAWAL_SENT' AND w.status IN ('SENT', 'RETURNED'))
+        OR (f.kind = 'WITHDRAWAL_RETURNED' AND w.status = 'RETURNED')
+        OR (f.kind = 'RETURN_SENT' AND r.status = 'SENT'))
+      UNION ALL
+      SELECT 'overdue', id::text, kind::text, subject_id::text, created_at FROM follow_ups
+      WHERE status = 'PENDING' AND created_at < now() - ${overdueAfterMs} * interval '1 millisecond'
+      ORDER BY 5 LIMIT 100`;
+  }
+
   /** How many follow-ups wait, and since when the oldest does (the on-call's gauge). */
   async backlog(): Promise<{ pending: number; oldest: Date | null }> {
     const [pending, oldest] = await Promise.all([

@@ -1,6 +1,10 @@
 import type { JournalRepository } from './journal.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
 import { reconcileAll, type ReconciliationDeps } from '../reconciliation/reconcile-account.use-case.js';
+import type { FollowUpRepository } from '../follow-ups/follow-up.repository.js';
+
+/** A follow-up still pending this long after its commit means no ledger is doing the work (the worker retries within 5 minutes). */
+const FOLLOW_UP_OVERDUE_MS = 60 * 60 * 1000;
 
 export interface JournalProblem {
   kind:
@@ -13,7 +17,8 @@ export interface JournalProblem {
     | 'reconciliation_difference'
     | 'statement_gap'
     | 'cross_mode_money'
-    | 'bank_line_credited_twice';
+    | 'bank_line_credited_twice'
+    | 'promised_work_undone';
   detail: Record<string, string>;
 }
 
@@ -33,27 +38,32 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * returned or set aside); the house journal of returns to senders likewise; and each receiving
  * account's last statement balance agrees with what Kasa booked on it, its statements joining up; and no money
  * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md), and no bank transaction was recorded both by
- * hand and from the bank (`bank_line_credited_twice`). Run by tests, by
+ * hand and from the bank (`bank_line_credited_twice`), and what a commit promised was done (`promised_work_undone`,
+ * statements.md "After the lines commit"). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(
   deps: {
     journal: JournalRepository;
     senderReturns: SenderReturnRepository;
+    followUps: FollowUpRepository;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice] = await Promise.all([
-    deps.journal.unbalancedTransactions(),
-    deps.journal.balanceMismatches(),
-    deps.journal.impossibleBalances(),
-    deps.journal.recordMismatches(),
-    deps.journal.unbackedCredits(),
-    deps.journal.unaccountedMoney(),
-    deps.senderReturns.houseProblems(),
-    reconcileAll(deps),
-    deps.journal.crossModeMoney(),
-    deps.journal.bankLinesCreditedTwice(),
-  ]);
+  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice, undone] = await Promise.all(
+    [
+      deps.journal.unbalancedTransactions(),
+      deps.journal.balanceMismatches(),
+      deps.journal.impossibleBalances(),
+      deps.journal.recordMismatches(),
+      deps.journal.unbackedCredits(),
+      deps.journal.unaccountedMoney(),
+      deps.senderReturns.houseProblems(),
+      reconcileAll(deps),
+      deps.journal.crossModeMoney(),
+      deps.journal.bankLinesCreditedTwice(),
+      deps.followUps.undone(FOLLOW_UP_OVERDUE_MS),
+    ],
+  );
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
     ...mismatches.map((row) => ({ kind: 'balance_mismatch' as const, detail: stringify({ ...row }) })),
@@ -92,6 +102,11 @@ export async function checkJournal(
     ...crossMode.map((row) => ({ kind: 'cross_mode_money' as const, detail: stringify({ ...row }) })),
     // One bank transaction, one transfer: a hand entry and the bank's own line both recorded (bank-transfers/hand-entries.ts).
     ...twice.map((row) => ({ kind: 'bank_line_credited_twice' as const, detail: stringify({ ...row }) })),
+    // What a commit promised is done, or still being done: a DONE follow-up whose record never moved, or one overdue.
+    ...undone.map((row) => ({
+      kind: 'promised_work_undone' as const,
+      detail: stringify({ ...row, createdAt: row.createdAt.toISOString() }),
+    })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };
 }
