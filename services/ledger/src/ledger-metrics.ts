@@ -10,7 +10,10 @@ import type { LedgerDeps } from './ledger-deps.js';
 export const SCRAPE_TIMEOUT_MS = 1_000;
 
 /** What the ledger's gauges read, at scrape time. */
-export type LedgerMetricsDeps = Pick<LedgerDeps, 'pool' | 'readPool' | 'events' | 'expiries' | 'webhookQueue' | 'expiryQueue' | 'clock'>;
+export type LedgerMetricsDeps = Pick<
+  LedgerDeps,
+  'pool' | 'readPool' | 'events' | 'expiries' | 'followUps' | 'webhookQueue' | 'expiryQueue' | 'clock'
+>;
 
 const seconds = (ms: number) => Math.max(0, ms) / 1000;
 
@@ -68,8 +71,13 @@ export function registerLedgerMetrics(registry: Registry, deps: LedgerMetricsDep
   poolGauge('kasa_db_pool_max_connections', 'The most connections the pool opens', (pool) => pool.options.max ?? 10);
 
   const database = scrapeSample(async () => {
-    const [backlog, dead, oldestDue] = await Promise.all([deps.events.outboxBacklog(), deps.events.deadCount(), deps.expiries.oldestDue()]);
-    return { backlog, dead, oldestDue, at: Date.now(), clock: deps.clock.now().getTime() };
+    const [backlog, dead, oldestDue, followUps] = await Promise.all([
+      deps.events.outboxBacklog(),
+      deps.events.deadCount(),
+      deps.expiries.oldestDue(),
+      deps.followUps.backlog(),
+    ]);
+    return { backlog, dead, oldestDue, followUps, at: Date.now(), clock: deps.clock.now().getTime() };
   }, SCRAPE_TIMEOUT_MS);
   const queues = scrapeSample(async (): Promise<Map<string, QueueState>> => {
     const now = Date.now();
@@ -105,6 +113,17 @@ export function registerLedgerMetrics(registry: Registry, deps: LedgerMetricsDep
     'kasa_expiry_sweep_lag_seconds',
     "How long past its expiresAt the most overdue intent the sweep has not cancelled is, by the ledger's clock (0 when none)",
     (s) => (s.oldestDue ? seconds(s.clock - s.oldestDue.getTime()) : 0),
+  );
+
+  fromDatabase(
+    'kasa_follow_ups_pending',
+    'Work commits promised (straight-through approvals, payouts confirmed by bank lines) not done yet',
+    (s) => s.followUps.pending,
+  );
+  fromDatabase(
+    'kasa_follow_ups_oldest_age_seconds',
+    'How long the oldest pending follow-up has waited since its commit (0 when none)',
+    (s) => (s.followUps.oldest ? seconds(s.at - s.followUps.oldest.getTime()) : 0),
   );
 
   const queueGauge = (name: string, help: string, read: (state: QueueState) => number) =>
