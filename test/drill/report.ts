@@ -1,7 +1,7 @@
 /**
  * The drill's figures per fault: acknowledged writes and how many were lost, duplicates beyond at-least-once,
  * the failure window (first to last failed request, a 5xx or no answer, sent from the fault until the next
- * one) and the time to recover (from the fault to the first success after the last failure), against the
+ * one, counted from the fault at the earliest) and the time to recover (from the fault to the first success after the last failure), against the
  * targets; and the markdown table docs/scaling.md carries.
  */
 import type { Attempt, Traffic } from './traffic.js';
@@ -55,7 +55,8 @@ export interface FaultRow {
 function windowOf(attempts: Attempt[], at: number): { failed: number; windowMs: number; recoverMs: number } {
   const failures = attempts.filter((attempt) => attempt.status === 0 || attempt.status >= 500);
   if (failures.length === 0) return { failed: 0, windowMs: 0, recoverMs: 0 };
-  const first = Math.min(...failures.map((attempt) => attempt.sentAt));
+  // A request sent before the fault and failing after it counts from the fault.
+  const first = Math.max(at, Math.min(...failures.map((attempt) => attempt.sentAt)));
   const last = Math.max(...failures.map((attempt) => attempt.doneAt));
   const lastSent = Math.max(...failures.map((attempt) => attempt.sentAt));
   const recovered = attempts

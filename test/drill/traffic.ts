@@ -11,6 +11,9 @@ import { makeTrIban } from '@kasa/testkit';
 /** Deposits up to this amount (kuruş) are paid exactly by one line and approved straight through by the site's rule. */
 export const STRAIGHT_THROUGH_MAX = 100_000n;
 const SMALL_DEPOSIT = '50000';
+/** How often the connector posts a receiving account's new lines, and the most one request carries. */
+const LINES_EVERY_MS = 500;
+const LINES_PER_REQUEST = 50;
 const LARGE_DEPOSIT = '150000';
 
 export type RequestKind = 'create-deposit' | 'create-withdrawal' | 'lookup' | 'lines' | 'approve-deposit' | 'approve-withdrawal';
@@ -95,6 +98,8 @@ export class Traffic {
   private readonly unpaidLines: { line: Record<string, string>; deposit: AckedCreate; tries: number }[] = [];
   private readonly toApprove: { kind: 'deposit' | 'withdrawal'; id: string; tries: number }[] = [];
   private readonly acked: AckedCreate[] = [];
+  private linesOpen = false;
+  private linesAt = 0;
 
   constructor(
     private readonly targets: TrafficTargets,
@@ -127,15 +132,20 @@ export class Traffic {
     this.stopped = true;
   }
 
-  /** One request, chosen by what is waiting (retries first) and a weighted draw. */
+  /** One request, chosen by what is waiting (retries first, then the connector's batch when due) and a weighted draw. */
   private one(): Promise<void> {
     const retry = this.retries.shift();
     if (retry) return this.create(retry);
+    // A bank connector posts what the bank reported since its last call, every LINES_EVERY_MS, one request at a time.
+    if (!this.linesOpen && Date.now() - this.linesAt >= LINES_EVERY_MS && (this.unpaidLines.length > 0 || this.reserved.length > 0)) {
+      this.linesOpen = true;
+      this.linesAt = Date.now();
+      return this.postLines().finally(() => (this.linesOpen = false));
+    }
     const draw = Math.random();
-    if (draw < 0.12 && (this.unpaidLines.length > 0 || this.reserved.length > 0)) return this.postLines();
-    if (draw < 0.27 && this.toApprove.length > 0) return this.approve();
-    if (draw < 0.5 && this.acked.length > 0) return this.lookup();
-    if (draw < 0.62) return this.create(this.newWithdrawal());
+    if (draw < 0.15 && this.toApprove.length > 0) return this.approve();
+    if (draw < 0.4 && this.acked.length > 0) return this.lookup();
+    if (draw < 0.55) return this.create(this.newWithdrawal());
     return this.create(this.newDeposit());
   }
 
@@ -217,11 +227,13 @@ export class Traffic {
     await this.partner('lookup', 'GET', path);
   }
 
-  /** Up to three deposits paid by one request of a connector's lines (a failed request is sent again as it was). */
+  /** Deposits paid by one request of a connector's lines (a failed request's lines are sent again as they were). */
   private async postLines(): Promise<void> {
-    const batch = this.unpaidLines.splice(0, 3);
-    while (batch.length < 3 && this.reserved.length > 0) {
+    const batch = this.unpaidLines.splice(0, LINES_PER_REQUEST);
+    // Not every deposit is paid: about half stay RESERVED, as partners' users abandon some.
+    while (batch.length < LINES_PER_REQUEST && this.reserved.length > 0) {
       const deposit = this.reserved.shift()!;
+      if (Math.random() < 0.5) continue;
       const line = {
         bankTxId: `drill-${randomUUID()}`,
         direction: 'credit',
