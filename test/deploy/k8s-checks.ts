@@ -31,6 +31,8 @@ import {
   type IScaledObject,
   type ITriggerAuthentication,
 } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { Cluster, type ICluster } from '@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1/Cluster';
+import { clusterAppSecret, postgresClusterProblems } from './k8s-cnpg.js';
 import { loadConfig, type KasaConfig } from '../../packages/config/src/index.js';
 import { WEBHOOK_QUEUE, queuePrefix } from '../../packages/queue/src/index.js';
 import {
@@ -58,7 +60,12 @@ import { connectionAllowed, isolated, type AddressPeer, type PodPeer, type Proto
 export const NAMESPACE = 'kasa';
 
 /** The kustomizations an operator may apply, and the base they share. */
-export const RENDERS = { base: 'k8s/base', production: 'k8s/overlays/production', redisCluster: 'k8s/overlays/redis-cluster' } as const;
+export const RENDERS = {
+  base: 'k8s/base',
+  production: 'k8s/overlays/production',
+  redisCluster: 'k8s/overlays/redis-cluster',
+  cloudnativePg: 'k8s/overlays/cloudnative-pg',
+} as const;
 export type RenderName = keyof typeof RENDERS;
 
 /**
@@ -218,6 +225,7 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
+  'postgresql.cnpg.io/v1/Cluster': Cluster,
 };
 
 /** Schema problems of one manifest: an unknown apiVersion/kind, or what the schema rejects. */
@@ -293,6 +301,11 @@ export function k8sProblems(render: Render): string[] {
   const policies = ofKind<INetworkPolicy>('NetworkPolicy');
   const scaledObjects = ofKind<IScaledObject>('ScaledObject');
   const triggerAuths = ofKind<ITriggerAuthentication>('TriggerAuthentication');
+  const clusters = ofKind<ICluster>('Cluster');
+  // Secrets a CloudNativePG operator makes for a Cluster of this render (never in the output, nor created by hand).
+  const operatorSecrets = new Map(
+    clusters.map(({ obj }) => clusterAppSecret(obj.metadata?.name ?? '')).map((secret) => [secret.name, secret.data]),
+  );
 
   // 3. Secrets: none in the output (they are created out of band, so an apply never overwrites them), no
   // published development secret anywhere, nothing secret in a ConfigMap.
@@ -381,7 +394,7 @@ export function k8sProblems(render: Render): string[] {
       const secretData = (name: string): Record<string, string> | undefined =>
         EXTERNAL_SECRETS[name]
           ? Object.fromEntries(EXTERNAL_SECRETS[name].map((key) => [key, SAMPLE_SECRET_DATA[name]?.[key] ?? '']))
-          : undefined;
+          : operatorSecrets.get(name);
       for (const source of container.envFrom ?? []) {
         const prefix = source.prefix ?? '';
         if (source.configMapRef) {
@@ -749,7 +762,23 @@ export function k8sProblems(render: Render): string[] {
     }
   }
 
-  // 14. NetworkPolicies.
+  // 14. CloudNativePG: a Cluster with synchronous standbys, and Kasa's PostgreSQL users on its -rw Service.
+  problems.push(
+    ...postgresClusterProblems(
+      clusters,
+      workloads.map((workload) => {
+        const variable = workload.podSpec.containers[0]?.env?.find((entry) => entry.name === 'DATABASE_URL');
+        const ref = variable?.valueFrom?.secretKeyRef;
+        return {
+          where: workload.where,
+          name: workload.name,
+          databaseUrl: ref ? { secret: ref.name, key: ref.key } : variable ? ('inline' as const) : ('envFrom' as const),
+        };
+      }),
+    ),
+  );
+
+  // 15. NetworkPolicies.
   problems.push(
     ...networkPolicyProblems(
       policies.map(({ obj }) => obj),

@@ -23,9 +23,15 @@ import { cidrContains, connectionAllowed, isolated, labelSelectorMatches, type P
 // Loose access for reading and editing rendered objects.
 type Node = Record<string, any>;
 
-const renders = { base: loadRender('base'), production: loadRender('production'), redisCluster: loadRender('redisCluster') };
+const renders = {
+  base: loadRender('base'),
+  production: loadRender('production'),
+  redisCluster: loadRender('redisCluster'),
+  cloudnativePg: loadRender('cloudnativePg'),
+};
 const production = renders.production;
 const redisCluster = renders.redisCluster;
+const cloudnativePg = renders.cloudnativePg;
 
 function copy(render: Render): Render {
   return JSON.parse(JSON.stringify(render)) as Render;
@@ -200,6 +206,89 @@ describe('the redis-cluster overlay', () => {
     const set = copy(production);
     find(set, 'ScaledObject', 'kasa-webhook-worker').spec.triggers[0].type = 'redis-cluster';
     expect(k8sProblems(set)).toEqual(expect.arrayContaining([expect.stringContaining('expected exactly one trigger, of type redis')]));
+  });
+});
+
+describe('the cloudnative-pg overlay', () => {
+  const cluster = () => find(cloudnativePg, 'Cluster', 'kasa-pg');
+
+  it('runs PostgreSQL as a CloudNativePG Cluster of three with one synchronous standby that commits must wait for', () => {
+    expect(cluster().apiVersion).toBe('postgresql.cnpg.io/v1');
+    expect(cluster().spec.instances).toBe(3);
+    expect(cluster().spec.postgresql.synchronous).toEqual({ method: 'any', number: 1, dataDurability: 'required' });
+    expect(manifestSchemaProblems(cluster(), 'Cluster')).toEqual([]);
+  });
+
+  it("points the ledger, the worker and the migrate Job at the Cluster's -rw Service (its app Secret's uri), and changes nothing else in the pods", () => {
+    const databaseUrl = { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'kasa-pg-app', key: 'uri' } } };
+    for (const service of APP_SERVICES) {
+      const { env, ...rest } = container(cloudnativePg, `kasa-${service}`);
+      const { env: productionEnv, ...productionRest } = container(production, `kasa-${service}`);
+      expect(rest).toEqual(productionRest);
+      expect(env).toEqual(['ledger', 'webhook-worker'].includes(service) ? [databaseUrl] : productionEnv);
+    }
+    expect(find(cloudnativePg, 'Job', 'kasa-migrate').spec.template.spec.containers[0].env).toEqual([databaseUrl]);
+  });
+
+  it("lets only Kasa's PostgreSQL users, the instances and the operator reach the instances", () => {
+    const instance: PodPeer = {
+      kind: 'pod',
+      name: 'kasa-pg-1',
+      namespace: 'kasa',
+      namespaceLabels: { 'kubernetes.io/metadata.name': 'kasa' },
+      labels: { 'cnpg.io/cluster': 'kasa-pg' },
+      ports: [{ containerPort: 5432, protocol: 'TCP' }],
+    };
+    const pod = (component: string): PodPeer => ({
+      ...instance,
+      name: component,
+      labels: { 'app.kubernetes.io/name': 'kasa', 'app.kubernetes.io/component': component },
+    });
+    const operator: PodPeer = {
+      ...instance,
+      name: 'operator',
+      namespace: 'cnpg-system',
+      namespaceLabels: { 'kubernetes.io/metadata.name': 'cnpg-system' },
+      labels: { 'app.kubernetes.io/name': 'cloudnative-pg' },
+    };
+    const policies = cloudnativePg.docs.filter((doc) => doc.kind === 'NetworkPolicy') as INetworkPolicy[];
+    for (const component of ['ledger', 'webhook-worker', 'migrate'])
+      expect(connectionAllowed(policies, pod(component), instance, 5432)).toBe(true);
+    for (const component of ['gateway', 'console']) expect(connectionAllowed(policies, pod(component), instance, 5432)).toBe(false);
+    expect(connectionAllowed(policies, { ...instance, name: 'kasa-pg-2' }, instance, 5432)).toBe(true);
+    expect(connectionAllowed(policies, operator, instance, 8000)).toBe(true);
+    expect(connectionAllowed(policies, { ...operator, namespace: 'default', namespaceLabels: {} }, instance, 5432)).toBe(false);
+  });
+
+  it.each<[string, (set: Render) => void, string]>([
+    [
+      'asynchronous replication',
+      (set) => delete find(set, 'Cluster', 'kasa-pg').spec.postgresql.synchronous,
+      'no spec.postgresql.synchronous',
+    ],
+    [
+      'preferred data durability',
+      (set) => (find(set, 'Cluster', 'kasa-pg').spec.postgresql.synchronous.dataDurability = 'preferred'),
+      'only required keeps every acknowledged write',
+    ],
+    ['two instances', (set) => (find(set, 'Cluster', 'kasa-pg').spec.instances = 2), '2 instances'],
+    [
+      'a worker on another database',
+      (set) => {
+        container(set, 'kasa-webhook-worker').env = [];
+      },
+      'DATABASE_URL is not the kasa-pg-app',
+    ],
+    [
+      'a field the operator does not know',
+      (set) => (find(set, 'Cluster', 'kasa-pg').spec.postgresql.synchronous.method = 'all'),
+      'Cluster is invalid',
+    ],
+  ])('is checked: %s is caught', (_name, mutate, expected) => {
+    expect(k8sProblems(cloudnativePg)).toEqual([]);
+    const set = copy(cloudnativePg);
+    mutate(set);
+    expect(k8sProblems(set)).toEqual(expect.arrayContaining([expect.stringContaining(expected)]));
   });
 });
 
