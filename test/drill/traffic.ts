@@ -246,6 +246,7 @@ export class Traffic {
       };
       batch.push({ line, deposit, tries: 0 });
     }
+    if (batch.length === 0) return; // every new deposit this time was left unpaid
     const body = { lines: batch.map(({ line }) => line) };
     const { status, phase } = await this.ops(
       'lines',
