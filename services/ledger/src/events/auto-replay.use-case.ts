@@ -45,9 +45,6 @@ export interface AutoReplayResult {
   batches: number;
 }
 
-/** Replays written at once while the window is refilled (each its own short transaction). */
-const REPLAY_CONCURRENCY = 5;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -55,13 +52,14 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 
 /**
  * Replays the DEAD events of the last WEBHOOK_AUTO_REPLAY_WINDOW_HOURS of a site that answers again (the webhook
- * worker saw a delivery or a probe succeed), oldest first, each through {@link replayDeadEvents}: a normal replay
- * (a new delivery cycle, the same eventId, an `EVENT.REPLAYED` audit entry by SYSTEM `webhook-auto-replay`).
+ * worker saw a delivery or a probe succeed), oldest first, through {@link replayDeadEvents}: each a normal replay
+ * (a new delivery cycle, the same eventId, an `EVENT.REPLAYED` audit entry by SYSTEM `webhook-auto-replay`),
+ * each refill of the window one transaction and one enqueue.
  *
  * Paced by a window: at most WEBHOOK_SITE_CONCURRENCY replayed events wait for their first attempt at any time
  * (as many as one worker delivers to the site at once), and each one attempted makes room for the next at the
- * next look (every 50 ms), so the site's slots stay busy without the backlog being queued ahead of them; the
- * refill's replays run {@link REPLAY_CONCURRENCY} at once. A failed attempt stops the replay: the site
+ * next look (every 50 ms), so the site's slots stay busy without the backlog being queued ahead of them; a
+ * refill is one transaction whatever its size. A failed attempt stops the replay: the site
  * went down again, and its backlog should stay DEAD (not turn into retries) until it answers again.
  *
  * One ledger replays a site at a time: a lease per site in Redis ({@link AUTO_REPLAY_LEASE_MS}), renewed by a
@@ -108,7 +106,6 @@ export async function autoReplaySite(deps: AutoReplayDeps, request: AutoReplayRe
           actor: ACTOR,
           requestId,
           limit: room,
-          concurrency: REPLAY_CONCURRENCY,
         });
         for (const eventId of batch.eventIds) waiting.set(eventId, now);
         replayed += batch.replayed;

@@ -114,25 +114,39 @@ export class EventRepository {
     return new Map(latest.flatMap((row) => (row._max.createdAt ? [[row.entityId, row._max.createdAt] as const] : [])));
   }
 
-  /** The site's DEAD events created in `[since, until)`, oldest first, after `after` (a scan position). */
-  deadInWindow(
+  /**
+   * Puts the site's oldest `limit` DEAD events created in `[since, until)` (after `after`, a scan position) back
+   * to PENDING for a new delivery cycle, in one statement, and answers them oldest first. The rows are locked in
+   * that order before the update, so two replays of one site wait on each other rather than deadlock, and an
+   * event that stopped being DEAD meanwhile (replayed by someone else) is skipped: each is reopened once.
+   */
+  async reopenDead(
+    tx: Prisma.TransactionClient,
     siteId: string,
-    since: Date,
-    until: Date,
-    after: CursorPosition | undefined,
+    window: { since: Date; until: Date; after?: CursorPosition },
     limit: number,
   ): Promise<Array<{ id: string; createdAt: Date }>> {
-    return this.db.outboxEvent.findMany({
-      where: {
-        siteId,
-        status: 'DEAD',
-        createdAt: { gte: since, lt: until },
-        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: limit,
-      select: { id: true, createdAt: true },
-    });
+    const { since, until, after } = window;
+    const afterCreatedAt = after?.createdAt ?? null;
+    const afterId = after?.id ?? null;
+    const rows = await tx.$queryRaw<Array<{ id: string; created_at: Date }>>`
+      WITH picked AS (
+        SELECT id FROM outbox_events
+        WHERE site_id = ${siteId}::uuid AND status = 'DEAD' AND created_at >= ${since} AND created_at < ${until}
+          AND (${afterCreatedAt}::timestamptz IS NULL
+            OR (created_at, id) > (${afterCreatedAt}::timestamptz, ${afterId}::uuid))
+        ORDER BY created_at, id
+        LIMIT ${limit}
+        FOR UPDATE
+      )
+      UPDATE outbox_events e
+      SET status = 'PENDING', enqueued_at = NULL, dead_at = NULL, updated_at = ${new Date()}
+      FROM picked
+      WHERE e.id = picked.id AND e.status = 'DEAD'
+      RETURNING e.id, e.created_at`;
+    return rows
+      .map((row) => ({ id: row.id, createdAt: row.created_at }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Where each of these events' delivery stands: its status and its latest attempt's start. */

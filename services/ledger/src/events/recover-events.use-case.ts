@@ -1,11 +1,12 @@
 import { RECOVER_WINDOW_MAX_DAYS, type ResponseOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import type { Actor } from '../shared/audit.repository.js';
+import { writeAudits, type Actor } from '../shared/audit.repository.js';
 import { msFromNow } from '../shared/clock.js';
+import type { CursorPosition } from '../shared/cursor.js';
 import type { RequestContext } from '../shared/request-context.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
+import { EVENT_REPLAYED } from './event.repository.js';
 import type { ReplayDeps, ReplayIdempotency } from './replay-event.use-case.js';
-import { replayEvent } from './replay-event.use-case.js';
 
 export type RecoverEventsResult = ResponseOf<'RecoverEventsResponse'>;
 
@@ -18,7 +19,7 @@ export interface RecoverEventsRequest extends RequestContext {
   idempotency: ReplayIdempotency;
 }
 
-/** Events read and replayed per round: each replay is its own short transaction. */
+/** Events replayed per transaction (one UPDATE, one audit INSERT, one enqueue of their jobs). */
 const BATCH = 100;
 /** The answer names at most this many events; `replayed` counts all of them. */
 export const RECOVERED_IDS_LISTED = 1000;
@@ -82,49 +83,57 @@ export interface ReplayDeadRequest extends RequestContext {
   actor: Actor;
   /** Replay at most this many (the oldest); all by default. */
   limit?: number;
-  /**
-   * Replays run at once, each its own transaction; 1 by default (strictly oldest first). More is faster (the
-   * auto-replay's window) and keeps the order from one group of this many to the next only.
-   */
-  concurrency?: number;
 }
 
 /**
- * Replays every DEAD event of the site created in `[since, until)`, oldest first, in batches, each through
- * {@link replayEvent} (its own short transaction and audit entry naming the actor). An event that stopped being
+ * Replays every DEAD event of the site created in `[since, until)`, oldest first, in batches of up to
+ * {@link BATCH}: each batch is one transaction that puts its events back to PENDING in one statement and writes
+ * their `EVENT.REPLAYED` audit entries (naming the actor) in another, then one enqueue of the batch's jobs under
+ * each event's next cycle id, the same as a single replay (`replayEvent`) does for one. An event that stopped being
  * DEAD meanwhile (replayed by someone else) is skipped, not counted. Partners reach it through
- * {@link recoverEvents}; operators replay a whole site's DEAD events with it (`opsReplayDeadEvents`).
+ * {@link recoverEvents}; operators replay a whole site's DEAD events with it (`opsReplayDeadEvents`); the
+ * auto-replay refills its window with it.
  */
 export async function replayDeadEvents(deps: ReplayDeps, request: ReplayDeadRequest): Promise<RecoverEventsResult> {
-  const { siteId, since, until } = request;
+  const { siteId, since, until, actor, requestId } = request;
   const limit = request.limit ?? Infinity;
-  const concurrency = Math.max(1, request.concurrency ?? 1);
   const eventIds: string[] = [];
   let replayed = 0;
-  let after: { createdAt: Date; id: string } | undefined;
+  let after: CursorPosition | undefined;
   while (replayed < limit) {
     const want = Math.min(BATCH, limit - replayed);
-    const batch = await deps.events.deadInWindow(siteId, since, until, after, want);
-    const replayOne = async (eventId: string): Promise<boolean> => {
-      try {
-        await replayEvent(deps, { eventId, siteId, actor: request.actor, requestId: request.requestId });
-        return true;
-      } catch (error) {
-        if (error instanceof AppError && error.reason === 'event_in_delivery') return false;
-        throw error;
-      }
-    };
-    for (let from = 0; from < batch.length; from += concurrency) {
-      const group = batch.slice(from, from + concurrency);
-      const done = await Promise.all(group.map((event) => replayOne(event.id)));
-      group.forEach((event, index) => {
-        if (!done[index]) return;
-        replayed += 1;
-        if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(event.id);
-      });
+    const { reopened, cycles } = await deps.db.$transaction(async (tx) => {
+      const rows = await deps.events.reopenDead(tx, siteId, { since, until, after }, want);
+      await writeAudits(
+        tx,
+        rows.map((row) => ({
+          actor,
+          action: EVENT_REPLAYED,
+          entityType: 'outbox_event',
+          entityId: row.id,
+          siteId,
+          metadata: { previousStatus: 'DEAD' },
+        })),
+      );
+      return {
+        reopened: rows,
+        cycles: await deps.events.cycles(
+          rows.map((row) => row.id),
+          tx,
+        ),
+      };
+    });
+    const jobs = reopened.map((row) => ({ eventId: row.id, cycle: cycles.get(row.id) ?? 1, requestId }));
+    for (const { eventId, cycle } of jobs) {
+      // The event keeps the request id that wrote it; this cycle's lines carry the replaying request's.
+      deps.logger.info('event replayed', { requestId, eventId, siteId, cycle, previousStatus: 'DEAD', actorType: actor.type });
     }
-    if (batch.length < want) break;
-    after = batch[batch.length - 1];
+    await deps.outbox.enqueue(jobs);
+    replayed += reopened.length;
+    for (const row of reopened) if (eventIds.length < RECOVERED_IDS_LISTED) eventIds.push(row.id);
+    // Fewer than asked: no DEAD event is left in the window (the lock skips none, it waits for them).
+    if (reopened.length < want) break;
+    after = reopened[reopened.length - 1];
   }
   return { replayed, eventIds };
 }
