@@ -82,12 +82,19 @@ async function pool<R>(count: number, concurrency: number, task: (index: number)
 interface SetRun {
   records: number;
   done: number;
+  /** The transactions that did them: a page's follow-ups share its finished_at (500 a page; more: pages failed and were done one by one). */
+  transactions: number;
   importSeconds: number;
   /** Lines visible -> the last follow-up page finished (follow_ups.finished_at). */
   followUpSeconds: number;
   perSecond: number;
   /** Lines visible -> the answer received. */
   commitToAnswerSeconds: number;
+  /**
+   * Of `done`, those the import request itself did (its answer's count); the rest a follow-up worker took in parallel
+   * (SKIP LOCKED): follow-ups are due FOLLOW_UP_GRACE_MS after their transaction began, and a long import commits later.
+   */
+  byRequest: number;
   answer: Record<string, unknown>;
 }
 
@@ -104,6 +111,8 @@ interface WorkerRun {
   payouts: number;
   pendingAtKill: number;
   doneByWorker: number;
+  /** The transactions the worker did them in (see SetRun.transactions). */
+  transactions: number;
   /** The new ledger's spawn -> ready (listening, /readyz 200). */
   startSeconds: number;
   /** The first follow-up step (min approved_at / sent_at) -> the last page finished. */
@@ -203,28 +212,35 @@ async function main(): Promise<void> {
             }),
           'withdrawals',
         );
-      /** Batches the withdrawals on the account and returns their debit lines as the bank books them. */
+      /**
+       * Batches the withdrawals on the account (1,000 a batch: the ops API takes bodies up to 64 KiB) and returns their
+       * debit lines as the bank books them: the batch item's reference as EndToEndId, its creditor as counterparty.
+       */
       const batchLines = async (ids: string[]): Promise<Line[]> => {
-        const batch = expectStatus(
-          await scenario.ops('POST', '/payout-batches', { withdrawalIds: ids, accountId: account.id }),
-          201,
-          'batch',
-        );
-        const detail = expectStatus(
-          await scenario.ops('GET', `/payout-batches/${(batch.body as { batchId: string }).batchId}`),
-          200,
-          'batch',
-        );
-        const items = (detail.body as { items: Array<{ reference: string; amount: string; creditorIban: string }> }).items;
-        return items.map((item, i) => ({
-          direction: 'debit',
-          kurus: Number(item.amount),
-          bankTxId: `PAY-${randomUUID().slice(0, 8)}-${i}`,
-          name: 'AYSE YILMAZ',
-          iban: item.creditorIban,
-          description: `EFT ${item.reference}`,
-          endToEndId: item.reference,
-        }));
+        const lines: Line[] = [];
+        for (let from = 0; from < ids.length; from += 1_000) {
+          const withdrawalIds = ids.slice(from, from + 1_000);
+          const batch = await scenario.ops('POST', '/payout-batches', { withdrawalIds, accountId: account.id });
+          expectStatus(batch, 201, 'batch');
+          const detail = expectStatus(
+            await scenario.ops('GET', `/payout-batches/${(batch.body as { batchId: string }).batchId}`),
+            200,
+            'batch',
+          );
+          const items = (detail.body as { items: Array<{ reference: string; amount: string; creditorIban: string }> }).items;
+          for (const item of items) {
+            lines.push({
+              direction: 'debit',
+              kurus: Number(item.amount),
+              bankTxId: `PAY-${randomUUID().slice(0, 8)}-${lines.length}`,
+              name: 'AYSE YILMAZ',
+              iban: item.creditorIban,
+              description: `EFT ${item.reference}`,
+              endToEndId: item.reference,
+            });
+          }
+        }
+        return lines;
       };
       const creditLines = (deposits: Array<{ referenceNo: string; amount: number }>): Line[] =>
         deposits.map((deposit, i) => ({
@@ -277,11 +293,12 @@ async function main(): Promise<void> {
       };
 
       /** The set-based run over `subjects`: follow-ups of `kind` that must all end DONE. */
-      const setRun = async (kind: string, subjects: string[], lines: Line[]): Promise<SetRun> => {
+      const setRun = async (kind: string, subjects: string[], lines: Line[], counted: 'autoApproved' | 'payoutsSent'): Promise<SetRun> => {
         const run = await importTimed(lines);
         if (run.status !== 201 && run.status !== 200) throw new Error(`import: ${run.status} ${JSON.stringify(run.body)}`);
-        const { rows } = await sql.query<{ done: string; last: Date | null }>(
-          `SELECT count(*) FILTER (WHERE status = 'DONE') AS done, max(finished_at) AS last FROM follow_ups
+        const { rows } = await sql.query<{ done: string; last: Date | null; transactions: string }>(
+          `SELECT count(*) FILTER (WHERE status = 'DONE') AS done, max(finished_at) AS last,
+             count(DISTINCT finished_at) AS transactions FROM follow_ups
            WHERE kind = $1::"FollowUpKind" AND subject_id = ANY($2::uuid[])`,
           [kind, subjects],
         );
@@ -292,10 +309,12 @@ async function main(): Promise<void> {
         return {
           records: subjects.length,
           done,
+          transactions: Number(rows[0]?.transactions ?? 0),
           importSeconds: round((run.answeredAt - run.started) / 1000, 3),
           followUpSeconds: round(followUpSeconds, 3),
           perSecond: round(done / followUpSeconds),
           commitToAnswerSeconds: round((run.answeredAt - run.committedAt) / 1000, 3),
+          byRequest: Number(run.body[counted] ?? 0),
           answer: run.body,
         };
       };
@@ -325,11 +344,12 @@ async function main(): Promise<void> {
           'DEPOSIT_APPROVAL',
           deposits.map((d) => d.intentId),
           creditLines(deposits),
+          'autoApproved',
         );
         log(`round ${r} approvals: ${JSON.stringify(approvals)}`);
 
         const batched = await makeWithdrawals(PAYOUTS);
-        const payouts = await setRun('WITHDRAWAL_SENT', batched, await batchLines(batched));
+        const payouts = await setRun('WITHDRAWAL_SENT', batched, await batchLines(batched), 'payoutsSent');
         log(`round ${r} payouts sent: ${JSON.stringify(payouts)}`);
 
         const single = await makeWithdrawals(2 * SINGLE);
@@ -371,8 +391,9 @@ async function main(): Promise<void> {
           left = await count(`SELECT count(*) AS n FROM follow_ups WHERE status = 'PENDING' AND subject_id = ANY($1::uuid[])`, [subjects]);
         }
         const doneAt = Date.now();
-        const { rows } = await sql.query<{ first: Date | null; last: Date | null; done: string }>(
-          `SELECT least(min(d.approved_at), min(w.sent_at)) AS first, max(f.finished_at) AS last, count(*) AS done
+        const { rows } = await sql.query<{ first: Date | null; last: Date | null; done: string; transactions: string }>(
+          `SELECT least(min(d.approved_at), min(w.sent_at)) AS first, max(f.finished_at) AS last, count(*) AS done,
+             count(DISTINCT f.finished_at) AS transactions
              FROM follow_ups f
              LEFT JOIN deposit_intents d ON f.kind = 'DEPOSIT_APPROVAL' AND d.id = f.subject_id
              LEFT JOIN withdrawals w ON f.kind = 'WITHDRAWAL_SENT' AND w.id = f.subject_id
@@ -388,6 +409,7 @@ async function main(): Promise<void> {
           payouts: workerPayouts.length,
           pendingAtKill,
           doneByWorker,
+          transactions: Number(rows[0]?.transactions ?? 0),
           startSeconds: round(startSeconds, 2),
           workSeconds: round(workSeconds, 3),
           perSecond: round(doneByWorker / workSeconds),
@@ -481,13 +503,14 @@ function report(s: Summary): string {
   const minPayouts = Math.min(...of((r) => r.payouts.perSecond));
   const minWorker = Math.min(...of((r) => r.worker.perSecond));
   const goal = (value: number) => passFail(value >= GOAL_PER_SECOND);
+  const shared = rs.some((r) => r.approvals.byRequest < r.approvals.done || r.payouts.byRequest < r.payouts.done);
   return [
     `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- follow-ups\` (${s.wallSeconds} s wall, of which ${fmt(s.setup.seconds)} s making ${fmt(s.setup.deposits)} deposits and ${fmt(s.setup.withdrawals)} withdrawals; ${s.settings.rounds} rounds), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}; load average (1 min) ${s.load.start[0]} at the start and ${s.load.end[0]} at the end${(s.load.start[0] ?? 0) > s.cpus || (s.load.end[0] ?? 0) > s.cpus ? ': **the machine was busy with other work**, so the absolute rates are low; the paths were measured in the same run, one after the other, and compare with each other' : ''}. Ranges are over the rounds.`,
     '',
-    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (4) The worker alone: one file of ${fmt(s.settings.deposits)} deposit lines and ${fmt(s.settings.payouts)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending.`,
+    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (4) The worker alone: one file of ${fmt(s.settings.deposits)} deposit lines and ${fmt(s.settings.payouts)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending. *Transactions* counts the distinct \`finished_at\` of the follow-ups done: one per page transaction (500 a page), so more than records / 500 would mean pages failed and were redone one at a time; for the old path, one per request.`,
     '',
-    '| Path | Records | Time | Rate | Done |',
-    '|---|---:|---:|---:|---:|',
+    '| Path | Records | Time | Rate | Done | Transactions |',
+    '|---|---:|---:|---:|---:|---:|',
     setRow('Straight-through approvals, follow-ups after the commit (set-based, 500 a transaction)', (r) => r.approvals),
     setRow('Payouts confirmed sent, follow-ups after the commit (set-based, 500 a transaction)', (r) => r.payouts),
     oldRow('Old path: `mark-sent` one request each, one at a time', (r) => r.markSent[0] as OldRun),
@@ -497,7 +520,7 @@ function report(s: Summary): string {
     `| Worker alone after a kill -9 (approvals and payouts pending) | ${span(of((r) => r.worker.pendingAtKill))} pending | ${span(
       of((r) => r.worker.workSeconds),
       2,
-    )} s | **${span(of((r) => r.worker.perSecond))}/s** | ${span(of((r) => r.worker.doneByWorker))} |`,
+    )} s | **${span(of((r) => r.worker.perSecond))}/s** | ${span(of((r) => r.worker.doneByWorker))} | ${span(of((r) => r.worker.transactions))} |`,
     '',
     `The whole import request (parse, record, match, then the follow-ups): ${span(
       of((r) => r.approvals.importSeconds),
@@ -511,7 +534,7 @@ function report(s: Summary): string {
     )} s and ${span(
       of((r) => r.payouts.commitToAnswerSeconds),
       2,
-    )} s. Worker alone: the new ledger ready ${span(
+    )} s. Of the follow-ups, the import request itself did ${span(of((r) => r.approvals.byRequest))} of ${fmt(s.settings.deposits)} approvals and ${span(of((r) => r.payouts.byRequest))} of ${fmt(s.settings.payouts)} payouts (its answer's \`autoApproved\` / \`payoutsSent\`); ${shared ? "the rest the ledger's follow-up worker took in parallel, because a follow-up is due FOLLOW_UP_GRACE_MS (10 s) after its transaction *began*, and a file whose transaction takes longer than that commits work that is already due" : 'the worker took none'}. Worker alone: the new ledger ready ${span(
       of((r) => r.worker.startSeconds),
       2,
     )} s after its spawn, nothing pending ${span(
