@@ -228,7 +228,7 @@ export async function promiseLineWork(
   tally: Pick<LineTally, 'paid' | 'payouts' | 'refusals'>,
   requestId: string | null,
 ): Promise<string[]> {
-  const approvals = await straightThroughWork(deps, tally.paid, tally.refusals);
+  const approvals = await straightThroughWork(tx, deps, tally.paid, tally.refusals);
   const payouts = payoutWork(tally.payouts);
   return deps.followUps.promise(
     tx,
@@ -240,6 +240,7 @@ type PromisedWork = Omit<NewFollowUp, 'receivingAccountId' | 'requestId'>;
 
 /** The approvals a site's rule covers, each a follow-up; the other deposits of sites with the rule on, with the refusal. */
 async function straightThroughWork(
+  tx: Prisma.TransactionClient,
   deps: Pick<RecordLinesDeps, 'sites'>,
   paid: readonly RecordedArrival[],
   refusals: LineTally['refusals'],
@@ -251,7 +252,7 @@ async function straightThroughWork(
   const work: PromisedWork[] = [];
   for (const { transfer, deposit, before, reasons } of paid) {
     if (!deposit || !before || times.get(deposit.id) !== 1) continue;
-    const siteOf = sites.get(deposit.siteId) ?? deps.sites.findById(deposit.siteId);
+    const siteOf = sites.get(deposit.siteId) ?? deps.sites.findById(deposit.siteId, tx);
     sites.set(deposit.siteId, siteOf);
     const site = await siteOf;
     if (!site) continue;

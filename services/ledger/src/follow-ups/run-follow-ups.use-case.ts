@@ -186,7 +186,7 @@ async function approveDeposits(tx: Tx, deps: FollowUpDeps, followUps: readonly F
   const payloads = new Map(followUps.map((followUp) => [followUp.id, followUp.payload as unknown as ApprovalPayload]));
   const ruleOn = new Map<string, boolean>();
   for (const siteId of new Set([...payloads.values()].map((payload) => payload.siteId))) {
-    ruleOn.set(siteId, (await deps.sites.findById(siteId))?.autoApproveEnabled ?? false);
+    ruleOn.set(siteId, (await deps.sites.findById(siteId, tx))?.autoApproveEnabled ?? false);
   }
   const bySubject = new Map<string, FollowUp>();
   for (const followUp of followUps) {

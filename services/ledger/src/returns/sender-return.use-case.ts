@@ -216,9 +216,9 @@ interface Decision {
 const waits = (decision: Decision) => decision.approval !== null && !decision.approval.final;
 
 /** The approvals needed to pay a return back: by its deposit's site, or the service's threshold for a house return. */
-async function returnApprovalsRequired(deps: ReturnDeps, current: SenderReturn): Promise<1 | 2> {
-  const siteId = (await deps.senderReturns.sitesOf([current.id])).get(current.id) ?? null;
-  return approvalsRequired(deps, siteId, current.amount);
+async function returnApprovalsRequired(deps: ReturnDeps, tx: Tx, current: SenderReturn): Promise<1 | 2> {
+  const siteId = (await deps.senderReturns.sitesOf([current.id], tx)).get(current.id) ?? null;
+  return approvalsRequired(deps, siteId, current.amount, tx);
 }
 
 /**
@@ -264,7 +264,7 @@ function returnTransition(deps: ReturnDeps, request: OperatorRequest, returnId: 
       if (step.paysOut) assertLiveReturn(current);
       const to = assertReturnAction(step.action, current.status);
       if (!step.approval) return { to, approval: null };
-      const required = await returnApprovalsRequired(deps, current);
+      const required = await returnApprovalsRequired(deps, tx, current);
       const approval = await decideApproval(deps, tx, request.caller, current.approvals, required, 'return');
       return { to: approval.final ? to : current.status, approval };
     },

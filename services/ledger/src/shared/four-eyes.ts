@@ -48,10 +48,11 @@ export interface ApprovalsView {
 
 /**
  * How many approvals a payout of `amount` needs: two above the threshold of its site (a test site's sandbox money
- * never needs two), or of the service when the payout has no site (a house return of unmatched money).
+ * never needs two), or of the service when the payout has no site (a house return of unmatched money). `tx`: the
+ * caller's transaction, which reads the site when it is not cached (never a second pooled connection).
  */
-export async function approvalsRequired(deps: FourEyesDeps, siteId: string | null, amount: bigint): Promise<1 | 2> {
-  return requiredFor(deps, siteId ? await deps.sites.findById(siteId) : null, amount);
+export async function approvalsRequired(deps: FourEyesDeps, siteId: string | null, amount: bigint, tx?: Tx): Promise<1 | 2> {
+  return requiredFor(deps, siteId ? await deps.sites.findById(siteId, tx) : null, amount);
 }
 
 function requiredFor(deps: Pick<FourEyesDeps, 'config'>, site: Site | null, amount: bigint): 1 | 2 {

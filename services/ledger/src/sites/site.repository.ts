@@ -115,10 +115,15 @@ export class SiteRepository {
     return this.db.site.findUnique({ where: { slug } });
   }
 
-  async findById(id: string): Promise<Site | null> {
+  /**
+   * The site, from the cache while it is fresh. A caller inside a transaction passes its `tx`: a transaction that asked
+   * the pool for a second connection while holding one (and its row locks) could wait for a pool full of transactions
+   * doing the same, until the pool's connection timeout (the failover drill's approvals after a restart).
+   */
+  async findById(id: string, tx?: Prisma.TransactionClient): Promise<Site | null> {
     const cached = this.cache.get(id);
     if (cached && cached.until > Date.now()) return cached.site;
-    const site = await this.db.site.findUnique({ where: { id } });
+    const site = await (tx ?? this.db).site.findUnique({ where: { id } });
     if (site) this.cache.set(id, { site, until: Date.now() + this.cacheMs });
     return site;
   }

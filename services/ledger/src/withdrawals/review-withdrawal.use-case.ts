@@ -80,7 +80,7 @@ function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorReque
         );
       }
       if (!step.approval) return { to, approval: null };
-      const required = await approvalsRequired(deps, current.siteId, current.amount);
+      const required = await approvalsRequired(deps, current.siteId, current.amount, tx);
       const approval = await decideApproval(deps, tx, request.caller, current.approvals, required, 'withdrawal');
       return { to: approval.final ? to : current.status, approval };
     },
