@@ -64,51 +64,93 @@ afterAll(async () => {
 
 const db = () => (ledger as LedgerService).deps.db;
 
-/** A site whose endpoint is `path` on the receiver, with `count` events DEAD (written so, never sent). */
-async function siteWithDeadEvents(path: string, count: number): Promise<{ siteId: string; dead: string[] }> {
+/** A site whose endpoint is `path` on the receiver, and a deposit of it for its events to be about. */
+async function siteAt(path: string): Promise<{ siteId: string; intentId: string }> {
   const { siteId } = await scenario.createSite();
   const { apiKeyId } = await scenario.issueApiKey(siteId);
   const webhookUrl = receiver.url.replace('/webhooks/kasa', path);
   const configured = await scenario.internal('PUT', `/sites/${siteId}/webhook-config`, { apiKeyId, request: { webhookUrl } });
   expect(configured.status).toBe(200);
-  const intent = await scenario.createDeposit(siteId, '150000');
-  const payloads = await emitMany(ledger as LedgerService, { siteId, type: 'intent.approved', entityId: intent.intentId }, count, false);
-  const dead = payloads.map((p) => p.eventId);
+  const { intentId } = await scenario.createDeposit(siteId, '150000');
+  return { siteId, intentId };
+}
+
+/** `count` events of the site, written DEAD (never sent). */
+async function deadEvents(site: { siteId: string; intentId: string }, count: number): Promise<string[]> {
+  const request = { siteId: site.siteId, type: 'intent.approved' as const, entityId: site.intentId };
+  const dead = (await emitMany(ledger as LedgerService, request, count, false)).map((p) => p.eventId);
   await db().outboxEvent.updateMany({ where: { id: { in: dead } }, data: { status: 'DEAD' } });
-  return { siteId, dead };
+  return dead;
+}
+
+/** A site whose endpoint is `path` on the receiver, with `count` events DEAD. */
+async function siteWithDeadEvents(path: string, count: number): Promise<{ siteId: string; dead: string[] }> {
+  const site = await siteAt(path);
+  return { siteId: site.siteId, dead: await deadEvents(site, count) };
 }
 
 const delivered = async (eventIds: string[]) => db().outboxEvent.count({ where: { id: { in: eventIds }, status: 'DELIVERED' } });
 
-describe('auto-replay pace', () => {
-  it('replays and delivers a backlog, its pace measured against fresh deliveries to the same site', async () => {
-    const EVENTS = 300;
-    const { siteId, dead } = await siteWithDeadEvents('/pace', EVENTS);
-    const deps = { ...(ledger as LedgerService).deps, config: { ...env.config, webhookAutoReplayWindowHours: 72 } };
-    const replayStarted = Date.now();
-    const result = await autoReplaySite(deps, { siteId, trigger: 'probe' });
-    await waitFor('every replayed event delivered', async () => (await delivered(dead)) === EVENTS, 60_000, 50);
-    const replayMs = Date.now() - replayStarted;
-    expect(result).toMatchObject({ outcome: 'done', replayed: EVENTS });
+/** Events per measured batch, and rounds of one replay and one fresh batch each (the order alternates). */
+const PACE_EVENTS = 200;
+const PACE_ROUNDS = 3;
+/**
+ * The floor on the replay's pace, as a share of the fresh deliveries' pace over all rounds. On a two-core machine
+ * under a load average of 7-10: a replay of one transaction per event (before the batches) 33 % (29-38 % a round);
+ * batched, 58-70 % (48-87 % a round). The window, not the writes, is the limit now (docs/webhooks.md, Auto-replay).
+ */
+const PACE_FLOOR = 0.45;
 
-    // The same worker, the same site, as many fresh events published at once.
-    const intent = await scenario.createDeposit(siteId, '150000');
-    const freshStarted = Date.now();
-    const fresh = (await emitMany(ledger as LedgerService, { siteId, type: 'intent.approved', entityId: intent.intentId }, EVENTS)).map(
-      (p) => p.eventId,
-    );
-    await waitFor('every fresh event delivered', async () => (await delivered(fresh)) === EVENTS, 60_000, 50);
-    const freshMs = Date.now() - freshStarted;
-    const replayRate = (EVENTS * 1000) / replayMs;
-    const freshRate = (EVENTS * 1000) / freshMs;
+describe('auto-replay pace', () => {
+  it('replays and delivers a backlog at no less than 45 % of the pace of fresh deliveries by the same worker to the same site', async () => {
+    const site = await siteAt('/pace');
+    const { siteId } = site;
+    const deps = { ...(ledger as LedgerService).deps, config: { ...env.config, webhookAutoReplayWindowHours: 72 } };
+
+    /** Milliseconds from the replay's start until its events are all delivered. */
+    const replayRound = async () => {
+      const dead = await deadEvents(site, PACE_EVENTS);
+      const started = Date.now();
+      const result = await autoReplaySite(deps, { siteId, trigger: 'probe' });
+      expect(result).toMatchObject({ outcome: 'done', replayed: PACE_EVENTS });
+      await waitFor('every replayed event delivered', async () => (await delivered(dead)) === PACE_EVENTS, 60_000, 20);
+      return Date.now() - started;
+    };
+    /** Milliseconds from the events' commit and enqueue until they are all delivered. */
+    const freshRound = async () => {
+      const started = Date.now();
+      const request = { siteId, type: 'intent.approved' as const, entityId: site.intentId };
+      const fresh = (await emitMany(ledger as LedgerService, request, PACE_EVENTS)).map((p) => p.eventId);
+      await waitFor('every fresh event delivered', async () => (await delivered(fresh)) === PACE_EVENTS, 60_000, 20);
+      return Date.now() - started;
+    };
+
+    // Interleaved, so a change of the machine's load touches both alike.
+    const rounds: Array<{ replayMs: number; freshMs: number }> = [];
+    for (let round = 0; round < PACE_ROUNDS; round += 1) {
+      if (round % 2 === 0) {
+        const replayMs = await replayRound();
+        rounds.push({ replayMs, freshMs: await freshRound() });
+      } else {
+        const freshMs = await freshRound();
+        rounds.push({ replayMs: await replayRound(), freshMs });
+      }
+    }
+    const rate = (ms: number) => (PACE_EVENTS * 1000) / ms;
+    const total = (key: 'replayMs' | 'freshMs') => rounds.reduce((sum, r) => sum + r[key], 0);
+    const share = total('freshMs') / total('replayMs');
     console.log(
-      `auto-replay pace: ${EVENTS} DEAD events replayed and delivered in ${replayMs} ms (${replayRate.toFixed(0)}/s, ` +
-        `${result.batches} batches); ${EVENTS} fresh events to the same site in ${freshMs} ms (${freshRate.toFixed(0)}/s)`,
+      `auto-replay pace (${PACE_EVENTS} events a batch): ` +
+        rounds
+          .map(
+            (r) =>
+              `replayed ${rate(r.replayMs).toFixed(0)}/s vs fresh ${rate(r.freshMs).toFixed(0)}/s (${((100 * r.freshMs) / r.replayMs).toFixed(0)} %)`,
+          )
+          .join('; ') +
+        `; overall ${(100 * share).toFixed(0)} % of the fresh pace`,
     );
-    // Not asserted against the fresh rate: each replay is a transaction and an audit entry of its own, and on a
-    // loaded machine that, not the window, sets the pace (docs/webhooks.md gives the figures).
-    expect(replayRate).toBeGreaterThan(0);
-  }, 120_000);
+    expect(share).toBeGreaterThanOrEqual(PACE_FLOOR);
+  }, 180_000);
 });
 
 describe('a ledger killed -9 mid-replay', () => {
