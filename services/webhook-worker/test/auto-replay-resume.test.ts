@@ -1,7 +1,8 @@
 /**
- * The auto-replay of a recovered site's DEAD events at the pace of one worker, and resumed within seconds after
- * the ledger running it is killed -9: the site's lease runs out, the replay job's BullMQ lock too, and another
- * ledger (a child process, as deployed) picks the job up and goes on; every event is replayed exactly once.
+ * The auto-replay of a recovered site's DEAD events, its pace measured against one worker's fresh deliveries to the
+ * same site, and resumed within seconds after the ledger running it is killed -9: the site's lease runs out, the
+ * replay job's BullMQ lock too, and another ledger (a child process, as deployed) picks the job up and goes on;
+ * every event is replayed exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queue } from 'bullmq';
