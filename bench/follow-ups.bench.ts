@@ -296,6 +296,14 @@ async function main(): Promise<void> {
       const setRun = async (kind: string, subjects: string[], lines: Line[], counted: 'autoApproved' | 'payoutsSent'): Promise<SetRun> => {
         const run = await importTimed(lines);
         if (run.status !== 201 && run.status !== 200) throw new Error(`import: ${run.status} ${JSON.stringify(run.body)}`);
+        // A page the worker took in parallel may still be in its transaction when the request answers: wait for it.
+        const pendingOf = () =>
+          count(
+            `SELECT count(*) AS n FROM follow_ups WHERE kind = $1::"FollowUpKind" AND status = 'PENDING' AND subject_id = ANY($2::uuid[])`,
+            [kind, subjects],
+          );
+        const deadline = Date.now() + 60_000;
+        while ((await pendingOf()) > 0 && Date.now() < deadline) await sleep(20);
         const { rows } = await sql.query<{ done: string; last: Date | null; transactions: string }>(
           `SELECT count(*) FILTER (WHERE status = 'DONE') AS done, max(finished_at) AS last,
              count(DISTINCT finished_at) AS transactions FROM follow_ups
@@ -493,21 +501,22 @@ function report(s: Summary): string {
     `| ${label} | ${fmt(pick(rs[0] as RoundResult).records)} | ${span(
       of((r) => pick(r).seconds),
       2,
-    )} s | **${span(of((r) => pick(r).perSecond))}/s** | ${span(of((r) => pick(r).ok))} of ${fmt(pick(rs[0] as RoundResult).records)} |`;
+    )} s | **${span(of((r) => pick(r).perSecond))}/s** | ${span(of((r) => pick(r).ok))} of ${fmt(pick(rs[0] as RoundResult).records)} | ${fmt(pick(rs[0] as RoundResult).records)} |`;
   const setRow = (label: string, pick: (r: RoundResult) => SetRun) =>
     `| ${label} | ${fmt(pick(rs[0] as RoundResult).records)} | ${span(
       of((r) => pick(r).followUpSeconds),
       2,
-    )} s | **${span(of((r) => pick(r).perSecond))}/s** | ${span(of((r) => pick(r).done))} of ${fmt(pick(rs[0] as RoundResult).records)} |`;
+    )} s | **${span(of((r) => pick(r).perSecond))}/s** | ${span(of((r) => pick(r).done))} of ${fmt(pick(rs[0] as RoundResult).records)} | ${span(of((r) => pick(r).transactions))} |`;
   const minApprovals = Math.min(...of((r) => r.approvals.perSecond));
   const minPayouts = Math.min(...of((r) => r.payouts.perSecond));
   const minWorker = Math.min(...of((r) => r.worker.perSecond));
+  const best = (pick: (r: RoundResult) => number) => fmt(Math.max(...of(pick)));
   const goal = (value: number) => passFail(value >= GOAL_PER_SECOND);
   const shared = rs.some((r) => r.approvals.byRequest < r.approvals.done || r.payouts.byRequest < r.payouts.done);
   return [
     `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- follow-ups\` (${s.wallSeconds} s wall, of which ${fmt(s.setup.seconds)} s making ${fmt(s.setup.deposits)} deposits and ${fmt(s.setup.withdrawals)} withdrawals; ${s.settings.rounds} rounds), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}; load average (1 min) ${s.load.start[0]} at the start and ${s.load.end[0]} at the end${(s.load.start[0] ?? 0) > s.cpus || (s.load.end[0] ?? 0) > s.cpus ? ': **the machine was busy with other work**, so the absolute rates are low; the paths were measured in the same run, one after the other, and compare with each other' : ''}. Ranges are over the rounds.`,
     '',
-    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (4) The worker alone: one file of ${fmt(s.settings.deposits)} deposit lines and ${fmt(s.settings.payouts)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending. *Transactions* counts the distinct \`finished_at\` of the follow-ups done: one per page transaction (500 a page), so more than records / 500 would mean pages failed and were redone one at a time; for the old path, one per request.`,
+    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (4) The worker alone: one file of ${fmt(rs[0]?.worker.deposits ?? 0)} deposit lines and ${fmt(rs[0]?.worker.payouts ?? 0)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending. *Transactions* counts the distinct \`finished_at\` of the follow-ups done: one per page transaction (500 a page), so more than records / 500 would mean pages failed and were redone one at a time; for the old path, one per request.`,
     '',
     '| Path | Records | Time | Rate | Done | Transactions |',
     '|---|---:|---:|---:|---:|---:|',
@@ -542,11 +551,11 @@ function report(s: Summary): string {
       2,
     )} s after it was ready (polled every 20 ms). Journal check after the run: ${s.journalCheck.ok ? 'clean' : `**${s.journalCheck.problems} problems**`}; ${s.serviceErrorLogLines} error log lines from the ledgers.`,
     '',
-    '| Goal (issue 32: "thousands per second, not 93") | Slowest round | |',
-    '|---|---:|---|',
-    `| straight-through approvals >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minApprovals)}/s | ${goal(minApprovals)} |`,
-    `| payouts confirmed sent >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minPayouts)}/s | ${goal(minPayouts)} |`,
-    `| worker alone >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minWorker)}/s | ${goal(minWorker)} |`,
+    '| Goal (issue 32: "thousands per second, not 93"), judged on the slowest round | Slowest round | Fastest round | |',
+    '|---|---:|---:|---|',
+    `| straight-through approvals >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minApprovals)}/s | ${best((r) => r.approvals.perSecond)}/s | ${goal(minApprovals)} |`,
+    `| payouts confirmed sent >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minPayouts)}/s | ${best((r) => r.payouts.perSecond)}/s | ${goal(minPayouts)} |`,
+    `| worker alone >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minWorker)}/s | ${best((r) => r.worker.perSecond)}/s | ${goal(minWorker)} |`,
   ].join('\n');
 }
 
