@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Deposit, DepositStatus, Prisma } from '@kasa/db';
 import { formatTry } from '@kasa/money';
 import type { RemainderAction, UserRejectionReason } from '@kasa/contracts';
@@ -337,10 +338,9 @@ export async function approveDepositsByRuleIn(
   // Locked by this transaction: nobody else can have moved them.
   if (written.size !== decided.length) throw new Error('a deposit locked in this transaction changed under it');
   const approved = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Deposit }));
-  const transactionIds = await deps.journal.postMany(
-    tx,
-    approved.flatMap(({ step, updated, decision }) => (step.posting ? [step.posting(updated, decision)] : [])),
-  );
+  const postings = approved.flatMap(({ step, updated, decision }) => (step.posting ? [step.posting(updated, decision)] : []));
+  // The site's balance rows last, after the audit and the events: every approval of the site waits for them.
+  const transactionIds = postings.map(() => randomUUID());
   const actor = actorOf(request.caller);
   await writeAudits(
     tx,
@@ -365,6 +365,7 @@ export async function approveDepositsByRuleIn(
   );
   // `intent.approved` is always sent: an approval is never made without its event.
   if (events.length !== approved.length) throw new Error('an approval without its intent.approved event');
+  await deps.journal.postMany(tx, postings, transactionIds);
   const steps = approved.map(({ updated, step }, index) => logged(step, request, updated, events[index]?.eventId ?? null));
   return { result: { approved: approved.map(({ updated }) => updated.id), skipped }, step: steps, events };
 }

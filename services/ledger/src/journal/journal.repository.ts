@@ -14,7 +14,9 @@ export type PostResult = { ok: true; transactionId: string } | { ok: false; acco
 /**
  * Writes journal entries and keeps `site_balances` equal to their sums, both in the caller's transaction.
  * Balance rows are always touched in account-name order, so concurrent postings of one site take their
- * row locks in the same order and cannot deadlock.
+ * row locks in the same order and cannot deadlock. They are a site's hot rows: every approval of the site waits for
+ * them, so they are written after the entries, and a transaction writes them as late as it can (transition.ts): a
+ * lock held across fewer round trips to a busy service.
  */
 export class JournalRepository {
   constructor(private readonly db: PrismaClient) {}
@@ -29,6 +31,18 @@ export class JournalRepository {
     const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
     if (sum !== 0n || posting.legs.length < 2) throw new Error('journal transaction does not balance');
     const legs = [...posting.legs].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+    // The entries first: a refusal below rolls them back with the caller's transaction.
+    const transactionId = randomUUID();
+    await tx.journalEntry.createMany({
+      data: legs.map((leg) => ({
+        transactionId,
+        siteId: posting.siteId,
+        account: leg.account,
+        amount: leg.amount,
+        entityType: posting.entityType,
+        entityId: posting.entityId,
+      })),
+    });
     for (const leg of legs) {
       if (leg.account === creditOnly) {
         const moved = await tx.$executeRaw`
@@ -42,27 +56,22 @@ export class JournalRepository {
         VALUES (${posting.siteId}::uuid, ${leg.account}, ${leg.amount}, now())
         ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
     }
-    const transactionId = randomUUID();
-    await tx.journalEntry.createMany({
-      data: legs.map((leg) => ({
-        transactionId,
-        siteId: posting.siteId,
-        account: leg.account,
-        amount: leg.amount,
-        entityType: posting.entityType,
-        entityId: posting.entityId,
-      })),
-    });
     return { ok: true, transactionId };
   }
 
   /**
    * Posts many balanced transactions that need no balance check (deposit credits), in one write per balance row
-   * and one of the entries: the balance rows in account-name then site order, as {@link post} takes them. Returns
-   * each posting's transaction id, in the order given.
+   * and one of the entries: the entries first, then the balance rows in account-name then site order, as {@link post}
+   * takes them. `transactionIds`: each posting's, when the caller wrote them elsewhere first (its audit entries), so
+   * that the balance rows are its last writes; returns them, in the order given.
    */
-  async postMany(tx: Tx, postings: readonly JournalPosting[]): Promise<string[]> {
+  async postMany(
+    tx: Tx,
+    postings: readonly JournalPosting[],
+    transactionIds: readonly string[] = postings.map(() => randomUUID()),
+  ): Promise<string[]> {
     if (postings.length === 0) return [];
+    if (transactionIds.length !== postings.length) throw new Error('one journal transaction id per posting');
     const deltas = new Map<string, { siteId: string; account: JournalAccount; amount: bigint }>();
     for (const posting of postings) {
       const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
@@ -73,14 +82,6 @@ export class JournalRepository {
         deltas.set(key, { ...delta, amount: delta.amount + leg.amount });
       }
     }
-    for (const key of [...deltas.keys()].sort()) {
-      const { siteId, account, amount } = deltas.get(key) as { siteId: string; account: JournalAccount; amount: bigint };
-      await tx.$executeRaw`
-        INSERT INTO site_balances (site_id, account, balance, updated_at)
-        VALUES (${siteId}::uuid, ${account}, ${amount}, now())
-        ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
-    }
-    const transactionIds = postings.map(() => randomUUID());
     const entries = postings.flatMap((posting, index) =>
       [...posting.legs]
         .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0))
@@ -94,7 +95,14 @@ export class JournalRepository {
         ${entries.map((e) => e.entityType)}::text[], ${entries.map((e) => e.entityId)}::uuid[])
         WITH ORDINALITY AS e(transaction_id, site_id, account, amount, entity_type, entity_id, ord)
       ORDER BY e.ord`;
-    return transactionIds;
+    for (const key of [...deltas.keys()].sort()) {
+      const { siteId, account, amount } = deltas.get(key) as { siteId: string; account: JournalAccount; amount: bigint };
+      await tx.$executeRaw`
+        INSERT INTO site_balances (site_id, account, balance, updated_at)
+        VALUES (${siteId}::uuid, ${account}, ${amount}, now())
+        ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
+    }
+    return [...transactionIds];
   }
 
   private async balanceIn(tx: Tx, siteId: string, account: JournalAccount): Promise<bigint> {

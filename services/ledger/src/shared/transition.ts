@@ -137,9 +137,11 @@ export interface Transition<Row, Decision extends Decided, Result> {
   audit(changed: Changed<Row, Decision>): Pick<AuditEntry, 'action' | 'siteId' | 'metadata'>;
   /**
    * The webhook the step announces, if any: its request id is the recipe's, and so is its entity unless the event
-   * reports on another record (a transfer's top-up reports on its intent).
+   * reports on another record (a transfer's top-up reports on its intent). Written before the journal posting.
    */
-  event?(changed: Changed<Row, Decision>): (Omit<NewOutboxEvent, 'entityId' | 'requestId'> & { entityId?: string }) | null;
+  event?(
+    changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>,
+  ): (Omit<NewOutboxEvent, 'entityId' | 'requestId'> & { entityId?: string }) | null;
   /** The business log line once committed, if the step has one. */
   log?(announced: Announced<Row, Decision>): TransitionStep;
   /** The answer for the caller. */
@@ -148,7 +150,7 @@ export interface Transition<Row, Decision extends Decided, Result> {
 
 /**
  * The one recipe of a reviewed change: lock the record, guard it, decide from its state table, one conditional update,
- * the journal posting, the audit entry and the outbox event in one transaction; the log line and the
+ * the outbox event, the journal posting and the audit entry in one transaction; the log line and the
  * publishing after commit ({@link commitTransition}).
  */
 export async function runTransition<Row, Decision extends Decided, Result>(
@@ -180,6 +182,13 @@ export async function transitionIn<Row, Decision extends Decided, Result>(
   const decision = await transition.decide(tx, current);
   const updated = await transition.update(tx, current, decision);
   if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);
+  // The event before the posting: the posting takes the site's balance rows, which every approval of the site waits
+  // for, so as few round trips as possible come after it (journal.repository.ts).
+  const event = transition.event?.({ current, decision, updated }) ?? null;
+  const events = [
+    ...(decision.events ?? []),
+    ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
+  ];
   const journalTransactionId = (await transition.post?.(tx, { current, decision, updated })) ?? null;
   const changed = { current, decision, updated, journalTransactionId };
   await writeAudit(tx, {
@@ -188,11 +197,6 @@ export async function transitionIn<Row, Decision extends Decided, Result>(
     entityId,
     ...transition.audit(changed),
   });
-  const event = transition.event?.(changed) ?? null;
-  const events = [
-    ...(decision.events ?? []),
-    ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
-  ];
   // The transition's own event is the last written.
   const announced = { ...changed, eventId: event ? (events[events.length - 1]?.eventId ?? null) : null };
   return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Prisma, Withdrawal } from '@kasa/db';
 import type { EventType, ReturnReasonCode } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
@@ -282,10 +283,9 @@ export async function markWithdrawalsSentIn(
   // Locked by this transaction: nobody else can have moved them.
   if (written.size !== decided.length) throw new Error('a withdrawal locked in this transaction changed under it');
   const sent = decided.map((d) => ({ ...d, updated: written.get(d.current.id) as Withdrawal }));
-  const transactionIds = await deps.journal.postMany(
-    tx,
-    sent.map(({ current }) => Postings.withdrawalSettled(current.siteId, current.id, current.amount)),
-  );
+  const postings = sent.map(({ current }) => Postings.withdrawalSettled(current.siteId, current.id, current.amount));
+  // The site's balance rows last, after the audit and the events: every approval of the site waits for them.
+  const transactionIds = postings.map(() => randomUUID());
   const actor = actorOf(request.caller);
   await writeAudits(
     tx,
@@ -317,6 +317,7 @@ export async function markWithdrawalsSentIn(
   );
   // `withdrawal.sent` is always sent: a payout never leaves without its event.
   if (events.length !== sent.length) throw new Error('a withdrawal sent without its withdrawal.sent event');
+  await deps.journal.postMany(tx, postings, transactionIds);
   const steps = sent.map(({ current, updated }, index) => ({
     message: 'withdrawal sent',
     fields: {
