@@ -278,11 +278,15 @@ async function main(): Promise<void> {
         );
         let committedAt: number | null = null;
         const deadline = Date.now() + 120_000;
-        while (committedAt === null && answeredAt === null && Date.now() < deadline) {
-          if ((await count('SELECT count(*) AS n FROM bank_statements WHERE statement_ref = $1', [statementRef])) > 0) {
-            committedAt = Date.now();
+        const visible = async () => (await count('SELECT count(*) AS n FROM bank_statements WHERE statement_ref = $1', [statementRef])) > 0;
+        while (committedAt === null && Date.now() < deadline) {
+          // Answered between two polls (a file with no follow-ups answers at once): committed by the answer at the latest.
+          const answered = answeredAt;
+          if (await visible()) {
+            committedAt = answered ?? Date.now();
             onCommit?.();
-          } else await sleep(3);
+          } else if (answered !== null) break;
+          else await sleep(3);
         }
         if (committedAt === null) {
           const { status, body } = await sent;
