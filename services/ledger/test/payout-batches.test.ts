@@ -5,6 +5,7 @@
  * again changing nothing; and two batch creations at the same moment never sharing a payout.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +144,16 @@ describe('payout batches', () => {
     expect(rows).toHaveLength(3);
     expect(rows[1]).toMatch(/^KW[A-Z0-9]{8},1200\.00,TRY,TR\d{24},Ayşe Yılmaz,TR\d{24},withdrawal,[0-9a-f-]{36}$/);
     expect((await download(batchId, 'xlsx')).status).toBe(400);
+  });
+
+  it('reads a batch naming as many payouts as the schema allows (5,000 ids), not refusing its size', async () => {
+    const account = await newAccount();
+    const ids = Array.from({ length: 5000 }, () => randomUUID());
+    const answer = await setup.h.ops('POST', '/payout-batches', { withdrawalIds: ids, accountId: account.id });
+    // Read and judged (none of these ids is an approved withdrawal), where a 64 KiB limit answered 413 before.
+    expect(answer.status).not.toBe(413);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
   });
 
   it('refuses to reject a withdrawal once its file went to the bank, changing nothing', async () => {

@@ -30,12 +30,17 @@ export interface FollowUpPosition {
 export class FollowUpRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  /** Writes the promised work; a record that already has its follow-up of the kind keeps the first. Returns the new ids. */
+  /**
+   * Writes the promised work; a record that already has its follow-up of the kind keeps the first. Returns the new ids.
+   * Due from the moment it is written, not from the start of its transaction: a long import's work is its own request's
+   * to do first, the worker's only after the grace.
+   */
   async promise(tx: Tx, followUps: readonly NewFollowUp[]): Promise<string[]> {
     if (followUps.length === 0) return [];
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      INSERT INTO follow_ups (id, kind, subject_id, receiving_account_id, line_key, payload, request_id)
-      SELECT gen_random_uuid(), f.kind::"FollowUpKind", f.subject_id, f.receiving_account_id, f.line_key, f.payload, f.request_id
+      INSERT INTO follow_ups (id, kind, subject_id, receiving_account_id, line_key, payload, request_id, due_at)
+      SELECT gen_random_uuid(), f.kind::"FollowUpKind", f.subject_id, f.receiving_account_id, f.line_key, f.payload, f.request_id,
+        clock_timestamp()
       FROM unnest(${followUps.map((f) => f.kind)}::text[], ${followUps.map((f) => f.subjectId)}::uuid[],
         ${followUps.map((f) => f.receivingAccountId)}::uuid[], ${followUps.map((f) => f.lineKey)}::text[],
         ${followUps.map((f) => JSON.stringify(f.payload))}::jsonb[], ${followUps.map((f) => f.requestId)}::text[])
