@@ -16,10 +16,13 @@ import { startHarness, type Harness, type TestSite } from '../../services/gatewa
 import { ownerOf } from './cluster-support.js';
 
 /**
- * The documented bound (docs/scaling.md, "Failover"): a request's Redis steps fail at once on a refused
- * connection; on a loaded two-core machine a request may still take a few hundred milliseconds.
+ * The documented bound (docs/scaling.md, Redis Cluster, "The bound"): a request waits for Redis at most the 1 s command
+ * timeout per step, two steps; a request's own work and a loaded two-core machine add some. The old client's retries
+ * held most requests of the failover for a second or more per step (longest 2,976 ms, 10 of 25 over a second).
  */
-const LONGEST_MS = 1_500;
+const LONGEST_MS = 2_500;
+/** A refused connection fails in milliseconds: at most this share of the failover's requests may take a second or more. */
+const SLOW_SHARE = 0.05;
 /** After the promotion is visible in CLUSTER SLOTS, the gateway's client serves those slots within this. */
 const RECOVERY_MS = 3_000;
 const NODE_TIMEOUT_MS = 2_000;
@@ -146,6 +149,7 @@ describe('a Redis Cluster master killed under partner traffic', () => {
 
     expect(during.length).toBeGreaterThan(20);
     expect(during.filter((a) => a.ms >= LONGEST_MS).map((a) => `${a.kind} ${a.status} ${a.ms} ms`)).toEqual([]);
+    expect(slow).toBeLessThanOrEqual(Math.floor(during.length * SLOW_SHARE));
     expect(failed.filter((a) => a.status !== 503).map((a) => `${a.kind} ${a.status}`)).toEqual([]);
     expect(recoveredAt).toBeGreaterThan(0);
     expect(recoveredAt - promotedAt).toBeLessThan(RECOVERY_MS);
