@@ -18,6 +18,8 @@ export interface CompiledHandle {
   pid: number | null;
   /** Log lines of level error or above seen so far. */
   errorLines(): number;
+  /** Resolves when the process exits, however: its code or signal, the end of its stderr and its last error lines. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; lastErrors: string[] }>;
   stop(): Promise<void>;
 }
 
@@ -28,9 +30,14 @@ export async function startCompiled(name: CompiledService, env: Record<string, s
   const child = spawn(process.execPath, [`services/${name}/dist/main.js`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = 0;
   let stderr = '';
+  const lastErrors: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => {
-    if (stderr.length < 8_000) stderr += chunk.toString();
+    // The end is what tells why a process died; the start, why it did not start.
+    stderr = (stderr + chunk.toString()).slice(-16_000);
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; lastErrors: string[] }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, stderr, lastErrors })),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name}: not listening after ${READY_TIMEOUT_MS} ms: ${stderr}`)), READY_TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -40,7 +47,11 @@ export async function startCompiled(name: CompiledService, env: Record<string, s
       } catch {
         return; // not a log line
       }
-      if (entry.level === 'error' || entry.level === 'fatal' || (typeof entry.level === 'number' && entry.level >= 50)) errors += 1;
+      if (entry.level === 'error' || entry.level === 'fatal' || (typeof entry.level === 'number' && entry.level >= 50)) {
+        errors += 1;
+        lastErrors.push(line.slice(0, 1_000));
+        if (lastErrors.length > 10) lastErrors.shift();
+      }
       if (/ (listening|running)$/.test(entry.message ?? '') && typeof entry.port === 'number') {
         clearTimeout(timer);
         resolve(entry.port);
@@ -60,6 +71,7 @@ export async function startCompiled(name: CompiledService, env: Record<string, s
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? null,
     errorLines: () => errors,
+    exited,
     stop: () => stopChild(child),
   };
 }

@@ -33,6 +33,7 @@ describe('the failover drill', () => {
     expect(result.rows.map((candidate) => candidate.fault)).toEqual(FAULTS);
     for (const fault of FAULTS) expect(row(fault).acknowledged).toBeGreaterThan(0);
     expect(result.notReady).toEqual([]);
+    expect(result.crashes).toEqual([]);
   });
 
   it.each(FAULTS)('loses no acknowledged write when the %s is killed', (fault) => {

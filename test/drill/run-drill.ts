@@ -51,6 +51,8 @@ export interface DrillResult {
   durationMs: number;
   /** Services whose /readyz did not answer 200 after the traffic, with their last answer. */
   notReady: string[];
+  /** Services that exited without the drill killing them (a crash), with their last error lines and stderr. */
+  crashes: string[];
 }
 
 const REDIS_PREFIX = 'kasa_drill';
@@ -173,7 +175,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       // A job lost with a Redis master (replication is asynchronous) is found again by the relay after this.
       OUTBOX_RELAY_LOST_JOB_AFTER_MS: '10000',
     });
-    const services = new DrillServices(env, ports);
+    const services = new DrillServices(env, ports, log);
     cleanups.push(() => services.stopAll());
     for (const name of SERVICES) await services.start(name);
     const seeded = await seed(services, env, receiver);
@@ -260,6 +262,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       baselineFailures: traffic.attempts.filter((a) => a.phase === 'baseline' && (a.status === 0 || a.status >= 500)).length,
       durationMs: Date.now() - startedAt,
       notReady,
+      crashes: [...services.crashes],
     };
   } finally {
     await cleanupDrill();

@@ -26,9 +26,13 @@ const alive = (pid: number) => {
 export class DrillServices {
   private readonly running = new Map<CompiledService, CompiledHandle>();
 
+  /** Services that exited without the drill killing or stopping them: a crash, with why. */
+  readonly crashes: string[] = [];
+
   constructor(
     private readonly env: Record<string, string>,
     readonly ports: Record<CompiledService, number>,
+    private readonly log: (line: string) => void = () => undefined,
   ) {}
 
   url(name: CompiledService): string {
@@ -38,6 +42,14 @@ export class DrillServices {
   async start(name: CompiledService): Promise<void> {
     const handle = await startCompiled(name, { ...this.env, [PORT_VARIABLE[name]]: String(this.ports[name]) });
     this.running.set(name, handle);
+    void handle.exited.then(({ code, signal, stderr, lastErrors }) => {
+      // Killed or stopped by the drill: it took the handle out first.
+      if (this.running.get(name) !== handle) return;
+      this.running.delete(name);
+      const crash = `${name} exited by itself (code ${code}, signal ${signal}); last errors: ${lastErrors.join(' | ')}; stderr: ${stderr.slice(-3_000)}`;
+      this.crashes.push(crash);
+      this.log(crash);
+    });
   }
 
   /** kill -9 (by the process's own pid), then starts it again at once, as a restart policy does; the restart's ms. */
@@ -45,9 +57,10 @@ export class DrillServices {
     const handle = this.running.get(name);
     if (!handle?.pid) throw new Error(`drill: ${name} is not running`);
     const pid = handle.pid;
+    // Out of the running set first: its exit is the drill's doing, not a crash.
+    this.running.delete(name);
     process.kill(pid, 'SIGKILL');
     await until(`${name} (pid ${pid}) exits`, 10_000, () => !alive(pid), 10);
-    this.running.delete(name);
     const started = Date.now();
     // A port just released by a killed process can be taken again at once; retry briefly if not.
     for (let attempt = 1; ; attempt += 1) {
@@ -84,7 +97,8 @@ export class DrillServices {
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.running.values()].map((handle) => handle.stop()));
+    const handles = [...this.running.values()];
     this.running.clear();
+    await Promise.all(handles.map((handle) => handle.stop()));
   }
 }
