@@ -1,4 +1,5 @@
-import { repeatLimited, type RepeatLimitedLog } from '@kasa/logger';
+import { repeatLimited } from '@kasa/logger';
+import { RepeatingPass } from '../shared/repeating-pass.js';
 import { runFollowUps, type FollowUpCounts, type FollowUpDeps } from './run-follow-ups.use-case.js';
 
 export interface FollowUpWorkerOptions {
@@ -17,29 +18,28 @@ export interface FollowUpWorkerOptions {
  * killed at any point leaves it to the next pass, here or on another ledger. Passes never overlap.
  */
 export class FollowUpWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private readonly failures: RepeatLimitedLog;
+  private readonly loop: RepeatingPass;
 
   constructor(
     private readonly deps: FollowUpDeps,
     private readonly options: FollowUpWorkerOptions,
   ) {
-    this.failures = repeatLimited(deps.logger);
+    // A pass that fails the same way every interval (PostgreSQL away) is logged at most once per 5 s.
+    const failures = repeatLimited(deps.logger);
+    this.loop = new RepeatingPass(
+      () => this.runOnce(),
+      options.intervalMs,
+      (error) => failures('warn', 'follow-up pass failed; retrying next pass', { error }),
+    );
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.loop.start();
   }
 
   /** Stops the loop and waits (bounded) for a pass in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    if (this.running) await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over the due follow-ups. */
@@ -54,18 +54,5 @@ export class FollowUpWorker {
       this.deps.logger.info('follow-up worker finished promised work', { ...counts });
     }
     return counts;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((error: unknown) => this.failures('warn', 'follow-up pass failed; retrying next pass', { error }))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.options.intervalMs);
-    this.timer.unref();
   }
 }

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { repeatLimited, type Logger, type RepeatLimitedLog } from '@kasa/logger';
 import { deliveryJobId, type DeliverEventJob } from '@kasa/queue';
 import type { CursorPosition } from '../shared/cursor.js';
+import { RepeatingPass } from '../shared/repeating-pass.js';
 import type { EventRepository } from '../events/event.repository.js';
 import type { OutboxPublisher } from './outbox.publisher.js';
 
@@ -30,9 +31,7 @@ export interface RelayPass {
  * Passes never overlap; a pass that waits on a Redis outage simply finishes when Redis is back.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly loop: RepeatingPass;
   private scanPosition: CursorPosition | undefined;
   private readonly batchSize: number;
   /** A pass that fails the same way every interval (Redis down) is logged at most once per 5 s. */
@@ -47,19 +46,20 @@ export class OutboxRelay {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.failures = repeatLimited(logger);
+    this.loop = new RepeatingPass(
+      () => this.runOnce(),
+      options.intervalMs,
+      (error) => this.failures('warn', 'outbox relay pass failed; retrying next pass', { error }),
+    );
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.loop.start();
   }
 
   /** Stops the loop and waits (bounded) for a pass in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    if (this.running) await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass: enqueue what was never enqueued, then re-enqueue what Redis lost. */
@@ -68,19 +68,6 @@ export class OutboxRelay {
     const requeued = await this.requeueLost();
     if (enqueued + requeued > 0) this.logger.info('outbox relay enqueued events', { enqueued, requeued });
     return { enqueued, requeued };
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((error: unknown) => this.failures('warn', 'outbox relay pass failed; retrying next pass', { error }))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.options.intervalMs);
-    this.timer.unref();
   }
 
   private async enqueueForgotten(): Promise<number> {
