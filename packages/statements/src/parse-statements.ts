@@ -1,15 +1,11 @@
-import { parseCamt053 } from './camt053.parser.js';
-import { parseCsv } from './csv.parser.js';
+import { formatOf } from './formats/index.js';
 import { checkBodyText } from './limits.js';
-import { parseMt940 } from './mt940.parser.js';
-import { StatementError, type ParsedStatements, type Statement, type StatementFormat } from './statement.js';
-
-const PARSERS: Record<StatementFormat, (body: string) => Statement[]> = { 'camt.053': parseCamt053, mt940: parseMt940, csv: parseCsv };
+import { StatementError, type ParsedStatements } from './statement.js';
 
 /**
- * Reads a bank statement body into statements. The content type picks the format when it names one (XML types are
- * camt.053, `text/csv` CSV, anything with `mt940` MT940); a generic one (`text/plain`, `application/octet-stream`, '')
- * is settled by the body's first characters. Throws StatementError, naming what is wrong and where, for any bad input.
+ * Reads a bank statement body into statements. The content type picks the format when it names one (formats/: XML
+ * types are camt.053, `text/csv` CSV, anything with `mt940` MT940); a generic one (`text/plain`,
+ * `application/octet-stream`, '') is settled by the body's first characters. Throws StatementError, naming what is wrong and where, for any bad input.
  */
 export function parseStatements(body: string, contentType: string): ParsedStatements {
   const text = body.startsWith('\uFEFF') ? body.slice(1) : body;
@@ -22,22 +18,7 @@ export function parseStatements(body: string, contentType: string): ParsedStatem
   }
   checkBodyText(text);
   const format = formatOf(text, contentType);
-  return { format, statements: PARSERS[format](text) };
-}
-
-function formatOf(body: string, contentType: string): StatementFormat {
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'camt.053';
-  if (type === 'text/csv' || type === 'application/csv') return 'csv';
-  if (type.includes('mt940') || type.includes('swift')) return 'mt940';
-  const start = body.trimStart();
-  if (start.startsWith('<')) return 'camt.053';
-  if (start.startsWith(':20:') || start.startsWith('{1:') || /^:20:/m.test(start.slice(0, 2000))) return 'mt940';
-  if (/^[a-z_]+(,[a-z_]+)+\s*$/m.test(start.slice(0, start.search(/\r?\n|$/)))) return 'csv';
-  throw new StatementError(
-    `content type ${JSON.stringify(contentType)} and the body name no known format (camt.053 XML, MT940, CSV)`,
-    'line 1',
-  );
+  return { format: format.name, statements: format.parse(text) };
 }
 
 /**

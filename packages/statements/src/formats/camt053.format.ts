@@ -1,0 +1,18 @@
+import { parseCamt053 } from '../camt053.parser.js';
+import type { StatementFormatDescriptor } from './format.js';
+
+/** ISO 20022 BankToCustomerStatement (camt.053.001.02 to .13). */
+export const camt053Format = {
+  name: 'camt.053',
+  choice: 'camt',
+  label: 'camt.053',
+  contentTypes: ['application/xml', 'text/xml'],
+  contentTypePattern: /^[\w.-]+\/[\w.-]+\+xml$/,
+  uploadContentType: 'application/xml',
+  extensions: ['.xml'],
+  // Any XML is read as camt.053: the parser then names the document type it found when it is another.
+  detect: (body) => (body.trimStart().startsWith('<') ? 0.9 : 0),
+  parse: parseCamt053,
+  samples: ['camt053-v02.xml', 'camt053-v08.xml'],
+  recognisedBy: 'the body starts with `<`',
+} as const satisfies StatementFormatDescriptor;

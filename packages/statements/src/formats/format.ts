@@ -1,0 +1,29 @@
+import type { Statement, StatementFormat } from '../statement.js';
+
+/**
+ * One statement format, declared once: what names it (content types, file extensions, the word an operator picks),
+ * how sure a body's first characters make us that it is this format, how it is read, the samples that prove it, and
+ * its row in docs/statements.md. The registry (formats/index.ts) derives every table from these.
+ */
+export interface StatementFormatDescriptor {
+  readonly name: StatementFormat;
+  /** The word an operator picks it by: the console's format select and the CLI's `--format`. */
+  readonly choice: string;
+  /** How people call it, in the console and the docs. */
+  readonly label: string;
+  /** Media types that name this format exactly, lower case, without parameters. */
+  readonly contentTypes: readonly string[];
+  /** Media types that name it by a pattern (`*+xml`, anything with `mt940`), tested on the lower-case type. */
+  readonly contentTypePattern?: RegExp;
+  /** The media type an upload of this format is sent with. */
+  readonly uploadContentType: string;
+  /** File name endings, lower case with the dot, most usual first. */
+  readonly extensions: readonly string[];
+  /** 0 (not this format) to 1 (certainly this format), from the body alone; the surest non-zero guess wins. */
+  detect(body: string): number;
+  parse(body: string): Statement[];
+  /** Files in packages/statements/test/samples that must parse as this format. */
+  readonly samples: readonly string[];
+  /** docs/statements.md's "Which format" table: how a body is recognised, in words. */
+  readonly recognisedBy: string;
+}

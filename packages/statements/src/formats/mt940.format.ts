@@ -1,0 +1,25 @@
+import { parseMt940 } from '../mt940.parser.js';
+import type { StatementFormatDescriptor } from './format.js';
+
+/** How far into a body a `:20:` line may first appear (after a bank's envelope or header lines). */
+const ENVELOPE_ROOM = 2000;
+
+/** SWIFT MT940 customer statements, one or several in a file. */
+export const mt940Format = {
+  name: 'mt940',
+  choice: 'mt940',
+  label: 'MT940',
+  contentTypes: [],
+  // MT940 has no registered media type; banks and tools name it in the subtype (`application/x-mt940`, `text/swift`).
+  contentTypePattern: /mt940|swift/,
+  uploadContentType: 'text/plain',
+  extensions: ['.sta', '.mt940', '.940', '.txt'],
+  detect(body) {
+    const start = body.trimStart();
+    if (start.startsWith(':20:') || start.startsWith('{1:')) return 1;
+    return /^:20:/m.test(start.slice(0, ENVELOPE_ROOM)) ? 0.8 : 0;
+  },
+  parse: parseMt940,
+  samples: ['mt940-two-statements.sta'],
+  recognisedBy: 'the body starts with `:20:` or `{1:`, or a line starting `:20:` follows a header within 2,000 characters',
+} as const satisfies StatementFormatDescriptor;
