@@ -1,6 +1,6 @@
 import { formatAmount } from './amount.js';
 import { direction, readAmount, required } from './camt053-fields.js';
-import { parseIsoDate } from './dates.js';
+import { hasTimeOfDay, parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
 import { checkLine } from './limits.js';
 import { StatementError, type StatementLine } from './statement.js';
@@ -28,6 +28,7 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
     ntry,
     currency: amount.currency,
     bookedAt: parseIsoDate(booked, `${where}/BookgDt`),
+    timeKnown: hasTimeOfDay(booked),
     reversal: ['true', '1'].includes(textAt(ntry, 'RvslInd') ?? ''),
     ref: textAt(ntry, 'AcctSvcrRef') ?? textAt(ntry, 'NtryRef'),
   };
@@ -67,7 +68,7 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
 }
 
 function line(
-  entry: { ntry: XmlElement; currency: string; bookedAt: Date; reversal: boolean },
+  entry: { ntry: XmlElement; currency: string; bookedAt: Date; timeKnown: boolean; reversal: boolean },
   tx: XmlElement | undefined,
   own: { bankTxId: string; direction: Direction; amount: bigint; charges: bigint | null },
   where: string,
@@ -83,6 +84,7 @@ function line(
       amount: own.amount,
       currency: entry.currency,
       bookedAt: entry.bookedAt,
+      timeKnown: entry.timeKnown,
       description: description(entry.ntry, tx),
       counterpartyName: textAt(tx, `RltdPties/${party}/Nm`) ?? textAt(tx, `RltdPties/${party}/Pty/Nm`) ?? null,
       counterpartyIban: iban === undefined ? null : (normaliseIban(iban) ?? iban),

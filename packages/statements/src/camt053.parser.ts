@@ -71,6 +71,7 @@ function readStatement(stmt: XmlElement, where: string): Statement {
     closingBalance: readBalance(closing.bal, closing.where, currency),
     from: from === undefined ? null : parseIsoDate(from, `${where}/FrToDt/FrDtTm`),
     to: to === undefined ? null : parseIsoDate(to, `${where}/FrToDt/ToDtTm`),
+    timeKnown: true,
     lines,
   };
 }

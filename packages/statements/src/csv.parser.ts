@@ -1,6 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
-import { parseIsoDate } from './dates.js';
+import { hasTimeOfDay, parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
 import { checkLine, checkStatementId } from './limits.js';
 import { StatementError, type Statement, type StatementLine } from './statement.js';
@@ -76,7 +76,7 @@ export function parseCsv(body: string): Statement[] {
       draft[direction] = true;
       const balance = parseAmount(need('amount'), currency, where, { decimalMark: '.', signed: true });
       if (direction === 'opening') Object.assign(draft.statement, { openingBalance: balance, from: bookedAt });
-      else Object.assign(draft.statement, { closingBalance: balance, to: bookedAt });
+      else Object.assign(draft.statement, { closingBalance: balance, to: bookedAt, timeKnown: hasTimeOfDay(need('booked_at')) });
       continue;
     }
     if (direction !== 'credit' && direction !== 'debit') {
@@ -93,6 +93,7 @@ export function parseCsv(body: string): Statement[] {
       amount: parseAmount(need('amount'), currency, where, { decimalMark: '.' }),
       currency,
       bookedAt,
+      timeKnown: hasTimeOfDay(need('booked_at')),
       description: cell('description'),
       counterpartyName: cell('counterparty_name') || null,
       counterpartyIban: counterpartyIban ? (normaliseIban(counterpartyIban) ?? counterpartyIban) : null,
@@ -129,6 +130,16 @@ function columns(header: string[]): Map<Column, number> {
 }
 
 function newDraft(id: string, accountIban: string, currency: string, start: number): Draft {
-  const statement: Statement = { id, accountIban, currency, openingBalance: 0n, closingBalance: 0n, from: null, to: null, lines: [] };
+  const statement: Statement = {
+    id,
+    accountIban,
+    currency,
+    openingBalance: 0n,
+    closingBalance: 0n,
+    from: null,
+    to: null,
+    timeKnown: true,
+    lines: [],
+  };
   return { statement, start, opening: false, closing: false };
 }

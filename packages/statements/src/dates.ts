@@ -25,6 +25,9 @@ export function calendarDay(year: number, month: number, day: number, where: str
   return date;
 }
 
+/** Whether a date {@link parseIsoDate} reads carries a time of day (`2025-03-14T10:15`), not a date alone (`2025-03-14`). */
+export const hasTimeOfDay = (text: string): boolean => !DATE.test(text.trim());
+
 /** `2025-03-14` (midnight UTC of that day) or `2025-03-14T10:15:00[.sss][Z|±hh:mm]` (Istanbul time when no offset). */
 export function parseIsoDate(text: string, where: string): Date {
   const trimmed = text.trim();

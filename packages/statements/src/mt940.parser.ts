@@ -120,6 +120,7 @@ function finish(draft: Draft): Statement {
     closingBalance: closing.amount,
     from: opening.date,
     to: closing.date,
+    timeKnown: false,
     lines: draft.lines.map(({ field, details }) => entry(field, details, currency)),
   };
 }
@@ -150,6 +151,7 @@ function entry(field: Field, details: Field | undefined, currency: string): Stat
       amount: parseAmount(amountText, currency, where, { decimalMark: ',' }),
       currency,
       bookedAt,
+      timeKnown: false,
       description: read.description,
       counterpartyName: read.counterpartyName,
       counterpartyIban: read.counterpartyIban,

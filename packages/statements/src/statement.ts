@@ -11,7 +11,13 @@ export interface StatementLine {
   amount: bigint;
   /** ISO 4217, as the bank gave it. */
   currency: string;
+  /** A date the bank gave without a time is midnight UTC of that day: {@link StatementLine.timeKnown} says which. */
   bookedAt: Date;
+  /**
+   * Whether the bank gave a time of day with `bookedAt` (camt.053 `BookgDt/DtTm`, a CSV `booked_at` with a time); false
+   * for a date alone (MT940, camt.053 `BookgDt/Dt`), which names the booking day and nothing finer.
+   */
+  timeKnown: boolean;
   /** The remittance text the payer typed (or the bank composed); '' when there is none. */
   description: string;
   /** The payer for a credit, the payee for a debit. */
@@ -35,6 +41,8 @@ export interface Statement {
   closingBalance: bigint;
   from: Date | null;
   to: Date | null;
+  /** Whether `from` and `to` carry a time of day (camt.053 `FrDtTm`/`ToDtTm`); false for dates alone (MT940 balances). */
+  timeKnown: boolean;
   lines: StatementLine[];
 }
 

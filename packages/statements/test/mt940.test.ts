@@ -20,6 +20,7 @@ describe('MT940', () => {
         closingBalance: 12_130_000n,
         from: new Date('2025-03-14T00:00:00Z'),
         to: new Date('2025-03-14T00:00:00Z'),
+        timeKnown: false,
       },
       {
         id: 'GAR2503150001/00074/001',
@@ -29,6 +30,7 @@ describe('MT940', () => {
         closingBalance: 12_425_025n,
         from: new Date('2025-03-14T00:00:00Z'),
         to: new Date('2025-03-15T00:00:00Z'),
+        timeKnown: false,
       },
     ]);
   });
@@ -41,6 +43,7 @@ describe('MT940', () => {
       amount: 150_000n,
       currency: 'TRY',
       bookedAt: new Date('2025-03-14T00:00:00Z'),
+      timeKnown: false,
       description: 'HAVALE AYŞE YILMAZ KD7MX4Q2RH TR26 0001 0002 0123 4567 8901 23',
       counterpartyIban: 'TR260001000201234567890123',
     });
@@ -74,6 +77,7 @@ describe('MT940', () => {
       currency: 'TRY',
       // Value date 17 March, entry date 15 March: booked on the 15th.
       bookedAt: new Date('2025-03-15T00:00:00Z'),
+      timeKnown: false,
       description: 'KD9PQ3ZT7W MEHMET DEMİR YATIRIM',
       counterpartyName: 'MEHMET DEMİR',
       counterpartyIban: 'TR290006400000112345678901',

@@ -90,6 +90,8 @@ function lineOf(line: RequestOf<'recordBankLines'>['lines'][number]): StatementL
     amount: BigInt(line.amount),
     currency: line.currency ?? CURRENCY,
     bookedAt: new Date(line.receivedAt),
+    // A connector posts the moment the bank booked the line (a date-time the request schema requires).
+    timeKnown: true,
     description: line.description,
     counterpartyName: line.senderName.trim() || null,
     counterpartyIban: line.senderIban.replace(/\s+/g, '') ? normalizeIban(line.senderIban) : null,
