@@ -7,12 +7,12 @@ export const camt053Format = {
   choice: 'camt',
   label: 'camt.053',
   contentTypes: ['application/xml', 'text/xml'],
-  contentTypePattern: /^[\w.-]+\/[\w.-]+\+xml$/,
+  contentTypePattern: { test: /^[\w.-]+\/[\w.-]+\+xml$/, inWords: '`*/*+xml`' },
   uploadContentType: 'application/xml',
   extensions: ['.xml'],
   // Any XML is read as camt.053: the parser then names the document type it found when it is another.
   detect: (body) => (body.trimStart().startsWith('<') ? 0.9 : 0),
-  parse: parseCamt053,
+  parse: (body) => ({ statements: parseCamt053(body), refused: [] }),
   samples: ['camt053-v02.xml', 'camt053-v08.xml'],
   recognisedBy: 'the body starts with `<`',
 } as const satisfies StatementFormatDescriptor;

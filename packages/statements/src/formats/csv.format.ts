@@ -14,7 +14,7 @@ export const csvFormat = {
     const header = start.slice(0, start.search(/\r?\n|$/));
     return /^[a-z_]+(,[a-z_]+)+\s*$/.test(header) ? 0.7 : 0;
   },
-  parse: parseCsv,
+  parse: (body) => ({ statements: parseCsv(body), refused: [] }),
   samples: ['statement.csv'],
   recognisedBy: 'the first line is a header row of lower-case column names',
 } as const satisfies StatementFormatDescriptor;

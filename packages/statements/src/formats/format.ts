@@ -1,4 +1,4 @@
-import type { Statement, StatementFormat } from '../statement.js';
+import type { StatementFormat, StatementsRead } from '../statement.js';
 
 /**
  * One statement format, declared once: what names it (content types, file extensions, the word an operator picks),
@@ -14,14 +14,14 @@ export interface StatementFormatDescriptor {
   /** Media types that name this format exactly, lower case, without parameters. */
   readonly contentTypes: readonly string[];
   /** Media types that name it by a pattern (`*+xml`, anything with `mt940`), tested on the lower-case type. */
-  readonly contentTypePattern?: RegExp;
+  readonly contentTypePattern?: { readonly test: RegExp; readonly inWords: string };
   /** The media type an upload of this format is sent with. */
   readonly uploadContentType: string;
   /** File name endings, lower case with the dot, most usual first. */
   readonly extensions: readonly string[];
   /** 0 (not this format) to 1 (certainly this format), from the body alone; the surest non-zero guess wins. */
   detect(body: string): number;
-  parse(body: string): Statement[];
+  parse(body: string): StatementsRead;
   /** Files in packages/statements/test/samples that must parse as this format. */
   readonly samples: readonly string[];
   /** docs/statements.md's "Which format" table: how a body is recognised, in words. */

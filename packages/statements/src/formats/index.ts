@@ -27,7 +27,7 @@ function mediaType(contentType: string): string {
 }
 
 function names(format: StatementFormatDescriptor, type: string): boolean {
-  return format.contentTypes.includes(type) || (format.contentTypePattern?.test(type) ?? false);
+  return format.contentTypes.includes(type) || (format.contentTypePattern?.test.test(type) ?? false);
 }
 
 /** The format a content type names, or null for a generic or unknown one. */

@@ -11,7 +11,7 @@ export const mt940Format = {
   label: 'MT940',
   contentTypes: [],
   // MT940 has no registered media type; banks and tools name it in the subtype (`application/x-mt940`, `text/swift`).
-  contentTypePattern: /mt940|swift/,
+  contentTypePattern: { test: /mt940|swift/, inWords: 'any containing `mt940` or `swift`' },
   uploadContentType: 'text/plain',
   extensions: ['.sta', '.mt940', '.940', '.txt'],
   detect(body) {

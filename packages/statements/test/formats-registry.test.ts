@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import {
+  ACCEPTED_EXTENSIONS,
+  ACCEPTED_FILES_TEXT,
+  STATEMENT_FORMATS,
+  formatByChoice,
+  formatByFileName,
+  formatNamedBy,
+  isStatementContentType,
+  parseStatements,
+} from '../src/index.js';
+import { withGeneratedTables } from '../src/formats/docs-tables.js';
+import { sample } from './samples.js';
+
+describe('each registered format', () => {
+  const samples = STATEMENT_FORMATS.flatMap((format) => format.samples.map((file) => [format.name, file, format] as const));
+
+  it.each(samples)('%s: its sample %s is detected from the body alone and parses', (name, file) => {
+    const parsed = parseStatements(sample(file), '');
+    expect(parsed.format).toBe(name);
+    expect(parsed.statements.length).toBeGreaterThan(0);
+    expect(parsed.statements.every((statement) => statement.lines.length > 0)).toBe(true);
+  });
+
+  it.each(samples)('%s: its sample %s parses sent with the type an upload uses and with each type naming it', (name, file, format) => {
+    for (const type of [format.uploadContentType, ...format.contentTypes]) {
+      expect(parseStatements(sample(file), `${type}; charset=utf-8`).format).toBe(name);
+    }
+  });
+
+  it('has a name, a choice word and file endings of its own', () => {
+    const unique = (values: readonly string[]) => new Set(values).size === values.length;
+    expect(unique(STATEMENT_FORMATS.map((f) => f.name))).toBe(true);
+    expect(unique(STATEMENT_FORMATS.map((f) => f.choice))).toBe(true);
+    expect(unique(ACCEPTED_EXTENSIONS)).toBe(true);
+    for (const format of STATEMENT_FORMATS) {
+      expect(formatByChoice(format.choice)).toBe(format);
+      for (const ext of format.extensions) expect(formatByFileName(`Ekstre_2025-03${ext.toUpperCase()}`)).toBe(format);
+    }
+  });
+});
+
+describe('content types', () => {
+  it.each([
+    ['application/xml', 'camt.053'],
+    ['text/xml; charset=utf-8', 'camt.053'],
+    ['application/vnd.iso20022.camt+xml', 'camt.053'],
+    ['application/x-mt940', 'mt940'],
+    ['text/swift', 'mt940'],
+    ['TEXT/CSV', 'csv'],
+    ['application/csv', 'csv'],
+  ])('%s names %s, and the ledger takes it', (type, name) => {
+    expect(formatNamedBy(type)?.name).toBe(name);
+    expect(isStatementContentType(type)).toBe(true);
+  });
+
+  it('takes a generic type, leaving the format to the body', () => {
+    for (const type of ['text/plain', 'application/octet-stream; charset=windows-1254']) {
+      expect(formatNamedBy(type)).toBeNull();
+      expect(isStatementContentType(type)).toBe(true);
+    }
+  });
+
+  it('refuses a type that is no statement, or no media type at all', () => {
+    for (const type of ['image/png', 'text/html', 'application/json', 'multipart/form-data; boundary=x', 'mt940', '', 'text/']) {
+      expect(isStatementContentType(type)).toBe(false);
+    }
+  });
+
+  it('says which files it takes in words, from the registry', () => {
+    expect(ACCEPTED_FILES_TEXT).toBe("camt.053 (.xml), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)");
+  });
+});
+
+describe('docs/statements.md', () => {
+  it('holds the tables the registries generate (node scripts/docs-tables.mjs rewrites them)', () => {
+    const docs = readFileSync(new URL('../../../docs/statements.md', import.meta.url), 'utf8');
+    expect(withGeneratedTables(docs)).toBe(docs);
+  });
+});
