@@ -2,6 +2,9 @@ import { formatOf } from './formats/index.js';
 import { checkBodyText } from './limits.js';
 import { StatementError, type ParsedStatements } from './statement.js';
 
+/** Bytes to text (encoding.ts), here as well so that it is found beside the parsing it comes before. */
+export { decodeStatementBody } from './encoding.js';
+
 /**
  * Reads a bank statement body into statements. The content type picks the format when it names one (formats/: XML
  * types are camt.053, `text/csv` CSV, anything with `mt940` MT940); a generic one (`text/plain`,
@@ -12,26 +15,11 @@ export function parseStatements(body: string, contentType: string): ParsedStatem
   const replaced = text.indexOf('\uFFFD');
   if (replaced !== -1) {
     throw new StatementError(
-      'holds U+FFFD, the mark of bytes that were not UTF-8: decode ISO-8859-9 bodies with decodeStatementBody',
+      'holds U+FFFD, the mark of bytes that were not UTF-8 (or not text in the encoding they were read in): pass the bytes to decodeStatementBody, which tells the encoding',
       `line ${text.slice(0, replaced).split('\n').length}`,
     );
   }
   checkBodyText(text);
   const format = formatOf(text, contentType);
   return { format: format.name, statements: format.parse(text) };
-}
-
-/**
- * Bytes to text: UTF-8 when they are valid UTF-8 (a BOM is dropped), else ISO-8859-9 (Turkish Latin-5, read as its
- * superset windows-1254), which some Turkish banks still send. A charset in the content type is honoured when it is one
- * of these; an ISO-8859-9 body is rarely valid UTF-8, because its Turkish letters are single high bytes.
- */
-export function decodeStatementBody(bytes: Uint8Array, contentType = ''): string {
-  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1]?.toLowerCase();
-  if (charset && ['iso-8859-9', 'windows-1254', 'latin5', 'cp1254'].includes(charset)) return new TextDecoder('iso-8859-9').decode(bytes);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('iso-8859-9').decode(bytes);
-  }
 }
