@@ -79,6 +79,9 @@ export const ACCEPTED_EXTENSIONS: readonly string[] = STATEMENT_FORMATS.flatMap(
 /** The formats and their file endings in words: "camt.053 (.xml), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)". */
 export const ACCEPTED_FILES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => `${f.label} (${f.extensions.join(', ')})`));
 
+/** The Content-Type each format is sent with, in words: "application/xml (camt.053), text/plain (MT940) or text/csv (Kasa's CSV)". */
+export const UPLOAD_CONTENT_TYPES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => `${f.uploadContentType} (${f.label})`));
+
 /** The words an operator may pick a format by, in words: "camt, mt940 or csv". */
 export const FORMAT_CHOICES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => f.choice));
 
