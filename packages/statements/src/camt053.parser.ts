@@ -1,7 +1,7 @@
 import { readEntry } from './camt053-entry.js';
 import { currencyOf, direction, readAmount, required } from './camt053-fields.js';
 import { parseIsoDate } from './dates.js';
-import { normaliseIban } from './iban.js';
+import { readAccount, type StatementAccount } from './account-id.js';
 import { checkStatementId } from './limits.js';
 import { StatementError, type Statement } from './statement.js';
 import { all, at, readXml, textAt, type XmlElement } from './xml-tree.js';
@@ -45,9 +45,7 @@ function checkDocumentType(root: XmlElement): void {
 
 function readStatement(stmt: XmlElement, where: string): Statement {
   const id = checkStatementId(required(stmt, 'Id', where), `${where}/Id`);
-  const ibanText = required(stmt, 'Acct/Id/IBAN', where);
-  const accountIban = normaliseIban(ibanText);
-  if (!accountIban) throw new StatementError(`account ${JSON.stringify(ibanText)} is not a valid IBAN`, `${where}/Acct/Id/IBAN`);
+  const account = readCamtAccount(stmt, where);
 
   const balances = all(stmt, 'Bal').map((bal, index) => ({
     bal,
@@ -65,7 +63,7 @@ function readStatement(stmt: XmlElement, where: string): Statement {
   const to = textAt(stmt, 'FrToDt/ToDtTm');
   return {
     id,
-    accountIban,
+    account,
     currency,
     openingBalance: readBalance(opening.bal, opening.where, currency),
     closingBalance: readBalance(closing.bal, closing.where, currency),
@@ -74,6 +72,19 @@ function readStatement(stmt: XmlElement, where: string): Statement {
     timeKnown: true,
     lines,
   };
+}
+
+/**
+ * `Acct/Id/IBAN` (one whose check digits fail kept as the number), else `Acct/Id/Othr/Id`, a bank's own account number
+ * (its `SchmeNm` says which kind, `BBAN` for example); the servicer's BIC as the bank code when given.
+ */
+function readCamtAccount(stmt: XmlElement, where: string): StatementAccount {
+  const iban = textAt(stmt, 'Acct/Id/IBAN');
+  const other = textAt(stmt, 'Acct/Id/Othr/Id');
+  if (iban === undefined && other === undefined) throw new StatementError('is missing (neither IBAN nor Othr/Id)', `${where}/Acct/Id`);
+  const account = readAccount(iban ?? other ?? '', `${where}/Acct/Id/${iban === undefined ? 'Othr/Id' : 'IBAN'}`);
+  const bic = textAt(stmt, 'Acct/Svcr/FinInstnId/BIC') ?? textAt(stmt, 'Acct/Svcr/FinInstnId/BICFI');
+  return account.bankCode === null && bic !== undefined ? { ...account, bankCode: bic } : account;
 }
 
 function readBalance(bal: XmlElement, where: string, currency: string): bigint {

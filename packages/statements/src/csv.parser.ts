@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
 import { hasTimeOfDay, parseIsoDate } from './dates.js';
+import { ibanAccount } from './account-id.js';
 import { normaliseIban } from './iban.js';
 import { checkLine, checkStatementId } from './limits.js';
 import { StatementError, type Statement, type StatementLine } from './statement.js';
@@ -66,7 +67,7 @@ export function parseCsv(body: string): Statement[] {
     if (!iban) throw new StatementError(`account_iban ${JSON.stringify(cell('account_iban'))} is not a valid IBAN`, where);
     const draft = drafts.get(id) ?? newDraft(id, iban, currency, info.lines);
     drafts.set(id, draft);
-    if (draft.statement.accountIban !== iban || draft.statement.currency !== currency) {
+    if (draft.statement.account.iban !== iban || draft.statement.currency !== currency) {
       throw new StatementError(`statement ${id} changes account or currency (it began at line ${draft.start})`, where);
     }
     const bookedAt = parseIsoDate(need('booked_at'), where);
@@ -132,7 +133,7 @@ function columns(header: string[]): Map<Column, number> {
 function newDraft(id: string, accountIban: string, currency: string, start: number): Draft {
   const statement: Statement = {
     id,
-    accountIban,
+    account: ibanAccount(accountIban),
     currency,
     openingBalance: 0n,
     closingBalance: 0n,

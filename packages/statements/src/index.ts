@@ -5,6 +5,8 @@
  */
 export type { StatementFormat, StatementLine, Statement, ParsedStatements } from './statement.js';
 export { StatementError } from './statement.js';
+export type { StatementAccount, KnownAccount } from './account-id.js';
+export { readAccount, isAccountOf, maskAccountNumber } from './account-id.js';
 export { parseStatements, decodeStatementBody } from './parse-statements.js';
 export { readStatementFile, OFF_THREAD_FROM_BYTES } from './read-statement-file.js';
 export { MAX_AMOUNT_DIGITS, MAX_XML_DEPTH } from './limits.js';

@@ -1,6 +1,6 @@
+import { readAccount, type StatementAccount } from './account-id.js';
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
 import { calendarDay } from './dates.js';
-import { findIban } from './iban.js';
 import { checkLine, checkStatementId } from './limits.js';
 import { readField86 } from './mt940-field86.js';
 import { StatementError, type Statement, type StatementLine } from './statement.js';
@@ -16,7 +16,7 @@ interface Draft {
   reference: string;
   start: number;
   number?: string;
-  accountIban?: string;
+  account?: StatementAccount;
   currency?: string;
   opening?: Balance;
   closing?: Balance;
@@ -57,7 +57,7 @@ export function parseMt940(body: string): Statement[] {
       continue;
     }
     if (!current) throw new StatementError(`:${field.tag}: comes before any :20: (the statement's reference)`, where);
-    if (field.tag === '25') current.accountIban = accountIban(value, where);
+    if (field.tag === '25') current.account = readAccount(value, where);
     else if (field.tag === '28C' || field.tag === '28') current.number = value.trim();
     else if (field.tag === '60F' || field.tag === '60M') current.opening = balance(value, where);
     else if (field.tag === '62F' || field.tag === '62M') {
@@ -104,9 +104,9 @@ function* fields(body: string): Generator<Field> {
 }
 
 function finish(draft: Draft): Statement {
-  const { accountIban, number, opening, closing } = draft;
+  const { account, number, opening, closing } = draft;
   const lacking = (what: string) => new StatementError(`statement ${draft.reference} has no ${what}`, `line ${draft.start}`);
-  if (!accountIban) throw lacking(':25: (account)');
+  if (!account) throw lacking(':25: (account)');
   if (!number) throw lacking(':28C: (statement number)');
   if (!opening) throw lacking(':60F: (opening balance)');
   if (!closing) throw lacking(':62F: (closing balance)');
@@ -114,7 +114,7 @@ function finish(draft: Draft): Statement {
   const id = checkStatementId(`${draft.reference}/${number}`, `line ${draft.start}`);
   return {
     id,
-    accountIban,
+    account,
     currency,
     openingBalance: opening.amount,
     closingBalance: closing.amount,
@@ -183,13 +183,6 @@ function balance(value: string, where: string): Balance {
     date: calendarDay(2000 + Number(yy), Number(mm), Number(dd), where, value.slice(1, 7)),
     currency,
   };
-}
-
-/** `:25:` as banks write it: a bare IBAN, or behind a bank code (`TGBATRIS/TR33...`, `0062/TR33 0006 ...`). */
-function accountIban(value: string, where: string): string {
-  const iban = findIban(value.replace(/\//g, ' '));
-  if (!iban) throw new StatementError(`:25: ${JSON.stringify(value)} holds no valid IBAN`, where);
-  return iban;
 }
 
 function unclosed(draft: Draft): StatementError {

@@ -1,5 +1,7 @@
 /** The shape every format is read into: one account's statement for a period, and its booked lines. */
 
+import type { StatementAccount } from './account-id.js';
+
 export type StatementFormat = 'camt.053' | 'mt940' | 'csv';
 
 /** One booked movement on the account, in the account holder's view (credit = money in). */
@@ -34,7 +36,8 @@ export interface StatementLine {
 
 export interface Statement {
   id: string;
-  accountIban: string;
+  /** The account as the bank wrote it: an IBAN, or an account number with its bank and branch codes (account-id.ts). */
+  account: StatementAccount;
   currency: string;
   /** Signed minor units: negative is an overdrawn account. */
   openingBalance: bigint;

@@ -15,7 +15,7 @@ describe('camt.053.001.02', () => {
     expect(statements).toHaveLength(2);
     expect(first).toMatchObject({
       id: 'GAR-20250314-6672315',
-      accountIban: 'TR180006200119000006672315',
+      account: expect.objectContaining({ iban: 'TR180006200119000006672315' }),
       currency: 'TRY',
       openingBalance: 12_500_000n,
       closingBalance: 12_530_050n,
@@ -110,7 +110,7 @@ describe('camt.053.001.08', () => {
     expect(statements).toHaveLength(1);
     expect(statement).toMatchObject({
       id: 'ISB-20250315-112345678901',
-      accountIban: 'TR180006200119000006672315',
+      account: expect.objectContaining({ iban: 'TR180006200119000006672315' }),
       openingBalance: 1_000_000n,
       closingBalance: 904_823n,
     });

@@ -14,7 +14,7 @@ describe('CSV', () => {
     expect(statements.map(({ lines, ...statement }) => ({ ...statement, lines: lines.length }))).toEqual([
       {
         id: 'ZRT-20250314',
-        accountIban: 'TR180006200119000006672315',
+        account: expect.objectContaining({ iban: 'TR180006200119000006672315' }),
         currency: 'TRY',
         openingBalance: 12_500_000n,
         closingBalance: 12_225_000n,
@@ -25,7 +25,7 @@ describe('CSV', () => {
       },
       {
         id: 'ZRT-20250314-B',
-        accountIban: 'TR690006700010000000555666',
+        account: expect.objectContaining({ iban: 'TR690006700010000000555666' }),
         currency: 'TRY',
         openingBalance: -10_000n,
         closingBalance: 50_000n,

@@ -14,7 +14,7 @@ describe('MT940', () => {
     expect(statements.map(({ lines: _lines, ...statement }) => statement)).toEqual([
       {
         id: 'GAR2503140001/00073/001',
-        accountIban: 'TR180006200119000006672315',
+        account: expect.objectContaining({ iban: 'TR180006200119000006672315' }),
         currency: 'TRY',
         openingBalance: 12_500_000n,
         closingBalance: 12_130_000n,
@@ -24,7 +24,7 @@ describe('MT940', () => {
       },
       {
         id: 'GAR2503150001/00074/001',
-        accountIban: 'TR180006200119000006672315',
+        account: expect.objectContaining({ iban: 'TR180006200119000006672315' }),
         currency: 'TRY',
         openingBalance: 12_130_000n,
         closingBalance: 12_425_025n,
@@ -131,14 +131,14 @@ describe('MT940 refusals', () => {
     expect(error.message).toMatch(problem);
   });
 
-  it('refuses a :61: that is not an entry, an impossible date, an account without an IBAN and a stray line', () => {
+  it('refuses a :61: that is not an entry, an impossible date, an empty account and a stray line', () => {
     expect(statementError(() => parseStatements(mt940.replace(':61:2503140314C1500,00NTRF', ':61:HAVALE'), 'text/plain')).message).toMatch(
       /is not value date, entry date/,
     );
     expect(statementError(() => parseStatements(mt940.replace(':60F:C250314', ':60F:C250230'), 'text/plain')).message).toMatch(
       /does not exist/,
     );
-    expect(statementError(() => parseStatements(mt940.replace(':25:TGBATRIS/TR18', ':25:TGBATRIS/TR19'), 'text/plain')).location).toBe(
+    expect(statementError(() => parseStatements(mt940.replace(':25:TGBATRIS/TR180006200119000006672315', ':25: '), 'text/plain')).location).toBe(
       'line 2',
     );
     expect(statementError(() => parseStatements(`hello\n${mt940}`, 'application/x-mt940')).location).toBe('line 1');

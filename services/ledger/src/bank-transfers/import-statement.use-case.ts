@@ -18,6 +18,7 @@ import {
   type RecordLinesDeps,
 } from './record-lines.js';
 import type { FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';
+import { toImportedLine } from './line-outcomes.js';
 
 export interface ImportStatementDeps extends RecordLinesDeps, FollowUpDeps {
   accounts: ReceivingAccountRepository;
@@ -33,6 +34,10 @@ export interface StatementImport extends LineCounts {
   format: string;
   statements: Array<{ statementId: string; reference: string }>;
   lines: number;
+  /** What became of each of the file's first lines (LINES_LISTED, 1,000), in file order, and why (line-outcomes.ts). */
+  lineOutcomes: Array<ReturnType<typeof toImportedLine>>;
+  /** The file's lines past the listed ones (counted above, not listed). */
+  lineOutcomesOmitted: number;
 }
 
 /** The only currency Kasa keeps accounts in. */
@@ -84,6 +89,7 @@ export async function importStatement(
           closingBalance: statement.closingBalance,
           periodFrom: statement.from,
           periodTo: statement.to,
+          periodTimeKnown: statement.timeKnown,
         });
         imported.push({ statementId, reference: statement.id });
         await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
@@ -119,6 +125,8 @@ export async function importStatement(
     statements: outcome.imported,
     lines,
     ...counts,
+    lineOutcomes: outcome.tally.outcomes.map(toImportedLine),
+    lineOutcomesOmitted: lines - outcome.tally.outcomes.length,
   };
   deps.logger.info('bank statement imported', {
     requestId: request.requestId,
