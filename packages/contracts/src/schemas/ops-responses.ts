@@ -156,6 +156,10 @@ const bankTransferProperties = {
   senderIban: { type: 'string' },
   description: { type: 'string' },
   receivedAt: timestamp,
+  receivedTimeKnown: {
+    type: 'boolean',
+    description: 'False when the bank gave the booking date alone (MT940): `receivedAt` is then midnight UTC of that day.',
+  },
   receivingAccountId: {
     type: ['string', 'null'],
     format: 'uuid',
@@ -279,6 +283,61 @@ const remainderOutcome = {
 } as const;
 
 /** What a statement import and a connector's batch both count (the document lists them in this order). */
+/** One line of an imported file and what became of it (docs/statements.md, "What the answer says of each line"). */
+const importedLine = object('ImportedLine', {
+  lineKey: { type: 'string', description: "The line's identity on the account (docs/statements.md, Which lines are the same line)." },
+  bankTxId: { type: 'string' },
+  direction: { type: 'string', enum: ['credit', 'debit'] },
+  amount,
+  bookedAt: { ...timestamp, description: 'Midnight UTC of the booking day when `timeKnown` is false.' },
+  bookingDay: { type: 'string', format: 'date', description: 'The Istanbul calendar day the bank booked the line on.' },
+  timeKnown: { type: 'boolean', description: 'Whether the bank gave a time of day (camt.053 DtTm), not a date alone (MT940).' },
+  counterpartyName: nullableString,
+  outcome: {
+    type: 'string',
+    enum: [
+      'approved',
+      'matched',
+      'suggested',
+      'unmatched',
+      'known',
+      'hand_entry_confirmed',
+      'bank_line_difference',
+      'payout_sent',
+      'payout_returned',
+      'debit',
+    ],
+    description:
+      '`approved`: approved straight through; `matched`: paid its deposit, which awaits an operator; `suggested`: unmatched, a near reference names deposits; `unmatched`: in the unmatched queue; `known`: the same line was imported before; `hand_entry_confirmed` / `bank_line_difference`: answered a transfer recorded by hand; `payout_sent` / `payout_returned`: a batched payout the bank paid out or brought back; `debit`: money out no payout explains.',
+  },
+  reasons: {
+    type: 'array',
+    description: 'Why, first the reason that decided: a code to branch on and the words an operator reads.',
+    items: object('ImportedLineReason', { code: { type: 'string' }, text: { type: 'string' } }),
+  },
+  bankTransferId: { type: ['string', 'null'], format: 'uuid', description: 'The transfer the credit line is (null for a debit).' },
+  deposit: {
+    oneOf: [object('ImportedLineDeposit', { depositId: uuid, referenceNo: { type: 'string' }, siteId: uuid }), { type: 'null' }],
+    description: 'The deposit the line paid (outcomes approved and matched).',
+  },
+  suggestions: {
+    type: 'array',
+    description: 'The best three deposits a near reference names, best first (outcome suggested).',
+    items: object('ImportedLineSuggestion', {
+      depositId: uuid,
+      referenceNo: { type: 'string' },
+      confidence: { type: 'integer', minimum: 0, maximum: 100 },
+    }),
+  },
+  payout: {
+    oneOf: [
+      object('ImportedLinePayout', { kind: { type: 'string', enum: ['withdrawal', 'sender_return'] }, id: uuid, batchId: uuid }),
+      { type: 'null' },
+    ],
+    description: 'The batched payout the line paid out or brought back.',
+  },
+});
+
 const CREATED_LINES = { type: 'integer', minimum: 0, description: 'Lines recorded now (transfers and debits).' } as const;
 const ARRIVAL_COUNTS = {
   matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
@@ -522,6 +581,13 @@ export const OPS_RESPONSE_SCHEMAS = {
       created: CREATED_LINES,
       duplicates: { type: 'integer', minimum: 0, description: 'Lines imported before (the same line key on this account).' },
       ...ARRIVAL_COUNTS,
+      lineOutcomes: {
+        type: 'array',
+        maxItems: 1000,
+        description: "What became of each of the file's first 1,000 lines, in file order, and why; the counts cover every line.",
+        items: importedLine,
+      },
+      lineOutcomesOmitted: { type: 'integer', minimum: 0, description: 'Lines past the first 1,000: counted, not listed.' },
     },
     'What importing a statement file did.',
   ),
@@ -692,6 +758,7 @@ export const OPS_RESPONSE_SCHEMAS = {
           bankTxId: { type: 'string' },
           amount,
           bookedAt: timestamp,
+          timeKnown: { type: 'boolean', description: 'False when the bank gave the booking date alone.' },
           counterpartyName: nullableString,
           bankTransferId: { type: ['string', 'null'], format: 'uuid', description: 'The transfer, for a credit; null for a debit.' },
         }),

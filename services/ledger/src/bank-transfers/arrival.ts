@@ -3,6 +3,14 @@ import type { DepositStatus } from '@kasa/db';
 /** Why a transfer waits in the unmatched queue for an operator. */
 export type UnmatchedReason = 'no_reference' | 'unknown_reference' | 'ambiguous_reference' | 'intent_closed';
 
+/** Each in the words an operator reads (the import's answer lists them with each line). */
+export const UNMATCHED_REASON_TEXTS = {
+  no_reference: 'the description carries no deposit reference',
+  unknown_reference: 'the reference it carries names no deposit',
+  ambiguous_reference: 'it carries the references of several deposits',
+  intent_closed: 'the deposit it names was approved or rejected already',
+} as const satisfies Record<UnmatchedReason, string>;
+
 export interface ArrivalEffect {
   to: DepositStatus;
   /** The intent was still RESERVED although past its expiry: it is cancelled on the way to LATE_ARRIVAL. */

@@ -11,6 +11,8 @@ export interface NewBankStatement {
   closingBalance: bigint;
   periodFrom: Date | null;
   periodTo: Date | null;
+  /** False when the period is dates alone (MT940). */
+  periodTimeKnown: boolean;
 }
 
 export interface NewStatementDebit {
@@ -29,6 +31,8 @@ export interface NewStatementDebit {
   returnReason: string | null;
   reversal: boolean;
   bookedAt: Date;
+  /** False when the bank gave the booking date alone (`bookedAt` is midnight UTC of that day). */
+  bookedTimeKnown: boolean;
 }
 
 /** Imported statements and their debit lines (money out, kept for matching payouts). */
@@ -43,9 +47,9 @@ export class BankStatementRepository {
   async insertUnlessKnown(tx: Tx, input: NewBankStatement): Promise<{ id: string; created: boolean }> {
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       INSERT INTO bank_statements (id, receiving_account_id, statement_ref, format, currency, opening_balance, closing_balance,
-        period_from, period_to, imported_at)
+        period_from, period_to, period_time_known, imported_at)
       VALUES (gen_random_uuid(), ${input.receivingAccountId}::uuid, ${input.statementRef}, ${input.format}, ${input.currency},
-        ${input.openingBalance}, ${input.closingBalance}, ${input.periodFrom}, ${input.periodTo}, now())
+        ${input.openingBalance}, ${input.closingBalance}, ${input.periodFrom}, ${input.periodTo}, ${input.periodTimeKnown}, now())
       ON CONFLICT (receiving_account_id, statement_ref) DO NOTHING
       RETURNING id::text`;
     const inserted = rows[0]?.id;
@@ -66,16 +70,17 @@ export class BankStatementRepository {
     if (inputs.length === 0) return new Set();
     const rows = await tx.$queryRaw<Array<{ lineKey: string; inserted: boolean }>>`
       INSERT INTO bank_statement_debits (id, receiving_account_id, statement_id, bank_tx_id, line_key, amount, currency, counterparty_name,
-        counterparty_iban, description, end_to_end_id, return_reason, reversal, booked_at, created_at)
+        counterparty_iban, description, end_to_end_id, return_reason, reversal, booked_at, booked_time_known, created_at)
       SELECT gen_random_uuid(), l.receiving_account_id, l.statement_id, l.bank_tx_id, l.line_key, l.amount, l.currency, l.counterparty_name,
-        l.counterparty_iban, l.description, l.end_to_end_id, l.return_reason, l.reversal, l.booked_at, now()
+        l.counterparty_iban, l.description, l.end_to_end_id, l.return_reason, l.reversal, l.booked_at, l.booked_time_known, now()
       FROM unnest(${inputs.map((d) => d.receivingAccountId)}::uuid[], ${inputs.map((d) => d.statementId)}::uuid[],
         ${inputs.map((d) => d.bankTxId)}::text[], ${inputs.map((d) => d.lineKey)}::text[], ${inputs.map((d) => d.amount.toString())}::bigint[],
         ${inputs.map((d) => d.currency)}::text[], ${inputs.map((d) => d.counterpartyName)}::text[], ${inputs.map((d) => d.counterpartyIban)}::text[],
         ${inputs.map((d) => d.description)}::text[], ${inputs.map((d) => d.endToEndId)}::text[], ${inputs.map((d) => d.returnReason)}::text[],
-        ${inputs.map((d) => String(d.reversal))}::boolean[], ${inputs.map((d) => d.bookedAt.toISOString())}::timestamptz[])
+        ${inputs.map((d) => String(d.reversal))}::boolean[], ${inputs.map((d) => d.bookedAt.toISOString())}::timestamptz[],
+        ${inputs.map((d) => d.bookedTimeKnown)}::boolean[])
         WITH ORDINALITY AS l(receiving_account_id, statement_id, bank_tx_id, line_key, amount, currency, counterparty_name, counterparty_iban,
-          description, end_to_end_id, return_reason, reversal, booked_at, ord)
+          description, end_to_end_id, return_reason, reversal, booked_at, booked_time_known, ord)
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, line_key) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_statement_debits.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL

@@ -14,6 +14,8 @@ export interface NewBankTransfer {
   senderIban: string;
   description: string;
   receivedAt: Date;
+  /** False when the bank gave the booking date alone (`receivedAt` is midnight UTC of that day); default true. */
+  receivedTimeKnown?: boolean;
   /** The account the money arrived on; none only for the sandbox simulator's money. */
   receivingAccountId?: string | null;
   /** The line's identity on the account (line-key.ts); by default the transfer's own, as the first of its batch. */
@@ -42,16 +44,17 @@ export class BankTransferRepository {
     const keys = inputs.map(transferLineKey);
     const rows = await tx.$queryRaw<Array<{ id: string; lineKey: string; inserted: boolean }>>`
       INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
-        status, receiving_account_id, statement_id, livemode, created_at)
+        received_time_known, status, receiving_account_id, statement_id, livemode, created_at)
       SELECT gen_random_uuid(), l.bank_tx_id, l.line_key, l.hand_entry, l.amount, l.currency, l.sender_name, l.sender_iban, l.description,
-        l.received_at, 'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, now()
+        l.received_at, l.received_time_known, 'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, now()
       FROM unnest(${inputs.map((t) => t.bankTxId)}::text[], ${keys}::text[], ${inputs.map((t) => t.handEntry ?? false)}::boolean[],
         ${inputs.map((t) => t.amount.toString())}::bigint[], ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[],
         ${inputs.map((t) => t.senderIban)}::text[], ${inputs.map((t) => t.description)}::text[],
-        ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[], ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[],
+        ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[], ${inputs.map((t) => t.receivedTimeKnown ?? true)}::boolean[],
+        ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[],
         ${inputs.map((t) => t.statementId ?? null)}::uuid[], ${inputs.map((t) => t.livemode ?? true)}::boolean[])
         WITH ORDINALITY AS l(bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
-          receiving_account_id, statement_id, livemode, ord)
+          received_time_known, receiving_account_id, statement_id, livemode, ord)
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, line_key) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_transfers.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL

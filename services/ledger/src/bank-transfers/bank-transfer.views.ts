@@ -21,6 +21,7 @@ export function toOpsBankTransfer(row: BankTransfer) {
     senderIban: row.senderIban,
     description: row.description,
     receivedAt: row.receivedAt.toISOString(),
+    receivedTimeKnown: row.receivedTimeKnown,
     receivingAccountId: row.receivingAccountId,
     handEntry: row.handEntry,
     bankConfirmedAt: row.bankConfirmedAt?.toISOString() ?? null,

@@ -33,6 +33,8 @@ export interface HandEntryAnswers {
   differences: number;
   /** Lines that had answered a hand entry before (the same line again): nothing new. */
   known: number;
+  /** What each line that answered a hand entry did, and to which hand entry (the import's answer lists it). */
+  answered: Map<StatementLine, { answer: 'confirmed' | 'difference' | 'known'; bankTransferId: string }>;
 }
 
 const agrees = (entry: BankTransfer, line: StatementLine) =>
@@ -55,7 +57,7 @@ export async function answerHandEntries(
   credits: readonly StatementLine[],
   keys: ReadonlyMap<StatementLine, string>,
 ): Promise<HandEntryAnswers> {
-  const answers: HandEntryAnswers = { others: [], confirmed: 0, differences: 0, known: 0 };
+  const answers: HandEntryAnswers = { others: [], confirmed: 0, differences: 0, known: 0, answered: new Map() };
   const entries = await deps.bankTransfers.lockHandEntries(
     tx,
     source.receivingAccountId,
@@ -86,6 +88,7 @@ export async function answerHandEntries(
     const before = answeredBy.get(keyOf(line));
     if (before) {
       answers.known += 1;
+      answers.answered.set(line, { answer: 'known', bankTransferId: before.id });
       if (before.bankConfirmedAt && source.statementId)
         await deps.bankTransfers.confirmHandEntryByStatement(tx, before.id, source.statementId);
       continue;
@@ -108,6 +111,7 @@ export async function answerHandEntries(
         throw new Error('a hand entry locked in this transaction changed under it');
       }
       answers.confirmed += 1;
+      answers.answered.set(line, { answer: 'confirmed', bankTransferId: entry.id });
       audits.push({ actor, action: 'BANK_TRANSFER.BANK_CONFIRMED', entityType: 'bank_transfer', entityId: entry.id, metadata: detail });
     } else {
       const difference: BankLineDifference = {
@@ -123,6 +127,7 @@ export async function answerHandEntries(
         throw new Error('a hand entry locked in this transaction changed under it');
       }
       answers.differences += 1;
+      answers.answered.set(line, { answer: 'difference', bankTransferId: entry.id });
       audits.push({
         actor,
         action: 'BANK_TRANSFER.BANK_LINE_DIFFERENCE',

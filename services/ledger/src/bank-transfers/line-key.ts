@@ -22,6 +22,12 @@ export function bookingDay(at: Date): string {
   return new Date(at.getTime() + ISTANBUL_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** The Istanbul calendar day `at` falls on, from its first to its last millisecond: what a date given alone means. */
+export function istanbulDay(at: Date): { start: Date; end: Date } {
+  const start = Date.parse(bookingDay(at)) - ISTANBUL_OFFSET_MS;
+  return { start: new Date(start), end: new Date(start + 86_400_000 - 1) };
+}
+
 /** Calendar days between two bookings (Istanbul), whatever their order. */
 export function daysApart(a: Date, b: Date): number {
   return Math.abs(Date.parse(bookingDay(a)) - Date.parse(bookingDay(b))) / 86_400_000;

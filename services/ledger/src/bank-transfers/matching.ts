@@ -19,6 +19,20 @@ import { resemblesName } from '../deposits/sender-name.js';
 export { MATCH_REASONS };
 export type MatchReason = (typeof MATCH_REASONS)[number];
 
+/** Each reason in the words an operator reads (the import's answer lists them with each line). */
+export const MATCH_REASON_TEXTS = {
+  reference_exact: "the description carries the deposit's reference",
+  reference_near: "the description carries a reference one character off the deposit's",
+  amount_exact: "exactly the deposit's amount",
+  amount_less: "short of the deposit's amount",
+  amount_more: "more than the deposit's amount",
+  sender_matches_user: 'sender name matches the user',
+  sender_differs: 'sender name does not match the user',
+  late: 'arrived after the deposit expired',
+  split: 'a further payment for a deposit already waiting for review',
+  top_up: 'credited to a deposit approved before the money arrived',
+} as const satisfies Record<MatchReason, string>;
+
 /** What matching reads of a deposit. */
 export interface MatchCandidate {
   id: string;

@@ -22,6 +22,20 @@ import { recordArrivals, type RecordArrivalDeps, type RecordedArrival } from './
 import { answerHandEntries } from './hand-entries.js';
 import { lineKeysOf } from './line-key.js';
 import { straightThrough, type StraightThroughRefusal } from './straight-through.js';
+import {
+  LINES_LISTED,
+  applyDecision,
+  debitOutcome,
+  handEntryOutcome,
+  knownLine,
+  matchReasons,
+  outcomeOf,
+  returnOutcome,
+  settleApproval,
+  unmatchedReason,
+  type LineOutcome,
+} from './line-outcomes.js';
+import type { UnmatchedReason } from './arrival.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
 export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps, PayoutLineDeps {
@@ -82,6 +96,11 @@ export async function afterLinesCommitted(
     deps.logger.info('straight-through approval not applied', { requestId: request.requestId, intentId, refusal });
   }
   const done = await runFollowUps(deps, request.requestId, { receivingAccountId: source.receivingAccountId, lineKeys: tally.lineKeys });
+  const promised = tally.outcomes.filter((o) => o.approvalPromised && o.deposit);
+  if (promised.length > 0) {
+    const approvals = await deps.followUps.approvalsOf(promised.map((o) => o.deposit?.depositId ?? ''));
+    for (const outcome of promised) settleApproval(outcome, approvals.get(outcome.deposit?.depositId ?? ''));
+  }
   return { ...tally.counts, autoApproved: done.autoApproved, payoutsSent: done.payoutsSent, payoutsReturned: done.payoutsReturned };
 }
 
@@ -97,6 +116,10 @@ export interface LineTally {
   lineKeys: string[];
   /** Deposits of sites with the rule on that it did not cover, and why (logged once committed). */
   refusals: Array<{ intentId: string; refusal: StraightThroughRefusal }>;
+  /** What became of the batch's first {@link LINES_LISTED} lines, in batch order (line-outcomes.ts). */
+  outcomes: LineOutcome[];
+  /** The listed lines' outcomes by the transfer they created, for the straight-through rule's decisions. */
+  byTransfer: Map<string, LineOutcome>;
 }
 
 export const newTally = (): LineTally => ({
@@ -117,6 +140,8 @@ export const newTally = (): LineTally => ({
   payouts: { sent: [], returned: [] },
   lineKeys: [],
   refusals: [],
+  outcomes: [],
+  byTransfer: new Map(),
 });
 
 /** Where a batch of lines came from: a receiving account, and the statement they are in (null: a bank connector's feed). */
@@ -160,6 +185,7 @@ export async function recordLines(
     // Between chunks the ledger's other requests are answered: a large file never holds them up for long.
     if (start > 0) await yieldToEventLoop();
     const chunk = lines.slice(start, start + CHUNK_LINES);
+    const outcomes = new Map<StatementLine, LineOutcome>();
     keys = lineKeysOf(chunk, seen);
     for (const key of keys.values()) tally.lineKeys.push(key);
     const debits = chunk.filter((line) => line.direction === 'debit');
@@ -171,6 +197,7 @@ export async function recordLines(
     counts.created += createdDebits.size;
     counts.duplicates += debits.length - createdDebits.size;
     // Only new debits confirm a payout: the same statement imported again confirms nothing twice.
+    const sentBefore = tally.payouts.sent.length;
     await sentPayouts(
       deps,
       tx,
@@ -179,7 +206,19 @@ export async function recordLines(
       keyOf,
       tally.payouts,
     );
+    const sentNow = new Map(tally.payouts.sent.slice(sentBefore).map((sent) => [sent.lineKey, sent]));
+    for (const line of debits) {
+      const key = keyOf(line);
+      const sent = sentNow.get(key);
+      outcomes.set(
+        line,
+        !createdDebits.has(key)
+          ? knownLine(line, key)
+          : debitOutcome(line, key, sent ? { kind: sent.kind, id: sent.id, batchId: sent.batchId } : null),
+      );
+    }
     // A payout the bank sent back is not unknown money: it settles the withdrawal's return, in no queue.
+    const returnedBefore = tally.payouts.returned.length;
     const returned = await splitPayoutReturns(
       deps,
       tx,
@@ -191,28 +230,71 @@ export async function recordLines(
     );
     counts.created += returned.created;
     counts.duplicates += returned.duplicates;
+    const returnsNow = new Map(tally.payouts.returned.slice(returnedBefore).map((r) => [r.lineKey, r]));
+    const others = new Set(returned.others);
+    for (const line of chunk) {
+      if (line.direction === 'debit' || others.has(line)) continue;
+      const key = keyOf(line);
+      const back = returnsNow.get(key);
+      outcomes.set(
+        line,
+        back
+          ? returnOutcome(line, key, { id: back.withdrawalId, batchId: back.batchId, bankTransferId: back.bankTransferId })
+          : knownLine(line, key),
+      );
+    }
     const answered = await answerHandEntries(tx, deps, actor, source, returned.others, keys);
+    for (const [line, { answer, bankTransferId }] of answered.answered) {
+      outcomes.set(line, answer === 'known' ? knownLine(line, keyOf(line)) : handEntryOutcome(line, keyOf(line), answer, bankTransferId));
+    }
     counts.handEntriesConfirmed += answered.confirmed;
     counts.bankLineDifferences += answered.differences;
     counts.duplicates += answered.known;
     const credits = answered.others;
-    for (const recorded of await recordArrivals(
+    const arrivals = await recordArrivals(
       tx,
       deps,
       actor,
       credits.map((line) => transferOf(line, source, keyOf(line))),
       requestId,
-    )) {
+    );
+    for (const [index, recorded] of arrivals.entries()) {
+      const line = credits[index] as StatementLine; // recordArrivals answers each transfer given, in order
       if (!recorded) {
         counts.duplicates += 1;
+        outcomes.set(line, knownLine(line, keyOf(line)));
         continue;
       }
       tally.events.push(...recorded.events.map((event) => event.eventId));
       counts.created += 1;
-      counts[recorded.deposit ? 'matched' : recorded.suggestions.length > 0 ? 'suggested' : 'unmatched'] += 1;
+      const kind = recorded.deposit ? 'matched' : recorded.suggestions.length > 0 ? 'suggested' : 'unmatched';
+      counts[kind] += 1;
       if (recorded.deposit) tally.paid.push(recorded);
+      outcomes.set(line, arrivalOutcome(line, keyOf(line), kind, recorded));
+    }
+    for (const line of chunk) {
+      const outcome = outcomes.get(line);
+      if (!outcome || tally.outcomes.length >= LINES_LISTED) continue;
+      tally.outcomes.push(outcome);
+      if (outcome.bankTransferId) tally.byTransfer.set(outcome.bankTransferId, outcome);
     }
   }
+}
+
+/** A new credit's outcome: the deposit it paid (and why), the deposits a near reference suggests, or why neither. */
+function arrivalOutcome(
+  line: StatementLine,
+  lineKey: string,
+  kind: 'matched' | 'suggested' | 'unmatched',
+  { transfer, deposit, reasons, suggestions }: RecordedArrival,
+): LineOutcome {
+  const why = transfer.unmatchedReason ? [unmatchedReason(transfer.unmatchedReason as UnmatchedReason)] : [];
+  return {
+    ...outcomeOf(line, lineKey, kind, deposit ? matchReasons(reasons) : why),
+    bankTransferId: transfer.id,
+    deposit: deposit ? { depositId: deposit.id, referenceNo: deposit.referenceNo, siteId: deposit.siteId } : null,
+    suggestions,
+  };
 }
 
 /**
@@ -225,10 +307,10 @@ export async function promiseLineWork(
   tx: Prisma.TransactionClient,
   deps: Pick<RecordLinesDeps, 'sites'> & { followUps: FollowUpRepository },
   source: Pick<LineSource, 'receivingAccountId'> | { receivingAccountId: null },
-  tally: Pick<LineTally, 'paid' | 'payouts' | 'refusals'>,
+  tally: Pick<LineTally, 'paid' | 'payouts' | 'refusals'> & Partial<Pick<LineTally, 'byTransfer'>>,
   requestId: string | null,
 ): Promise<string[]> {
-  const approvals = await straightThroughWork(tx, deps, tally.paid, tally.refusals);
+  const approvals = await straightThroughWork(tx, deps, tally);
   const payouts = payoutWork(tally.payouts);
   return deps.followUps.promise(
     tx,
@@ -242,8 +324,7 @@ type PromisedWork = Omit<NewFollowUp, 'receivingAccountId' | 'requestId'>;
 async function straightThroughWork(
   tx: Prisma.TransactionClient,
   deps: Pick<RecordLinesDeps, 'sites'>,
-  paid: readonly RecordedArrival[],
-  refusals: LineTally['refusals'],
+  { paid, refusals, byTransfer = new Map() }: Pick<LineTally, 'paid' | 'refusals'> & Partial<Pick<LineTally, 'byTransfer'>>,
 ): Promise<PromisedWork[]> {
   // A deposit two lines of the batch paid is split money: an operator's.
   const times = new Map<string, number>();
@@ -251,12 +332,18 @@ async function straightThroughWork(
   const sites = new Map<string, Promise<Site | null>>();
   const work: PromisedWork[] = [];
   for (const { transfer, deposit, before, reasons } of paid) {
-    if (!deposit || !before || times.get(deposit.id) !== 1) continue;
+    const outcome = byTransfer.get(transfer.id);
+    if (!deposit || !before) continue;
+    if (times.get(deposit.id) !== 1) {
+      if (outcome) applyDecision(outcome, { approve: false, refusal: 'split' });
+      continue;
+    }
     const siteOf = sites.get(deposit.siteId) ?? deps.sites.findById(deposit.siteId, tx);
     sites.set(deposit.siteId, siteOf);
     const site = await siteOf;
     if (!site) continue;
     const decision = straightThrough(site, { amount: transfer.amount, reasons, before, after: deposit });
+    if (outcome) applyDecision(outcome, decision);
     if (!decision.approve) {
       if (site.autoApproveEnabled) refusals.push({ intentId: deposit.id, refusal: decision.refusal });
       continue;
@@ -312,6 +399,7 @@ function transferOf(line: StatementLine, { receivingAccountId, statementId }: Li
     senderIban: line.counterpartyIban ? normalizeIban(line.counterpartyIban) : '',
     description: line.description.slice(0, 500),
     receivedAt: line.bookedAt,
+    receivedTimeKnown: line.timeKnown,
     receivingAccountId,
     statementId,
   };
@@ -332,5 +420,6 @@ function debitOf(line: StatementLine, { receivingAccountId, statementId }: LineS
     returnReason: line.returnReason,
     reversal: line.reversal,
     bookedAt: line.bookedAt,
+    bookedTimeKnown: line.timeKnown,
   };
 }

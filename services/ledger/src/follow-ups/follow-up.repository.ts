@@ -71,6 +71,15 @@ export class FollowUpRepository {
       ORDER BY created_at, kind, id LIMIT ${limit}`;
   }
 
+  /** The straight-through approval follow-up of each of these deposits that has one: where it stands, and why if skipped. */
+  async approvalsOf(depositIds: readonly string[]): Promise<Map<string, { status: string; outcome: string | null }>> {
+    const rows = await this.db.followUp.findMany({
+      where: { kind: 'DEPOSIT_APPROVAL', subjectId: { in: [...depositIds] } },
+      select: { subjectId: true, status: true, outcome: true },
+    });
+    return new Map(rows.map((row) => [row.subjectId, { status: row.status, outcome: row.outcome }]));
+  }
+
   /** Of these withdrawals, those whose sending a follow-up still has to record (their return waits for it). */
   async sendingPending(tx: Tx, withdrawalIds: readonly string[]): Promise<Set<string>> {
     if (withdrawalIds.length === 0) return new Set();

@@ -2,6 +2,7 @@ import type { ResponseOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { isoOrNull } from '../shared/iso.js';
 import { isUuid } from '../shared/http-guards.js';
+import { bookingDay, istanbulDay } from '../bank-transfers/line-key.js';
 import type { ReconciliationRepository, StatementRow, Window } from './reconciliation.repository.js';
 
 export type AccountReconciliation = ResponseOf<'AccountReconciliation'>;
@@ -15,6 +16,26 @@ export interface ReconciliationDeps {
 export const UNCONFIRMED_LINES_SHOWN = 50;
 
 const NO_STATEMENT = 'No statement of this account has been imported; import one to reconcile against.';
+
+/**
+ * A statement as reconciliation reads it: a period of dates alone (MT940's balances) runs from the start of its first
+ * Istanbul day to the end of its last, so the same day in a camt.053 with times and in an MT940 is one span, in order.
+ */
+function asBooked(s: StatementRow): StatementRow {
+  if (s.periodTimeKnown) return s;
+  return {
+    ...s,
+    periodFrom: s.periodFrom && istanbulDay(s.periodFrom).start,
+    periodTo: s.periodTo && istanbulDay(s.periodTo).end,
+  };
+}
+
+/** The same statement delivered twice (another format, another number): the same booking days and the same balances. */
+const sameStatement = (a: StatementRow, b: StatementRow): boolean =>
+  a.openingBalance === b.openingBalance &&
+  a.closingBalance === b.closingBalance &&
+  bookingDay(startOf(a)) === bookingDay(startOf(b)) &&
+  bookingDay(endOf(a)) === bookingDay(endOf(b));
 
 /** The instant a statement ends: its period end, else its latest line, else when it was imported. */
 const endOf = (s: StatementRow): Date => s.periodTo ?? s.lastLineAt ?? s.periodFrom ?? s.importedAt;
@@ -32,13 +53,16 @@ function chronological(statements: StatementRow[]): StatementRow[] {
   );
 }
 
-/** Where consecutive statements do not join: the later one opens on another balance than the earlier closed on. */
+/**
+ * Where consecutive statements do not join: the later one opens on another balance than the earlier closed on. A
+ * statement that is the one before it again (the same day's camt.053 and MT940) joins it.
+ */
 function gapsOf(statements: StatementRow[]): Gap[] {
   const gaps: Gap[] = [];
   // `after`: the statement the gap follows; `before`: the one it precedes.
   statements.forEach((before, i) => {
     const after = statements[i - 1];
-    if (!after || before.openingBalance === after.closingBalance) return;
+    if (!after || before.openingBalance === after.closingBalance || sameStatement(after, before)) return;
     gaps.push({
       afterStatementId: after.id,
       afterStatementRef: after.statementRef,
@@ -80,7 +104,7 @@ async function reconciliationOf(
   deps: ReconciliationDeps,
   account: { id: string; bankName: string; iban: string },
 ): Promise<AccountReconciliation> {
-  const statements = chronological(await deps.reconciliation.statementsOf(account.id));
+  const statements = chronological((await deps.reconciliation.statementsOf(account.id)).map(asBooked));
   const earliest = statements[0];
   const latest = statements.at(-1);
   const base = { accountId: account.id, bankName: account.bankName, iban: account.iban, statements: statements.length };
@@ -142,6 +166,7 @@ async function reconciliationOf(
       bankTxId: line.bankTxId,
       amount: line.amount.toString(),
       bookedAt: line.bookedAt.toISOString(),
+      timeKnown: line.timeKnown,
       counterpartyName: line.counterpartyName,
       bankTransferId: line.direction === 'credit' ? line.id : null,
     })),

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@kasa/db';
+import { Prisma, type PrismaClient } from '@kasa/db';
 
 /** One imported statement of an account, with the booking times of its first and last line. */
 export interface StatementRow {
@@ -8,7 +8,10 @@ export interface StatementRow {
   closingBalance: bigint;
   periodFrom: Date | null;
   periodTo: Date | null;
+  /** False when the period is dates alone (MT940): its ends name Istanbul days. */
+  periodTimeKnown: boolean;
   importedAt: Date;
+  /** The first and last instants its lines can be on: a line with its date alone spans its whole Istanbul day. */
   firstLineAt: Date | null;
   lastLineAt: Date | null;
 }
@@ -28,6 +31,7 @@ export interface UnconfirmedLineRow {
   bankTxId: string;
   amount: bigint;
   bookedAt: Date;
+  timeKnown: boolean;
   counterpartyName: string | null;
 }
 
@@ -38,6 +42,21 @@ export interface Window {
 }
 
 type TotalsRow = { s_count: number; s_total: bigint; u_count: number; u_total: bigint };
+
+/** Where a line's day starts and ends in Istanbul (a date given alone names the whole day, not its midnight UTC). */
+const dayStart = (at: Prisma.Sql) => Prisma.sql`(date_trunc('day', ${at} AT TIME ZONE 'Europe/Istanbul') AT TIME ZONE 'Europe/Istanbul')`;
+const dayEnd = (at: Prisma.Sql) => Prisma.sql`(${dayStart(at)} + interval '1 day' - interval '1 millisecond')`;
+/** The first and last instant a line may be on: its own, or the bounds of its day when the bank gave the date alone. */
+const earliest = (at: Prisma.Sql, known: Prisma.Sql) => Prisma.sql`CASE WHEN ${known} THEN ${at} ELSE ${dayStart(at)} END`;
+const latest = (at: Prisma.Sql, known: Prisma.Sql) => Prisma.sql`CASE WHEN ${known} THEN ${at} ELSE ${dayEnd(at)} END`;
+/** A line inside the window: its instant, or any part of its day when the bank gave the date alone. */
+const inWindow = (at: Prisma.Sql, known: Prisma.Sql, window: Window) =>
+  Prisma.sql`(${latest(at, known)} >= ${window.from} AND ${earliest(at, known)} <= ${window.to})`;
+
+const TRANSFER_AT = Prisma.sql`received_at`;
+const TRANSFER_KNOWN = Prisma.sql`received_time_known`;
+const DEBIT_AT = Prisma.sql`booked_at`;
+const DEBIT_KNOWN = Prisma.sql`booked_time_known`;
 
 /** Reads what reconciling a receiving account needs: its statements and the lines recorded on it. */
 export class ReconciliationRepository {
@@ -58,11 +77,12 @@ export class ReconciliationRepository {
   statementsOf(accountId: string): Promise<StatementRow[]> {
     return this.db.$queryRaw<StatementRow[]>`
       SELECT s.id::text AS "id", s.statement_ref AS "statementRef", s.opening_balance AS "openingBalance",
-        s.closing_balance AS "closingBalance", s.period_from AS "periodFrom", s.period_to AS "periodTo", s.imported_at AS "importedAt",
-        LEAST((SELECT min(t.received_at) FROM bank_transfers t WHERE t.statement_id = s.id),
-              (SELECT min(d.booked_at) FROM bank_statement_debits d WHERE d.statement_id = s.id)) AS "firstLineAt",
-        GREATEST((SELECT max(t.received_at) FROM bank_transfers t WHERE t.statement_id = s.id),
-                 (SELECT max(d.booked_at) FROM bank_statement_debits d WHERE d.statement_id = s.id)) AS "lastLineAt"
+        s.closing_balance AS "closingBalance", s.period_from AS "periodFrom", s.period_to AS "periodTo",
+        s.period_time_known AS "periodTimeKnown", s.imported_at AS "importedAt",
+        LEAST((SELECT min(${earliest(TRANSFER_AT, TRANSFER_KNOWN)}) FROM bank_transfers t WHERE t.statement_id = s.id),
+              (SELECT min(${earliest(DEBIT_AT, DEBIT_KNOWN)}) FROM bank_statement_debits d WHERE d.statement_id = s.id)) AS "firstLineAt",
+        GREATEST((SELECT max(${latest(TRANSFER_AT, TRANSFER_KNOWN)}) FROM bank_transfers t WHERE t.statement_id = s.id),
+                 (SELECT max(${latest(DEBIT_AT, DEBIT_KNOWN)}) FROM bank_statement_debits d WHERE d.statement_id = s.id)) AS "lastLineAt"
       FROM bank_statements s
       WHERE s.receiving_account_id = ${accountId}::uuid`;
   }
@@ -72,14 +92,14 @@ export class ReconciliationRepository {
       this.db.$queryRaw<TotalsRow[]>`
         SELECT count(*) FILTER (WHERE statement_id IS NOT NULL)::int AS s_count,
           coalesce(sum(amount) FILTER (WHERE statement_id IS NOT NULL), 0)::bigint AS s_total,
-          count(*) FILTER (WHERE statement_id IS NULL AND received_at BETWEEN ${window.from} AND ${window.to})::int AS u_count,
-          coalesce(sum(amount) FILTER (WHERE statement_id IS NULL AND received_at BETWEEN ${window.from} AND ${window.to}), 0)::bigint AS u_total
+          count(*) FILTER (WHERE statement_id IS NULL AND ${inWindow(TRANSFER_AT, TRANSFER_KNOWN, window)})::int AS u_count,
+          coalesce(sum(amount) FILTER (WHERE statement_id IS NULL AND ${inWindow(TRANSFER_AT, TRANSFER_KNOWN, window)}), 0)::bigint AS u_total
         FROM bank_transfers WHERE receiving_account_id = ${accountId}::uuid`,
       this.db.$queryRaw<TotalsRow[]>`
         SELECT count(*) FILTER (WHERE statement_id IS NOT NULL)::int AS s_count,
           coalesce(sum(amount) FILTER (WHERE statement_id IS NOT NULL), 0)::bigint AS s_total,
-          count(*) FILTER (WHERE statement_id IS NULL AND booked_at BETWEEN ${window.from} AND ${window.to})::int AS u_count,
-          coalesce(sum(amount) FILTER (WHERE statement_id IS NULL AND booked_at BETWEEN ${window.from} AND ${window.to}), 0)::bigint AS u_total
+          count(*) FILTER (WHERE statement_id IS NULL AND ${inWindow(DEBIT_AT, DEBIT_KNOWN, window)})::int AS u_count,
+          coalesce(sum(amount) FILTER (WHERE statement_id IS NULL AND ${inWindow(DEBIT_AT, DEBIT_KNOWN, window)}), 0)::bigint AS u_total
         FROM bank_statement_debits WHERE receiving_account_id = ${accountId}::uuid`,
     ]);
     const c = credits[0] ?? { s_count: 0, s_total: 0n, u_count: 0, u_total: 0n };
@@ -97,13 +117,13 @@ export class ReconciliationRepository {
     return this.db.$queryRaw<UnconfirmedLineRow[]>`
       SELECT * FROM (
         SELECT id::text AS "id", 'credit' AS "direction", bank_tx_id AS "bankTxId", amount, received_at AS "bookedAt",
-          nullif(sender_name, '') AS "counterpartyName"
+          received_time_known AS "timeKnown", nullif(sender_name, '') AS "counterpartyName"
         FROM bank_transfers
-        WHERE receiving_account_id = ${accountId}::uuid AND statement_id IS NULL AND received_at BETWEEN ${window.from} AND ${window.to}
+        WHERE receiving_account_id = ${accountId}::uuid AND statement_id IS NULL AND ${inWindow(TRANSFER_AT, TRANSFER_KNOWN, window)}
         UNION ALL
-        SELECT id::text, 'debit', bank_tx_id, amount, booked_at, counterparty_name
+        SELECT id::text, 'debit', bank_tx_id, amount, booked_at, booked_time_known, counterparty_name
         FROM bank_statement_debits
-        WHERE receiving_account_id = ${accountId}::uuid AND statement_id IS NULL AND booked_at BETWEEN ${window.from} AND ${window.to}
+        WHERE receiving_account_id = ${accountId}::uuid AND statement_id IS NULL AND ${inWindow(DEBIT_AT, DEBIT_KNOWN, window)}
       ) lines
       ORDER BY "bookedAt", "id"
       LIMIT ${limit}`;
