@@ -1,5 +1,5 @@
 import { formatAmount } from './amount.js';
-import { direction, readAmount, required } from './camt053-fields.js';
+import { direction, firstGiven, NOT_PROVIDED, readAmount } from './camt053-fields.js';
 import { hasTimeOfDay, parseIsoDate } from './dates.js';
 import { normaliseIban } from './iban.js';
 import { checkLine } from './limits.js';
@@ -12,23 +12,34 @@ import { all, at, ownText, textAt, type XmlElement } from './xml-tree.js';
  */
 const BOOKED = 'BOOK';
 
+/**
+ * The bankTxId of a line whose bank gave no reference of its own (no `AcctSvcrRef`, `NtryRef` or `TxId`): MT940's word
+ * for the same. The ledger's line key tells such lines apart by direction, amount, booking day and occurrence, and a
+ * fixed word gives the same line the same key in any statement that lists it (docs/statements.md, "Which lines are the
+ * same line"). The payer's own references (`EndToEndId`, `InstrId`) are never used: the payer can write anything there.
+ */
+const NO_REFERENCE = 'NONREF';
+
+/** The one day the statement covers, for entries that give no date of their own (camt053-balances.ts). */
+export type StatementDay = { day: string; where: string } | undefined;
+
 type Direction = StatementLine['direction'];
 
 /** One booked Ntry as statement lines: one line, or one per TxDtls when the entry is a batch. */
-export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
-  // 001.02 writes <Sts>BOOK</Sts>, 001.08 <Sts><Cd>BOOK</Cd></Sts>.
-  const status = textAt(ntry, 'Sts/Cd') ?? required(ntry, 'Sts', where);
+export function readEntry(ntry: XmlElement, where: string, statementDay?: StatementDay): StatementLine[] {
+  // 001.02 writes <Sts>BOOK</Sts>, 001.08 <Sts><Cd>BOOK</Cd></Sts> (or <Prtry>). An entry without a status is booked:
+  // a statement reports booked entries (one bank's 001.08 files give none), and its balances check them.
+  const status = textAt(ntry, 'Sts/Cd') ?? textAt(ntry, 'Sts/Prtry') ?? textAt(ntry, 'Sts') ?? BOOKED;
   if (status !== BOOKED) return [];
 
   const amount = readAmount(ntry, where);
   const entryDirection = direction(ntry, where);
-  const booked = textAt(ntry, 'BookgDt/DtTm') ?? textAt(ntry, 'BookgDt/Dt');
-  if (booked === undefined) throw new StatementError('a booked entry needs BookgDt/DtTm or BookgDt/Dt', `${where}/BookgDt`);
+  const booked = bookingDate(ntry, where, statementDay);
   const entry = {
     ntry,
     currency: amount.currency,
-    bookedAt: parseIsoDate(booked, `${where}/BookgDt`),
-    timeKnown: hasTimeOfDay(booked),
+    bookedAt: parseIsoDate(booked.text, booked.where),
+    timeKnown: hasTimeOfDay(booked.text),
     reversal: ['true', '1'].includes(textAt(ntry, 'RvslInd') ?? ''),
     ref: textAt(ntry, 'AcctSvcrRef') ?? textAt(ntry, 'NtryRef'),
   };
@@ -36,10 +47,11 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
     all(details, 'TxDtls').map((tx, t) => ({ tx, where: `${where}/NtryDtls[${d + 1}]/TxDtls[${t + 1}]` })),
   );
 
-  if (transactions.length <= 1) {
-    const single = transactions[0];
-    const bankTxId = entry.ref ?? textAt(single?.tx, 'Refs/AcctSvcrRef');
-    if (bankTxId === undefined) throw new StatementError('has neither AcctSvcrRef nor NtryRef to identify it', where);
+  // A batch whose transactions give no amounts (only a count) cannot be split: it is one line, as booked.
+  if (transactions.length <= 1 || transactions.every(({ tx }) => transactionAmountPath(tx) === undefined)) {
+    const single = transactions.length === 1 ? transactions[0] : undefined;
+    // The entry's references, else its one transaction's (the bank's AcctSvcrRef, the interbank TxId), else NONREF.
+    const bankTxId = entry.ref ?? firstGiven(single?.tx, 'Refs/AcctSvcrRef', 'Refs/TxId') ?? NO_REFERENCE;
     const charges = readCharges(single?.tx, single?.where ?? where) ?? readCharges(ntry, where);
     return [line(entry, single?.tx, { bankTxId, direction: entryDirection, amount: amount.minor, charges }, single?.where ?? where)];
   }
@@ -47,14 +59,19 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
   // A batch: one booking for several payments. Each TxDtls becomes its own line, and together they must make the entry.
   let sum = 0n;
   const lines = transactions.map(({ tx, where: txWhere }, index) => {
-    const txAmount = at(tx, 'Amt') ? readAmount(tx, txWhere) : readAmount(tx, txWhere, 'AmtDtls/TxAmt/Amt');
+    const path = transactionAmountPath(tx);
+    if (path === undefined) throw new StatementError('has no Amt or AmtDtls/TxAmt/Amt, while others in its batch have one', txWhere);
+    const txAmount = readAmount(tx, txWhere, path);
     if (txAmount.currency !== entry.currency) {
       throw new StatementError(`transaction is in ${txAmount.currency}, its entry in ${entry.currency}`, txWhere);
     }
     const txDirection = textAt(tx, 'CdtDbtInd') === undefined ? entryDirection : direction(tx, txWhere);
     sum += txDirection === entryDirection ? txAmount.minor : -txAmount.minor;
-    const bankTxId = textAt(tx, 'Refs/AcctSvcrRef') ?? (entry.ref === undefined ? undefined : `${entry.ref}/${index + 1}`);
-    if (bankTxId === undefined) throw new StatementError('has no Refs/AcctSvcrRef, nor its entry an AcctSvcrRef or NtryRef', txWhere);
+    const bankTxId =
+      textAt(tx, 'Refs/AcctSvcrRef') ??
+      (entry.ref === undefined ? undefined : `${entry.ref}/${index + 1}`) ??
+      firstGiven(tx, 'Refs/TxId') ??
+      NO_REFERENCE;
     return line(entry, tx, { bankTxId, direction: txDirection, amount: txAmount.minor, charges: readCharges(tx, txWhere) }, txWhere);
   });
   if (sum !== amount.minor) {
@@ -65,6 +82,27 @@ export function readEntry(ntry: XmlElement, where: string): StatementLine[] {
     );
   }
   return lines;
+}
+
+/**
+ * When the entry was booked: `BookgDt` (`DtTm` or `Dt`), else its value date (`ValDt`), as an MT940 line without an
+ * entry date is read; else, in a statement of one day, that day (one bank's 001.08 files date only their balances).
+ */
+function bookingDate(ntry: XmlElement, where: string, statementDay: StatementDay): { text: string; where: string } {
+  for (const element of ['BookgDt', 'ValDt']) {
+    const text = textAt(ntry, `${element}/DtTm`) ?? textAt(ntry, `${element}/Dt`);
+    if (text !== undefined) return { text, where: `${where}/${element}` };
+  }
+  if (statementDay) return { text: statementDay.day, where: statementDay.where };
+  throw new StatementError(
+    'a booked entry needs a date: BookgDt or ValDt (DtTm or Dt), or a statement of one day (its FrToDt, or its balances dated alike)',
+    `${where}/BookgDt`,
+  );
+}
+
+/** Where a transaction of a batch gives its amount: `Amt` (from 001.03 on), else `AmtDtls/TxAmt/Amt`; undefined when neither. */
+function transactionAmountPath(tx: XmlElement): string | undefined {
+  return ['Amt', 'AmtDtls/TxAmt/Amt'].find((path) => at(tx, path) !== undefined);
 }
 
 function line(
@@ -88,8 +126,8 @@ function line(
       description: description(entry.ntry, tx),
       counterpartyName: textAt(tx, `RltdPties/${party}/Nm`) ?? textAt(tx, `RltdPties/${party}/Pty/Nm`) ?? null,
       counterpartyIban: iban === undefined ? null : (normaliseIban(iban) ?? iban),
-      endToEndId: endToEndId === undefined || endToEndId === 'NOTPROVIDED' ? null : endToEndId,
-      returnReason: textAt(tx, 'RtrInf/Rsn/Cd') ?? null,
+      endToEndId: endToEndId === undefined || endToEndId === NOT_PROVIDED ? null : endToEndId,
+      returnReason: returnReason(tx),
       reversal: entry.reversal,
       charges: own.charges,
     },
@@ -97,13 +135,25 @@ function line(
   );
 }
 
-/** Unstructured remittance lines joined; failing those the creditor reference, then the bank's own texts. */
+/** `RtrInf/Rsn/Cd` (ISO 20022 `AC04`, `MD07`, ...), else a bank's own code in `Rsn/Prtry` when it is a code (at most 8). */
+function returnReason(tx: XmlElement | undefined): string | null {
+  const proprietary = textAt(tx, 'RtrInf/Rsn/Prtry');
+  return textAt(tx, 'RtrInf/Rsn/Cd') ?? (proprietary !== undefined && proprietary.length <= 8 ? proprietary : null);
+}
+
+/** Unstructured remittance lines joined; failing those the creditor reference, then the bank's own texts (a return's reason). */
 function description(ntry: XmlElement, tx: XmlElement | undefined): string {
   const unstructured = all(at(tx, 'RmtInf'), 'Ustrd')
     .map((ustrd) => ownText(ustrd) ?? '')
-    .filter(Boolean);
+    .filter((text) => text !== '' && text !== NOT_PROVIDED);
   if (unstructured.length > 0) return unstructured.join(' ');
-  return textAt(tx, 'RmtInf/Strd/CdtrRefInf/Ref') ?? textAt(tx, 'AddtlTxInf') ?? textAt(ntry, 'AddtlNtryInf') ?? '';
+  return (
+    textAt(tx, 'RmtInf/Strd/CdtrRefInf/Ref') ??
+    textAt(tx, 'AddtlTxInf') ??
+    textAt(tx, 'RtrInf/AddtlInf') ??
+    textAt(ntry, 'AddtlNtryInf') ??
+    ''
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
+import { readBalance, statementBalances, statementDay } from './camt053-balances.js';
 import { readEntry } from './camt053-entry.js';
-import { currencyOf, direction, readAmount, required } from './camt053-fields.js';
+import { currencyOf, required } from './camt053-fields.js';
 import { parseIsoDate } from './dates.js';
 import { readAccount, type StatementAccount } from './account-id.js';
 import { checkStatementId } from './limits.js';
@@ -47,26 +48,19 @@ function readStatement(stmt: XmlElement, where: string): Statement {
   const id = checkStatementId(required(stmt, 'Id', where), `${where}/Id`);
   const account = readCamtAccount(stmt, where);
 
-  const balances = all(stmt, 'Bal').map((bal, index) => ({
-    bal,
-    where: `${where}/Bal[${index + 1}]`,
-    code: textAt(bal, 'Tp/CdOrPrtry/Cd'),
-  }));
-  const opening = balances.find((b) => b.code === 'OPBD') ?? balances.find((b) => b.code === 'PRCD');
-  const closing = balances.find((b) => b.code === 'CLBD');
-  if (!opening) throw new StatementError('has no opening balance (Bal with Tp/CdOrPrtry/Cd OPBD or PRCD)', `${where}/Bal`);
-  if (!closing) throw new StatementError('has no closing balance (Bal with Tp/CdOrPrtry/Cd CLBD)', `${where}/Bal`);
+  const { opening, closing } = statementBalances(stmt, where);
   const currency = textAt(stmt, 'Acct/Ccy') ?? currencyOf(closing.bal, closing.where);
 
-  const lines = all(stmt, 'Ntry').flatMap((ntry, index) => readEntry(ntry, `${where}/Ntry[${index + 1}]`));
+  const day = statementDay(stmt, where, opening, closing);
+  const lines = all(stmt, 'Ntry').flatMap((ntry, index) => readEntry(ntry, `${where}/Ntry[${index + 1}]`, day));
   const from = textAt(stmt, 'FrToDt/FrDtTm');
   const to = textAt(stmt, 'FrToDt/ToDtTm');
   return {
     id,
     account,
     currency,
-    openingBalance: readBalance(opening.bal, opening.where, currency),
-    closingBalance: readBalance(closing.bal, closing.where, currency),
+    openingBalance: readBalance(opening, currency),
+    closingBalance: readBalance(closing, currency),
     from: from === undefined ? null : parseIsoDate(from, `${where}/FrToDt/FrDtTm`),
     to: to === undefined ? null : parseIsoDate(to, `${where}/FrToDt/ToDtTm`),
     timeKnown: true,
@@ -85,11 +79,4 @@ function readCamtAccount(stmt: XmlElement, where: string): StatementAccount {
   const account = readAccount(iban ?? other ?? '', `${where}/Acct/Id/${iban === undefined ? 'Othr/Id' : 'IBAN'}`);
   const bic = textAt(stmt, 'Acct/Svcr/FinInstnId/BIC') ?? textAt(stmt, 'Acct/Svcr/FinInstnId/BICFI');
   return account.bankCode === null && bic !== undefined ? { ...account, bankCode: bic } : account;
-}
-
-function readBalance(bal: XmlElement, where: string, currency: string): bigint {
-  const amount = readAmount(bal, where);
-  if (amount.currency !== currency)
-    throw new StatementError(`balance is in ${amount.currency}, the account in ${currency}`, `${where}/Amt`);
-  return direction(bal, where) === 'credit' ? amount.minor : -amount.minor;
 }

@@ -183,7 +183,8 @@ describe('camt.053 refusals', () => {
   });
 
   it('refuses a statement without a closing balance', () => {
-    const bad = v08.replace('<ns2:Cd>CLBD</ns2:Cd>', '<ns2:Cd>ITBD</ns2:Cd>');
+    // A closing available balance (CLAV) counts holds: booked lines do not add up to it, so it never closes a statement.
+    const bad = v08.replace('<ns2:Cd>CLBD</ns2:Cd>', '<ns2:Cd>CLAV</ns2:Cd>');
     const error = statementError(() => parseStatements(bad, 'text/xml'));
     expect(error.location).toBe('Stmt[1]/Bal');
     expect(error.message).toMatch(/no closing balance/);
@@ -200,10 +201,10 @@ describe('camt.053 refusals', () => {
     expect(
       statementError(() => parseStatements(v02.replace('<CdtDbtInd>DBIT</CdtDbtInd>', '<CdtDbtInd>D</CdtDbtInd>'), 'text/xml')).location,
     ).toBe('Stmt[1]/Ntry[3]/CdtDbtInd');
-    const undated = v02.replace(
-      '<BookgDt><Dt>2025-03-14</Dt></BookgDt>\n        <AcctSvcrRef>GB25073R0000003',
-      '<AcctSvcrRef>GB25073R0000003',
-    );
+    // No BookgDt or ValDt, in a statement of two days: nothing says which day the entry was booked.
+    const undated = v02
+      .replace('<BookgDt><Dt>2025-03-14</Dt></BookgDt>\n        <AcctSvcrRef>GB25073R0000003', '<AcctSvcrRef>GB25073R0000003')
+      .replace('<ToDtTm>2025-03-14T23:59:59+03:00</ToDtTm>', '<ToDtTm>2025-03-15T23:59:59+03:00</ToDtTm>');
     expect(statementError(() => parseStatements(undated, 'text/xml')).location).toBe('Stmt[1]/Ntry[3]/BookgDt');
     const withDoctype = v08.replace('<ns2:Document', '<!DOCTYPE x [<!ENTITY a "a">]>\n<ns2:Document');
     expect(statementError(() => parseStatements(withDoctype, 'text/xml')).location).toBe('line 3');

@@ -1,0 +1,70 @@
+/** A camt.053 statement's balances: which one opens it, which one closes it, and what each amounts to. */
+import { direction, readAmount } from './camt053-fields.js';
+import { StatementError } from './statement.js';
+import { all, textAt, type XmlElement } from './xml-tree.js';
+
+export interface Balance {
+  bal: XmlElement;
+  where: string;
+  /** `Tp/CdOrPrtry/Cd`, else the same code written as `Tp/CdOrPrtry/Prtry` (some banks do). */
+  code: string | undefined;
+}
+
+/**
+ * The opening balance is `OPBD` (opening booked), else `PRCD` (the previous statement's closing); the closing one is
+ * `CLBD`. A statement that has neither form of one of them but interim booked balances (`ITBD`) is opened by the first
+ * and closed by the last. Available and forward balances (`OPAV`, `CLAV`, `FWAV`, ...) count holds and future entries,
+ * so they never stand in: booked lines would not add up to them.
+ */
+export function statementBalances(stmt: XmlElement, where: string): { opening: Balance; closing: Balance } {
+  const balances: Balance[] = all(stmt, 'Bal').map((bal, index) => ({
+    bal,
+    where: `${where}/Bal[${index + 1}]`,
+    code: (textAt(bal, 'Tp/CdOrPrtry/Cd') ?? textAt(bal, 'Tp/CdOrPrtry/Prtry'))?.toUpperCase(),
+  }));
+  const first = (code: string) => balances.find((b) => b.code === code);
+  const interim = balances.filter((b) => b.code === 'ITBD');
+  const opening = first('OPBD') ?? first('PRCD') ?? interim[0];
+  const closing = first('CLBD') ?? interim.filter((b) => b !== opening).at(-1);
+  const seen = balances.map((b) => b.code ?? '(no code)').join(', ') || 'none';
+  if (!opening)
+    throw new StatementError(`has no opening balance (a Bal of type OPBD, PRCD or ITBD); its balances: ${seen}`, `${where}/Bal`);
+  if (!closing)
+    throw new StatementError(`has no closing balance (a Bal of type CLBD or a second ITBD); its balances: ${seen}`, `${where}/Bal`);
+  return { opening, closing };
+}
+
+/**
+ * A balance in signed minor units (`DBIT` is negative). A balance without `CdtDbtInd` is read as in credit: one bank's
+ * 001.08 statements omit it on every balance, none of them overdrawn; a wrong sign would then show in
+ * `balanceProblem`, as the lines would not lead from one balance to the other.
+ */
+export function readBalance(balance: Balance, currency: string): bigint {
+  const amount = readAmount(balance.bal, balance.where);
+  if (amount.currency !== currency)
+    throw new StatementError(`balance is in ${amount.currency}, the account in ${currency}`, `${balance.where}/Amt`);
+  if (textAt(balance.bal, 'CdtDbtInd') === undefined) return amount.minor;
+  return direction(balance.bal, balance.where) === 'credit' ? amount.minor : -amount.minor;
+}
+
+/**
+ * The one day a statement covers, as written (`2024-03-07`), with where it was read: its period (`FrToDt`) when that
+ * starts and ends on one day, else its opening and closing balances' date when both have the same one (not a `PRCD`,
+ * which is dated the day before). Undefined when the statement does not say, or spans several days.
+ */
+export function statementDay(
+  stmt: XmlElement,
+  where: string,
+  opening: Balance,
+  closing: Balance,
+): { day: string; where: string } | undefined {
+  const from = textAt(stmt, 'FrToDt/FrDtTm') ?? textAt(stmt, 'FrToDt/FrDt');
+  const to = textAt(stmt, 'FrToDt/ToDtTm') ?? textAt(stmt, 'FrToDt/ToDt');
+  if (from !== undefined || to !== undefined) {
+    return from?.slice(0, 10) === to?.slice(0, 10) && from !== undefined ? { day: from.slice(0, 10), where: `${where}/FrToDt` } : undefined;
+  }
+  const dayOf = (balance: Balance) => (textAt(balance.bal, 'Dt/Dt') ?? textAt(balance.bal, 'Dt/DtTm'))?.slice(0, 10);
+  const day = dayOf(closing);
+  if (opening.code === 'PRCD' || day === undefined || dayOf(opening) !== day) return undefined;
+  return { day, where: `${closing.where}/Dt` };
+}
