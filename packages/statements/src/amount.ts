@@ -28,15 +28,24 @@ const MAX_MINOR = 10n ** BigInt(MAX_AMOUNT_DIGITS) - 1n;
 /**
  * Reads a decimal amount exactly into minor units: digits, then `decimalMark` and at most the currency's number of
  * decimals, at most {@link MAX_AMOUNT_DIGITS} digits of minor units in all. Never goes through a float, so `0.29` is 29
- * kuruş and `9999999999999.99` keeps every digit.
+ * kuruş and `9999999999999.99` keeps every digit. `either` takes one comma or one dot (MT940, where old Rabobank files
+ * write `500.00`): with no grouping in such a field, a single mark can only be the decimal one, and a text with more
+ * decimals than the currency has (`1.500` in TRY) is refused, never read as thousands.
  */
-export function parseAmount(text: string, currency: string, where: string, options: { decimalMark: '.' | ','; signed?: boolean }): bigint {
-  const mark = options.decimalMark === '.' ? '\\.' : ',';
+export function parseAmount(
+  text: string,
+  currency: string,
+  where: string,
+  options: { decimalMark: '.' | ',' | 'either'; signed?: boolean },
+): bigint {
+  const mark = { '.': '\\.', ',': ',', either: '[,.]' }[options.decimalMark];
   const trimmed = text.trim();
   // Quoted, and cut: a hostile cell may be megabytes long.
   const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}...` : trimmed);
   const match = new RegExp(`^([+-]?)(\\d+)(?:${mark}(\\d*))?$`).exec(trimmed);
-  if (!match) throw new StatementError(`amount ${shown} is not a decimal number like 1500${options.decimalMark}00`, where);
+  if (!match) {
+    throw new StatementError(`amount ${shown} is not a decimal number like 1500${options.decimalMark === '.' ? '.' : ','}00`, where);
+  }
   const [, sign = '', whole = '', fraction = ''] = match;
   if (sign === '-' && !options.signed) throw new StatementError(`amount ${shown} is negative; the direction gives the sign`, where);
   if (sign === '+' && !options.signed) throw new StatementError(`amount ${shown} has a sign; the direction gives it`, where);

@@ -28,6 +28,17 @@ export function calendarDay(year: number, month: number, day: number, where: str
 /** Whether a date {@link parseIsoDate} reads carries a time of day (`2025-03-14T10:15`), not a date alone (`2025-03-14`). */
 export const hasTimeOfDay = (text: string): boolean => !DATE.test(text.trim());
 
+/**
+ * A value or balance date as a bank counting interest in 30-day months writes it (German banks book quarterly interest
+ * "valuta 30 February"): a day 29 to 31 past its month's end is that month's last day, as the bank meant it. Anything
+ * else that is no calendar day (day 32, month 13, day 0) is refused as by {@link calendarDay}. An entry date is a real
+ * booking day and goes through calendarDay itself.
+ */
+export function calendarDayOrMonthEnd(year: number, month: number, day: number, where: string, text: string): Date {
+  const monthEnd = month >= 1 && month <= 12 ? new Date(Date.UTC(year, month, 0)).getUTCDate() : 0;
+  return calendarDay(year, month, day > monthEnd && day <= 31 && monthEnd > 0 ? monthEnd : day, where, text);
+}
+
 /** `2025-03-14` (midnight UTC of that day) or `2025-03-14T10:15:00[.sss][Z|±hh:mm]` (Istanbul time when no offset). */
 export function parseIsoDate(text: string, where: string): Date {
   const trimmed = text.trim();

@@ -1,9 +1,10 @@
 import { readAccount, type StatementAccount } from './account-id.js';
 import { CURRENCY_PATTERN, parseAmount } from './amount.js';
-import { calendarDay } from './dates.js';
-import { checkLine, checkStatementId } from './limits.js';
-import { readField86 } from './mt940-field86.js';
-import { StatementError, type Statement, type StatementLine } from './statement.js';
+import { calendarDayOrMonthEnd } from './dates.js';
+import { checkStatementId } from './limits.js';
+import { readEntry } from './mt940-entry.js';
+import { isEnvelopeLine, isMessageEnd, unwrapLine } from './mt940-envelope.js';
+import { StatementError, type RefusedStatement, type Statement, type StatementsRead } from './statement.js';
 
 /** One `:tag:` field with its continuation lines; `line` is where it starts in the body (1-based). */
 interface Field {
@@ -17,10 +18,11 @@ interface Draft {
   start: number;
   number?: string;
   account?: StatementAccount;
-  currency?: string;
   opening?: Balance;
   closing?: Balance;
-  lines: { field: Field; details?: Field }[];
+  /** It holds MT942's fields (:34F:, :13D:, :90C:/:90D:): an interim report, which has no balances to check. */
+  interim?: boolean;
+  lines: { field: Field; details?: string[] }[];
 }
 
 interface Balance {
@@ -32,16 +34,22 @@ interface Balance {
 const TAG = /^:(\d{2}[A-Z]?|NS):/;
 /** `:60F:C250313TRY125000,00`: mark, YYMMDD, currency, amount. */
 const BALANCE = /^([CD])(\d{2})(\d{2})(\d{2})([A-Z]{3})([0-9,.+-]*)$/;
-/** `:61:2503140314C1500,00NTRFNONREF//B25073HAV00017`: value date, entry date, mark, funds code, amount, type, references. */
-const ENTRY = /^(\d{2})(\d{2})(\d{2})(?:(\d{2})(\d{2}))?(RC|RD|C|D)([A-Z])?([0-9,.+-]*)([SNF][A-Z0-9]{3})(.*?)(?:\/\/(.*))?$/;
 /** Tags that carry nothing this package reports (:21: related reference, :64:/:65: available balances, :NS: ...). */
 const IGNORED = new Set(['21', '13D', '34F', '64', '65', '90C', '90D', 'NS']);
+const INTERIM = new Set(['13D', '34F', '90C', '90D']);
+/** Every tag an MT940 statement may hold; inside a `:86:`, a line starting like another tag (`:12:`) is its text. */
+const KNOWN = new Set(['20', '25', '28', '28C', '60F', '60M', '61', '62F', '62M', '86', ...IGNORED]);
 
 /**
- * SWIFT MT940: every statement in the body (`:20:` to `:62F:`/`:62M:`), bare or wrapped in `{1:..}{4:..-}` blocks,
- * separated by `-` lines or not at all. Amounts are read exactly; no balance is checked here (see balanceProblem).
+ * SWIFT MT940: every statement in the body (`:20:` to `:62F:`/`:62M:`), bare or in the wrapping banks send (SWIFT
+ * blocks, headers, frame characters: mt940-envelope.ts), separated by `-` lines or not at all. Amounts are read exactly;
+ * no balance is checked here (see balanceProblem).
+ *
+ * A statement that lacks a part (a closing balance, as when a file is cut short or a bank sends an unfinished
+ * statement last) is set aside in `refused`, naming it and its line, and the file's other statements are read. A wrong
+ * value (an amount, a date, an unknown tag) refuses the whole file, as does a file in which no statement is complete.
  */
-export function parseMt940(body: string): Statement[] {
+export function parseMt940(body: string): StatementsRead {
   const drafts: Draft[] = [];
   let current: Draft | undefined;
   let previousTag: string | undefined;
@@ -51,7 +59,6 @@ export function parseMt940(body: string): Statement[] {
     const previous = previousTag;
     previousTag = field.tag;
     if (field.tag === '20') {
-      if (current && !current.closing) throw unclosed(current);
       current = { reference: value.trim(), start: field.line, lines: [] };
       drafts.push(current);
       continue;
@@ -70,50 +77,105 @@ export function parseMt940(body: string): Statement[] {
       if (current.closing) throw new StatementError(':61: comes after the closing balance :62F:', where);
       current.lines.push({ field });
     } else if (field.tag === '86') {
-      // Right after a :61: it describes that line; elsewhere it is information for the account holder, not read.
+      // Right after a :61: it describes that line, and so does each :86: repeated after it (older Rabobank files
+      // write one per text line); elsewhere it is information for the account holder, not read.
       const line = current.lines.at(-1);
-      if (previous === '61' && line) line.details = field;
-    } else if (!IGNORED.has(field.tag)) {
+      if (line && (previous === '61' || (previous === '86' && line.details))) line.details = [...(line.details ?? []), ...field.lines];
+    } else if (IGNORED.has(field.tag)) {
+      if (INTERIM.has(field.tag)) current.interim = true;
+    } else {
       throw new StatementError(`:${field.tag}: is not an MT940 field`, where);
     }
   }
-  if (current && !current.closing) throw unclosed(current);
   if (drafts.length === 0) throw new StatementError('has no MT940 statement (no :20: field)', 'line 1');
-  return drafts.map(finish);
+  const statements: Statement[] = [];
+  const refused: RefusedStatement[] = [];
+  for (const draft of drafts) {
+    const lacking = incomplete(draft);
+    if (lacking) refused.push(lacking);
+    else statements.push(finish(draft));
+  }
+  const [first] = refused;
+  if (statements.length === 0 && first) {
+    const others = refused.length > 1 ? ` (and ${refused.length - 1} more statements cannot be read)` : '';
+    throw new StatementError(first.reason + others, first.location);
+  }
+  return { statements, refused };
 }
 
-/** Splits the body into fields, dropping `-` separators, blank lines and the `{1:..}{2:..}{4:` / `-}` block wrapping. */
+/**
+ * Splits the body into fields. Skipped: blank lines, the envelope (SWIFT blocks and frame, bank headers) and the `-`
+ * lines ending a message; but a `-` inside a `:86:` followed by more of its text is text (ING writes mandate
+ * references `MND` / `-` / `EV01` on three lines). Any other text outside a field is refused, naming its line.
+ */
 function* fields(body: string): Generator<Field> {
+  const texts = body.split(/\r\n|\n|\r/).map(unwrapLine);
   let current: Field | undefined;
-  const rawLines = body.split(/\r\n|\n|\r/);
-  for (let index = 0; index < rawLines.length; index++) {
-    let text = rawLines[index] ?? '';
-    if (text.startsWith('{')) text = /\{4:(.*)$/.exec(text)?.[1] ?? '';
-    if (text.trim() === '' || text.trim() === '-' || text.startsWith('-}')) continue;
+  for (let index = 0; index < texts.length; index++) {
+    const text = texts[index];
+    if (text === undefined || text === null) {
+      // A block header or trailer: one message ends and the next begins.
+      if (current) yield current;
+      current = undefined;
+      continue;
+    }
+    if (text.trim() === '') continue;
+    if (isMessageEnd(text) && !(current?.tag === '86' && isTextLine(nextText(texts, index)))) {
+      if (current) yield current;
+      current = undefined;
+      continue;
+    }
     const tag = TAG.exec(text);
-    if (tag) {
+    if (tag && (current?.tag !== '86' || KNOWN.has(tag[1] ?? ''))) {
       if (current) yield current;
       current = { tag: tag[1] ?? '', lines: [text.slice(tag[0].length)], line: index + 1 };
     } else if (current) {
       current.lines.push(text);
-    } else {
+    } else if (!isEnvelopeLine(text)) {
       throw new StatementError(`text ${JSON.stringify(text.slice(0, 20))} is outside any :tag: field`, `line ${index + 1}`);
     }
   }
   if (current) yield current;
 }
 
+/** The next non-blank line's text after `index` (null for a block line, undefined at the end). */
+function nextText(texts: Array<string | null>, index: number): string | null | undefined {
+  for (let next = index + 1; next < texts.length; next++) {
+    const text = texts[next];
+    if (text === null || text?.trim()) return text;
+  }
+  return undefined;
+}
+
+/** A line that can only continue a field's text: no tag, block, separator or envelope line. */
+function isTextLine(text: string | null | undefined): boolean {
+  if (text === null || text === undefined) return false;
+  const tag = TAG.exec(text);
+  return !(tag && KNOWN.has(tag[1] ?? '')) && !isMessageEnd(text) && !isEnvelopeLine(text);
+}
+
+/** Why a statement cannot be read as a whole (a part missing), or null when it has every part. */
+function incomplete(draft: Draft): RefusedStatement | null {
+  const statementId = checkStatementId(draft.number ? `${draft.reference}/${draft.number}` : draft.reference, `line ${draft.start}`);
+  const named = `statement ${statementId}`;
+  const refuse = (reason: string): RefusedStatement => ({ statementId, location: `line ${draft.start}`, reason });
+  if (draft.interim && !draft.opening && !draft.closing) {
+    return refuse(`${named} is an MT942 interim report (:34F:, :13D:, no :60F: or :62F: balance), not an MT940 statement`);
+  }
+  if (!draft.closing) return refuse(`${named} ends without a closing balance (:62F: or :62M:); is the file cut short?`);
+  if (!draft.account) return refuse(`${named} has no :25: (account)`);
+  if (!draft.number) return refuse(`${named} has no :28C: (statement number)`);
+  if (!draft.opening) return refuse(`${named} has no :60F: (opening balance)`);
+  return null;
+}
+
 function finish(draft: Draft): Statement {
-  const { account, number, opening, closing } = draft;
-  const lacking = (what: string) => new StatementError(`statement ${draft.reference} has no ${what}`, `line ${draft.start}`);
-  if (!account) throw lacking(':25: (account)');
-  if (!number) throw lacking(':28C: (statement number)');
-  if (!opening) throw lacking(':60F: (opening balance)');
-  if (!closing) throw lacking(':62F: (closing balance)');
+  const { account, number = '', opening, closing } = draft;
+  // incomplete() has seen every part; the checks only tell the compiler.
+  if (!account || !opening || !closing) throw new StatementError(`statement ${draft.reference} is incomplete`, `line ${draft.start}`);
   const { currency } = opening;
-  const id = checkStatementId(`${draft.reference}/${number}`, `line ${draft.start}`);
   return {
-    id,
+    id: checkStatementId(`${draft.reference}/${number}`, `line ${draft.start}`),
     account,
     currency,
     openingBalance: opening.amount,
@@ -121,54 +183,8 @@ function finish(draft: Draft): Statement {
     from: opening.date,
     to: closing.date,
     timeKnown: false,
-    lines: draft.lines.map(({ field, details }) => entry(field, details, currency)),
+    lines: draft.lines.map(({ field, details }) => readEntry(field.lines, field.line, details, currency)),
   };
-}
-
-/** MT940's own word for a line without a reference. */
-const NO_REFERENCE = 'NONREF';
-
-function entry(field: Field, details: Field | undefined, currency: string): StatementLine {
-  const where = `line ${field.line}`;
-  const text = field.lines[0] ?? '';
-  const match = ENTRY.exec(text.trim());
-  if (!match) {
-    throw new StatementError(`:61: ${JSON.stringify(text)} is not value date, entry date, C/D/RC/RD, amount, type and reference`, where);
-  }
-  const [, yy = '', mm = '', dd = '', entryMonth, entryDay, mark = '', , amountText = '', , customerRef = '', bankRef = ''] = match;
-  const valueDate = calendarDay(2000 + Number(yy), Number(mm), Number(dd), where, text.slice(0, 6));
-  const bookedAt = entryMonth && entryDay ? entryDate(valueDate, Number(entryMonth), Number(entryDay), where) : valueDate;
-  const reference = bankRef.trim() || (customerRef.trim() !== 'NONREF' ? customerRef.trim() : '');
-  const read = details ? readField86(details.lines) : { description: '', counterpartyName: null, counterpartyIban: null };
-  return checkLine(
-    {
-      // A line with neither a bank reference nor a customer one is NONREF, as the bank wrote it: its amount, day and
-      // occurrence tell it apart (the ledger's line key), while a name from its place in the statement would make the
-      // same line new in a statement of another number.
-      bankTxId: reference || NO_REFERENCE,
-      // RC reverses a credit, so it takes money out; RD reverses a debit and puts it back.
-      direction: mark === 'C' || mark === 'RD' ? 'credit' : 'debit',
-      amount: parseAmount(amountText, currency, where, { decimalMark: ',' }),
-      currency,
-      bookedAt,
-      timeKnown: false,
-      description: read.description,
-      counterpartyName: read.counterpartyName,
-      counterpartyIban: read.counterpartyIban,
-      endToEndId: null,
-      returnReason: null,
-      reversal: mark.startsWith('R'),
-      charges: null,
-    },
-    where,
-  );
-}
-
-/** The entry date has no year: it is the value date's, or the neighbouring one across a new year (3112 vs 250101). */
-function entryDate(valueDate: Date, month: number, day: number, where: string): Date {
-  const valueMonth = valueDate.getUTCMonth() + 1;
-  const year = valueDate.getUTCFullYear() + (valueMonth === 12 && month === 1 ? 1 : valueMonth === 1 && month === 12 ? -1 : 0);
-  return calendarDay(year, month, day, where, `${String(month).padStart(2, '0')}${String(day).padStart(2, '0')}`);
 }
 
 function balance(value: string, where: string): Balance {
@@ -177,17 +193,10 @@ function balance(value: string, where: string): Balance {
     throw new StatementError(`balance ${JSON.stringify(value)} is not C/D, YYMMDD, currency and amount`, where);
   }
   const [, mark, yy = '', mm = '', dd = '', currency = '', amountText = ''] = match;
-  const amount = parseAmount(amountText, currency, where, { decimalMark: ',' });
+  const amount = parseAmount(amountText, currency, where, { decimalMark: 'either' });
   return {
     amount: mark === 'D' ? -amount : amount,
-    date: calendarDay(2000 + Number(yy), Number(mm), Number(dd), where, value.slice(1, 7)),
+    date: calendarDayOrMonthEnd(2000 + Number(yy), Number(mm), Number(dd), where, value.slice(1, 7)),
     currency,
   };
-}
-
-function unclosed(draft: Draft): StatementError {
-  return new StatementError(
-    `statement ${draft.reference} ends without a closing balance (:62F: or :62M:); is the file cut short?`,
-    `line ${draft.start}`,
-  );
 }

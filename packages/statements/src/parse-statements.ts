@@ -1,5 +1,6 @@
 import { formatOf } from './formats/index.js';
 import { checkBodyText } from './limits.js';
+import { withoutSwiftFrame } from './mt940-envelope.js';
 import { StatementError, type ParsedStatements } from './statement.js';
 
 /** Bytes to text (encoding.ts), here as well so that it is found beside the parsing it comes before. */
@@ -19,7 +20,8 @@ export function parseStatements(body: string, contentType: string): ParsedStatem
       `line ${text.slice(0, replaced).split('\n').length}`,
     );
   }
-  checkBodyText(text);
   const format = formatOf(text, contentType);
-  return { format: format.name, statements: format.parse(text) };
+  // The SWIFT frame (SOH before an MT940 message, ETX after it) is envelope, not text holding control characters.
+  checkBodyText(format.name === 'mt940' ? withoutSwiftFrame(text) : text);
+  return { format: format.name, ...format.parse(text) };
 }

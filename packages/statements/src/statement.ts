@@ -49,9 +49,27 @@ export interface Statement {
   lines: StatementLine[];
 }
 
-export interface ParsedStatements {
-  format: StatementFormat;
+/**
+ * A statement of a file that cannot be read while the file's others can (MT940: one without its closing balance, as a
+ * file cut short or an unfinished last statement). None of its lines is in `statements`.
+ */
+export interface RefusedStatement {
+  /** `:20:/:28C:` as far as the statement has them. */
+  statementId: string;
+  /** Where the statement starts: `line 12`. */
+  location: string;
+  reason: string;
+}
+
+/** What a format's parser reads from a body: the statements, and those it had to set aside. */
+export interface StatementsRead {
   statements: Statement[];
+  /** Empty unless a format can set one statement aside and read the others (MT940). */
+  refused: RefusedStatement[];
+}
+
+export interface ParsedStatements extends StatementsRead {
+  format: StatementFormat;
 }
 
 /**

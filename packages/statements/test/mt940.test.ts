@@ -113,15 +113,29 @@ describe('MT940', () => {
 describe('MT940 refusals', () => {
   const lineOf = (text: string) => `line ${mt940.split(/\r?\n/).findIndex((line) => line.startsWith(text)) + 1}`;
 
-  it('refuses a file cut short before the closing balance, naming the statement', () => {
+  it('sets aside a statement cut short before its closing balance, naming it, and reads the one before', () => {
     const cut = mt940.slice(0, mt940.indexOf(':62F:C250315'));
+    const { statements, refused } = parseStatements(cut, 'text/plain');
+    expect(statements.map((statement) => statement.id)).toEqual(['GAR2503140001/00073/001']);
+    expect(refused).toEqual([
+      {
+        statementId: 'GAR2503150001/00074/001',
+        location: lineOf(':20:GAR2503150001'),
+        reason: 'statement GAR2503150001/00074/001 ends without a closing balance (:62F: or :62M:); is the file cut short?',
+      },
+    ]);
+  });
+
+  it('refuses a file whose only statement is cut short, naming the statement', () => {
+    const cut = mt940.slice(0, mt940.indexOf(':62F:C250314'));
     const error = statementError(() => parseStatements(cut, 'text/plain'));
-    expect(error.location).toBe(lineOf(':20:GAR2503150001'));
-    expect(error.message).toMatch(/statement GAR2503150001 ends without a closing balance/);
+    expect(error.location).toBe(lineOf(':20:GAR2503140001'));
+    expect(error.message).toMatch(/statement GAR2503140001\/00073\/001 ends without a closing balance/);
   });
 
   it.each([
-    ['1500.00', /not a decimal number like 1500,00/],
+    ['1.500,00', /not a decimal number like 1500,00/],
+    ['1500.001', /more than 2 decimals/],
     ['1500,001', /more than 2 decimals/],
     ['-1500,00', /negative/],
   ])('refuses the :61: amount %j at its line', (amount, problem) => {
@@ -135,12 +149,12 @@ describe('MT940 refusals', () => {
     expect(statementError(() => parseStatements(mt940.replace(':61:2503140314C1500,00NTRF', ':61:HAVALE'), 'text/plain')).message).toMatch(
       /is not value date, entry date/,
     );
-    expect(statementError(() => parseStatements(mt940.replace(':60F:C250314', ':60F:C250230'), 'text/plain')).message).toMatch(
+    expect(statementError(() => parseStatements(mt940.replace(':60F:C250314', ':60F:C250232'), 'text/plain')).message).toMatch(
       /does not exist/,
     );
-    expect(statementError(() => parseStatements(mt940.replace(':25:TGBATRIS/TR180006200119000006672315', ':25: '), 'text/plain')).location).toBe(
-      'line 2',
-    );
+    expect(
+      statementError(() => parseStatements(mt940.replace(':25:TGBATRIS/TR180006200119000006672315', ':25: '), 'text/plain')).location,
+    ).toBe('line 2');
     expect(statementError(() => parseStatements(`hello\n${mt940}`, 'application/x-mt940')).location).toBe('line 1');
   });
 });
