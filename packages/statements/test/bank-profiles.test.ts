@@ -38,7 +38,7 @@ describe('bank profiles', () => {
   });
 
   it('each has a source to open, its own bank code and samples, and no unsourced bank has one', () => {
-    const codes = BANK_PROFILES.map((p) => p.bankCode);
+    const codes: string[] = BANK_PROFILES.map((p) => p.bankCode);
     expect(new Set(codes).size).toBe(codes.length);
     for (const profile of BANK_PROFILES) {
       expect(profile.source.url).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\//);

@@ -1,5 +1,6 @@
 import { balanceProblem, readStatementFile, StatementError, type Statement } from '@kasa/statements';
 import { normalizeIban } from '@kasa/contracts';
+import { applyBankProfile } from '@kasa/statements';
 import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
 import { actorOf } from '../operators/operator-principal.js';
@@ -92,7 +93,9 @@ export async function importStatement(
           periodTimeKnown: statement.timeKnown,
         });
         imported.push({ statementId, reference: statement.id });
-        await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, statement.lines, tally, request.requestId);
+        // The sender's name and IBAN its bank writes in the free text, read by the bank's profile (docs/statements.md).
+        const { lines: read } = applyBankProfile(statement, account.iban);
+        await recordLines(tx, deps, actor, { receivingAccountId: account.id, statementId }, read, tally, request.requestId);
       }
       await promiseLineWork(tx, deps, { receivingAccountId: account.id }, tally, request.requestId);
       const [first] = imported;

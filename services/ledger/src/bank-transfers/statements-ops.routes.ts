@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { OPS_ROUTES, parseRequest } from '@kasa/contracts';
 import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
+import { isStatementContentType, UPLOAD_CONTENT_TYPES_TEXT } from '@kasa/statements';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { opsRoute } from '../shared/ops-route.js';
@@ -13,10 +14,6 @@ const LINES_MAX_BYTES = 1024 * 1024;
 const { maxBytes } = OPS_ROUTES.importStatement.rawBody;
 const MAX_MIB = maxBytes / (1024 * 1024);
 
-// The media types a statement file comes as (docs/statements.md, Which format): XML, CSV, MT940 and generic text.
-const STATEMENT_TYPE =
-  /^\s*(application\/xml|text\/xml|application\/[\w.-]+\+xml|text\/csv|application\/csv|text\/plain|application\/octet-stream|[\w.+-]+\/[\w.+-]*(mt940|swift)[\w.+-]*)\s*(;.*)?$/i;
-
 const rawParser = express.raw({ type: () => true, limit: maxBytes });
 
 /**
@@ -25,13 +22,9 @@ const rawParser = express.raw({ type: () => true, limit: maxBytes });
  */
 const statementBody: RequestHandler = (req, res, next) => {
   const type = req.get('content-type');
-  if (!type || !STATEMENT_TYPE.test(type)) {
-    next(
-      new AppError(
-        'unsupported_media_type',
-        'Send the statement with Content-Type application/xml (camt.053), text/plain (MT940) or text/csv.',
-      ),
-    );
+  // The types the formats' registry names (docs/statements.md, Which format), and generic ones the body settles.
+  if (!type || !isStatementContentType(type)) {
+    next(new AppError('unsupported_media_type', `Send the statement with Content-Type ${UPLOAD_CONTENT_TYPES_TEXT}.`));
     return;
   }
   rawParser(req, res, (error?: unknown) => {
