@@ -394,9 +394,28 @@ export const OPS_ROUTES = {
     responseDescription: 'Created',
     body: {
       schema: 'createReceivingAccount',
-      example: { bankName: 'Ziraat Bankası', holderName: 'Kasa Ödeme Hizmetleri A.Ş.', iban: 'TR330006100519786457841326' },
+      example: {
+        bankName: 'Ziraat Bankası',
+        holderName: 'Kasa Ödeme Hizmetleri A.Ş.',
+        iban: 'TR330006100519786457841326',
+        accountNumber: '786457841326',
+        branchCode: '0519',
+      },
     },
     errors: [...WRITE, '403'],
+  },
+  updateReceivingAccount: {
+    method: 'PATCH',
+    path: '/receiving-accounts/:accountId',
+    role: 'ADMIN',
+    tag: 'Bank transfers',
+    summary: "Change a receiving account's names, account number or branch code (ADMIN)",
+    description:
+      'Only the fields given change (`null` removes an account number or branch code); the IBAN never changes. The account number and branch code let a statement that names the account by them, not by its IBAN, be imported into it (docs/statements.md, Whose statement). Audited `RECEIVING_ACCOUNT.CHANGED` with the fields before and after (numbers masked). House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    response: 'ReceivingAccount',
+    responseDescription: 'The account as it now is',
+    body: { schema: 'updateReceivingAccount', example: { accountNumber: '93984487', branchCode: '00763' } },
+    errors: [...WRITE, '403', '404'],
   },
   listReceivingAccounts: {
     method: 'GET',

@@ -445,6 +445,8 @@ export const OPS_RESPONSE_SCHEMAS = {
     bankName: { type: 'string' },
     holderName: { type: 'string' },
     iban: { type: 'string', pattern: '^TR[0-9]{24}$' },
+    accountNumber: { type: ['string', 'null'], description: "The bank's own account number, when given." },
+    branchCode: { type: ['string', 'null'], description: 'The branch code beside the account number, when given.' },
     active: { type: 'boolean' },
     createdAt: timestamp,
   }),

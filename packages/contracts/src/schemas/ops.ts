@@ -110,6 +110,34 @@ export const createReceivingAccountRequestSchema = {
       'x-tr-iban': true,
       description: 'TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.',
     },
+    accountNumber: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]{5,20}$',
+      'x-message': 'must be the account number: 5 to 20 digits, or null',
+      description:
+        "The bank's own number for the account (digits, leading zeros kept), for statements that name it instead of the IBAN (docs/statements.md, Whose statement).",
+    },
+    branchCode: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]{1,5}$',
+      'x-message': 'must be the branch code: 1 to 5 digits, or null',
+      description: 'The branch (şube) code the bank writes beside the account number, e.g. `00763` in `0067-00763/93984487`.',
+    },
+  },
+} as const;
+
+/** An admin's change to a receiving account: only the fields given change; its IBAN never does. */
+export const updateReceivingAccountRequestSchema = {
+  $id: 'UpdateReceivingAccountRequest',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  'x-message': 'must change at least one field',
+  properties: {
+    bankName: createReceivingAccountRequestSchema.properties.bankName,
+    holderName: createReceivingAccountRequestSchema.properties.holderName,
+    accountNumber: createReceivingAccountRequestSchema.properties.accountNumber,
+    branchCode: createReceivingAccountRequestSchema.properties.branchCode,
   },
 } as const;
 

@@ -18,6 +18,7 @@ export const HOUSE_WIDE: Partial<Record<OpsOperationId, string>> = {
   setOperatorScope: 'managing operators',
   createSite: 'creating a site',
   createReceivingAccount: 'the receiving bank accounts',
+  updateReceivingAccount: 'the receiving bank accounts',
   listReceivingAccounts: 'the receiving bank accounts',
   importStatement: 'importing a bank statement',
   recordBankLines: 'the bank connector',

@@ -1,5 +1,14 @@
 import type { Prisma, PrismaClient, ReceivingBankAccount } from '@kasa/db';
 
+/** What a receiving account is made of, as an admin gives it. */
+export interface ReceivingAccountFields {
+  bankName: string;
+  holderName: string;
+  iban: string;
+  accountNumber: string | null;
+  branchCode: string | null;
+}
+
 /** The service's own bank accounts; the active ones are handed out to intents in turn. */
 export class ReceivingAccountRepository {
   private active: { accounts: ReceivingBankAccount[]; until: number } | null = null;
@@ -11,9 +20,20 @@ export class ReceivingAccountRepository {
   ) {}
 
   /** Inside the caller's transaction, so the audit entry commits with the account. */
-  create(tx: Prisma.TransactionClient, input: { bankName: string; holderName: string; iban: string }): Promise<ReceivingBankAccount> {
+  create(tx: Prisma.TransactionClient, input: ReceivingAccountFields): Promise<ReceivingBankAccount> {
     this.active = null;
     return tx.receivingBankAccount.create({ data: input });
+  }
+
+  /** The account, locked until the caller's transaction ends, so two changes of it apply one after the other. */
+  async lock(tx: Prisma.TransactionClient, id: string): Promise<ReceivingBankAccount | null> {
+    await tx.$queryRaw`SELECT 1 FROM receiving_bank_accounts WHERE id = ${id}::uuid FOR UPDATE`;
+    return tx.receivingBankAccount.findUnique({ where: { id } });
+  }
+
+  update(tx: Prisma.TransactionClient, id: string, change: Partial<Omit<ReceivingAccountFields, 'iban'>>): Promise<ReceivingBankAccount> {
+    this.active = null;
+    return tx.receivingBankAccount.update({ where: { id }, data: change });
   }
 
   list(): Promise<ReceivingBankAccount[]> {

@@ -10,7 +10,7 @@ import { listPage } from '../shared/partner-list.use-case.js';
 import { createSite, issueApiKey, revokeApiKey, siteOr404 } from './provisioning.use-case.js';
 import { siteView } from './site.views.js';
 import { updateSiteSettings } from './site-settings.use-case.js';
-import { createReceivingAccount } from './receiving-accounts.use-case.js';
+import { createReceivingAccount, updateReceivingAccount } from './receiving-accounts.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { ensureHouseWide, scopeOf } from '../operators/site-scope.js';
 
@@ -106,6 +106,11 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
 
   opsRoute(router, 'createReceivingAccount', jsonBody, async (req, res) => {
     res.status(201).json(await createReceivingAccount(deps, actor(res.locals), parseRequest('createReceivingAccount', req.body)));
+  });
+
+  opsRoute(router, 'updateReceivingAccount', jsonBody, async (req, res) => {
+    const body = parseRequest('updateReceivingAccount', req.body);
+    res.json(await updateReceivingAccount(deps, actor(res.locals), pathParam(req, 'accountId'), body));
   });
 
   opsRoute(router, 'listReceivingAccounts', async (_req, res) => {
