@@ -5,6 +5,7 @@ import { registerAdminCommands } from './commands/admin.commands.js';
 import { registerSecondFactorCommands } from './commands/second-factor.commands.js';
 import { registerEventCommands } from './commands/events.commands.js';
 import { registerDeskCommands } from './commands/desk.commands.js';
+import { registerAccountCommands } from './commands/accounts.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
 import { registerStatementCommands } from './commands/statements.commands.js';
@@ -32,6 +33,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerReviewCommands(program, ctx);
   registerStatementCommands(program, ctx);
   registerPayoutCommands(program, ctx);
+  registerAccountCommands(program, ctx);
   registerLedgerCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerDeskCommands(program, ctx);

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { formatAmount, printTable } from '../output.js';
 
-/** Balances, the journal invariant check and the audit log. */
+/** Balances, the journal invariant check and the audit log (receiving accounts: accounts.commands.ts). */
 export function registerLedgerCommands(program: Command, ctx: Context): void {
   program
     .command('balances')
@@ -23,24 +23,6 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
           ['RESERVED (TRY)', (b) => formatAmount(b.reserved)],
           ['RECEIVED (TRY)', (b) => formatAmount(b.receivedTotal)],
           ['PAID OUT (TRY)', (b) => formatAmount(b.paidOutTotal)],
-        ]),
-      );
-    });
-
-  program
-    .command('accounts')
-    .description("the service's receiving bank accounts")
-    .command('list')
-    .description('list them, oldest first: the id a hand-recorded transfer names (transfers record --account)')
-    .action(async () => {
-      const rows = (await ctx.client().call('listReceivingAccounts')).data;
-      ctx.emit(rows, () =>
-        printTable(ctx.io.stdout, rows, [
-          ['ID', (a) => a.id],
-          ['BANK', (a) => a.bankName],
-          ['HOLDER', (a) => a.holderName],
-          ['IBAN', (a) => a.iban],
-          ['ACTIVE', (a) => (a.active ? 'yes' : 'no')],
         ]),
       );
     });
