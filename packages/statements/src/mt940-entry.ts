@@ -13,8 +13,8 @@ const ENTRY =
   /^(\d{2})(\d{2})(\d{2})(?:(\d{2})(\d{2})| {4})?(RC|RD|C|D)([A-Z])?([0-9,.+-]*) ?([SNF][A-Z0-9]{2}[A-Z0-9 ])(.*?)(?:\/\/(.*))?$/;
 /**
  * Old Rabobank files pad the customer reference with blanks and write the counterparty's name after it on the line
- * (`0121470966      W.P. Jansen`); SNS writes an IBAN longer than SWIFT's 16 characters there, so the reference ends at
- * a run of blanks, not at a width.
+ * (`0121470966      W.P. Jansen`) and no `//` bank reference; SNS writes an IBAN longer than SWIFT's 16 characters
+ * there, so the reference ends at a run of blanks, not at a width.
  */
 const AFTER_REFERENCE = /\s{2,}/;
 /** MT940's own word for a line without a reference. */
@@ -36,7 +36,8 @@ export function readEntry(lines: string[], line: number, details: string[] | und
   const [, yy = '', mm = '', dd = '', entryMonth, entryDay, mark = '', , amountText = '', , references = '', bankRef = ''] = match;
   const valueDate = calendarDayOrMonthEnd(2000 + Number(yy), Number(mm), Number(dd), where, text.slice(0, 6));
   const bookedAt = entryMonth && entryDay ? entryDate(valueDate, Number(entryMonth), Number(entryDay), where) : valueDate;
-  const [customerRef = '', ...afterReference] = references.trim().split(AFTER_REFERENCE);
+  // Before a `//` bank reference, everything is the customer reference (`MSGID CTSc-01  B//0724710324666001`).
+  const [customerRef = '', ...afterReference] = match[0].includes('//') ? [references.trim()] : references.trim().split(AFTER_REFERENCE);
   const reference = bankRef.trim() || (customerRef !== NO_REFERENCE ? customerRef : '');
   const supplementary = [...afterReference, ...lines.slice(wrapped ? 2 : 1)].join(' ');
   // Old Rabobank files name the counterparty on the :61: line itself, after the padded reference.

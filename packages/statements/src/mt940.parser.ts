@@ -52,12 +52,13 @@ const KNOWN = new Set(['20', '25', '28', '28C', '60F', '60M', '61', '62F', '62M'
 export function parseMt940(body: string): StatementsRead {
   const drafts: Draft[] = [];
   let current: Draft | undefined;
-  let previousTag: string | undefined;
+  // Whether a :86: now describes the last :61: line: right after it, after a :86: of it, or after a bank's :NS: there.
+  let describesLine = false;
   for (const field of fields(body)) {
     const where = `line ${field.line}`;
     const value = field.lines[0] ?? '';
-    const previous = previousTag;
-    previousTag = field.tag;
+    const describes: boolean = describesLine;
+    describesLine = field.tag === '61' || (describes && (field.tag === '86' || field.tag === 'NS'));
     if (field.tag === '20') {
       current = { reference: value.trim(), start: field.line, lines: [] };
       drafts.push(current);
@@ -77,10 +78,10 @@ export function parseMt940(body: string): StatementsRead {
       if (current.closing) throw new StatementError(':61: comes after the closing balance :62F:', where);
       current.lines.push({ field });
     } else if (field.tag === '86') {
-      // Right after a :61: it describes that line, and so does each :86: repeated after it (older Rabobank files
-      // write one per text line); elsewhere it is information for the account holder, not read.
+      // After a :61: it describes that line, and so does each :86: repeated after it (older Rabobank files write one
+      // per text line); elsewhere it is information for the account holder, not read.
       const line = current.lines.at(-1);
-      if (line && (previous === '61' || (previous === '86' && line.details))) line.details = [...(line.details ?? []), ...field.lines];
+      if (line && describes) line.details = [...(line.details ?? []), ...field.lines];
     } else if (IGNORED.has(field.tag)) {
       if (INTERIM.has(field.tag)) current.interim = true;
     } else {

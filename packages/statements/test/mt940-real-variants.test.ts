@@ -96,6 +96,13 @@ describe('MT940 entries', () => {
 });
 
 describe('MT940 :86: layouts', () => {
+  it('reads a :86: after a :NS: field between it and its :61:, and a reference with blanks before `//` whole', () => {
+    const body = [':20:N1', ':25:TR180006200119000006672315', ':28C:1', ':60F:C251119TRY0,00'];
+    const entry = [':61:2511201120C5,00NTRFMSGID KS-01  B//X1', ':NS:01Adres', ':86:HAVALE KS-7JJ8KK', ':62F:C251120TRY5,00'];
+    const [line] = parseStatements([...body, ...entry].join('\n'), '').statements[0]?.lines ?? [];
+    expect(line).toMatchObject({ bankTxId: 'X1', description: 'HAVALE KS-7JJ8KK', counterpartyName: null });
+  });
+
   it('reads `?` subfields after a space and a business code, SEPA keywords in ?2x, ?31 IBAN and ?32/?33 name', () => {
     const [statement] = read('mt940-german-structured.sta').statements;
     expect(statement?.lines[0]).toMatchObject({
