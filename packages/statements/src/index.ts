@@ -3,7 +3,7 @@
  * amounts in exact minor units. Pure parsing: no database, no HTTP. The formats, the fields read and what is refused
  * are in docs/statements.md.
  */
-export type { StatementFormat, StatementLine, Statement, ParsedStatements } from './statement.js';
+export type { StatementFormat, StatementLine, Statement, ParsedStatements, RefusedStatement } from './statement.js';
 export { StatementError } from './statement.js';
 export type { StatementAccount, KnownAccount } from './account-id.js';
 export { readAccount, isAccountOf, maskAccountNumber } from './account-id.js';
