@@ -5,6 +5,7 @@ import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
+const SHOTS = '/tmp/shots-statement-import';
 const SAMPLE = readFileSync(new URL('../../../packages/statements/test/samples/camt053-v02.xml', import.meta.url), 'utf8');
 
 /** The sample's first statement only, onto `iban`, with its bank references made unique. */
@@ -66,7 +67,18 @@ describe('money in by hand and by statement', () => {
     expect(result).toContain('camt.053');
     expect(result).toMatch(/Matched\s*1/);
     expect(await p.locator('.import-result tbody tr').count()).toBeGreaterThan(1);
+    // Each line with its outcome and reasons in words; the deposit by its reference; dates the bank gave alone as dates.
+    const paid = p.locator('.import-result tbody tr', { hasText: deposit.referenceNo });
+    await expect(paid.textContent()).resolves.toMatch(/matched, awaiting an operator.*straight-through is off for this site/s);
+    await expect(paid.locator(`a[href="/intents/${deposit.intentId}"]`).count()).resolves.toBe(1);
+    expect(result).toContain('the description carries no deposit reference');
+    expect(result).toContain('2025-03-14');
+    expect(result).not.toContain('03:00:00');
     expect(await axeFindings(p)).toEqual([]);
+    await p.screenshot({ path: `${SHOTS}/console-statement-import.png`, fullPage: true });
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.screenshot({ path: `${SHOTS}/console-statement-import-phone.png`, fullPage: true });
+    await p.setViewportSize({ width: 1280, height: 800 });
 
     await p.getByLabel('Receiving account').selectOption(account.body.id as string);
     await p

@@ -4,7 +4,7 @@ import { pathParam } from '@kasa/http';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { actionForm, facts, statusBadge, testBadge, type FormContext } from '../views/components.js';
-import { formatTime, formatTry, groupIban, maskIban, readLira } from '../views/format.js';
+import { formatBooked, formatTime, formatTry, groupIban, maskIban, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
 import { reasonBadges, suggestionList } from './transfer-matching.js';
@@ -162,7 +162,7 @@ function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Paramet
       ['Sender', html`${t.senderName}<br /><code class="iban">${t.senderIban ? groupIban(t.senderIban) : '—'}</code>`],
       ['Description', t.description],
       ['Bank tx id', html`<code>${t.bankTxId}</code>`],
-      ['Received', formatTime(t.receivedAt)],
+      ['Received', formatBooked(t.receivedAt, t.receivedTimeKnown)],
       ['Deposit', t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${t.intentId}</code></a>` : null],
       ['Match reasons', reasonBadges(t.matchReasons) || null],
       ['Unmatched because', unmatchedBecause(t, suggestions)],

@@ -4,7 +4,7 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { OpsBankTransfer } from '@kasa/contracts';
 import { actionForm, currentTab, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
-import { formatTime, formatTry, maskIban, shortId } from '../views/format.js';
+import { formatBooked, formatTime, formatTry, maskIban, shortId } from '../views/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
@@ -71,7 +71,7 @@ function describeUnmatched(t: OpsBankTransfer): SafeHtml {
 /** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */
 export function transferColumns(describe: (t: OpsBankTransfer) => HtmlValue): Array<Column<OpsBankTransfer>> {
   return [
-    { header: 'Received', cell: (t) => formatTime(t.receivedAt) },
+    { header: 'Received', cell: (t) => formatBooked(t.receivedAt, t.receivedTimeKnown) },
     { header: 'Bank tx id', cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>` },
     { header: 'Amount', class: 'num', cell: (t) => formatTry(t.amount) },
     { header: 'Sender', cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },

@@ -4,7 +4,7 @@ import { seg } from '@kasa/ops-client';
 import { pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
-import { formatTime, formatTry, maskIban } from '../views/format.js';
+import { formatBooked, formatTime, formatTry, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
@@ -35,7 +35,7 @@ const COLUMNS: Array<Column<Reconciliation>> = [
 ];
 
 const LINE_COLUMNS: Array<Column<Line>> = [
-  { header: 'Booked', cell: (l) => formatTime(l.bookedAt) },
+  { header: 'Booked', cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
   { header: 'Direction', cell: (l) => l.direction },
   {
     header: 'Bank tx id',

@@ -1,14 +1,14 @@
 import express, { type Router } from 'express';
-import type { OpsBankTransfer, OpsResponse, ReceivingAccount } from '@kasa/contracts';
-import { OpsApiError, seg, type OpsClient } from '@kasa/ops-client';
+import type { OpsResponse, ReceivingAccount } from '@kasa/contracts';
+import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
-import { statusBadge, type FormContext } from '../views/components.js';
-import { formatTime, formatTry, maskIban } from '../views/format.js';
+import type { FormContext } from '../views/components.js';
+import { formatBooked, formatTry, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
-import { table } from '../views/table.js';
+import { table, type Column } from '../views/table.js';
 import type { UploadedFile } from './multipart.js';
 import { pageContext } from './page-context.js';
-import { reasonBadges, suggestionList, type Suggestion } from './transfer-matching.js';
+import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
 type StatementImport = OpsResponse<'importStatement'>;
 
@@ -53,40 +53,75 @@ function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: stri
   </form>`;
 }
 
-/**
- * The transfers this import created: one transaction, so one `createdAt`, found among the transfers created while
- * the file was being imported (the ops API's answer counts them but does not list them).
- */
-async function transfersOf(ops: OpsClient, result: StatementImport, started: Date, finished: Date): Promise<OpsBankTransfer[]> {
-  const expected = result.matched + result.suggested + result.unmatched;
-  if (expected === 0) return [];
-  const createdFrom = new Date(started.getTime() - 2000).toISOString();
-  const createdTo = new Date(finished.getTime() + 2000).toISOString();
-  const groups = new Map<string, OpsBankTransfer[]>();
-  for await (const t of ops.paginate('listBankTransfers', { createdFrom, createdTo, order: 'oldest' }, 5000)) {
-    groups.set(t.createdAt, [...(groups.get(t.createdAt) ?? []), t]);
+type ImportedLine = StatementImport['lineOutcomes'][number];
+
+/** Each outcome in the operator's words, with the badge tone the console uses for it elsewhere. */
+const OUTCOMES: Record<ImportedLine['outcome'], [label: string, tone: string]> = {
+  approved: ['approved straight through', 'ok'],
+  matched: ['matched, awaiting an operator', 'warn'],
+  suggested: ['suggested', 'info'],
+  unmatched: ['unmatched', 'danger'],
+  known: ['already known', 'muted'],
+  hand_entry_confirmed: ['confirms a hand entry', 'ok'],
+  bank_line_difference: ['differs from a hand entry', 'danger'],
+  payout_sent: ['payout sent', 'ok'],
+  payout_returned: ['payout returned', 'warn'],
+  debit: ['debit', 'muted'],
+};
+
+/** Where the line went: its deposit (by reference, with its site), the deposits suggested, or the payout. */
+function whereTo(line: ImportedLine, sites: SiteDirectory): SafeHtml | string {
+  if (line.deposit) {
+    return html`<a href="/intents/${seg(line.deposit.depositId)}"><code>${line.deposit.referenceNo}</code></a> ·
+      ${siteLink(sites, line.deposit.siteId)}`;
   }
-  return [...groups.values()].find((g) => g.length === expected) ?? [];
+  if (line.suggestions.length) {
+    return html`<ul class="suggestions">
+      ${line.suggestions.map(
+        (s) =>
+          html`<li>
+            <a href="/intents/${seg(s.depositId)}"><code>${s.referenceNo}</code></a>
+            <span class="confidence" title="How sure the matcher is">${s.confidence} %</span>
+          </li>`,
+      )}
+    </ul>`;
+  }
+  if (line.payout) {
+    const href = line.payout.kind === 'withdrawal' ? `/withdrawals/${seg(line.payout.id)}` : `/payouts/${seg(line.payout.batchId)}`;
+    return html`<a href="${href}">${line.payout.kind === 'withdrawal' ? 'withdrawal' : 'sender return'}</a> in
+      <a href="/payouts/${seg(line.payout.batchId)}">its payout batch</a>`;
+  }
+  return '—';
 }
 
-async function withSuggestions(ops: OpsClient, transfers: OpsBankTransfer[]): Promise<Map<string, Suggestion[]>> {
-  const out = new Map<string, Suggestion[]>();
-  const open = transfers.filter((t) => t.status === 'UNMATCHED').slice(0, 100);
-  for (let i = 0; i < open.length; i += 10) {
-    const details = await Promise.all(
-      open.slice(i, i + 10).map((t) => ops.call('getBankTransfer', { params: { bankTransferId: t.bankTransferId } })),
-    );
-    for (const d of details) out.set(d.bankTransferId, d.suggestions ?? []);
-  }
-  return out;
-}
+const lineColumns = (sites: SiteDirectory): Array<Column<ImportedLine>> => [
+  { header: 'Booked', cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
+  {
+    header: 'Line',
+    cell: (l) =>
+      l.bankTransferId
+        ? html`<a href="/bank-transfers/${seg(l.bankTransferId)}"><code>${l.bankTxId}</code></a>`
+        : html`<code>${l.bankTxId}</code>`,
+  },
+  { header: 'Amount', class: 'num', cell: (l) => formatTry(l.direction === 'debit' ? `-${l.amount}` : l.amount) },
+  { header: 'Counterparty', cell: (l) => l.counterpartyName ?? '—' },
+  {
+    header: 'Outcome',
+    cell: (l) => html`<span class="badge ${OUTCOMES[l.outcome][1]}">${OUTCOMES[l.outcome][0]}</span>`,
+  },
+  {
+    header: 'Why',
+    cell: (l) =>
+      l.reasons.length
+        ? html`<ul class="reasons-list">
+            ${l.reasons.map((r) => html`<li>${r.text}</li>`)}
+          </ul>`
+        : '—',
+  },
+  { header: 'Deposit or payout', cell: (l) => whereTo(l, sites) },
+];
 
-function resultSection(
-  ctx: FormContext,
-  result: StatementImport,
-  transfers: OpsBankTransfer[],
-  suggestions: Map<string, Suggestion[]>,
-): SafeHtml {
+function resultSection(result: StatementImport, sites: SiteDirectory): SafeHtml {
   const counts: Array<[string, number]> = [
     ['Lines', result.lines],
     ['Created', result.created],
@@ -109,33 +144,14 @@ function resultSection(
     </dl>
     ${result.created === 0 ? html`<p class="hint">Every line of this file was imported before; nothing changed.</p>` : ''}
     ${result.unmatched + result.suggested > 0 ? html`<p><a href="/bank-transfers?status=UNMATCHED">The unmatched queue →</a></p>` : ''}
+    <h3>Each line, and why it went where it went</h3>
+    ${table({ columns: lineColumns(sites), rows: result.lineOutcomes, rowId: (l) => l.lineKey, empty: 'The file has no lines.' })}
     ${
-      transfers.length
-        ? table({
-            columns: [
-              {
-                header: 'Bank tx id',
-                cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>`,
-              },
-              { header: 'Received', cell: (t) => formatTime(t.receivedAt) },
-              { header: 'Amount', class: 'num', cell: (t) => formatTry(t.amount) },
-              { header: 'Sender', cell: (t) => t.senderName },
-              { header: 'Description', cell: (t) => t.description },
-              { header: 'Status', cell: (t) => statusBadge(t.status) },
-              {
-                header: 'Deposit, why',
-                cell: (t) =>
-                  html`${t.intentId ? html`<a href="/intents/${seg(t.intentId)}">deposit</a> ` : ''}${reasonBadges(t.matchReasons)}${suggestionList(
-                    ctx,
-                    t,
-                    suggestions.get(t.bankTransferId) ?? [],
-                  )}`,
-              },
-            ],
-            rows: transfers,
-            rowId: (t) => t.bankTransferId,
-            empty: '',
-          })
+      result.lineOutcomesOmitted > 0
+        ? html`<p class="hint">
+            Showing the first ${String(result.lineOutcomes.length)} lines; ${String(result.lineOutcomesOmitted)} more are counted above, not
+            listed.
+          </p>`
         : ''
     }
   </section>`;
@@ -180,7 +196,6 @@ export function statementRoutes(deps: ConsoleDeps): Router {
         'Choose its format: the file name ends in none of .xml, .sta, .txt, .mt940 or .csv.',
         400,
       );
-    const started = new Date();
     let result: StatementImport;
     try {
       result = await ctx.ops.upload<'importStatement'>(
@@ -195,9 +210,8 @@ export function statementRoutes(deps: ConsoleDeps): Router {
       if (error.status === 422) return problem('The statement was refused; nothing was imported.', error.detail, 422);
       return problem('The ledger did not take this file.', error.detail, error.status);
     }
-    const transfers = await transfersOf(ctx.ops, result, started, new Date());
-    const suggestions = await withSuggestions(ctx.ops, transfers);
-    ctx.render('Import a statement', 'transfers', page(ctx, accounts, account, resultSection(ctx, result, transfers, suggestions)));
+    const sites = await siteDirectory(ctx.ops);
+    ctx.render('Import a statement', 'transfers', page(ctx, accounts, account, resultSection(result, sites)));
   });
 
   return router;

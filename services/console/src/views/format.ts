@@ -56,6 +56,16 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? '—' : TIME.format(date);
 }
 
+/**
+ * When the bank booked a line: its time in Türkiye time, or the date alone when the bank gave no time (MT940): such
+ * a line is stored at midnight UTC of its day, which {@link formatTime} would show as a 03:00 the bank never said.
+ */
+export function formatBooked(iso: string | null | undefined, timeKnown: boolean): string {
+  if (timeKnown) return formatTime(iso);
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : '—';
+}
+
 /** The first block of a UUID: enough to tell rows apart on screen; the full id is in the link and title. */
 export function shortId(id: string | null | undefined): string {
   return id ? id.slice(0, 8) : '—';
