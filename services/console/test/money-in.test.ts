@@ -69,7 +69,7 @@ describe('money in by hand and by statement', () => {
     expect(await p.locator('.import-result tbody tr').count()).toBeGreaterThan(1);
     // Each line with its outcome and reasons in words; the deposit by its reference; dates the bank gave alone as dates.
     const paid = p.locator('.import-result tbody tr', { hasText: deposit.referenceNo });
-    await expect(paid.textContent()).resolves.toMatch(/matched, awaiting an operator.*straight-through is off for this site/s);
+    await expect(paid.textContent()).resolves.toMatch(/matched.*waits for an operator: straight-through is off for this site/s);
     await expect(paid.locator(`a[href="/intents/${deposit.intentId}"]`).count()).resolves.toBe(1);
     expect(result).toContain('the description carries no deposit reference');
     expect(result).toContain('2025-03-14');

@@ -55,19 +55,28 @@ function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: stri
 
 type ImportedLine = StatementImport['lineOutcomes'][number];
 
-/** Each outcome in the operator's words, with the badge tone the console uses for it elsewhere. */
-const OUTCOMES: Record<ImportedLine['outcome'], [label: string, tone: string]> = {
-  approved: ['approved straight through', 'ok'],
-  matched: ['matched, awaiting an operator', 'warn'],
-  suggested: ['suggested', 'info'],
-  unmatched: ['unmatched', 'danger'],
-  known: ['already known', 'muted'],
-  hand_entry_confirmed: ['confirms a hand entry', 'ok'],
-  bank_line_difference: ['differs from a hand entry', 'danger'],
-  payout_sent: ['payout sent', 'ok'],
-  payout_returned: ['payout returned', 'warn'],
-  debit: ['debit', 'muted'],
+/**
+ * Each outcome as a short badge (it must fit a phone's card) in the tone the console uses for it elsewhere, and what
+ * it means, leading the line's reasons.
+ */
+const OUTCOMES: Record<ImportedLine['outcome'], [badge: string, tone: string, meaning: string]> = {
+  approved: ['approved', 'ok', 'Approved straight through'],
+  matched: ['matched', 'warn', 'Paid its deposit, which waits for an operator'],
+  suggested: ['suggested', 'info', 'Unmatched; a near reference names the deposits on the right'],
+  unmatched: ['unmatched', 'danger', 'In the unmatched queue'],
+  known: ['known', 'muted', 'Imported before'],
+  hand_entry_confirmed: ['confirmed', 'ok', 'The bank confirms a transfer recorded by hand'],
+  bank_line_difference: ['differs', 'danger', 'Differs from a transfer recorded by hand'],
+  payout_sent: ['payout sent', 'ok', 'A batched payout left the account'],
+  payout_returned: ['returned', 'warn', 'A sent withdrawal came back'],
+  debit: ['debit', 'muted', 'Money out'],
 };
+
+/** The outcome's meaning, then the reasons the deciding code gave, as one sentence an operator reads. */
+function why(line: ImportedLine): string {
+  const reasons = line.reasons.filter((r) => r.code !== line.outcome).map((r) => r.text);
+  return `${OUTCOMES[line.outcome][2]}${reasons.length ? `: ${reasons.join('; ')}` : ''}.`;
+}
 
 /** Where the line went: its deposit (by reference, with its site), the deposits suggested, or the payout. */
 function whereTo(line: ImportedLine, sites: SiteDirectory): SafeHtml | string {
@@ -109,15 +118,7 @@ const lineColumns = (sites: SiteDirectory): Array<Column<ImportedLine>> => [
     header: 'Outcome',
     cell: (l) => html`<span class="badge ${OUTCOMES[l.outcome][1]}">${OUTCOMES[l.outcome][0]}</span>`,
   },
-  {
-    header: 'Why',
-    cell: (l) =>
-      l.reasons.length
-        ? html`<ul class="reasons-list">
-            ${l.reasons.map((r) => html`<li>${r.text}</li>`)}
-          </ul>`
-        : '—',
-  },
+  { header: 'Why', cell: why },
   { header: 'Deposit or payout', cell: (l) => whereTo(l, sites) },
 ];
 
