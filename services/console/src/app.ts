@@ -18,6 +18,7 @@ import { multipartUpload } from './pages/multipart.js';
 import { searchRoutes } from './pages/search.page.js';
 import { statementRoutes } from './pages/statements.page.js';
 import { reconciliationRoutes } from './pages/reconciliation.page.js';
+import { receivingAccountRoutes } from './pages/receiving-accounts.page.js';
 import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
@@ -97,6 +98,7 @@ export function createApp(deps: ConsoleDeps): Express {
     siteTestWebhookRoutes(deps),
     balanceRoutes(deps),
     reconciliationRoutes(deps),
+    receivingAccountRoutes(deps),
     auditRoutes(deps),
     csvExportRoutes(deps),
     secondFactorRoutes(deps),

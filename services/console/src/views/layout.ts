@@ -14,6 +14,7 @@ export type Section =
   | 'sites'
   | 'balances'
   | 'reconciliation'
+  | 'bank-accounts'
   | 'audit'
   | 'search'
   // The operator's own account (two-factor authentication): reached from the e-mail in the header, not the navigation.
@@ -31,11 +32,12 @@ const NAV: Array<[Section, SafeUrl, string]> = [
   ['sites', safeUrl('/sites'), 'Sites'],
   ['balances', safeUrl('/balances'), 'Balances'],
   ['reconciliation', safeUrl('/reconciliation'), 'Reconciliation'],
+  ['bank-accounts', safeUrl('/receiving-accounts'), 'Bank accounts'],
   ['audit', safeUrl('/audit'), 'Audit log'],
 ];
 
 /** Sections about the house's own money, which an operator limited to some sites may not open (403 `site_scope`). */
-const HOUSE_WIDE = new Set<Section>(['payouts', 'reconciliation']);
+const HOUSE_WIDE = new Set<Section>(['payouts', 'reconciliation', 'bank-accounts']);
 
 /** What every page's frame shows besides its body. */
 export interface Frame {
