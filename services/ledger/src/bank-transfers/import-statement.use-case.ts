@@ -1,6 +1,12 @@
-import { balanceProblem, readStatementFile, StatementError, type Statement } from '@kasa/statements';
-import { normalizeIban } from '@kasa/contracts';
-import { applyBankProfile } from '@kasa/statements';
+import {
+  applyBankProfile,
+  balanceProblem,
+  isAccountOf,
+  maskAccountNumber,
+  readStatementFile,
+  StatementError,
+  type Statement,
+} from '@kasa/statements';
 import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
 import { actorOf } from '../operators/operator-principal.js';
@@ -9,6 +15,7 @@ import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { inTransaction } from '../shared/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
+import type { ReceivingBankAccount } from '@kasa/db';
 import {
   afterLinesCommitted,
   countsOf,
@@ -71,7 +78,7 @@ export async function importStatement(
   const account = isUuid(accountId) ? await deps.accounts.findById(accountId) : null;
   if (!account) throw new AppError('not_found', 'No receiving account with this id.');
   const { format, statements } = await readStatements(file.bytes, file.contentType);
-  for (const statement of statements) checkStatement(statement, account.iban);
+  for (const statement of statements) checkStatement(statement, account);
   const lines = statements.reduce((sum, s) => sum + s.lines.length, 0);
 
   const actor = actorOf(request.caller);
@@ -158,13 +165,18 @@ async function readStatements(bytes: Uint8Array, contentType: string) {
   }
 }
 
-/** A statement Kasa can trust for this account: the account's own, in TRY, its lines adding up to its balances. */
-function checkStatement(statement: Statement, accountIban: string): void {
-  const iban = normalizeIban(statement.accountIban);
-  if (iban !== normalizeIban(accountIban)) {
+/**
+ * A statement Kasa can trust for this account: the account's own (its IBAN, or its account number and branch code:
+ * docs/statements.md, Whose statement), in TRY, its lines adding up to its balances.
+ */
+function checkStatement(statement: Statement, account: ReceivingBankAccount): void {
+  if (!isAccountOf(statement.account, account)) {
+    const { iban, number, bankCode, branchCode } = statement.account;
+    const theirs = accountShown(iban, number, bankCode, branchCode);
+    const ours = accountShown(account.iban, account.accountNumber, null, account.branchCode);
     throw new AppError(
       'statement_rejected',
-      `Statement ${statement.id} is of account ${maskIban(iban)}, not of this receiving account (${maskIban(accountIban)}); nothing was imported.`,
+      `Statement ${statement.id} is of account ${theirs}, not of this receiving account (${ours}); nothing was imported.`,
     );
   }
   const currencies = new Set([statement.currency, ...statement.lines.map((line) => line.currency)]);
@@ -176,4 +188,19 @@ function checkStatement(statement: Statement, accountIban: string): void {
   }
   const problem = balanceProblem(statement);
   if (problem) throw new AppError('statement_rejected', `${problem}. Nothing was imported.`);
+}
+
+/**
+ * An account for a message that may be logged: an IBAN or account number cut to its last four characters, a bank code
+ * (a BIC is at most 11 characters; anything longer may be a number) and a branch code as written.
+ */
+function accountShown(iban: string | null, number: string | null, bankCode: string | null, branchCode: string | null): string {
+  return [
+    iban && maskIban(iban),
+    number && `number ${maskAccountNumber(number)}`,
+    bankCode && `bank ${bankCode.length <= 11 ? bankCode : maskAccountNumber(bankCode)}`,
+    branchCode && `branch ${branchCode}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
