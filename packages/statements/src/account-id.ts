@@ -62,7 +62,8 @@ export function ibanAccount(iban: string): StatementAccount {
  * Whether the statement's account is `ours`: its IBAN is ours; or (when it names no valid IBAN) its account number
  * is our account number, or is the account our Turkish IBAN carries in its last 16 digits. Numbers compare without
  * spaces, dashes, dots and leading zeros. A branch code on both sides must agree, and a numeric bank code in the file
- * must be our IBAN's bank code. A number that is only part of ours (a stranger's `3984487` against our `93984487`) is not ours.
+ * must be our IBAN's bank code. A number that is only part of ours (a stranger's `3984487` against our `93984487`) is
+ * not ours.
  */
 export function isAccountOf(account: StatementAccount, ours: KnownAccount): boolean {
   if (account.iban) return account.iban === ours.iban;
