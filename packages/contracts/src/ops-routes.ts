@@ -487,6 +487,7 @@ export const OPS_ROUTES = {
         },
       ],
       lineOutcomesOmitted: 0,
+      refusedStatements: [],
     },
     errors: ['400', '401', '403', '404', '413', '415', '422', '500', '503'],
   },

@@ -178,3 +178,56 @@ describe('importing a statement that names the account by its number', () => {
     expect([await transfersOf(ours.id), await statementsOf(ours.id)]).toEqual([0, 0]);
   });
 });
+
+describe('a file with one statement that cannot be read', () => {
+  /** Three days of one account; the second day's statement ends without its closing balance unless `mended`. */
+  const threeDays = (iban: string, mended: boolean) =>
+    [
+      [
+        ':20:PART-1',
+        `:25:${iban}`,
+        ':28C:00324/001',
+        ':60F:C261124TRY1000,00',
+        ':61:2611241124C500,00NTRFNONREF//PART-L1',
+        ':62F:C261124TRY1500,00',
+      ],
+      [
+        ':20:PART-2',
+        `:25:${iban}`,
+        ':28C:00325/001',
+        ':60F:C261124TRY1500,00',
+        ':61:2611251125C250,00NTRFNONREF//PART-L2',
+        ...(mended ? [':62F:C261125TRY1750,00'] : []),
+      ],
+      [
+        ':20:PART-3',
+        `:25:${iban}`,
+        ':28C:00326/001',
+        ':60F:C261125TRY1750,00',
+        ':61:2611261126C40,00NTRFNONREF//PART-L3',
+        ':62F:C261126TRY1790,00',
+      ],
+    ]
+      .map((statement) => [...statement, '-'].join('\n'))
+      .join('\n');
+
+  it('imports the others, names the one set aside, and takes just its lines when the mended file comes', async () => {
+    const ours = await newAccount();
+    const part = await importFile(ours.id, threeDays(ours.iban, false));
+    expect(part.status).toBe(201);
+    expect(part.body).toMatchObject({
+      lines: 2,
+      created: 2,
+      statements: [{ reference: 'PART-1/00324/001' }, { reference: 'PART-3/00326/001' }],
+    });
+    expect(part.body.refusedStatements).toEqual([
+      { statementId: 'PART-2/00325/001', location: expect.stringMatching(/^line \d+$/), reason: expect.stringContaining(':62F:') },
+    ]);
+    expect([await transfersOf(ours.id), await statementsOf(ours.id)]).toEqual([2, 2]);
+
+    const mended = await importFile(ours.id, threeDays(ours.iban, true));
+    expect(mended.status).toBe(201);
+    expect(mended.body).toMatchObject({ lines: 3, created: 1, duplicates: 2, refusedStatements: [] });
+    expect([await transfersOf(ours.id), await statementsOf(ours.id)]).toEqual([3, 3]);
+  });
+});

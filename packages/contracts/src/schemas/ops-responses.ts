@@ -590,6 +590,16 @@ export const OPS_RESPONSE_SCHEMAS = {
         items: importedLine,
       },
       lineOutcomesOmitted: { type: 'integer', minimum: 0, description: 'Lines past the first 1,000: counted, not listed.' },
+      refusedStatements: {
+        type: 'array',
+        description:
+          "Statements of the file that could not be read (an MT940 statement without its closing balance, in a file of several): nothing of them was imported, the file's other statements were. Empty when the whole file was read.",
+        items: object('RefusedStatement', {
+          statementId: { type: 'string', description: "The statement's `:20:/:28C:`, as far as it has them." },
+          location: { type: 'string', description: 'Where it starts in the file: `line 12`.' },
+          reason: { type: 'string', description: 'Why it could not be read.' },
+        }),
+      },
     },
     'What importing a statement file did.',
   ),

@@ -143,6 +143,7 @@ function resultSection(result: StatementImport, sites: SiteDirectory): SafeHtml 
           </div>`,
       )}
     </dl>
+    ${refusedNotice(result)}
     ${result.created === 0 ? html`<p class="hint">Every line of this file was imported before; nothing changed.</p>` : ''}
     ${result.unmatched + result.suggested > 0 ? html`<p><a href="/bank-transfers?status=UNMATCHED">The unmatched queue →</a></p>` : ''}
     <h3>Each line, and why it went where it went</h3>
@@ -156,6 +157,20 @@ function resultSection(result: StatementImport, sites: SiteDirectory): SafeHtml 
         : ''
     }
   </section>`;
+}
+
+/** Statements of the file the reader set aside: named, with where and why, so the operator can ask the bank for them. */
+function refusedNotice(result: StatementImport): SafeHtml | string {
+  if (result.refusedStatements.length === 0) return '';
+  return html`<div class="warn" role="alert">
+    <p>
+      <strong>Imported in part:</strong> ${String(result.refusedStatements.length)} statement(s) of this file could not be read, and nothing
+      of them was imported. Ask the bank for them, then import the mended file: the lines imported now are recognised and not counted twice.
+    </p>
+    <ul>
+      ${result.refusedStatements.map((r) => html`<li><code>${r.statementId}</code> (${r.location}): ${r.reason}</li>`)}
+    </ul>
+  </div>`;
 }
 
 /** `/statements`: a receiving account's statement file imported through the ops API, and what each line became. */

@@ -5,6 +5,7 @@ import {
   maskAccountNumber,
   readStatementFile,
   StatementError,
+  type RefusedStatement,
   type Statement,
 } from '@kasa/statements';
 import { AppError } from '@kasa/http';
@@ -46,6 +47,11 @@ export interface StatementImport extends LineCounts {
   lineOutcomes: Array<ReturnType<typeof toImportedLine>>;
   /** The file's lines past the listed ones (counted above, not listed). */
   lineOutcomesOmitted: number;
+  /**
+   * Statements of the file that could not be read (an MT940 statement without its closing balance, ...): nothing of
+   * them was imported; the file's other statements were. Empty for a whole file.
+   */
+  refusedStatements: RefusedStatement[];
 }
 
 /** The only currency Kasa keeps accounts in. */
@@ -64,7 +70,9 @@ const TRANSACTION_MS_PER_LINE = 3;
  * line kept for the payouts. A line is known by the bank's reference on this account, so the same file or an
  * overlapping statement imported again (also at the same moment) creates nothing new. The whole file is refused,
  * and nothing imported, when it cannot be read (400, with the place), or a statement is of another account, in
- * another currency or does not add up (422). One `BANK_STATEMENT.IMPORTED` audit entry when anything was created.
+ * another currency or does not add up (422). A statement the reader set aside whole (an MT940 statement without its
+ * closing balance, in a file of several) is listed in `refusedStatements` and nothing of it imported, while the file's
+ * other statements are: sending the mended file again adds just that statement's lines (the others are known). One `BANK_STATEMENT.IMPORTED` audit entry when anything was created.
  * The work its commit promises is written in the same transaction as follow-ups and carried out once committed (or,
  * after a crash, by the follow-up worker, or by importing the file again): each deposit its site's straight-through
  * rule covers approved (record-lines.ts), each batched payout a line confirmed marked SENT or RETURNED.
@@ -77,7 +85,7 @@ export async function importStatement(
 ): Promise<StatementImport> {
   const account = isUuid(accountId) ? await deps.accounts.findById(accountId) : null;
   if (!account) throw new AppError('not_found', 'No receiving account with this id.');
-  const { format, statements } = await readStatements(file.bytes, file.contentType);
+  const { format, statements, refused } = await readStatements(file.bytes, file.contentType);
   for (const statement of statements) checkStatement(statement, account);
   const lines = statements.reduce((sum, s) => sum + s.lines.length, 0);
 
@@ -118,6 +126,7 @@ export async function importStatement(
             receivingAccountId: account.id,
             format,
             statements: imported.map((s) => s.reference),
+            ...(refused.length > 0 ? { refusedStatements: refused.map((r) => r.statementId) } : {}),
             lines,
             ...tally.counts,
           },
@@ -137,7 +146,16 @@ export async function importStatement(
     ...counts,
     lineOutcomes: outcome.tally.outcomes.map(toImportedLine),
     lineOutcomesOmitted: lines - outcome.tally.outcomes.length,
+    refusedStatements: refused,
   };
+  if (refused.length > 0) {
+    // The operator sees them in the answer; the log says a file came in part (statement ids only, no account).
+    deps.logger.warn('bank statement file imported in part', {
+      requestId: request.requestId,
+      receivingAccountId: account.id,
+      refusedStatements: refused,
+    });
+  }
   deps.logger.info('bank statement imported', {
     requestId: request.requestId,
     receivingAccountId: account.id,
