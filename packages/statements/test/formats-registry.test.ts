@@ -69,7 +69,7 @@ describe('content types', () => {
   });
 
   it('says which files it takes in words, from the registry', () => {
-    expect(ACCEPTED_FILES_TEXT).toBe("camt.053 (.xml), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)");
+    expect(ACCEPTED_FILES_TEXT).toBe("camt.053 (.xml, .camt, .053), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)");
   });
 });
 

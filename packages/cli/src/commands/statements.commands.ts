@@ -5,12 +5,12 @@ import type { OpsResponse } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
 
-/** The media type the ledger reads each statement format as (docs/statements.md). */
-const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
+/** The media type the ledger reads each statement format as (docs/statements.md; held to @kasa/statements' registry). */
+export const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
 type StatementFormat = keyof typeof FORMAT_TYPES;
 
 /** A file's format by its extension: camt.053 is XML, MT940 files are `.sta`, `.mt940`, `.940` or `.txt`. */
-const EXTENSION_FORMATS: Record<string, StatementFormat> = {
+export const EXTENSION_FORMATS: Record<string, StatementFormat> = {
   '.xml': 'camt',
   '.camt': 'camt',
   '.053': 'camt',

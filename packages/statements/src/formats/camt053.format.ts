@@ -9,7 +9,7 @@ export const camt053Format = {
   contentTypes: ['application/xml', 'text/xml'],
   contentTypePattern: { test: /^[\w.-]+\/[\w.-]+\+xml$/, inWords: '`*/*+xml`' },
   uploadContentType: 'application/xml',
-  extensions: ['.xml'],
+  extensions: ['.xml', '.camt', '.053'],
   // Any XML is read as camt.053: the parser then names the document type it found when it is another.
   detect: (body) => (body.trimStart().startsWith('<') ? 0.9 : 0),
   parse: (body) => ({ statements: parseCamt053(body), refused: [] }),

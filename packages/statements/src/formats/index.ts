@@ -76,7 +76,7 @@ export function formatByFileName(fileName: string): StatementFormatDescriptor | 
 /** Every file ending Kasa knows, for a file input's `accept` attribute: `.xml,.sta,...`. */
 export const ACCEPTED_EXTENSIONS: readonly string[] = STATEMENT_FORMATS.flatMap((format) => format.extensions);
 
-/** The formats and their file endings in words: "camt.053 (.xml), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)". */
+/** The formats and their file endings in words: "camt.053 (.xml, .camt, .053), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)". */
 export const ACCEPTED_FILES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => `${f.label} (${f.extensions.join(', ')})`));
 
 /** The Content-Type each format is sent with, in words: "application/xml (camt.053), text/plain (MT940) or text/csv (Kasa's CSV)". */

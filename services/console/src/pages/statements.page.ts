@@ -12,15 +12,24 @@ import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
 type StatementImport = OpsResponse<'importStatement'>;
 
-/** The media type the ops API takes for a file, by the format chosen or else by its extension. */
-const FORMATS: Record<string, string> = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' };
+/**
+ * The formats an operator can pick, with the media type the ops API takes each as, and the file endings that name
+ * them. They follow @kasa/statements' format registry (packages/statements/test/format-consumers.test.ts holds them to it).
+ */
+export const STATEMENT_FILE_FORMATS = [
+  { choice: 'camt', label: 'camt.053 (XML)', contentType: 'application/xml', extensions: ['.xml', '.camt', '.053'] },
+  { choice: 'mt940', label: 'MT940', contentType: 'text/plain', extensions: ['.sta', '.mt940', '.940', '.txt'] },
+  { choice: 'csv', label: "Kasa's CSV", contentType: 'text/csv', extensions: ['.csv'] },
+] as const;
+
+const ACCEPTED = STATEMENT_FILE_FORMATS.flatMap((f) => f.extensions);
+
+/** The media type the ops API takes for a file, by the format chosen or else by its file name's ending. */
 export function contentTypeOf(filename: string, format: string): string | null {
-  if (FORMATS[format]) return FORMATS[format];
-  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
-  if (ext === 'xml') return 'application/xml';
-  if (['sta', 'txt', 'mt940'].includes(ext)) return 'text/plain';
-  if (ext === 'csv') return 'text/csv';
-  return null;
+  const chosen = STATEMENT_FILE_FORMATS.find((f) => f.choice === format);
+  if (chosen) return chosen.contentType;
+  const name = filename.toLowerCase();
+  return STATEMENT_FILE_FORMATS.find((f) => f.extensions.some((ext) => name.endsWith(ext)))?.contentType ?? null;
 }
 
 function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: string): SafeHtml {
@@ -37,16 +46,12 @@ function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: stri
         )}
       </select></label
     >
-    <label
-      >Statement file <input type="file" name="file" required accept=".xml,.sta,.txt,.mt940,.csv" /><small>At most 10 MiB.</small></label
-    >
+    <label>Statement file <input type="file" name="file" required accept="${ACCEPTED.join(',')}" /><small>At most 10 MiB.</small></label>
     <label
       >Format
       <select name="format">
         <option value="">By the file's extension</option>
-        <option value="camt">camt.053 (XML)</option>
-        <option value="mt940">MT940</option>
-        <option value="csv">CSV</option>
+        ${STATEMENT_FILE_FORMATS.map((f) => html`<option value="${f.choice}">${f.label}</option>`)}
       </select></label
     >
     <div><button type="submit" class="btn primary">Import statement</button></div>
@@ -207,11 +212,7 @@ export function statementRoutes(deps: ConsoleDeps): Router {
     if (!upload || upload.bytes.length === 0) return problem('Choose a statement file.', 'The form came without a file.', 400);
     const contentType = contentTypeOf(upload.filename, body.format ?? '');
     if (!contentType)
-      return problem(
-        'Which format is this file?',
-        'Choose its format: the file name ends in none of .xml, .sta, .txt, .mt940 or .csv.',
-        400,
-      );
+      return problem('Which format is this file?', `Choose its format: the file name ends in none of ${ACCEPTED.join(', ')}.`, 400);
     let result: StatementImport;
     try {
       result = await ctx.ops.upload<'importStatement'>(
