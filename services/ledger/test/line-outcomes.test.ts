@@ -4,11 +4,10 @@
  * known; and lines the bank dated without a time: kept as dates, and the same day in a camt.053 with times and in an
  * MT940 with dates alone reconciling with no difference and no gap.
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { makeTrIban } from '@kasa/testkit';
 import { useHarness } from '@kasa/testkit/jest';
 import { startLedgerHarness } from './harness.js';
+import { importStatementFile, newReceivingAccount, type TestAccount } from './statement-files.js';
 
 const setup = useHarness(startLedgerHarness, async (h) => {
   const ruled = await h.createSite();
@@ -18,27 +17,9 @@ const setup = useHarness(startLedgerHarness, async (h) => {
   return { ruled, unruled: await h.createSite() };
 });
 
-interface Account {
-  id: string;
-  iban: string;
-  tag: string;
-}
-
-async function newAccount(): Promise<Account> {
-  const iban = makeTrIban(Math.floor(Math.random() * 1e9));
-  const created = await setup.h.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
-  expect(created.status).toBe(201);
-  return { id: created.body.id as string, iban, tag: randomUUID().slice(0, 6).toUpperCase() };
-}
-
-async function importFile(account: Account, body: string, contentType: string) {
-  const response = await fetch(`${setup.h.ledger.url}/ops/v1/receiving-accounts/${account.id}/statements`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${setup.h.env.config.opsBootstrapToken}`, 'content-type': contentType },
-    body,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+type Account = TestAccount;
+const newAccount = () => newReceivingAccount(setup.h, 6);
+const importFile = (account: Account, body: string, contentType: string) => importStatementFile(setup.h, account.id, body, contentType);
 
 type Row = [direction: 'credit' | 'debit', amount: string, txId: string, description: string];
 

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { makeTrIban } from '@kasa/testkit';
 import { useHarness } from '@kasa/testkit/jest';
 import { startLedgerHarness } from './harness.js';
+import { newReceivingAccount, type TestAccount } from './statement-files.js';
 
 const setup = useHarness(startLedgerHarness, async (h) => {
   const created = await h.ops('POST', '/operators', {
@@ -23,19 +23,8 @@ const setup = useHarness(startLedgerHarness, async (h) => {
   return { connectorToken: issued.body.token as string };
 });
 
-interface Account {
-  id: string;
-  iban: string;
-  /** A prefix making the account's bank references its own. */
-  tag: string;
-}
-
-async function newAccount(): Promise<Account> {
-  const iban = makeTrIban(Math.floor(Math.random() * 1e9));
-  const created = await setup.h.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
-  expect(created.status).toBe(201);
-  return { id: created.body.id as string, iban, tag: randomUUID().slice(0, 8) };
-}
+type Account = TestAccount;
+const newAccount = () => newReceivingAccount(setup.h);
 
 type Line = [bookedAt: string, direction: 'credit' | 'debit', amount: string, bankTxId: string];
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { makeTrIban } from '@kasa/testkit';
 import { useHarness } from '@kasa/testkit/jest';
 import { startLedgerHarness } from './harness.js';
+import { importStatementFile } from './statement-files.js';
 
 const setup = useHarness(startLedgerHarness, async (h) => ({ site: await h.createSite() }));
 
@@ -55,14 +56,8 @@ function camtOther(number: string): string {
 </BkToCstmrStmt></Document>`;
 }
 
-async function importFile(accountId: string, body: string, contentType = 'text/plain') {
-  const response = await fetch(`${setup.h.ledger.url}/ops/v1/receiving-accounts/${accountId}/statements`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${setup.h.env.config.opsBootstrapToken}`, 'content-type': contentType },
-    body,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const importFile = (accountId: string, body: string, contentType = 'text/plain') =>
+  importStatementFile(setup.h, accountId, body, contentType);
 
 const transfersOf = (receivingAccountId: string) => setup.h.ledger.deps.db.bankTransfer.count({ where: { receivingAccountId } });
 const statementsOf = (receivingAccountId: string) => setup.h.ledger.deps.db.bankStatement.count({ where: { receivingAccountId } });
