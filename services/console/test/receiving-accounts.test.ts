@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { makeTrIban } from '@kasa/testkit';
+import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
+
+const SHOTS = '/tmp/shots-receiving-accounts';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
 
@@ -26,6 +29,11 @@ describe('receiving accounts', () => {
     const created = await accountWith(iban);
     expect(created).toMatchObject({ bankName: 'Yapı Kredi', accountNumber: '93984487', branchCode: '00763' });
     await expect(page.locator('tr', { hasText: iban }).innerText()).resolves.toMatch(/93984487\s+00763/);
+    expect(await axeFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/console-receiving-accounts.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/console-receiving-accounts-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.locator('tr', { hasText: iban }).getByRole('link', { name: 'Edit' }).click();
     await page.locator('input[name=accountNumber]').fill('12345678');
