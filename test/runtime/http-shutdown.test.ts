@@ -26,6 +26,9 @@ import {
 } from './support.js';
 
 const GRACE_MS = 5_000;
+// What Compose and Kubernetes leave beyond SHUTDOWN_GRACE_MS before they kill (docs/configuration.md): the process must
+// be gone within it. A loaded CI machine has taken 1.4 s past the grace to close connections and exit.
+const STOP_MARGIN_MS = 5_000;
 const CLIENTS = 50;
 
 let environment: ProductionEnvironment;
@@ -131,7 +134,7 @@ describe('compiled services stopped by SIGTERM under keep-alive load', () => {
     await load.done;
 
     expect(exit).toMatchObject({ code: 0, signal: null });
-    expect(exit.afterMs).toBeLessThan(GRACE_MS + 1_000);
+    expect(exit.afterMs).toBeLessThan(GRACE_MS + STOP_MARGIN_MS);
     const { stopping, stopped } = stopLines(gateway, 'gateway');
     expect(stopping).toMatchObject({ signal: 'SIGTERM', graceMs: GRACE_MS });
     expect(stopped).toMatchObject({ forced: false, exitCode: 0 });
@@ -162,7 +165,7 @@ describe('compiled services stopped by SIGTERM under keep-alive load', () => {
     const exit = await consoleService.terminate();
     await load.done;
     expect(exit).toMatchObject({ code: 0, signal: null });
-    expect(exit.afterMs).toBeLessThan(GRACE_MS + 1_000);
+    expect(exit.afterMs).toBeLessThan(GRACE_MS + STOP_MARGIN_MS);
     const { stopping, stopped } = stopLines(consoleService, 'console');
     expect(stopped).toMatchObject({ forced: false, exitCode: 0 });
     expectCleanDrain(load.outcomes, Date.parse(stopping.timestamp));
@@ -198,7 +201,7 @@ describe('compiled services stopped by SIGTERM under keep-alive load', () => {
     await load.done;
 
     expect(exit).toMatchObject({ code: 0, signal: null });
-    expect(exit.afterMs).toBeLessThan(GRACE_MS + 1_000);
+    expect(exit.afterMs).toBeLessThan(GRACE_MS + STOP_MARGIN_MS);
     const { stopping, stopped } = stopLines(ledger, 'ledger');
     expect(stopped).toMatchObject({ forced: false, exitCode: 0 });
     expectCleanDrain(load.outcomes, Date.parse(stopping.timestamp));

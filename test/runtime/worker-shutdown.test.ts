@@ -23,6 +23,9 @@ import {
 } from './support.js';
 
 const GRACE_MS = 5_000;
+// What Compose and Kubernetes leave beyond SHUTDOWN_GRACE_MS before they kill (docs/configuration.md): the process must
+// be gone within it. A loaded CI machine took 1.4 s past the grace to close its connections and exit.
+const STOP_MARGIN_MS = 5_000;
 const EVENTS = 16;
 
 /** A plain-HTTP webhook receiver on 127.0.0.1 that answers 200 after `delayMs`, or never while `hang` is set. */
@@ -164,7 +167,7 @@ describe('compiled webhook worker stopped by SIGTERM with deliveries in flight',
 
     const exit = await first.terminate();
     expect(exit).toMatchObject({ code: 0, signal: null });
-    expect(exit.afterMs).toBeLessThan(GRACE_MS + 1_000);
+    expect(exit.afterMs).toBeLessThan(GRACE_MS + STOP_MARGIN_MS);
     const { stopping, stopped } = stopLines(first);
     expect(stopping).toMatchObject({ signal: 'SIGTERM', graceMs: GRACE_MS });
     expect(stopped).toMatchObject({ forced: false, exitCode: 0 });
@@ -194,7 +197,7 @@ describe('compiled webhook worker stopped by SIGTERM with deliveries in flight',
     const exit = await first.terminate();
     expect(exit).toMatchObject({ code: 1, signal: null });
     expect(exit.afterMs).toBeGreaterThanOrEqual(GRACE_MS - 100);
-    expect(exit.afterMs).toBeLessThan(GRACE_MS + 1_000);
+    expect(exit.afterMs).toBeLessThan(GRACE_MS + STOP_MARGIN_MS);
     expect(stopLines(first).stopped).toMatchObject({ forced: true, exitCode: 1 });
     expect(await statuses(siteId)).toEqual({ PENDING: 4 });
 

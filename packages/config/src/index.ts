@@ -60,6 +60,8 @@ export interface KasaConfig {
   consolePort: number;
   /** Where operators reach the console; an https URL makes its session cookie Secure (and `__Host-` prefixed). */
   consolePublicUrl: string;
+  /** CONSOLE_TIME_ZONE: the IANA zone the console shows times in (Europe/Istanbul by default, where the desk works). */
+  consoleTimeZone: string;
   /** REVIEW_WAIT_WARN_MINUTES: the console marks a queue item that has waited longer, and the dashboard counts them. */
   reviewWaitWarnMinutes: number;
   /**
@@ -210,6 +212,17 @@ function bindAddress(env: Env): string {
   const raw = env.BIND_ADDRESS;
   if (raw === undefined || raw === '') return '127.0.0.1';
   if (isIP(raw) === 0) throw new ConfigError('BIND_ADDRESS', `must be an IP address such as 127.0.0.1 or 0.0.0.0, got "${raw}"`);
+  return raw;
+}
+
+/** An IANA time zone name that this Node's Intl knows, such as Europe/Istanbul. */
+function timeZone(env: Env, name: string, fallback: string): string {
+  const raw = str(env, name, fallback);
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: raw });
+  } catch {
+    throw new ConfigError(name, `must be an IANA time zone such as Europe/Istanbul, got "${raw}"`);
+  }
   return raw;
 }
 
@@ -455,6 +468,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     workerPort: int(env, 'WORKER_PORT', 8082, 0, 65535),
     consolePort,
     consolePublicUrl: url(env, 'CONSOLE_PUBLIC_URL', `http://127.0.0.1:${consolePort}`, ['http:', 'https:']),
+    consoleTimeZone: timeZone(env, 'CONSOLE_TIME_ZONE', 'Europe/Istanbul'),
     reviewWaitWarnMinutes: int(env, 'REVIEW_WAIT_WARN_MINUTES', 30, 1, 10080),
     opsReadTimeoutMs: int(env, 'OPS_READ_TIMEOUT_MS', 3000, 1, 600_000),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),

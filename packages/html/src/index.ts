@@ -7,3 +7,4 @@
 export { html, type HtmlValue } from './html.js';
 export { SafeHtml, escapeHtml, trustedHtml } from './safe-html.js';
 export { SafeUrl, safeUrl, trySafeUrl, localUrl, pathSegment } from './safe-url.js';
+export { preferredLanguage } from './language.js';

@@ -4,6 +4,7 @@ import { accessLog, createHttpMetrics, operationalRoutes, requestId } from '@kas
 import { assetRoutes } from './assets.routes.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { consoleErrorHandler, notFoundPage } from './errors.js';
+import { languageRoutes, localeMiddleware } from './i18n/locale.js';
 import { csvExportRoutes } from './pages/csv-export.routes.js';
 import { secondFactorRoutes } from './pages/second-factor.page.js';
 import { auditRoutes } from './pages/audit.page.js';
@@ -57,6 +58,8 @@ export function createApp(deps: ConsoleDeps): Express {
     }),
   );
   app.use(requestId);
+  // Every page below speaks the operator's language and shows times in the desk's zone (i18n/).
+  app.use(localeMiddleware(deps.config.consoleTimeZone));
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware);
   app.use(
@@ -71,6 +74,7 @@ export function createApp(deps: ConsoleDeps): Express {
     next();
   });
   app.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  app.use(languageRoutes(https));
   app.use(loadSession(deps));
   app.use(loginRoutes(deps));
   // Everything below needs a logged-in operator, and every POST below a valid CSRF token.

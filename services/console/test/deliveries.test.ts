@@ -92,8 +92,8 @@ describe('the deliveries page', () => {
     await expect(cell('User id')).resolves.toBe(userId);
     await expect(cell('Status')).resolves.toBe('pending');
     await expect(cell('Attempts')).resolves.toBe('1 of 8');
-    // The next attempt in Türkiye time, as every time on the console (formatTime).
-    const next = new Intl.DateTimeFormat('sv-SE', {
+    // The next attempt in Türkiye time and Turkish order, as every time on the console (formatTime).
+    const next = new Intl.DateTimeFormat('tr-TR', {
       timeZone: 'Europe/Istanbul',
       year: 'numeric',
       month: '2-digit',
@@ -101,6 +101,7 @@ describe('the deliveries page', () => {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
+      hourCycle: 'h23',
     }).format(new Date(waiting.nextAttemptAt!));
     await expect(cell('Next attempt')).resolves.toBe(next);
     await expect(axeFindings(page)).resolves.toEqual([]);

@@ -43,7 +43,12 @@ export function pageContext(deps: ConsoleDeps, req: Request, res: Response): Pag
       res
         .status(status)
         .type('html')
-        .send(renderPage({ title, section, operator, csrf, notice, ...(searched ? { searched } : {}) }, body));
+        .send(
+          renderPage(
+            { title, section, operator, csrf, notice, here: `${here.pathname}${here.search}`, ...(searched ? { searched } : {}) },
+            body,
+          ),
+        );
     },
   };
 }

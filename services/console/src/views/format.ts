@@ -1,6 +1,7 @@
 /** How the console writes money, IBANs and times for operators. Money stays bigint/string: never a float. */
 import { maskIban as maskForLogs } from '@kasa/logger';
 import { formatLira, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
+import { currentTimeZone } from '../i18n/locale.js';
 
 export { formatTry } from '@kasa/money';
 
@@ -39,31 +40,48 @@ export function maskIban(iban: string | null | undefined): string {
   return iban ? maskForLogs(iban) : '—';
 }
 
-const TIME = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Europe/Istanbul',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
-/** ISO instant -> "2026-01-31 15:00:05" in Türkiye time, where operators and banks work. */
+/** Day.month.year hour:minute:second, the order Turkish operators and banks write, in `timeZone`. */
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = TIME_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('tr-TR', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    TIME_FORMATS.set(timeZone, format);
+  }
+  return format;
+}
+
+/** ISO instant -> "31.01.2026 15:00:05" in the desk's time zone (CONSOLE_TIME_ZONE, Europe/Istanbul by default). */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '—' : TIME.format(date);
+  return Number.isNaN(date.getTime()) ? '—' : timeFormat(currentTimeZone()).format(date).replace(',', '');
+}
+
+/** A calendar day "2026-01-31" (as the ledger and banks send it) -> "31.01.2026". */
+export function formatDay(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : day;
 }
 
 /**
- * When the bank booked a line: its time in Türkiye time, or the date alone when the bank gave no time (MT940): such
+ * When the bank booked a line: its time in the desk's zone, or the date alone when the bank gave no time (MT940): such
  * a line is stored at midnight UTC of its day, which {@link formatTime} would show as a 03:00 the bank never said.
  */
 export function formatBooked(iso: string | null | undefined, timeKnown: boolean): string {
   if (timeKnown) return formatTime(iso);
   const date = iso ? new Date(iso) : null;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : '—';
+  return date && !Number.isNaN(date.getTime()) ? formatDay(date.toISOString().slice(0, 10)) : '—';
 }
 
 /** The first block of a UUID: enough to tell rows apart on screen; the full id is in the link and title. */

@@ -4,6 +4,7 @@
  * Amounts keep the Turkish form (1.500,00 ₺) in both: it is what the user types into a Turkish bank's form.
  */
 import type { UserRejectionReason } from '@kasa/contracts';
+import { preferredLanguage } from '@kasa/html';
 
 export const LANGUAGES = ['tr', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -203,15 +204,5 @@ export const MESSAGES: Record<Language, Messages> = { tr, en };
 /** `?lang=` wins; otherwise the first of the browser's Accept-Language entries that is Turkish or English. */
 export function pickLanguage(query: unknown, acceptLanguage: string | undefined): Language {
   if (query === 'tr' || query === 'en') return query;
-  const preferences = (acceptLanguage ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^q=([0-9.]+)$/.exec(p.trim())?.[1]).find(Boolean);
-      return { primary: tag.split('-')[0] ?? '', q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q);
-  const match = preferences.find((entry) => entry.primary === 'tr' || entry.primary === 'en');
-  return match?.primary === 'en' ? 'en' : 'tr';
+  return preferredLanguage(acceptLanguage, LANGUAGES, 'tr');
 }
