@@ -135,7 +135,7 @@ function literalText(file: string): string[] {
       const template = node.template;
       const markup = ts.isNoSubstitutionTemplateLiteral(template)
         ? template.text
-        : [template.head.text, ...template.templateSpans.map((span) => span.literal.text)].join('\u0000');
+        : [template.head.text, ...template.templateSpans.map((span) => span.literal.text)].join(' ');
       const words = readableWords(markup);
       if (words.length > 0) found.push(`${where(node)}: ${words.slice(0, 8).join(' ')}`);
     }
