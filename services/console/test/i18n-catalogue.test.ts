@@ -118,8 +118,6 @@ function readableWords(markup: string): string[] {
   return (
     [...shown, text]
       .join(' ')
-      .split(/\u0000/)
-      .join(' ')
       .match(/[A-Za-zÇĞİÖŞÜçğıöşü][A-Za-zÇĞİÖŞÜçğıöşü'’-]+/g)
       ?.filter((word) => !SAME_IN_BOTH.has(word)) ?? []
   );
