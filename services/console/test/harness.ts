@@ -82,21 +82,24 @@ export type { HttpResult };
 
 /**
  * A new browser context logged in to the console at `consoleUrl` through its login form, as `operator`; on `next` when
- * given (else wherever the console opens). Its confirm dialogs are accepted.
+ * given (else wherever the console opens), in a browser that prefers `locale`. Its confirm dialogs are accepted.
  */
 export async function loginInBrowser(
   browser: Browser,
   consoleUrl: string,
   operator: TestOperator,
   next?: string,
+  locale: 'en-US' | 'tr-TR' = 'en-US',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: consoleUrl });
+  // The browser's language picks the console's (English unless it prefers Turkish): said, not left to the machine.
+  const context = await browser.newContext({ baseURL: consoleUrl, locale });
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept());
   await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
-  await page.getByLabel('E-mail').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  // By field name, not label: the form speaks the browser's language.
+  await page.locator('input[name="email"]').fill(operator.email);
+  await page.locator('input[name="password"]').fill(operator.password);
+  await page.locator('form[action="/login"] button[type="submit"]').click();
   if (next) await page.waitForURL(`**${next}`, { timeout: 10_000 });
   else await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 10_000 });
   return { context, page };
