@@ -90,7 +90,18 @@ export async function simulateTransfer(deps: SimulatorDeps, caller: SimulatorCal
   const deposit = await depositOf(deps, caller, intentId);
   const skew = deps.config.arrivalClockSkewMs;
   const now = deps.clock.now();
-  const receivedAt = input.late ? new Date(Math.max(now.getTime(), deposit.expiresAt.getTime() + skew + 1_000)) : now;
+  // A late transfer arrives now, after the deposit's time (and the clock skew allowed) ran out, never in the future:
+  // a deposit still inside its time is made due first, as the expiry simulation does.
+  if (input.late && deposit.expiresAt.getTime() + skew >= now.getTime()) {
+    if (!(await deps.depositReview.expireAt(intentId, new Date(now.getTime() - skew - 1_000)))) {
+      throw AppError.conflict(
+        'invalid_transition',
+        `The intent is ${deposit.status} and its time ran out less than ${skew / 1000} s ago (or not at all): money now is not ` +
+          'late. Only a RESERVED intent is made due for a late transfer. Nothing was changed.',
+      );
+    }
+  }
+  const receivedAt = now;
   const request = requestOf(caller);
   const { recorded, promised, refusals } = await inTransaction(deps, async (tx) => {
     const arrival = await recordArrival(
