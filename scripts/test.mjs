@@ -2,7 +2,8 @@
 // in TEST_POSTGRES_BASE / TEST_REDIS_URL, else the default local ones, else ones started for this run
 // (scripts/local-engines.mjs), stopped again when jest ends.
 import { spawn, spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError, localEngines } from './local-engines.mjs';
 import { onNodeLts } from './node-lts.mjs';
@@ -25,11 +26,13 @@ const args = process.argv.slice(2);
 // drill measures how long requests fail around each fault, so it must not share the machine's two cores with
 // another test file: there its windows measured the other file's load as much as the faults.
 const DRILL = '/test/drill/';
+// Each file's time in the whole suite, so the slowest can be seen (and kept down) from any run's log.
+const timings = join(stateDir, 'test-timings.json');
 const passes =
   args.length > 0
     ? [args]
     : [
-        ['--testPathIgnorePatterns', '/node_modules/', '/generated/', DRILL],
+        ['--testPathIgnorePatterns', '/node_modules/', '/generated/', DRILL, '--json', `--outputFile=${timings}`],
         ['--runInBand', '--testPathPatterns', DRILL],
       ];
 
@@ -50,4 +53,21 @@ for (const pass of passes) {
   if (code !== 0) exitCode = code ?? 1;
 }
 await engines.stop().catch(() => undefined);
+if (args.length === 0) printSlowest(timings, 20);
 process.exit(exitCode);
+
+/** The `count` slowest test files of the run jest wrote to `file`, with the total of all files. */
+function printSlowest(file, count) {
+  let results;
+  try {
+    results = JSON.parse(readFileSync(file, 'utf8')).testResults;
+  } catch {
+    return;
+  }
+  const files = results
+    .map((result) => ({ name: relative(root, result.name), seconds: (result.endTime - result.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const total = files.reduce((sum, entry) => sum + entry.seconds, 0);
+  console.log(`\n[kasa] ${files.length} test files took ${Math.round(total)} s in all (two at a time); the ${count} slowest:`);
+  for (const entry of files.slice(0, count)) console.log(`  ${entry.seconds.toFixed(1).padStart(6)} s  ${entry.name}`);
+}
