@@ -1,0 +1,30 @@
+/** The Turkish-page check other tests use: what it counts as visible text and which English words it finds. */
+import { describe, expect, it } from '@jest/globals';
+import { englishLeftovers, expectTurkish, visibleText } from './i18n-pages.js';
+
+describe('the Turkish page check', () => {
+  it('reads only the visible text: no tags, scripts, styles or comments; entities decoded', () => {
+    const page =
+      '<html><head><style>a { color: red } /* the */</style><script>const forTheWin = "the";</script></head>' +
+      '<body><!-- the --><h1 title="the title">Yatırımlar</h1><p>Tutar&nbsp;&amp;&#39;1.500,00 ₺&#x27;</p></body></html>';
+    expect(visibleText(page)).toBe("Yatırımlar Tutar &'1.500,00 ₺'");
+    expect(expectTurkish(page)).toBe("Yatırımlar Tutar &'1.500,00 ₺'");
+  });
+
+  it('finds each English stopword as a whole word, in any case, and says where', () => {
+    expect(englishLeftovers('Approve THE deposit and go')).toEqual([
+      '"THE" in "…Approve THE deposit and go…"',
+      '"and" in "…Approve THE deposit and go…"',
+    ]);
+    expect(() => expectTurkish('<p>Back to <b>the</b> list</p>')).toThrow(/"to" in .*\n.*"the" in/);
+    expect(() => expectTurkish('<p>Limit for sites, with care; Your turn. It is</p>')).toThrow(
+      /"for"[\s\S]*"with"[\s\S]*"Your"[\s\S]*"is"/,
+    );
+  });
+
+  it('passes Turkish words that hold a stopword inside them', () => {
+    // "Tüm", "İstanbul", "Tofu", "theme", "işlemlerinizin" and "sandık" hold no whole stopword.
+    expect(englishLeftovers('Tüm İstanbul theme tofu işlemlerinizin sandık office isim')).toEqual([]);
+    expect(englishLeftovers('Ödeme-to')).toEqual(['"to" in "…Ödeme-to…"']);
+  });
+});
