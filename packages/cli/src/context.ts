@@ -16,6 +16,16 @@ export interface Context {
 
 export const DEFAULT_URL = 'http://127.0.0.1:8081';
 
+/**
+ * Where the ledger answers when neither --url nor KASA_URL says: where `npm start` puts it, on LEDGER_PORT (8081 by
+ * default) at BIND_ADDRESS (127.0.0.1 by default; one that listens on every interface is reached on 127.0.0.1).
+ */
+export function ledgerUrlFromEnv(env: Record<string, string | undefined>): string {
+  const bind = env.BIND_ADDRESS || '127.0.0.1';
+  const host = bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
+  return `http://${host}:${env.LEDGER_PORT || '8081'}`;
+}
+
 export function createContext(io: Io, program: Command): Context {
   const options = () => program.opts<{ url?: string; token?: string; json?: boolean }>();
   return {
@@ -23,7 +33,7 @@ export function createContext(io: Io, program: Command): Context {
     client() {
       const { url, token } = options();
       return new OpsClient({
-        baseUrl: url ?? io.env.KASA_URL ?? DEFAULT_URL,
+        baseUrl: url ?? (io.env.KASA_URL || ledgerUrlFromEnv(io.env)),
         ...((token ?? io.env.KASA_TOKEN) ? { token: token ?? io.env.KASA_TOKEN } : {}),
         ...(io.fetch ? { fetch: io.fetch } : {}),
       });

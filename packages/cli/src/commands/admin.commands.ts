@@ -153,6 +153,12 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${revoked.revokedAt}.\n`));
     });
 
+  /** A site as people read it: the amount bounds in lira, as the flags take them and `sites list` shows them. */
+  const shownSite = (site: OpsSite) => ({
+    ...site,
+    minAmount: `${formatAmount(site.minAmount)} TRY`,
+    maxAmount: `${formatAmount(site.maxAmount)} TRY`,
+  });
   const sites = program.command('sites').description('partner sites (admin)');
   sites
     .command('create <slug>')
@@ -189,7 +195,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
             ...(o.returnUrl ? { returnUrl: o.returnUrl } : {}),
           },
         });
-        ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
       },
     );
 
@@ -218,7 +224,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description("one site's settings")
     .action(async (siteId: string) => {
       const site = await ctx.client().call('getSite', { params: { siteId } });
-      ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+      ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
     });
 
   sites
@@ -255,7 +261,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ...(o.returnUrl === false ? { returnUrl: null } : o.returnUrl !== undefined ? { returnUrl: o.returnUrl } : {}),
         };
         const site = await ctx.client().call('updateSite', { params: { siteId }, body: change });
-        ctx.emit(site, () => printRecord(ctx.io.stdout, { ...site }));
+        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
       },
     );
 
