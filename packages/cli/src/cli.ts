@@ -20,10 +20,11 @@ import { printJson, type Io } from './output.js';
  */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const program = new Command('kasa')
-    .description('Kasa operator tool over the ops API (KASA_URL, KASA_TOKEN)')
+    .description('Kasa operator tool over the ops API (KASA_URL, KASA_TOKEN, KASA_TIME_ZONE)')
     .option('--url <url>', `ledger base URL (env KASA_URL, default ${DEFAULT_URL})`)
     .option('--token <token>', 'operator token (env KASA_TOKEN; prefer the env var)')
     .option('--json', 'print one JSON document for scripts')
+    .option('--utc', 'print times as UTC ISO 8601, as the API sends them (default: KASA_TIME_ZONE, Europe/Istanbul)')
     .exitOverride()
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
@@ -38,6 +39,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerEventCommands(program, ctx);
   registerDeskCommands(program, ctx);
   for (const command of program.commands) command.exitOverride();
+  // Checks KASA_TIME_ZONE before any command sends a request (an unknown zone is exit 1, naming the variable).
+  program.hook('preAction', () => void ctx.time(null));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

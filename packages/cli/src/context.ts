@@ -2,6 +2,7 @@ import { LIRA_EXAMPLES, MoneyInputError, parseLiraToMinorUnits } from '@kasa/mon
 import { InvalidArgumentError, type Command } from 'commander';
 import { OpsClient } from '@kasa/ops-client';
 import { printJson, type Io } from './output.js';
+import { timeFormatFor, type TimeFormat } from './times.js';
 
 /** What every command gets: the ops client built from the global options, and the output mode. */
 export interface Context {
@@ -10,6 +11,8 @@ export interface Context {
   jsonMode(): boolean;
   /** `--json`: print `value` as JSON; otherwise run `human`. */
   emit(value: unknown, human: () => void): void;
+  /** An instant as people read it: in KASA_TIME_ZONE (Europe/Istanbul by default), or UTC ISO with `--utc`. */
+  time: TimeFormat;
   /** The process exit code so far; a command that found problems sets 1 without throwing. */
   exitCode: number;
 }
@@ -27,7 +30,8 @@ export function ledgerUrlFromEnv(env: Record<string, string | undefined>): strin
 }
 
 export function createContext(io: Io, program: Command): Context {
-  const options = () => program.opts<{ url?: string; token?: string; json?: boolean }>();
+  const options = () => program.opts<{ url?: string; token?: string; json?: boolean; utc?: boolean }>();
+  let times: TimeFormat | undefined;
   return {
     io,
     client() {
@@ -43,6 +47,9 @@ export function createContext(io: Io, program: Command): Context {
       if (options().json) printJson(io.stdout, value);
       else human();
     },
+    // Read once the options are parsed; cli.ts asks for it before any command runs, so a bad KASA_TIME_ZONE stops
+    // the command before its request, never after an action was taken.
+    time: (iso) => (times ??= timeFormatFor(io.env, options().utc === true))(iso),
     exitCode: 0,
   };
 }

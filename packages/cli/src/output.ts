@@ -1,5 +1,6 @@
 /** How kasa prints: aligned tables for people, one JSON document for scripts (`--json`). */
 import { formatLira } from '@kasa/money';
+import { withTimes, type TimeFormat } from './times.js';
 
 export interface Writer {
   write(chunk: string): unknown;
@@ -34,10 +35,11 @@ export function printTable<T>(out: Writer, rows: T[], columns: Array<[string, (r
   for (const row of cells) out.write(line(row));
 }
 
-/** Prints `key: value` lines for one record. */
-export function printRecord(out: Writer, record: Record<string, unknown>): void {
-  const width = Math.max(...Object.keys(record).map((key) => key.length));
-  for (const [key, value] of Object.entries(record)) {
+/** Prints `key: value` lines for one record, its times (at any depth) written by `time` (ctx.time). */
+export function printRecord(out: Writer, record: object, time: TimeFormat): void {
+  const shownRecord = withTimes(record, time) as Record<string, unknown>;
+  const width = Math.max(...Object.keys(shownRecord).map((key) => key.length));
+  for (const [key, value] of Object.entries(shownRecord)) {
     const shown = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     out.write(`${key.padEnd(width)}  ${shown}\n`);
   }

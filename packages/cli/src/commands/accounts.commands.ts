@@ -44,7 +44,7 @@ export function registerAccountCommands(program: Command, ctx: Context): void {
         ...(o.branchCode !== undefined ? { branchCode: o.branchCode } : {}),
       };
       const account = await ctx.client().call('createReceivingAccount', { body });
-      ctx.emit(account, () => printRecord(ctx.io.stdout, { ...account }));
+      ctx.emit(account, () => printRecord(ctx.io.stdout, { ...account }, ctx.time));
     });
 
   accounts
@@ -65,7 +65,7 @@ export function registerAccountCommands(program: Command, ctx: Context): void {
           ...(o.branchCode !== undefined ? { branchCode: o.branchCode === false ? null : o.branchCode } : {}),
         };
         const account = await ctx.client().call('updateReceivingAccount', { params: { accountId }, body });
-        ctx.emit(account, () => printRecord(ctx.io.stdout, { ...account }));
+        ctx.emit(account, () => printRecord(ctx.io.stdout, { ...account }, ctx.time));
       },
     );
 }

@@ -4,6 +4,7 @@ import { OpsApiError } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
+import { registerAutoApproveCommand } from './auto-approve.command.js';
 
 const ROLES: readonly OperatorRole[] = ['ADMIN', 'REVIEWER', 'CONNECTOR'];
 
@@ -55,7 +56,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       if (!password) throw new Error('give --password or set KASA_PASSWORD');
       const session = await loginWithCode(ctx, { email: options.email, password }, options.code ?? ctx.io.env.KASA_OTP_CODE);
       ctx.emit(session, () => {
-        ctx.io.stdout.write(`Logged in as ${session.operator.email} (${session.operator.role}) until ${session.expiresAt}.\n`);
+        ctx.io.stdout.write(`Logged in as ${session.operator.email} (${session.operator.role}) until ${ctx.time(session.expiresAt)}.\n`);
         ctx.io.stdout.write(`export KASA_TOKEN=${session.token}\n`);
       });
     });
@@ -65,7 +66,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description('show the operator behind the token')
     .action(async () => {
       const me = await ctx.client().call('whoAmI');
-      ctx.emit(me, () => printRecord(ctx.io.stdout, me));
+      ctx.emit(me, () => printRecord(ctx.io.stdout, me, ctx.time));
     });
 
   const operators = program.command('operators').description('operator accounts (admin)');
@@ -89,7 +90,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ...(options.password !== undefined ? { password: options.password } : {}),
         },
       });
-      ctx.emit(created, () => printRecord(ctx.io.stdout, { ...created }));
+      ctx.emit(created, () => printRecord(ctx.io.stdout, { ...created }, ctx.time));
     });
   operators
     .command('list')
@@ -102,7 +103,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ['EMAIL', (o) => o.email],
           ['ROLE', (o) => o.role],
           ['SITES', (o) => (o.siteIds.length === 0 ? 'all' : o.siteIds.join(','))],
-          ['DISABLED', (o) => o.disabledAt ?? ''],
+          ['DISABLED', (o) => ctx.time(o.disabledAt)],
         ]),
       );
     });
@@ -124,7 +125,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description('disable an operator and revoke all their tokens')
     .action(async (operatorId: string) => {
       const disabled = await ctx.client().call('disableOperator', { params: { operatorId } });
-      ctx.emit(disabled, () => ctx.io.stdout.write(`Disabled ${disabled.email} at ${disabled.disabledAt}.\n`));
+      ctx.emit(disabled, () => ctx.io.stdout.write(`Disabled ${disabled.email} at ${ctx.time(disabled.disabledAt)}.\n`));
     });
 
   const tokens = program.command('tokens').description('operator API tokens for scripts');
@@ -142,7 +143,9 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
         body: { label: options.label, ...(options.expiresIn ? { expiresInSeconds: options.expiresIn } : {}) },
       });
       ctx.emit(issued, () => {
-        ctx.io.stdout.write(`Token ${issued.tokenId} (expires ${issued.expiresAt ?? 'never'}); it is shown only now:\n${issued.token}\n`);
+        ctx.io.stdout.write(
+          `Token ${issued.tokenId} (expires ${issued.expiresAt ? ctx.time(issued.expiresAt) : 'never'}); it is shown only now:\n${issued.token}\n`,
+        );
       });
     });
   tokens
@@ -150,7 +153,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description('revoke an operator token (401 from its next request on)')
     .action(async (tokenId: string) => {
       const revoked = await ctx.client().call('revokeOperatorToken', { params: { tokenId } });
-      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${revoked.revokedAt}.\n`));
+      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.tokenId} at ${ctx.time(revoked.revokedAt)}.\n`));
     });
 
   /** A site as people read it: the amount bounds in lira, as the flags take them and `sites list` shows them. */
@@ -195,7 +198,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
             ...(o.returnUrl ? { returnUrl: o.returnUrl } : {}),
           },
         });
-        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
+        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site), ctx.time));
       },
     );
 
@@ -224,7 +227,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description("one site's settings")
     .action(async (siteId: string) => {
       const site = await ctx.client().call('getSite', { params: { siteId } });
-      ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
+      ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site), ctx.time));
     });
 
   sites
@@ -261,9 +264,11 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
           ...(o.returnUrl === false ? { returnUrl: null } : o.returnUrl !== undefined ? { returnUrl: o.returnUrl } : {}),
         };
         const site = await ctx.client().call('updateSite', { params: { siteId }, body: change });
-        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site)));
+        ctx.emit(site, () => printRecord(ctx.io.stdout, shownSite(site), ctx.time));
       },
     );
+
+  registerAutoApproveCommand(sites, ctx);
 
   sites
     .command('test-webhook <siteId>')
@@ -274,7 +279,7 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
       if (!type) throw new Error(`--type must be one of ${TEST_WEBHOOK_TYPES.join(', ')}`);
       const result = await ctx.client().call('testSiteWebhook', { params: { siteId }, body: { type } });
       if (!result.delivered) ctx.exitCode = 1;
-      ctx.emit(result, () => printRecord(ctx.io.stdout, { type, ...result }));
+      ctx.emit(result, () => printRecord(ctx.io.stdout, { type, ...result }, ctx.time));
     });
 
   const keys = program.command('keys').description('partner API keys (admin)');
@@ -287,8 +292,8 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
         printTable(ctx.io.stdout, list.data, [
           ['KEY', (k) => k.apiKeyId],
           ['PREFIX', (k) => k.keyPrefix],
-          ['ISSUED', (k) => k.createdAt],
-          ['REVOKED', (k) => k.revokedAt ?? ''],
+          ['ISSUED', (k) => ctx.time(k.createdAt)],
+          ['REVOKED', (k) => ctx.time(k.revokedAt)],
         ]),
       );
     });
@@ -309,6 +314,6 @@ export function registerAdminCommands(program: Command, ctx: Context): void {
     .description('revoke an API key (401 from its next request on)')
     .action(async (apiKeyId: string) => {
       const revoked = await ctx.client().call('revokeApiKey', { params: { apiKeyId } });
-      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.apiKeyId} at ${revoked.revokedAt}.\n`));
+      ctx.emit(revoked, () => ctx.io.stdout.write(`Revoked ${revoked.apiKeyId} at ${ctx.time(revoked.revokedAt)}.\n`));
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { OpsDashboard, QueueHead } from '@kasa/contracts';
 import { waitedFor } from '@kasa/ops-client';
 import type { Context } from '../context.js';
+import type { TimeFormat } from '../times.js';
 import { formatAmount, printTable } from '../output.js';
 
 const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, string]> = [
@@ -20,8 +21,8 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, s
 ];
 
 /** Not a queue: what webhook auto-replay did for partners whose endpoint answered again (docs/webhooks.md). */
-function autoReplayLine(head: QueueHead): string {
-  const since = head.oldestAt ? `, the first at ${head.oldestAt} (site ${head.oldestId ?? '?'})` : '';
+function autoReplayLine(head: QueueHead, time: TimeFormat): string {
+  const since = head.oldestAt ? `, the first at ${time(head.oldestAt)} (site ${head.oldestId ?? '?'})` : '';
   return `\nWebhook auto-replay, last 24 hours: ${head.count} DEAD event${head.count === 1 ? '' : 's'} replayed after their site answered again${since}.\n`;
 }
 
@@ -41,7 +42,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
           ['STATUS', (i) => i.status],
           ['USER', (i) => i.externalUserId],
           ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
-          ['CREATED', (i) => i.createdAt],
+          ['CREATED', (i) => ctx.time(i.createdAt)],
         ]);
         out.write(`\nWithdrawals (${found.withdrawals.length})\n`);
         printTable(out, found.withdrawals, [
@@ -66,7 +67,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
           ['TYPE', (e) => e.type],
           ['STATUS', (e) => e.status],
           ['ATTEMPTS', (e) => e.attemptCount],
-          ['CREATED', (e) => e.createdAt],
+          ['CREATED', (e) => ctx.time(e.createdAt)],
         ]);
       });
     });
@@ -88,7 +89,7 @@ export function registerDeskCommands(program: Command, ctx: Context): void {
             ['OLDEST', ([, q]) => q.oldestId ?? ''],
           ],
         );
-        ctx.io.stdout.write(autoReplayLine(dashboard.autoReplayed));
+        ctx.io.stdout.write(autoReplayLine(dashboard.autoReplayed, ctx.time));
       });
     });
 

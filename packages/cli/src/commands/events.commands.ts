@@ -63,7 +63,7 @@ export function registerEventCommands(program: Command, ctx: Context): void {
           ['STATUS', (e) => e.status],
           ['ATTEMPTS', (e) => e.attemptCount],
           ['RECORD', (e) => recordOf(e)],
-          ['CREATED', (e) => e.createdAt],
+          ['CREATED', (e) => ctx.time(e.createdAt)],
         ]),
       );
     });

@@ -57,7 +57,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
       for await (const row of ctx.client().paginate('listAudit', query, o.limit)) rows.push(row);
       ctx.emit(rows, () =>
         printTable(ctx.io.stdout, rows, [
-          ['AT', (a) => a.createdAt],
+          ['AT', (a) => ctx.time(a.createdAt)],
           ['WHO', (a) => a.actor.email ?? `${a.actor.type.toLowerCase()}:${a.actor.id}`],
           ['ACTION', (a) => a.action],
           ['RECORD', (a) => `${a.entityType} ${a.entityId}`],

@@ -231,7 +231,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['AMOUNT (TRY)', (r) => formatAmount(r.amount)],
           ['TO', (r) => `${r.senderName} ${r.senderIban}`],
           ['REASON', (r) => r.reason.slice(0, 40)],
-          ['ASKED', (r) => r.createdAt],
+          ['ASKED', (r) => ctx.time(r.createdAt)],
           ['MODE', (r) => modeMark(r.livemode)],
         ]),
       );
@@ -281,7 +281,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
           ['STATUS', (i) => i.status],
           ['REQUESTED (TRY)', (i) => formatAmount(i.requestedAmount)],
           ['RECEIVED (TRY)', (i) => formatAmount(i.receivedAmount)],
-          ['CREATED', (i) => i.createdAt],
+          ['CREATED', (i) => ctx.time(i.createdAt)],
           ['MODE', (i) => modeMark(!sandboxes.has(i.siteId))],
         ]),
       );
@@ -294,7 +294,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       const sandbox = !ctx.jsonMode() && (await sandboxSiteIds(ctx)).has(deposit.siteId);
       ctx.emit(deposit, () => {
         ctx.io.stdout.write(testLine(sandbox));
-        printRecord(ctx.io.stdout, deposit);
+        printRecord(ctx.io.stdout, deposit, ctx.time);
       });
     });
   deposits
@@ -383,7 +383,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
         ['STATUS', (w) => w.status],
         ['AMOUNT (TRY)', (w) => formatAmount(w.amount)],
         ['TO', (w) => `${w.targetHolderName} ${w.targetIban}`],
-        ['CREATED', (w) => w.createdAt],
+        ['CREATED', (w) => ctx.time(w.createdAt)],
         ['MODE', (w) => modeMark(!sandboxes.has(w.siteId))],
       ]),
     );
@@ -396,7 +396,7 @@ export function registerReviewCommands(program: Command, ctx: Context): void {
       const sandbox = !ctx.jsonMode() && (await sandboxSiteIds(ctx)).has(withdrawal.siteId);
       ctx.emit(withdrawal, () => {
         ctx.io.stdout.write(testLine(sandbox));
-        printRecord(ctx.io.stdout, withdrawal);
+        printRecord(ctx.io.stdout, withdrawal, ctx.time);
       });
     });
   withdrawals

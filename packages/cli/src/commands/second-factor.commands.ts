@@ -22,7 +22,7 @@ export function registerSecondFactorCommands(program: Command, ctx: Context): vo
     .action(async (code: string) => {
       const confirmed = await ctx.client().call('confirmSecondFactor', { body: { code } });
       ctx.emit(confirmed, () => {
-        ctx.io.stdout.write(`Two-factor authentication is on since ${confirmed.enrolledAt}.\n`);
+        ctx.io.stdout.write(`Two-factor authentication is on since ${ctx.time(confirmed.enrolledAt)}.\n`);
         ctx.io.stdout.write(`Recovery codes (each works once in place of a code; keep them offline, they are shown only now):\n`);
         for (const recovery of confirmed.recoveryCodes) ctx.io.stdout.write(`  ${recovery}\n`);
       });

@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { OpsResponse } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
+import { bookedTime, type TimeFormat } from '../times.js';
 
 /** The media type the ledger reads each statement format as (docs/statements.md; held to @kasa/statements' registry). */
 export const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
@@ -86,24 +87,24 @@ export function registerStatementCommands(program: Command, ctx: Context): void 
           ['STATEMENT (TRY)', (r) => formatAmount(r.statementClosingBalance) || '-'],
           ['BOOKED (TRY)', (r) => formatAmount(r.bookedBalance) || '-'],
           ['DIFFERENCE (TRY)', (r) => formatAmount(r.difference) || '-'],
-          ['AS OF', (r) => r.asOf ?? r.reason],
+          ['AS OF', (r) => (r.asOf ? ctx.time(r.asOf) : r.reason)],
           ['UNCONFIRMED', (r) => r.unconfirmedTotal],
           ['GAPS', (r) => r.gaps.length],
         ]);
-        if (o.account) for (const r of rows) printDetail(out, r);
+        if (o.account) for (const r of rows) printDetail(out, r, ctx.time);
       });
       if (rows.some((r) => r.status === 'difference' || r.gaps.length > 0)) ctx.exitCode = 1;
     });
 }
 
 /** One account's unconfirmed lines and gaps, the places to look for a difference. */
-function printDetail(out: Context['io']['stdout'], r: OpsResponse<'getReconciliation'>): void {
+function printDetail(out: Context['io']['stdout'], r: OpsResponse<'getReconciliation'>, time: TimeFormat): void {
   if (r.unconfirmedTotal > 0) {
     out.write(
       `\nLines no statement carries (${r.unconfirmedTotal}${r.unconfirmedTotal > r.unconfirmedLines.length ? `, first ${r.unconfirmedLines.length}` : ''}):\n`,
     );
     printTable(out, r.unconfirmedLines, [
-      ['BOOKED', (l) => l.bookedAt],
+      ['BOOKED', (l) => bookedTime(time, l.bookedAt, l.timeKnown)],
       ['DIRECTION', (l) => l.direction],
       ['BANK TX ID', (l) => l.bankTxId],
       ['AMOUNT (TRY)', (l) => formatAmount(l.amount)],

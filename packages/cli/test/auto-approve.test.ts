@@ -1,0 +1,114 @@
+/** `kasa sites auto-approve`: a site's straight-through approval, shown and changed against a real ledger. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startLedger, type LedgerService } from '@kasa/ledger';
+import { createTestEnvironment, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { runCli } from '../src/index.js';
+
+let env: TestEnvironment;
+let ledger: LedgerService;
+let scenario: Scenario;
+beforeAll(async () => {
+  env = await createTestEnvironment();
+  ledger = await startLedger(env.config, 0);
+  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
+});
+afterAll(async () => {
+  await ledger?.stop();
+  await env?.cleanup();
+});
+
+async function kasa(args: string[], token = env.config.opsBootstrapToken) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    env: { KASA_URL: ledger.url, KASA_TOKEN: token },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The rule as the ops API stores it. */
+async function ruleOf(siteId: string): Promise<unknown> {
+  const site = await scenario.ops('GET', `/sites/${siteId}`);
+  expect(site.status).toBe(200);
+  return (site.body as { autoApprove: unknown }).autoApprove;
+}
+
+describe('kasa sites auto-approve', () => {
+  it("shows a new site's rule as off, with nothing changed", async () => {
+    const site = await scenario.createSite();
+    const shown = await kasa(['sites', 'auto-approve', site.siteId]);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^straight-through +off$/m);
+    expect(shown.stdout).toMatch(/^max amount \(TRY\) +0,00$/m);
+    expect(shown.stdout).toContain('Deposits of this site wait for an operator');
+    const audit = await scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    expect((audit.body as { data: unknown[] }).data).toHaveLength(0);
+  });
+
+  it('turns the rule on with a maximum typed in lira, prints it in lira, and audits before and after', async () => {
+    const site = await scenario.createSite();
+    const on = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '10.000,50', '--no-sender-match']);
+    expect(on.stderr).toBe('');
+    expect(on.code).toBe(0);
+    expect(on.stdout).toMatch(/^straight-through +on$/m);
+    expect(on.stdout).toMatch(/^max amount \(TRY\) +10\.000,50$/m);
+    expect(on.stdout).toMatch(/^sender must match +no: from any sender$/m);
+    expect(await ruleOf(site.siteId)).toEqual({ enabled: true, maxAmount: '1000050', requireSenderMatch: false });
+
+    const audit = await scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const [entry] = (audit.body as { data: Array<{ metadata: { before: unknown; after: unknown } }> }).data;
+    expect(entry?.metadata.after).toMatchObject({ autoApproveEnabled: true, autoApproveMaxAmount: '1000050' });
+  });
+
+  it('changes only what a flag names and keeps the rest; --json answers kuruş digits', async () => {
+    const site = await scenario.createSite();
+    expect((await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '5000'])).code).toBe(0);
+
+    const bound = await kasa(['--json', 'sites', 'auto-approve', site.siteId, '--max-amount', '2500,75']);
+    expect(bound.code).toBe(0);
+    expect(JSON.parse(bound.stdout)).toEqual({ siteId: site.siteId, enabled: true, maxAmount: '250075', requireSenderMatch: true });
+
+    const off = await kasa(['--json', 'sites', 'auto-approve', site.siteId, '--off']);
+    expect(JSON.parse(off.stdout)).toEqual({ siteId: site.siteId, enabled: false, maxAmount: '250075', requireSenderMatch: true });
+    expect(await ruleOf(site.siteId)).toEqual({ enabled: false, maxAmount: '250075', requireSenderMatch: true });
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    const site = await scenario.createSite();
+    const before = await ruleOf(site.siteId);
+
+    const noMaximum = await kasa(['sites', 'auto-approve', site.siteId, '--on']);
+    expect(noMaximum.code).toBe(1);
+    expect(noMaximum.stderr).toContain('give --max-amount with --on');
+
+    const both = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--off', '--max-amount', '100']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("option '--on' cannot be used with option '--off'");
+
+    const ambiguous = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '1.500']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('can be read two ways');
+
+    const zero = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('must be more than zero');
+
+    const unknown = await kasa(['sites', 'auto-approve', '00000000-0000-4000-8000-000000000000', '--off']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('kasa: ');
+
+    expect(await ruleOf(site.siteId)).toEqual(before);
+  });
+
+  it('lets a reviewer see the rule but not change it', async () => {
+    const site = await scenario.createSite();
+    const token = await scenario.login(await scenario.createOperator('REVIEWER'));
+    expect((await kasa(['sites', 'auto-approve', site.siteId], token)).code).toBe(0);
+    const refused = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '100'], token);
+    expect(refused.code).toBe(1);
+    expect(await ruleOf(site.siteId)).toMatchObject({ enabled: false });
+  });
+});
