@@ -174,6 +174,14 @@ export const PARTNER_EXAMPLES = {
     livemode: true,
     data: { ...depositIntent, status: 'LATE_ARRIVAL', approvedAt: null, updatedAt: '2026-01-31T12:41:07.052Z' },
   },
+  pingWebhook: {
+    eventId: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+    type: 'ping',
+    createdAt: '2026-01-31T11:58:02.117Z',
+    livemode: true,
+    test: true,
+    data: {},
+  },
   withdrawalWebhook: {
     eventId: '7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9',
     type: 'withdrawal.sent',

@@ -135,8 +135,8 @@ const WEBHOOK_HEADERS = [
   },
 ].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
 
-/** The example body of each event type's `webhooks` entry. */
-const WEBHOOK_EXAMPLES: Record<EventType, Json> = {
+/** The example body of each event type's `webhooks` entry, and of the test webhook `ping`. */
+const WEBHOOK_EXAMPLES: Record<EventType | 'ping', Json> = {
   'intent.approved': EX.intentWebhook,
   'intent.rejected': { ...EX.intentWebhook, type: 'intent.rejected' },
   'intent.received': EX.receivedWebhook,
@@ -146,26 +146,40 @@ const WEBHOOK_EXAMPLES: Record<EventType, Json> = {
   'withdrawal.sent': EX.withdrawalWebhook,
   'withdrawal.rejected': { ...EX.withdrawalWebhook, type: 'withdrawal.rejected' },
   'withdrawal.returned': { ...EX.withdrawalWebhook, type: 'withdrawal.returned' },
+  ping: EX.pingWebhook,
 };
 
-/** One `webhooks` entry per event type: what Kasa POSTs to the site's webhook URL, and what it expects back. */
+/** What a `webhooks` entry says of when and to whom it is sent; `ping` is only ever a test webhook. */
+function whenSent(type: EventType | 'ping'): string {
+  if (type === 'ping')
+    return "Kasa POSTs this once to the site's webhook URL when the partner asks for a test webhook of type `ping` (POST /api/v1/external/test/webhooks): never retried, never recorded, about no record.";
+  return (
+    "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it." +
+    ((OPT_IN_EVENT_TYPES as readonly string[]).includes(type)
+      ? ' Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.'
+      : ' Sent to every site.')
+  );
+}
+
+/** The body schema of a `webhooks` entry. */
+function webhookSchemaOf(type: EventType | 'ping'): string {
+  if (type === 'ping') return 'PingWebhookEvent';
+  return type.startsWith('intent.') ? 'IntentWebhookEvent' : 'WithdrawalWebhookEvent';
+}
+
+/** One `webhooks` entry per event type (and the test `ping`): what Kasa POSTs to the site's webhook URL, and what it expects back. */
 function webhookOperations(): Json {
-  const entries = EVENT_TYPES.map((type): [string, Json] => {
-    const schema = type.startsWith('intent.') ? 'IntentWebhookEvent' : 'WithdrawalWebhookEvent';
+  const entries = [...EVENT_TYPES, 'ping' as const].map((type): [string, Json] => {
     return [
       type,
       {
         post: {
           operationId: `webhook_${type.replace('.', '_')}`,
           tags: ['Webhooks'],
-          summary: `The \`${type}\` event`,
-          description:
-            "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it." +
-            ((OPT_IN_EVENT_TYPES as readonly string[]).includes(type)
-              ? ' Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.'
-              : ' Sent to every site.'),
+          summary: type === 'ping' ? 'The test webhook `ping`' : `The \`${type}\` event`,
+          description: whenSent(type),
           parameters: WEBHOOK_HEADERS,
-          requestBody: body(schema, WEBHOOK_EXAMPLES[type]),
+          requestBody: body(webhookSchemaOf(type), WEBHOOK_EXAMPLES[type]),
           responses: {
             '200': { description: 'Stored (or a duplicate): any 2xx ends the delivery.' },
             '401': { description: 'Signature missing or wrong: counted as a failed attempt and retried.' },
@@ -177,66 +191,13 @@ function webhookOperations(): Json {
   return Object.fromEntries(entries);
 }
 
-/** The webhook bodies as components: `data` is the record exactly as its status lookup returns it. */
-function webhookSchemas(): Json {
-  const body = (types: readonly string[], record: string, description: string, extra: Record<string, Json> = {}) => ({
-    type: 'object',
-    additionalProperties: false,
-    required: ['eventId', 'type', 'createdAt', 'livemode', 'data'],
-    description,
-    properties: {
-      eventId: { type: 'string', format: 'uuid' },
-      type: { type: 'string', enum: types },
-      createdAt: { type: 'string', format: 'date-time' },
-      livemode: {
-        type: 'boolean',
-        description: "False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md).",
-      },
-      data: ref(record),
-      test: {
-        type: 'boolean',
-        const: true,
-        description:
-          'Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.',
-      },
-      ...extra,
-    },
-  });
-  const topUp = {
-    type: 'object',
-    additionalProperties: false,
-    required: ['amount', 'bankTransferId', 'receivedAt'],
-    description:
-      'Only in `intent.topped_up`: the money this top-up credited (kuruş), the transfer that brought it and when the bank received it. ' +
-      'Credit the user `topUp.amount` once per eventId; `data.amount` is the new credited total of the intent.',
-    properties: {
-      amount: { type: 'string', pattern: '^[1-9][0-9]*$' },
-      bankTransferId: { type: 'string', format: 'uuid' },
-      receivedAt: { type: 'string', format: 'date-time' },
-    },
-  };
-  return {
-    IntentWebhookEvent: body(
-      EVENT_TYPES.filter((type) => type.startsWith('intent.')),
-      'DepositIntent',
-      'A change of a deposit: a decision, money received or arriving late, an automatic cancellation, or money credited to an approved deposit (`intent.topped_up`); `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change.',
-      { topUp },
-    ),
-    WithdrawalWebhookEvent: body(
-      EVENT_TYPES.filter((type) => type.startsWith('withdrawal.')),
-      'Withdrawal',
-      'A withdrawal outcome; `data` is the withdrawal as GET /api/v1/external/withdrawals/{withdrawalId} returns it after the change.',
-    ),
-  };
-}
-
 /** Builds the document; `serverUrl` is the `{base_url}` a partner was given (without `/api/v1`). */
 export function buildOpenApiDocument(serverUrl = 'https://api.kasa.example') {
   return withoutUnusedSchemas(fullDocument(serverUrl));
 }
 
 function fullDocument(serverUrl: string) {
-  const schemas = { ...componentsOf(REQUEST_SCHEMAS, [RESPONSE_SCHEMAS]), ...webhookSchemas() };
+  const schemas = componentsOf(REQUEST_SCHEMAS, [RESPONSE_SCHEMAS]);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

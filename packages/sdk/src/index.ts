@@ -42,6 +42,7 @@ export {
   toStandardWebhooksSecret,
   verifyWebhook,
   WebhookVerificationError,
+  type PingWebhookEvent,
   type VerifyWebhookInput,
   type WebhookEvent,
 } from './webhooks.js';

@@ -15,6 +15,9 @@ export { toStandardWebhooksSecret, WebhookVerificationError };
 /** A webhook body: a deposit decision or a withdrawal outcome, `data` being the record after the change. */
 export type WebhookEvent = components['schemas']['IntentWebhookEvent'] | components['schemas']['WithdrawalWebhookEvent'];
 
+/** The test webhook `ping` (POST /test/webhooks with type `ping`): signed like an event, about no record, `data` empty. */
+export type PingWebhookEvent = components['schemas']['PingWebhookEvent'];
+
 export interface VerifyWebhookInput {
   /** Your site's `whsec_...` secret as Kasa gave it, or during a rotation `[newSecret, previousSecret]`. */
   secret: string | readonly string[];

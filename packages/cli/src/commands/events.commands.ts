@@ -8,10 +8,9 @@ import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { printTable } from '../output.js';
 
 /** The record an event is about, from its webhook body: the intent's or the withdrawal's id. */
-function recordOf(event: OpsEvent): string | undefined {
-  const { intentId, withdrawalId } = event.payload.data;
-  if (typeof intentId === 'string') return intentId;
-  return typeof withdrawalId === 'string' ? withdrawalId : undefined;
+function recordOf(event: OpsEvent): string {
+  const { data } = event.payload;
+  return 'intentId' in data ? data.intentId : data.withdrawalId;
 }
 
 interface ReplayFailure {

@@ -4,6 +4,7 @@
  */
 import { ERROR_REASONS, ERROR_STATUS } from '../errors.js';
 import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, MATCH_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
+import { WEBHOOK_EVENT_SCHEMAS } from './webhook-events.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -250,6 +251,7 @@ export const recoverEventsResponseSchema = {
 export const eventSchema = {
   $id: 'Event',
   type: 'object',
+  additionalProperties: false,
   required: ['eventId', 'type', 'status', 'createdAt', 'attemptCount', 'payload'],
   properties: {
     eventId: uuid,
@@ -266,10 +268,9 @@ export const eventSchema = {
         'When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.',
     },
     payload: {
-      type: 'object',
-      required: ['eventId', 'type', 'createdAt', 'data'],
-      properties: { eventId: uuid, type: { type: 'string', enum: [...EVENT_TYPES] }, createdAt: timestamp, data: { type: 'object' } },
-      description: 'The webhook body exactly as delivered.',
+      description:
+        "The webhook body exactly as delivered: a deposit's event (`intent.*`) or a withdrawal's (`withdrawal.*`), `type` saying which. Never a test webhook: those are not events.",
+      oneOf: [{ $ref: 'IntentWebhookEvent' }, { $ref: 'WithdrawalWebhookEvent' }],
     },
   },
 } as const;
@@ -381,6 +382,7 @@ export const simulatedWithdrawalSchema = {
 } as const;
 
 export const RESPONSE_SCHEMAS = {
+  ...WEBHOOK_EVENT_SCHEMAS,
   SimulatedTransfer: simulatedTransferSchema,
   SimulatedIntent: simulatedIntentSchema,
   SimulatedWithdrawal: simulatedWithdrawalSchema,

@@ -592,6 +592,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The test webhook `ping`
+         * @description Kasa POSTs this once to the site's webhook URL when the partner asks for a test webhook of type `ping` (POST /api/v1/external/test/webhooks): never retried, never recorded, about no record.
+         */
+        post: operations["webhook_ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -706,6 +726,80 @@ export interface components {
              * @description Events created before this instant; default now. At most 31 days after since.
              */
             until?: string;
+        };
+        /** @description Only in `intent.topped_up`: the money this top-up credited (kuruş), the transfer that brought it and when the bank received it. Credit the user `topUp.amount` once per eventId; `data.amount` is the new credited total of the intent. */
+        TopUp: {
+            /** @description Minor units (kurus), as a string. */
+            amount: string;
+            /** Format: uuid */
+            bankTransferId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            receivedAt: string;
+        };
+        /** @description A change of a deposit: a decision, money received or arriving late, an automatic cancellation, or money credited to an approved deposit (`intent.topped_up`); `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change. */
+        IntentWebhookEvent: {
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string} */
+            type: "intent.approved" | "intent.rejected" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
+            livemode: boolean;
+            /**
+             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it. Never in the events API.
+             * @constant
+             */
+            test?: true;
+            data: components["schemas"]["DepositIntent"];
+            topUp?: components["schemas"]["TopUp"];
+        };
+        /** @description A withdrawal outcome; `data` is the withdrawal as GET /api/v1/external/withdrawals/{withdrawalId} returns it after the change. */
+        WithdrawalWebhookEvent: {
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string} */
+            type: "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
+            livemode: boolean;
+            /**
+             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it. Never in the events API.
+             * @constant
+             */
+            test?: true;
+            data: components["schemas"]["Withdrawal"];
+        };
+        /** @description Only as a test webhook of type `ping` (POST /api/v1/external/test/webhooks): it checks the receiver and its signature check; `data` is empty. */
+        PingWebhookEvent: {
+            /** Format: uuid */
+            eventId: string;
+            /** @constant */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
+            livemode: boolean;
+            /**
+             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it. Never in the events API.
+             * @constant
+             */
+            test: true;
+            /** @description Always `{}`. */
+            data: Record<string, never>;
         };
         /** @description What matching made of the simulated money, and the deposit as it now is. */
         SimulatedTransfer: {
@@ -879,19 +973,8 @@ export interface components {
              * @description When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.
              */
             nextAttemptAt?: string | null;
-            /** @description The webhook body exactly as delivered. */
-            payload: {
-                /** Format: uuid */
-                eventId: string;
-                /** @enum {string} */
-                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC with milliseconds.
-                 */
-                createdAt: string;
-                data: Record<string, never>;
-            };
+            /** @description The webhook body exactly as delivered: a deposit's event (`intent.*`) or a withdrawal's (`withdrawal.*`), `type` saying which. Never a test webhook: those are not events. */
+            payload: components["schemas"]["IntentWebhookEvent"] | components["schemas"]["WithdrawalWebhookEvent"];
         };
         DeliveryAttempt: {
             attemptNo: number;
@@ -934,19 +1017,8 @@ export interface components {
              * @description When the next delivery attempt is due while the event is PENDING: the start of its delivery cycle (creation or replay) before any attempt of that cycle, then lastAttemptAt plus the retry delay (5 minutes). An earliest time: the worker may send later under back-pressure, and a past value means due now. Null once DELIVERED or DEAD.
              */
             nextAttemptAt?: string | null;
-            /** @description The webhook body exactly as delivered. */
-            payload: {
-                /** Format: uuid */
-                eventId: string;
-                /** @enum {string} */
-                type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC with milliseconds.
-                 */
-                createdAt: string;
-                data: Record<string, never>;
-            };
+            /** @description The webhook body exactly as delivered: a deposit's event (`intent.*`) or a withdrawal's (`withdrawal.*`), `type` saying which. Never a test webhook: those are not events. */
+            payload: components["schemas"]["IntentWebhookEvent"] | components["schemas"]["WithdrawalWebhookEvent"];
             attempts: components["schemas"]["DeliveryAttempt"][];
         };
         EventList: {
@@ -1137,48 +1209,6 @@ export interface components {
                 message: string;
             }[];
             requestId?: string;
-        };
-        /** @description A change of a deposit: a decision, money received or arriving late, an automatic cancellation, or money credited to an approved deposit (`intent.topped_up`); `data` is the intent as GET /api/v1/external/intents/{intentId} returns it after the change. */
-        IntentWebhookEvent: {
-            /** Format: uuid */
-            eventId: string;
-            /** @enum {string} */
-            type: "intent.approved" | "intent.rejected" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
-            /** Format: date-time */
-            createdAt: string;
-            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
-            livemode: boolean;
-            data: components["schemas"]["DepositIntent"];
-            /**
-             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.
-             * @constant
-             */
-            test?: true;
-            /** @description Only in `intent.topped_up`: the money this top-up credited (kuruş), the transfer that brought it and when the bank received it. Credit the user `topUp.amount` once per eventId; `data.amount` is the new credited total of the intent. */
-            topUp?: {
-                amount: string;
-                /** Format: uuid */
-                bankTransferId: string;
-                /** Format: date-time */
-                receivedAt: string;
-            };
-        };
-        /** @description A withdrawal outcome; `data` is the withdrawal as GET /api/v1/external/withdrawals/{withdrawalId} returns it after the change. */
-        WithdrawalWebhookEvent: {
-            /** Format: uuid */
-            eventId: string;
-            /** @enum {string} */
-            type: "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
-            /** Format: date-time */
-            createdAt: string;
-            /** @description False for an event of the site's sandbox (a test key's records, simulated money; docs/sandbox.md). */
-            livemode: boolean;
-            data: components["schemas"]["Withdrawal"];
-            /**
-             * @description Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it.
-             * @constant
-             */
-            test?: true;
         };
     };
     responses: never;
@@ -5649,6 +5679,71 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IntentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+                 *       "type": "ping",
+                 *       "createdAt": "2026-01-31T11:58:02.117Z",
+                 *       "livemode": true,
+                 *       "test": true,
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingWebhookEvent"];
             };
         };
         responses: {
