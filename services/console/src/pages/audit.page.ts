@@ -4,6 +4,7 @@ import { seg } from '@kasa/ops-client';
 import type { AuditEntry, OpsOperator } from '@kasa/contracts';
 import { nextPageLink } from '../views/components.js';
 import { formatTime, formatTry, shortId } from '../views/format.js';
+import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
@@ -21,18 +22,38 @@ const ENTITY_PAGES: Record<string, string> = {
   sender_return: '/returns/',
 };
 
-const ENTITY_TYPES: Array<[string, string]> = [
-  ['deposit_intent', 'Deposit'],
-  ['withdrawal', 'Withdrawal'],
-  ['bank_transfer', 'Bank transfer'],
-  ['sender_return', 'Return to sender'],
-  ['outbox_event', 'Webhook event'],
-  ['site', 'Site'],
-  ['api_key', 'API key'],
-  ['operator', 'Operator'],
-  ['operator_token', 'Operator token'],
-  ['receiving_account', 'Receiving account'],
-];
+const ENTITY_TYPES = [
+  'deposit_intent',
+  'withdrawal',
+  'bank_transfer',
+  'sender_return',
+  'outbox_event',
+  'site',
+  'api_key',
+  'operator',
+  'operator_token',
+  'receiving_account',
+] as const;
+
+/** A kind of record as the operator reads it ("Deposit", "Yatırım"); an unknown kind as the ledger names it. */
+function entityLabel(type: string): string {
+  return (ENTITY_TYPES as readonly string[]).includes(type) ? t(`records.audit.entity.${type as (typeof ENTITY_TYPES)[number]}`) : type;
+}
+
+/**
+ * What an entry did as the operator reads it ("Deposit approved", "Yatırım onaylandı"), or null for an action the
+ * catalogue does not know yet (the code alone is shown then).
+ */
+export function actionLabel(action: string): string | null {
+  const key = `records.audit.did.${action}`;
+  return key in MESSAGES.en ? t(key as MessageKey) : null;
+}
+
+/** Who did it when no e-mail names them: "operator 3f2a…", "system", in the request's language. */
+function actorKind(type: string): string {
+  const key = `records.audit.actor.${type}`;
+  return key in MESSAGES.en ? t(key as MessageKey) : type.toLowerCase();
+}
 
 /** Actions an operator filters by most; any other can still be typed. */
 const KNOWN_ACTIONS = [
@@ -99,7 +120,7 @@ export function changeCell(metadata: unknown): SafeHtml | '' {
   if (typeof from === 'string' || typeof to === 'string') {
     rows.push(
       html`<li class="diff">
-        <span class="key">status</span> ${valueText('status', from)} → <strong>${valueText('status', to)}</strong>
+        <span class="key">${t('records.audit.statusKey')}</span> ${valueText('status', from)} → <strong>${valueText('status', to)}</strong>
       </li>`,
     );
   }
@@ -115,59 +136,70 @@ export function changeCell(metadata: unknown): SafeHtml | '' {
 
 function entityCell(entry: AuditEntry): SafeHtml {
   const base = ENTITY_PAGES[entry.entityType];
-  const kind = ENTITY_TYPES.find(([type]) => type === entry.entityType)?.[1] ?? entry.entityType;
+  const kind = entityLabel(entry.entityType);
   const label = html`${kind} <code title="${entry.entityId}">${shortId(entry.entityId)}</code>`;
   return base ? html`<a href="${safeUrl(base + seg(entry.entityId))}">${label}</a>` : label;
 }
 
 function actorCell(entry: AuditEntry): SafeHtml {
-  const who = entry.actor.email ?? `${entry.actor.type.toLowerCase()} ${entry.actor.id}`;
+  const who = entry.actor.email ?? `${actorKind(entry.actor.type)} ${entry.actor.id}`;
   return html`<a href="${safeUrl(`/audit?actorId=${encodeURIComponent(entry.actor.id)}`)}" title="${entry.actor.id}">${who}</a>`;
+}
+
+/** The action in words, with its code (what the filter and the ops API take) beneath. */
+function didCell(entry: AuditEntry): SafeHtml {
+  const label = actionLabel(entry.action);
+  return label ? html`${label}<br /><code class="muted">${entry.action}</code>` : html`<code>${entry.action}</code>`;
 }
 
 function auditColumns(sites: SiteDirectory): Array<Column<AuditEntry>> {
   return [
-    { header: 'When', cell: (e) => formatTime(e.createdAt) },
-    { header: 'Who', cell: actorCell },
-    { header: 'Did', cell: (e) => html`<code>${e.action}</code>` },
-    { header: 'To', cell: entityCell },
-    { header: 'Site', cell: (e) => siteLink(sites, e.siteId) },
-    { header: 'Change', cell: (e) => changeCell(e.metadata) },
+    { header: t('records.audit.col.when'), cell: (e) => formatTime(e.createdAt) },
+    { header: t('records.audit.col.who'), cell: actorCell },
+    { header: t('records.audit.col.did'), cell: didCell },
+    { header: t('records.audit.col.to'), cell: entityCell },
+    { header: t('records.col.site'), cell: (e) => siteLink(sites, e.siteId) },
+    { header: t('records.audit.col.change'), cell: (e) => changeCell(e.metadata) },
   ];
 }
 
 /** The filter form: an operator (admins pick from the list), the action, the record and the site. */
 function filterForm(filters: Record<string, string | undefined>, operators: OpsOperator[] | null, sites: SiteDirectory): SafeHtml {
-  const selected = (on: boolean) => (on ? html` selected` : '');
+  const selected = (on: boolean) => (on ? html` selected=""` : '');
   const actor = operators
     ? html`<select name="actorId">
-        <option value="">Anyone</option>
+        <option value="">${t('records.audit.anyone')}</option>
         ${operators.map((o) => html`<option value="${o.operatorId}" ${selected(o.operatorId === filters.actorId)}>${o.email}</option>`)}
       </select>`
-    : html`<input type="text" name="actorId" size="20" value="${filters.actorId ?? ''}" placeholder="operator id" />`;
+    : html`<input type="text" name="actorId" size="20" value="${filters.actorId ?? ''}" placeholder="${t('records.audit.operatorId')}" />`;
   return html`<form method="get" action="/audit" class="filters">
-    <label>Operator ${actor}</label>
+    <label>${t('records.audit.operator')} ${actor}</label>
     <label
-      >Action
-      <input type="text" name="action" list="audit-actions" size="22" value="${filters.action ?? ''}" placeholder="INTENT.APPROVED" />
-      <datalist id="audit-actions">${KNOWN_ACTIONS.map((a) => html`<option value="${a}"></option>`)}</datalist></label
+      >${t('records.audit.action')}
+      <input type="text" name="action" list="audit-actions" size="22" value="${filters.action ?? ''}" placeholder="${KNOWN_ACTIONS[0]}" />
+      <datalist id="audit-actions">
+        ${KNOWN_ACTIONS.map((a) => html`<option value="${a}">${actionLabel(a) ?? ''}</option>`)}
+      </datalist></label
     >
     <label
-      >Record
+      >${t('records.audit.record')}
       <select name="entityType">
-        <option value="">Any kind</option>
-        ${ENTITY_TYPES.map(([type, label]) => html`<option value="${type}" ${selected(type === filters.entityType)}>${label}</option>`)}
+        <option value="">${t('records.audit.anyKind')}</option>
+        ${ENTITY_TYPES.map((type) => html`<option value="${type}" ${selected(type === filters.entityType)}>${entityLabel(type)}</option>`)}
       </select></label
     >
-    <label>Record id <input type="text" name="entityId" size="24" value="${filters.entityId ?? ''}" /></label>
+    <label>${t('records.audit.recordId')} <input type="text" name="entityId" size="24" value="${filters.entityId ?? ''}" /></label>
     <label
-      >Site
+      >${t('records.filter.site')}
       <select name="siteId">
-        <option value="">All sites</option>
+        <option value="">${t('records.filter.allSites')}</option>
         ${[...sites.values()].map((s) => html`<option value="${s.siteId}" ${selected(s.siteId === filters.siteId)}>${s.slug}</option>`)}
       </select></label
     >
-    <div class="filter-actions"><button type="submit" class="btn">Filter</button> <a class="btn plain" href="/audit">Clear</a></div>
+    <div class="filter-actions">
+      <button type="submit" class="btn">${t('records.filter.submit')}</button>
+      <a class="btn plain" href="/audit">${t('records.filter.clear')}</a>
+    </div>
   </form>`;
 }
 
@@ -186,9 +218,9 @@ export function auditRoutes(deps: ConsoleDeps): Router {
       ctx.isAdmin ? ctx.ops.call('listOperators').then((list) => list.data) : Promise.resolve(null),
     ]);
     const body = html`${filterForm(filters, operators, sites)}
-    ${table({ columns: auditColumns(sites), rows: page.data, empty: 'No audit entries match.' })}
+    ${table({ columns: auditColumns(sites), rows: page.data, empty: t('records.audit.empty') })}
     ${nextPageLink('/audit', filters, page.nextCursor)} ${exportCsvLink('audit', filters)}`;
-    ctx.render('Audit log', 'audit', body);
+    ctx.render(t('records.audit.title'), 'audit', body);
   });
 
   return router;

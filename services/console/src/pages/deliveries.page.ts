@@ -4,38 +4,45 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { DeliveryHealthList, OpsEvent, OpsEventDetail, SiteDeliveryHealth } from '@kasa/contracts';
 import { EVENT_TYPES } from '@kasa/contracts';
-import { waitedFor } from '@kasa/ops-client';
 import { actionForm, currentTab, facts, jsonBlock, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatTime } from '../views/format.js';
+import { currentLocale, t, th, type MessageKey } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
-import { userColumns } from './record-lists.js';
+import { userColumns, waitedText } from './record-lists.js';
 import { siteDirectory, siteLink, withSites, type SiteDirectory } from './site-names.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
-const STATUS_TABS: Array<[string, string]> = [
-  ['', 'All'],
-  ['DEAD', 'Dead'],
-  ['PENDING', 'Pending'],
-  ['DELIVERED', 'Delivered'],
+const STATUS_TABS: Array<[string, MessageKey]> = [
+  ['', 'records.deliveries.tab.all'],
+  ['DEAD', 'records.deliveries.tab.dead'],
+  ['PENDING', 'records.deliveries.tab.pending'],
+  ['DELIVERED', 'records.deliveries.tab.delivered'],
 ];
+
+/** The status tabs in the request's language. */
+const statusTabs = (): Array<[string, string]> => STATUS_TABS.map(([status, key]) => [status, t(key)]);
 
 /** Only a finished cycle can be replayed; the ledger answers 409 for one still in flight. */
 function replayForm(ctx: FormContext, event: Pick<OpsEvent, 'eventId' | 'type' | 'status'>): SafeHtml | '' {
   if (event.status !== 'DEAD' && event.status !== 'DELIVERED') return '';
   return actionForm(ctx, {
     action: `/deliveries/${seg(event.eventId)}/replay`,
-    label: 'Replay',
+    label: t('records.deliveries.replay'),
     tone: event.status === 'DEAD' ? 'primary' : 'plain',
-    confirm: `Deliver event ${event.eventId} (${event.type}) again? The partner receives the same eventId.`,
+    confirm: t('records.deliveries.replayConfirm', { id: event.eventId, type: event.type }),
   });
 }
 
 /** A PENDING event waiting out its retry delay: its next attempt now, counted as that attempt (the ledger never adds one). */
 function retryNowForm(ctx: FormContext, event: Pick<OpsEvent, 'eventId' | 'status'>): SafeHtml | '' {
   if (event.status !== 'PENDING') return '';
-  return actionForm(ctx, { action: `/deliveries/${seg(event.eventId)}/retry-now`, label: 'Retry now', tone: 'primary' });
+  return actionForm(ctx, {
+    action: `/deliveries/${seg(event.eventId)}/retry-now`,
+    label: t('records.deliveries.retryNow'),
+    tone: 'primary',
+  });
 }
 
 /** The deposit or withdrawal an event reports on, from its webhook data: the reference, linked to the record. */
@@ -53,28 +60,30 @@ function subjectLink(event: Pick<OpsEvent, 'payload'>): SafeHtml {
 }
 
 /** "3 of 8": the attempts of the current cycle against the cycle's limit (WEBHOOK_MAX_ATTEMPTS). */
-const attemptsText = (event: Pick<OpsEvent, 'attemptCount'>, maxAttempts: number) => `${event.attemptCount} of ${maxAttempts}`;
+const attemptsText = (event: Pick<OpsEvent, 'attemptCount'>, maxAttempts: number) =>
+  t('records.deliveries.attemptsOf', { count: event.attemptCount, max: maxAttempts });
 
 /** When a PENDING event is next attempted: its time, or "due now" once that time has passed (a worker takes it next). */
 function nextAttemptText(event: Pick<OpsEvent, 'status' | 'nextAttemptAt'>, now: Date): SafeHtml | string {
   if (event.status !== 'PENDING' || !event.nextAttemptAt) return '—';
-  if (Date.parse(event.nextAttemptAt) <= now.getTime()) return html`<span class="badge info">due now</span>`;
+  if (Date.parse(event.nextAttemptAt) <= now.getTime()) return html`<span class="badge info">${t('records.deliveries.dueNow')}</span>`;
   return formatTime(event.nextAttemptAt);
 }
 
-const ATTEMPT_COLUMNS: Array<Column<OpsEventDetail['attempts'][number]>> = [
-  { header: '#', cell: (a) => a.attemptNo },
-  { header: 'Started', cell: (a) => formatTime(a.startedAt) },
-  { header: 'URL', cell: (a) => html`<code>${a.url}</code>` },
-  { header: 'Took', class: 'num', cell: (a) => `${a.durationMs} ms` },
-  { header: 'HTTP', cell: (a) => a.statusCode ?? '—' },
+/** The columns of an event's attempts, in the request's language. */
+const attemptColumns = (): Array<Column<OpsEventDetail['attempts'][number]>> => [
+  { header: t('records.deliveries.col.number'), cell: (a) => a.attemptNo },
+  { header: t('records.deliveries.col.started'), cell: (a) => formatTime(a.startedAt) },
+  { header: t('records.deliveries.col.url'), cell: (a) => html`<code>${a.url}</code>` },
+  { header: t('records.deliveries.col.took'), class: 'num', cell: (a) => t('records.deliveries.ms', { ms: a.durationMs }) },
+  { header: t('records.deliveries.col.http'), cell: (a) => a.statusCode ?? '—' },
   {
-    header: 'Error',
+    header: t('records.deliveries.col.error'),
     cell: (a) =>
       html`${a.error ?? ''}${
         a.responseBody
           ? html`<details>
-              <summary>Response body</summary>
+              <summary>${t('records.deliveries.responseBody')}</summary>
               <pre class="json">${a.responseBody}</pre>
             </details>`
           : ''
@@ -84,18 +93,18 @@ const ATTEMPT_COLUMNS: Array<Column<OpsEventDetail['attempts'][number]>> = [
 
 function eventColumns(ctx: FormContext, sites: SiteDirectory, maxAttempts: number, now: Date): Array<Column<OpsEvent>> {
   return [
-    { header: 'Created', cell: (e) => formatTime(e.createdAt) },
+    { header: t('records.col.created'), cell: (e) => formatTime(e.createdAt) },
     {
-      header: 'Event',
+      header: t('records.col.event'),
       cell: (e) => html`<a href="/deliveries/${seg(e.eventId)}">${e.type}</a>`,
       cellTitle: (e) => e.eventId,
     },
-    { header: 'Reference', cell: subjectLink },
+    { header: t('records.col.reference'), cell: subjectLink },
     ...userColumns<OpsEvent>((e) => e.user),
-    { header: 'Site', cellClass: 'nowrap', cell: (e) => siteLink(sites, e.siteId) },
-    { header: 'Status', cell: (e) => statusBadge(e.status) },
-    { header: 'Attempts', class: 'num', cell: (e) => attemptsText(e, maxAttempts) },
-    { header: 'Next attempt', cell: (e) => nextAttemptText(e, now) },
+    { header: t('records.col.site'), cellClass: 'nowrap', cell: (e) => siteLink(sites, e.siteId) },
+    { header: t('records.col.status'), cell: (e) => statusBadge(e.status) },
+    { header: t('records.col.attempts'), class: 'num', cell: (e) => attemptsText(e, maxAttempts) },
+    { header: t('records.deliveries.col.nextAttempt'), cell: (e) => nextAttemptText(e, now) },
     { header: '', cellClass: 'nowrap', cell: (e) => html`${retryNowForm(ctx, e)}${replayForm(ctx, e)}` },
   ];
 }
@@ -106,22 +115,33 @@ function eventColumns(ctx: FormContext, sites: SiteDirectory, maxAttempts: numbe
  */
 function replayDeadForm(ctx: FormContext, health: SiteDeliveryHealth | undefined): SafeHtml | '' {
   if (!health || health.deadEvents === 0) return '';
-  const events = health.deadEvents === 1 ? '1 DEAD event' : `${health.deadEvents} DEAD events`;
+  const events = deadCount(health.deadEvents);
   return html`<div class="warn site-replay">
-    <p><strong>${health.slug}</strong> has ${events}: every attempt of their last delivery cycle failed.</p>
+    <p>${th('records.deliveries.siteDead', { slug: html`<strong>${health.slug}</strong>`, events })}</p>
     ${actionForm(ctx, {
       action: `/deliveries/sites/${seg(health.siteId)}/replay-dead`,
-      label: 'Replay all DEAD events of this site',
+      label: t('records.deliveries.replayDead'),
       tone: 'primary',
-      confirm: `Deliver all ${events} of ${health.slug} again? Each starts a new delivery cycle with the same eventId, audited with your name.`,
+      confirm: t('records.deliveries.replayDeadConfirm', { events, slug: health.slug }),
     })}
   </div>`;
+}
+
+/** "3 DEAD events" in the request's language. */
+const deadCount = (count: number) => (count === 1 ? t('records.deliveries.deadOne') : t('records.deliveries.deadMany', { count }));
+
+/** A success rate (0.955) as a percentage with one decimal in the request's language: "95.5 %", "%95,5". */
+function rateText(rate: number): string {
+  const rounded = Math.round(rate * 1000) / 10;
+  return t('records.deliveries.rate', { rate: currentLocale() === 'tr' ? String(rounded).replace('.', ',') : String(rounded) });
 }
 
 /** A partner's last failure in a few words: the HTTP status, or what went wrong before an answer. */
 function failureText(health: SiteDeliveryHealth): string {
   if (!health.lastFailure) return '';
-  return health.lastFailure.statusCode ? `HTTP ${health.lastFailure.statusCode}` : (health.lastFailure.error ?? 'failed');
+  return health.lastFailure.statusCode
+    ? `HTTP ${health.lastFailure.statusCode}`
+    : (health.lastFailure.error ?? t('records.deliveries.failed'));
 }
 
 /** Each partner's deliveries: success rate in the window, failing since, last error, DEAD and PENDING events. */
@@ -129,43 +149,47 @@ function healthTable(list: DeliveryHealthList, now: Date): SafeHtml {
   return table({
     columns: [
       {
-        header: 'Site',
+        header: t('records.col.site'),
         cellClass: 'nowrap',
         cell: (s) => html`<a href="/deliveries?siteId=${encodeURIComponent(s.siteId)}" title="${s.name}">${s.slug}</a>`,
       },
       {
-        header: `Success (${list.windowHours} h)`,
+        header: t('records.deliveries.col.success', { hours: list.windowHours }),
         class: 'num',
-        cell: (s) => (s.successRate === null ? html`<span class="muted">no traffic</span>` : `${Math.round(s.successRate * 1000) / 10} %`),
+        cell: (s) =>
+          s.successRate === null ? html`<span class="muted">${t('records.deliveries.noTraffic')}</span>` : rateText(s.successRate),
       },
-      { header: 'Attempts', class: 'num', cell: (s) => s.attempts },
+      { header: t('records.col.attempts'), class: 'num', cell: (s) => s.attempts },
       {
-        header: 'Failing for',
+        header: t('records.deliveries.col.failingFor'),
         cell: (s) =>
           s.failingSince
-            ? html`<span class="badge danger" title="since ${formatTime(s.failingSince)}">${waitedFor(s.failingSince, now)}</span>`
+            ? html`<span class="badge danger" title="${t('records.waiting.since', { time: formatTime(s.failingSince) })}"
+                >${waitedText(s.failingSince, now)}</span
+              >`
             : '',
       },
       {
-        header: 'Last error',
+        header: t('records.deliveries.col.lastError'),
         cell: (s) => (s.lastFailure ? html`${failureText(s)} <span class="muted">${formatTime(s.lastFailure.at)}</span>` : ''),
       },
       {
-        header: 'Dead',
+        header: t('records.deliveries.col.dead'),
         class: 'num',
         cell: (s) =>
           s.deadEvents > 0 ? html`<a href="/deliveries?status=DEAD&amp;siteId=${encodeURIComponent(s.siteId)}">${s.deadEvents}</a>` : '0',
       },
-      { header: 'Pending', class: 'num', cell: (s) => s.pendingEvents },
+      { header: t('records.deliveries.col.pending'), class: 'num', cell: (s) => s.pendingEvents },
       {
-        header: 'Webhook URL',
-        cell: (s) => (s.webhookUrl ? html`<code>${s.webhookUrl}</code>` : html`<span class="muted">not set</span>`),
+        header: t('records.deliveries.col.webhookUrl'),
+        cell: (s) =>
+          s.webhookUrl ? html`<code>${s.webhookUrl}</code>` : html`<span class="muted">${t('records.deliveries.notSet')}</span>`,
       },
     ],
     rows: list.data,
     rowId: (s) => s.siteId,
     rowClass: (s) => (s.failingSince || s.deadEvents > 0 ? 'dead' : ''),
-    empty: 'No sites yet.',
+    empty: t('records.deliveries.noSites'),
   });
 }
 
@@ -175,7 +199,7 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
 
   router.get('/deliveries', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const status = currentTab(STATUS_TABS, ctx.query('status'), '');
+    const status = currentTab(statusTabs(), ctx.query('status'), '');
     const type = (EVENT_TYPES as readonly string[]).includes(ctx.query('type') ?? '') ? ctx.query('type') : undefined;
     const sites = await siteDirectory(ctx.ops);
     const siteId = sites.has(ctx.query('siteId') ?? '') ? ctx.query('siteId') : undefined;
@@ -186,32 +210,30 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
       ctx.ops.call('deliveryHealth', { query: { siteId } }),
     ]);
     const body = html`<section>
-        <h2>Partners</h2>
-        <p class="hint">
-          A partner is failing while its last delivery failed. Pick a site (or its DEAD count) to replay all its DEAD events at once.
-        </p>
+        <h2>${t('records.deliveries.partners')}</h2>
+        <p class="hint">${t('records.deliveries.partnersHint')}</p>
         ${healthTable(health, new Date(health.generatedAt))}
       </section>
       <section class="events">
-        <h2>Events</h2>
-        ${tabs('/deliveries', status, STATUS_TABS, { type, siteId })}
+        <h2>${t('records.deliveries.events')}</h2>
+        ${tabs('/deliveries', status, statusTabs(), { type, siteId })}
         <form method="get" action="/deliveries" class="filters">
           <input type="hidden" name="status" value="${status}" />
           <label
-            >Site
+            >${t('records.filter.site')}
             <select name="siteId">
-              <option value="">All sites</option>
-              ${[...sites.values()].map((s) => html`<option value="${s.siteId}" ${s.siteId === siteId ? html` selected` : ''}>${s.slug}</option>`)}
+              <option value="">${t('records.filter.allSites')}</option>
+              ${[...sites.values()].map((s) => html`<option value="${s.siteId}" ${s.siteId === siteId ? html` selected=""` : ''}>${s.slug}</option>`)}
             </select></label
           >
           <label
-            >Type
+            >${t('records.col.type')}
             <select name="type">
-              <option value="">any</option>
-              ${EVENT_TYPES.map((t) => html`<option${t === type ? html` selected` : ''}>${t}</option>`)}
+              <option value="">${t('records.deliveries.anyType')}</option>
+              ${EVENT_TYPES.map((known) => html`<option${known === type ? html` selected=""` : ''}>${known}</option>`)}
             </select></label
           >
-          <button type="submit" class="btn plain">Filter</button>
+          <button type="submit" class="btn plain">${t('records.filter.submit')}</button>
         </form>
         ${
           siteId
@@ -226,11 +248,11 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
           rows: page.data,
           rowId: (e) => e.eventId,
           rowClass: (e) => (e.status === 'DEAD' ? 'dead' : ''),
-          empty: 'No events match.',
+          empty: t('records.deliveries.empty'),
         })}
         ${nextPageLink('/deliveries', filters, page.nextCursor)} ${exportCsvLink('events', filters)}
       </section>`;
-    ctx.render('Deliveries', 'deliveries', body);
+    ctx.render(t('records.deliveries.title'), 'deliveries', body);
   });
 
   router.get('/deliveries/:eventId', async (req, res) => {
@@ -240,43 +262,46 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
         ${
           /^\d{1,3}$/.test(ctx.query('retried') ?? '')
             ? html`<p class="notice" role="status">
-                Attempt ${ctx.query('retried')} of ${deps.config.webhookMaxAttempts} brought forward: it runs now. Reload to see how the
-                partner answered.
+                ${t('records.deliveries.broughtForward', { n: ctx.query('retried') ?? '', max: deps.config.webhookMaxAttempts })}
               </p>`
             : ''
         }
         ${facts([
-          ['Status', statusBadge(event.status)],
-          ['Type', event.type],
-          ['Reference', subjectLink(event)],
-          ['User', event.user ? (event.user.externalUserLabel ?? '—') : '—'],
-          ['User id', event.user ? html`<code>${event.user.externalUserId}</code>` : '—'],
-          ['Site', siteLink(sites, event.siteId)],
-          ['Event id', html`<code>${event.eventId}</code>`],
-          ['Created', formatTime(event.createdAt)],
-          ['Attempts', attemptsText(event, deps.config.webhookMaxAttempts)],
-          ['Last attempt', formatTime(event.lastAttemptAt)],
-          ['Next attempt', event.status === 'PENDING' ? nextAttemptText(event, new Date()) : null],
-          ['Delivered at', event.deliveredAt ? formatTime(event.deliveredAt) : null],
-          ['Dead since', event.deadAt ? formatTime(event.deadAt) : null],
+          [t('records.col.status'), statusBadge(event.status)],
+          [t('records.col.type'), event.type],
+          [t('records.col.reference'), subjectLink(event)],
+          [t('records.col.user'), event.user ? (event.user.externalUserLabel ?? '—') : '—'],
+          [t('records.col.userId'), event.user ? html`<code>${event.user.externalUserId}</code>` : '—'],
+          [t('records.col.site'), siteLink(sites, event.siteId)],
+          [t('records.deliveries.eventId'), html`<code>${event.eventId}</code>`],
+          [t('records.col.created'), formatTime(event.createdAt)],
+          [t('records.col.attempts'), attemptsText(event, deps.config.webhookMaxAttempts)],
+          [t('records.deliveries.lastAttempt'), formatTime(event.lastAttemptAt)],
+          [t('records.deliveries.col.nextAttempt'), event.status === 'PENDING' ? nextAttemptText(event, new Date()) : null],
+          [t('records.deliveries.deliveredAt'), event.deliveredAt ? formatTime(event.deliveredAt) : null],
+          [t('records.deliveries.deadSince'), event.deadAt ? formatTime(event.deadAt) : null],
         ])}
         <div class="actions">${retryNowForm(ctx, event)}${replayForm(ctx, event)}</div>
       </section>
       <section>
-        <h2>Attempts</h2>
+        <h2>${t('records.deliveries.attempts')}</h2>
         ${table({
-          columns: ATTEMPT_COLUMNS,
+          columns: attemptColumns(),
           rows: event.attempts,
           rowClass: (a) => (a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300 ? '' : 'failed'),
-          empty: 'No delivery attempt yet.',
+          empty: t('records.deliveries.noAttempt'),
         })}
       </section>
       <section>
-        <h2>Payload</h2>
+        <h2>${t('records.deliveries.payload')}</h2>
         ${jsonBlock(event.payload)}
       </section>`;
     const reference = (event.payload as { data?: { referenceNo?: unknown } } | null)?.data?.referenceNo;
-    ctx.render(`Event ${event.type}${typeof reference === 'string' ? ` of ${reference}` : ''}`, 'deliveries', body);
+    const title =
+      typeof reference === 'string'
+        ? t('records.deliveries.eventTitleOf', { type: event.type, reference })
+        : t('records.deliveries.eventTitle', { type: event.type });
+    ctx.render(title, 'deliveries', body);
   });
 
   router.post('/deliveries/:eventId/retry-now', async (req, res) => {
@@ -292,15 +317,14 @@ export function deliveryRoutes(deps: ConsoleDeps): Router {
     const ops = actionContext(deps, req, res, '/deliveries').ops;
     const [result, sites] = await withSites(ops, ops.call('opsReplayDeadEvents', { params: { siteId } }));
     const slug = sites.get(siteId)?.slug ?? siteId;
-    const count = result.replayed === 1 ? '1 DEAD event' : `${result.replayed} DEAD events`;
     // Rendered, not redirected: the count exists only in this answer.
     const body = html`<section class="card replay-result">
-      <p class="notice" role="status">Replayed ${count} of ${slug}: each is PENDING again, in a new delivery cycle.</p>
+      <p class="notice" role="status">${t('records.deliveries.replayed', { count: deadCount(result.replayed), slug })}</p>
       <p>
-        <a class="btn plain" href="/deliveries?siteId=${encodeURIComponent(siteId)}">Back to ${slug}'s deliveries</a>
+        <a class="btn plain" href="/deliveries?siteId=${encodeURIComponent(siteId)}">${t('records.deliveries.backTo', { slug })}</a>
       </p>
     </section>`;
-    pageContext(deps, req, res).render('Replay of DEAD events', 'deliveries', body);
+    pageContext(deps, req, res).render(t('records.deliveries.replayTitle'), 'deliveries', body);
   });
 
   router.post('/deliveries/:eventId/replay', async (req, res) => {

@@ -5,12 +5,13 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { USER_REASON_LABELS, depositActions, senderFlag } from '../views/actions.view.js';
 import { facts, nextPageLink, statusBadge } from '../views/components.js';
 import { formatTime, formatTry, readLira } from '../views/format.js';
+import { t, th } from '../i18n/index.js';
 import { html } from '../views/html.js';
 import { table } from '../views/table.js';
 import { transferColumns } from './bank-transfers.page.js';
 import { actionContext, pageContext } from './page-context.js';
 import { recordFacts } from './record-facts.js';
-import { depositColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
+import { depositColumns, readRecordFilters, recordFilterForm, statusLabel, waitingCell } from './record-lists.js';
 import { returnForm } from './returns.page.js';
 import { siteDirectory, withSites } from './site-names.js';
 import { exportCsvLink } from '../views/export-link.view.js';
@@ -37,21 +38,21 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     ]);
     const now = new Date();
     const body = html`${recordFilterForm('/deposits', sites, filters, { statuses: DEPOSIT_STATUSES })}
-      <p class="hint">Amounts are what was requested; received differs when the user sent another figure. Days are in Türkiye time.</p>
+      <p class="hint">${t('records.deposits.hint')}</p>
       ${table({
         columns: [
           ...depositColumns(sites),
-          { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
+          { header: t('records.col.requested'), class: 'num', cell: (i) => formatTry(i.requestedAmount) },
           {
-            header: 'Received',
+            header: t('records.col.received'),
             class: 'num',
             // Marked when the user sent another figure than was asked.
             cellClass: (i) => (i.receivedAmount !== null && i.receivedAmount !== i.requestedAmount ? 'num differs' : 'num'),
             cell: (i) => formatTry(i.receivedAmount),
           },
-          { header: 'Status', cell: (i) => statusBadge(i.status) },
+          { header: t('records.col.status'), cell: (i) => statusBadge(i.status) },
           {
-            header: 'Waiting',
+            header: t('records.col.waiting'),
             cell: (i) =>
               i.status === 'PENDING_REVIEW' || i.status === 'LATE_ARRIVAL'
                 ? waitingCell(i.awaitingReviewSince, now, deps.config.reviewWaitWarnMinutes)
@@ -60,10 +61,10 @@ export function depositRoutes(deps: ConsoleDeps): Router {
         ],
         rows: page.data,
         rowId: (i) => i.intentId,
-        empty: 'No deposit matches these filters.',
+        empty: t('records.deposits.empty'),
       })}
       ${nextPageLink('/deposits', filters.typed, page.nextCursor)} ${exportCsvLink('deposits', filters.api)}`;
-    ctx.render('Deposits', 'deposits', body);
+    ctx.render(t('records.deposits.title'), 'deposits', body);
   });
 
   router.get('/intents/:intentId', async (req, res) => {
@@ -71,62 +72,72 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     const [deposit, sites] = await withSites(ctx.ops, ctx.ops.call('opsGetIntent', { params: { intentId: pathParam(req, 'intentId') } }));
     const body = html`<section class="card">
         ${facts([
-          ...recordFacts(sites, deposit, 'Intent id', deposit.intentId),
-          ['Requested', formatTry(deposit.requestedAmount)],
-          ['Received', formatTry(deposit.receivedAmount)],
+          ...recordFacts(sites, deposit, t('records.deposit.id'), deposit.intentId),
+          [t('records.col.requested'), formatTry(deposit.requestedAmount)],
+          [t('records.col.received'), formatTry(deposit.receivedAmount)],
           [
-            'Waiting for the rest',
+            t('records.deposit.waitingForRest'),
             deposit.waitingForRestSince
-              ? `since ${formatTime(deposit.waitingForRestSince)}: it returns to the review queue when more money arrives`
+              ? t('records.deposit.waitingForRestSince', { time: formatTime(deposit.waitingForRestSince) })
               : null,
           ],
           [
-            'Sender check',
+            t('records.deposit.senderCheck'),
             deposit.senderNameMismatch === null || deposit.senderNameMismatch === undefined
-              ? 'nothing to compare (no user label or no transfer)'
+              ? t('records.deposit.senderNothing')
               : deposit.senderNameMismatch.length === 0
-                ? 'every sender resembles the user'
-                : html`${senderFlag(deposit)} sent by ${deposit.senderNameMismatch.join(', ')}; the user is
-                  ${deposit.externalUserLabel ?? ''}`,
+                ? t('records.deposit.senderAlike')
+                : th('records.deposit.senderDiffers', {
+                    flag: senderFlag(deposit),
+                    senders: deposit.senderNameMismatch.join(', '),
+                    user: deposit.externalUserLabel ?? '',
+                  }),
           ],
-          ['Approved amount', deposit.status === 'APPROVED' ? formatTry(deposit.amount) : null],
-          ['Created', formatTime(deposit.createdAt)],
-          ['Expires', formatTime(deposit.expiresAt)],
-          ['Approved at', formatTime(deposit.approvedAt)],
-          ['Rejected at', deposit.rejectedAt ? html`${formatTime(deposit.rejectedAt)} — ${deposit.rejectedReason ?? ''}` : null],
+          [t('records.deposit.approvedAmount'), deposit.status === 'APPROVED' ? formatTry(deposit.amount) : null],
+          [t('records.col.created'), formatTime(deposit.createdAt)],
+          [t('records.deposit.expires'), formatTime(deposit.expiresAt)],
+          [t('records.fact.approvedAt'), formatTime(deposit.approvedAt)],
           [
-            'User was told',
-            deposit.rejectedAt ? (deposit.rejectedUserReason ? USER_REASON_LABELS[deposit.rejectedUserReason] : 'general text') : null,
+            t('records.fact.rejectedAt'),
+            deposit.rejectedAt ? html`${formatTime(deposit.rejectedAt)} — ${deposit.rejectedReason ?? ''}` : null,
           ],
-          ['User said sent', deposit.userConfirmedAt ? formatTime(deposit.userConfirmedAt) : null],
+          [
+            t('records.deposit.userTold'),
+            deposit.rejectedAt
+              ? deposit.rejectedUserReason
+                ? USER_REASON_LABELS[deposit.rejectedUserReason]
+                : t('records.deposit.generalText')
+              : null,
+          ],
+          [t('records.deposit.userSaidSent'), deposit.userConfirmedAt ? formatTime(deposit.userConfirmedAt) : null],
         ])}
-        <h2>Decision</h2>
+        <h2>${t('records.deposit.decision')}</h2>
         ${depositActions(ctx, deposit)}
       </section>
       <section>
-        <h2>Bank transfers</h2>
+        <h2>${t('records.deposit.transfers')}</h2>
         ${table({
           columns: [
-            ...transferColumns((t) => t.description),
+            ...transferColumns((transfer) => transfer.description),
             // A rejected deposit kept none of its money: it may go back to the sender.
             ...(deposit.status === 'REJECTED'
               ? [
                   {
-                    header: 'Money back',
-                    cell: (t: OpsBankTransfer) =>
-                      t.status === 'MATCHED' || t.status === 'ASSIGNED'
-                        ? returnForm(ctx, t.bankTransferId, t.amount, t.senderName)
-                        : html`<a href="/returns">${t.status.toLowerCase()}</a>`,
+                    header: t('records.deposit.moneyBack'),
+                    cell: (transfer: OpsBankTransfer) =>
+                      transfer.status === 'MATCHED' || transfer.status === 'ASSIGNED'
+                        ? returnForm(ctx, transfer.bankTransferId, transfer.amount, transfer.senderName)
+                        : html`<a href="/returns">${statusLabel(transfer.status)}</a>`,
                   },
                 ]
               : []),
           ],
           rows: deposit.bankTransfers,
-          rowId: (t) => t.bankTransferId,
-          empty: 'No transfer has been matched to this deposit.',
+          rowId: (transfer) => transfer.bankTransferId,
+          empty: t('records.deposit.noTransfer'),
         })}
       </section>`;
-    ctx.render(`Deposit ${deposit.referenceNo}`, 'review', body);
+    ctx.render(t('records.deposit.title', { reference: deposit.referenceNo }), 'review', body);
   });
 
   router.post('/intents/:intentId/approve', async (req, res) => {
@@ -153,7 +164,7 @@ export function depositRoutes(deps: ConsoleDeps): Router {
     const action = actionContext(deps, req, res, '/review');
     const typed = action.field('userReason');
     const userReason = USER_REJECTION_REASONS.find((known) => known === typed);
-    if (typed && !userReason) throw AppError.validation([{ field: 'userReason', message: 'is not a reason the hosted page knows' }]);
+    if (typed && !userReason) throw AppError.validation([{ field: 'userReason', message: t('records.deposit.unknownUserReason') }]);
     await action.ops.call('rejectIntent', {
       params: { intentId: pathParam(req, 'intentId') },
       body: { reason: action.field('reason'), ...(userReason ? { userReason } : {}) },

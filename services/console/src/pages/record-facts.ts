@@ -1,5 +1,6 @@
 import type { OpsIntent } from '@kasa/contracts';
 import { statusBadge } from '../views/components.js';
+import { t } from '../i18n/index.js';
 import { html, type HtmlValue } from '../views/html.js';
 import { siteLink, type SiteDirectory } from './site-names.js';
 
@@ -9,10 +10,10 @@ type PartnerRecord = Pick<OpsIntent, 'referenceNo' | 'siteId' | 'externalUserId'
 /** The facts a deposit's or a withdrawal's page opens with: status, reference, id, site and end user. */
 export function recordFacts(sites: SiteDirectory, record: PartnerRecord, idLabel: string, id: string): Array<[string, HtmlValue]> {
   return [
-    ['Status', statusBadge(record.status)],
-    ['Reference', html`<code>${record.referenceNo}</code>`],
+    [t('records.col.status'), statusBadge(record.status)],
+    [t('records.col.reference'), html`<code>${record.referenceNo}</code>`],
     [idLabel, html`<code>${id}</code>`],
-    ['Site', siteLink(sites, record.siteId)],
-    ['User', html`<code>${record.externalUserId}</code> ${record.externalUserLabel ?? ''}`],
+    [t('records.col.site'), siteLink(sites, record.siteId)],
+    [t('records.col.user'), html`<code>${record.externalUserId}</code> ${record.externalUserLabel ?? ''}`],
   ];
 }

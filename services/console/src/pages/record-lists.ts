@@ -5,7 +5,8 @@
  */
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { seg, waitedFor, waitedLongerThan, withQuery, type Query } from '@kasa/ops-client';
+import { seg, waitedLongerThan, withQuery, type Query } from '@kasa/ops-client';
+import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
 import { statusBadge } from '../views/components.js';
 import { formatTime, formatTry, liraInputValue, maskIban, readLira } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
@@ -25,17 +26,17 @@ export interface EndUser {
 export function userColumns<T>(userOf: (row: T) => EndUser | null | undefined): Array<Column<T>> {
   const none = html`<span class="muted">—</span>`;
   return [
-    { header: 'User', cell: (r) => userOf(r)?.externalUserLabel ?? none },
-    { header: 'User id', cell: (r) => (userOf(r) ? html`<code>${userOf(r)?.externalUserId}</code>` : none) },
+    { header: t('records.col.user'), cell: (r) => userOf(r)?.externalUserLabel ?? none },
+    { header: t('records.col.userId'), cell: (r) => (userOf(r) ? html`<code>${userOf(r)?.externalUserId}</code>` : none) },
   ];
 }
 
 /** The columns a deposit's and a withdrawal's rows open with. */
 export function partnerColumns<T extends OpsIntent | OpsWithdrawal>(sites: SiteDirectory, link: (row: T) => SafeHtml): Array<Column<T>> {
   return [
-    { header: 'Created', cell: (r) => formatTime(r.createdAt) },
-    { header: 'Reference', cell: link },
-    { header: 'Site', cellClass: 'nowrap', cell: (r) => siteLink(sites, r.siteId) },
+    { header: t('records.col.created'), cell: (r) => formatTime(r.createdAt) },
+    { header: t('records.col.reference'), cell: link },
+    { header: t('records.col.site'), cellClass: 'nowrap', cell: (r) => siteLink(sites, r.siteId) },
     ...userColumns<T>((r) => r),
   ];
 }
@@ -47,19 +48,37 @@ export const depositColumns = (sites: SiteDirectory) =>
 export function withdrawalColumns(sites: SiteDirectory): Array<Column<OpsWithdrawal>> {
   return [
     ...partnerColumns<OpsWithdrawal>(sites, (w) => html`<a href="/withdrawals/${seg(w.withdrawalId)}"><code>${w.referenceNo}</code></a>`),
-    { header: 'Amount', class: 'num', cell: (w) => formatTry(w.amount) },
-    { header: 'To', cell: (w) => html`${w.targetHolderName}<br /><span class="muted">${maskIban(w.targetIban)}</span>` },
-    { header: 'Status', cell: (w) => statusBadge(w.status) },
+    { header: t('records.col.amount'), class: 'num', cell: (w) => formatTry(w.amount) },
+    { header: t('records.col.to'), cell: (w) => html`${w.targetHolderName}<br /><span class="muted">${maskIban(w.targetIban)}</span>` },
+    { header: t('records.col.status'), cell: (w) => statusBadge(w.status) },
   ];
+}
+
+/** A status as an operator reads it ("pending review", "incelemede"); a status the catalogue lacks, spaced and lowercase. */
+export function statusLabel(status: string): string {
+  const key = `records.status.${status}`;
+  return key in MESSAGES.en ? t(key as MessageKey) : status.replace(/_/g, ' ').toLowerCase();
+}
+
+/** How long since `since` at `now`, in its two largest units: "2h 5m" ("2 sa 5 dk"), "45s" under a minute. */
+export function waitedText(since: string | null | undefined, now: Date): string {
+  const started = since ? new Date(since).getTime() : Number.NaN;
+  if (Number.isNaN(started)) return '';
+  const seconds = Math.max(0, Math.floor((now.getTime() - started) / 1000));
+  const [d, h, m] = [Math.floor(seconds / 86400), Math.floor((seconds % 86400) / 3600), Math.floor((seconds % 3600) / 60)];
+  if (d > 0) return t('records.waited.days', { d, h });
+  if (h > 0) return t('records.waited.hours', { h, m });
+  return m > 0 ? t('records.waited.minutes', { m }) : t('records.waited.seconds', { s: seconds });
 }
 
 /** How long a queue item has waited, marked past the limit (REVIEW_WAIT_WARN_MINUTES). */
 export function waitingCell(since: string | null, now: Date, warnMinutes: number): SafeHtml {
   if (!since) return html`<span class="muted">—</span>`;
   const late = waitedLongerThan(since, warnMinutes, now);
-  return html`<span class="waiting${late ? ' over' : ''}" title="since ${formatTime(since)}${late ? `, over ${warnMinutes} min` : ''}"
-    >${waitedFor(since, now)}</span
-  >`;
+  const title = late
+    ? t('records.waiting.over', { time: formatTime(since), minutes: warnMinutes })
+    : t('records.waiting.since', { time: formatTime(since) });
+  return html`<span class="waiting${late ? ' over' : ''}" title="${title}">${waitedText(since, now)}</span>`;
 }
 
 /** The filters a deposit or withdrawal list was asked for, as typed (strings) and as the ops API's query. */
@@ -73,7 +92,7 @@ const TYPED = ['siteId', 'status', 'from', 'to', 'min', 'max', 'user', 'referenc
 /** `2026-11-25` as the start of that day in Türkiye (UTC+3 all year), as an ISO instant; `nextDay` the day after's. */
 function dayStart(field: string, typed: string, nextDay = false): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(typed) || Number.isNaN(Date.parse(`${typed}T00:00:00+03:00`))) {
-    throw AppError.validation([{ field, message: 'must be a date (YYYY-MM-DD)' }], 'The list filters are not valid.');
+    throw AppError.validation([{ field, message: t('records.filter.date') }], t('records.filter.invalid'));
   }
   const start = new Date(`${typed}T00:00:00+03:00`);
   if (nextDay) start.setUTCDate(start.getUTCDate() + 1);
@@ -82,7 +101,7 @@ function dayStart(field: string, typed: string, nextDay = false): string {
 
 function kurus(field: string, typed: string): string {
   const read = readLira(typed);
-  if ('problem' in read) throw AppError.validation([{ field, message: read.problem }], 'The list filters are not valid.');
+  if ('problem' in read) throw AppError.validation([{ field, message: read.problem }], t('records.filter.invalid'));
   return read.minor;
 }
 
@@ -122,67 +141,67 @@ export function recordFilterForm(
   filters: RecordFilters,
   options: { statuses?: readonly string[]; hidden?: Record<string, string> } = {},
 ): SafeHtml {
-  const t = filters.typed;
-  const selected = (on: boolean) => (on ? html` selected` : '');
+  const typed = filters.typed;
+  const selected = (on: boolean) => (on ? html` selected=""` : '');
   const clear = safeUrl(withQuery(path, options.hidden?.status ? { status: options.hidden.status } : {}));
   return html`<form method="get" action="${safeUrl(path)}" class="filters record-filters">
     ${Object.entries(options.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
     <label
-      >Site
+      >${t('records.filter.site')}
       <select name="siteId">
-        <option value="">All sites</option>
-        ${[...sites.values()].map((s) => html`<option value="${s.siteId}" ${selected(s.siteId === t.siteId)}>${s.slug}</option>`)}
+        <option value="">${t('records.filter.allSites')}</option>
+        ${[...sites.values()].map((s) => html`<option value="${s.siteId}" ${selected(s.siteId === typed.siteId)}>${s.slug}</option>`)}
       </select></label
     >
     ${
       options.statuses
         ? html`<label
-            >Status
+            >${t('records.filter.status')}
             <select name="status">
-              <option value="">Any</option>
-              ${options.statuses.map(
-                (s) => html`<option value="${s}" ${selected(s === t.status)}>${s.replace(/_/g, ' ').toLowerCase()}</option>`,
-              )}
+              <option value="">${t('records.filter.anyStatus')}</option>
+              ${options.statuses.map((s) => html`<option value="${s}" ${selected(s === typed.status)}>${statusLabel(s)}</option>`)}
             </select></label
           >`
         : ''
     }
-    <label>From <input type="date" name="from" value="${t.from ?? ''}" /></label>
-    <label>To <input type="date" name="to" value="${t.to ?? ''}" /></label>
+    <label>${t('records.filter.from')} <input type="date" name="from" value="${typed.from ?? ''}" /></label>
+    <label>${t('records.filter.to')} <input type="date" name="to" value="${typed.to ?? ''}" /></label>
     <label
-      >Min ₺
+      >${t('records.filter.min')}
       <input
         type="text"
         name="min"
         inputmode="decimal"
         size="9"
-        value="${t.min ?? ''}"
+        value="${typed.min ?? ''}"
         placeholder="${liraInputValue('10000')}"
-        aria-label="Smallest amount in lira (TRY)"
+        aria-label="${t('records.filter.minLabel')}"
     /></label>
     <label
-      >Max ₺
+      >${t('records.filter.max')}
       <input
         type="text"
         name="max"
         inputmode="decimal"
         size="9"
-        value="${t.max ?? ''}"
+        value="${typed.max ?? ''}"
         placeholder="${liraInputValue('500000')}"
-        aria-label="Largest amount in lira (TRY)"
+        aria-label="${t('records.filter.maxLabel')}"
     /></label>
-    <label>User id <input type="text" name="user" size="12" maxlength="64" value="${t.user ?? ''}" /></label>
-    <label>Reference <input type="text" name="reference" size="12" maxlength="32" value="${t.reference ?? ''}" /></label>
+    <label>${t('records.filter.user')} <input type="text" name="user" size="12" maxlength="64" value="${typed.user ?? ''}" /></label>
     <label
-      >Order
+      >${t('records.filter.reference')} <input type="text" name="reference" size="12" maxlength="32" value="${typed.reference ?? ''}"
+    /></label>
+    <label
+      >${t('records.filter.order')}
       <select name="order">
-        <option value="">Newest first</option>
-        <option value="oldest" ${selected(t.order === 'oldest')}>Oldest first</option>
+        <option value="">${t('records.filter.newest')}</option>
+        <option value="oldest" ${selected(typed.order === 'oldest')}>${t('records.filter.oldest')}</option>
       </select></label
     >
     <div class="filter-actions">
-      <button type="submit" class="btn">Filter</button>
-      <a class="btn plain" href="${clear}">Clear</a>
+      <button type="submit" class="btn">${t('records.filter.submit')}</button>
+      <a class="btn plain" href="${clear}">${t('records.filter.clear')}</a>
     </div>
   </form>`;
 }

@@ -6,18 +6,23 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { approvalsBadge, approvalsFact, gaveFirstApproval } from '../views/approvals.view.js';
 import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, testBadge, type FormContext } from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
+import { t, th, type MessageKey } from '../i18n/index.js';
 import { html, type SafeHtml } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { table } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
+import { statusLabel } from './record-lists.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
-const STATUS_TABS: Array<[string, string]> = [
-  ['PENDING_REVIEW', 'To review'],
-  ['APPROVED', 'To send'],
-  ['SENT', 'Sent'],
-  ['REJECTED', 'Rejected'],
+const STATUS_TABS: Array<[string, MessageKey]> = [
+  ['PENDING_REVIEW', 'records.returns.tab.review'],
+  ['APPROVED', 'records.returns.tab.send'],
+  ['SENT', 'records.returns.tab.sent'],
+  ['REJECTED', 'records.returns.tab.rejected'],
 ];
+
+/** The status tabs in the request's language. */
+const statusTabs = (): Array<[string, string]> => STATUS_TABS.map(([status, key]) => [status, t(key)]);
 
 /** The next steps of a return, by status: review, then payout. None for a sandbox's: the simulator sent it. */
 function returnActions(ctx: FormContext & { operator?: { operatorId: string } }, r: OpsSenderReturn): SafeHtml | string {
@@ -26,36 +31,36 @@ function returnActions(ctx: FormContext & { operator?: { operatorId: string } },
   const amount = formatTry(r.amount);
   const reject = actionForm(ctx, {
     action: `${base}/reject`,
-    label: 'Reject',
+    label: t('records.return.reject'),
     tone: 'danger',
-    confirm: `Reject the return of ${amount} to ${r.senderName}? The transfer goes back where it was.`,
+    confirm: t('records.return.rejectConfirm', { amount, sender: r.senderName }),
     fields: html`<input
       type="text"
       name="reason"
       required
       maxlength="500"
-      placeholder="Reason for rejecting"
-      aria-label="Reason for rejecting"
+      placeholder="${t('records.return.rejectReason')}"
+      aria-label="${t('records.return.rejectReason')}"
     />`,
   });
   if (r.status === 'PENDING_REVIEW') {
     return html`<div class="actions">
       ${
         gaveFirstApproval(r.approvals, ctx.operator?.operatorId)
-          ? html`<p class="hint">You gave the first approval; a different operator must give the second.</p>`
+          ? html`<p class="hint">${t('records.return.firstGiven')}</p>`
           : actionForm(ctx, {
               action: `${base}/approve`,
               label:
                 r.approvals.required === 2
                   ? r.approvals.given.length === 1
-                    ? 'Give the second approval'
-                    : 'Give the first approval'
-                  : 'Approve',
+                    ? t('records.return.giveSecond')
+                    : t('records.return.giveFirst')
+                  : t('records.return.approve'),
               tone: 'primary',
               confirm:
                 r.approvals.required === 2 && r.approvals.given.length === 0
-                  ? `Give the return of ${amount} to ${r.senderName} its first approval? A different operator must approve it too.`
-                  : `Approve sending ${amount} back to ${r.senderName}?`,
+                  ? t('records.return.firstConfirm', { amount, sender: r.senderName })
+                  : t('records.return.approveConfirm', { amount, sender: r.senderName }),
             })
       }
       ${reject}
@@ -65,15 +70,15 @@ function returnActions(ctx: FormContext & { operator?: { operatorId: string } },
     return html`<div class="actions">
       ${actionForm(ctx, {
         action: `${base}/mark-sent`,
-        label: 'Mark sent',
+        label: t('records.return.markSent'),
         tone: 'primary',
-        confirm: `Did ${amount} leave the bank for ${r.senderName}?`,
+        confirm: t('records.return.markSentConfirm', { amount, sender: r.senderName }),
         fields: html`<input
           type="text"
           name="bankTxId"
           maxlength="128"
-          placeholder="Bank tx id (optional)"
-          aria-label="Bank transaction id"
+          placeholder="${t('records.return.bankTxPlaceholder')}"
+          aria-label="${t('records.return.bankTxLabel')}"
         />`,
       })}
       ${reject}
@@ -86,17 +91,17 @@ function returnActions(ctx: FormContext & { operator?: { operatorId: string } },
 export function returnForm(ctx: FormContext, bankTransferId: string, amount: string, sender: string): SafeHtml {
   return actionForm(ctx, {
     action: `/bank-transfers/${seg(bankTransferId)}/return`,
-    label: 'Return to sender',
+    label: t('records.return.ask'),
     tone: 'danger',
-    confirm: `Ask to send ${formatTry(amount)} back to ${sender}? It is reviewed before anything is paid.`,
+    confirm: t('records.return.askConfirm', { amount: formatTry(amount), sender }),
     fields: html`<input
       type="text"
       name="reason"
       required
       maxlength="500"
       size="20"
-      placeholder="Why it goes back"
-      aria-label="Why it goes back"
+      placeholder="${t('records.return.askReason')}"
+      aria-label="${t('records.return.askReason')}"
     />`,
   });
 }
@@ -132,7 +137,7 @@ export function returnRoutes(deps: ConsoleDeps): Router {
 
   router.get('/returns', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const status = currentTab(STATUS_TABS, ctx.query('status'), 'PENDING_REVIEW');
+    const status = currentTab(statusTabs(), ctx.query('status'), 'PENDING_REVIEW');
     const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
     // The live queue unless `mode=test`: the sandboxes' returns of simulated money, which the simulator sends at once.
     const test = ctx.query('mode') === 'test';
@@ -140,36 +145,40 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     const page = await ctx.ops.call('listSenderReturns', {
       query: { status, ...(queue ? { order: 'oldest' } : {}), ...mode, limit: '50', cursor: ctx.query('cursor') },
     });
-    const body = html`${tabs('/returns', status, STATUS_TABS)}
+    const body = html`${tabs('/returns', status, statusTabs())}
       <p class="hint">
-        Money no deposit kept (unmatched, set aside, or paid for a rejected deposit) goes back to its sender here: asked for from the
-        Transfers page or a rejected deposit, approved, then sent. Open a return for the full IBAN to pay it back to.
+        ${t('records.returns.hint')}
         ${
           test
-            ? html`These are the sandboxes' returns of simulated money, sent by the simulator: <a href="/returns">the live queue</a>.`
-            : html`Returns of the sandboxes' simulated money are not work: <a href="/returns?mode=test&amp;status=SENT">see them</a>.`
+            ? th('records.returns.sandboxList', { link: html`<a href="/returns">${t('records.returns.liveQueue')}</a>` })
+            : th('records.returns.sandboxNotWork', {
+                link: html`<a href="/returns?mode=test&amp;status=SENT">${t('records.returns.seeThem')}</a>`,
+              })
         }
       </p>
       ${table({
         columns: [
-          { header: 'Asked', cell: (r) => formatTime(r.createdAt) },
-          { header: 'Return', cell: (r) => html`<a href="/returns/${seg(r.returnId)}"><code>${r.returnId.slice(0, 8)}</code></a>` },
-          { header: 'Amount', class: 'num', cell: (r) => formatTry(r.amount) },
-          { header: 'To', cell: (r) => html`${r.senderName}<br /><span class="muted">${maskIban(r.senderIban)}</span>` },
-          { header: 'Why', cell: (r) => r.reason },
+          { header: t('records.returns.col.asked'), cell: (r) => formatTime(r.createdAt) },
           {
-            header: 'Status',
+            header: t('records.returns.col.return'),
+            cell: (r) => html`<a href="/returns/${seg(r.returnId)}"><code>${r.returnId.slice(0, 8)}</code></a>`,
+          },
+          { header: t('records.col.amount'), class: 'num', cell: (r) => formatTry(r.amount) },
+          { header: t('records.col.to'), cell: (r) => html`${r.senderName}<br /><span class="muted">${maskIban(r.senderIban)}</span>` },
+          { header: t('records.returns.col.why'), cell: (r) => r.reason },
+          {
+            header: t('records.col.status'),
             cell: (r) => html`${statusBadge(r.status)}${testBadge(r.livemode)} ${approvalsBadge(r.status, r.approvals)}`,
           },
-          { header: 'Next step', cell: (r) => returnActions(ctx, r) },
+          { header: t('records.col.nextStep'), cell: (r) => returnActions(ctx, r) },
         ],
         rows: page.data,
         rowId: (r) => r.returnId,
-        empty: 'No returns in this state.',
+        empty: t('records.returns.empty'),
       })}
       ${nextPageLink('/returns', { status, ...mode }, page.nextCursor)}
       ${exportCsvLink('returns', { status, ...(queue ? { order: 'oldest' } : {}), ...mode })}`;
-    ctx.render('Returns to senders', 'returns', body);
+    ctx.render(t('records.returns.title'), 'returns', body);
   });
 
   router.get('/returns/:returnId', async (req, res) => {
@@ -178,31 +187,37 @@ export function returnRoutes(deps: ConsoleDeps): Router {
     // The one place the sender's full IBAN is shown: the operator types it into the bank to pay back.
     const body = html`<section class="card">
       ${facts([
-        ['Status', html`${statusBadge(r.status)}${testBadge(r.livemode)}`],
-        ['Amount', html`<strong>${formatTry(r.amount)}</strong>`],
-        ['Pay back to', html`<strong>${r.senderName}</strong>`],
+        [t('records.col.status'), html`${statusBadge(r.status)}${testBadge(r.livemode)}`],
+        [t('records.col.amount'), html`<strong>${formatTry(r.amount)}</strong>`],
+        [t('records.return.payBackTo'), html`<strong>${r.senderName}</strong>`],
         ['IBAN', html`<code class="iban" data-copy="${r.senderIban}">${groupIban(r.senderIban)}</code>`],
-        ['Why', r.reason],
-        ['Transfer', html`<code>${r.bankTransferId}</code>`],
-        ['Asked', formatTime(r.createdAt)],
-        ['Approvals', approvalsFact(r.status, r.approvals)],
-        ['Approved at', r.approvedAt ? formatTime(r.approvedAt) : null],
+        [t('records.returns.col.why'), r.reason],
+        [t('records.return.transfer'), html`<code>${r.bankTransferId}</code>`],
+        [t('records.returns.col.asked'), formatTime(r.createdAt)],
+        [t('records.fact.approvals'), approvalsFact(r.status, r.approvals)],
+        [t('records.fact.approvedAt'), r.approvedAt ? formatTime(r.approvedAt) : null],
         [
-          'Sent at',
-          r.sentAt ? html`${formatTime(r.sentAt)}${r.sentBankTxId ? html` — bank tx <code>${r.sentBankTxId}</code>` : ''}` : null,
+          t('records.fact.sentAt'),
+          r.sentAt
+            ? html`${formatTime(r.sentAt)}${r.sentBankTxId ? th('records.fact.bankTx', { id: html`<code>${r.sentBankTxId}</code>` }) : ''}`
+            : null,
         ],
-        ['Rejected at', r.rejectedAt ? html`${formatTime(r.rejectedAt)} — ${r.rejectedReason ?? ''}` : null],
+        [t('records.fact.rejectedAt'), r.rejectedAt ? html`${formatTime(r.rejectedAt)} — ${r.rejectedReason ?? ''}` : null],
       ])}
-      <h2>Next step</h2>
+      <h2>${t('records.col.nextStep')}</h2>
       ${
         returnActions(ctx, r) ||
         html`<p class="muted">
-          None: this return is ${r.status.toLowerCase()}${r.livemode ? '' : ", of a sandbox's simulated money: the simulator sent it"}.
+          ${t(r.livemode ? 'records.return.none' : 'records.return.noneSandbox', { status: statusLabel(r.status) })}
         </p>`
       }
-      <p class="muted">Its steps are in the <a href="/audit?entityType=sender_return&amp;entityId=${seg(r.returnId)}">audit log</a>.</p>
+      <p class="muted">
+        ${th('records.return.steps', {
+          link: html`<a href="/audit?entityType=sender_return&amp;entityId=${seg(r.returnId)}">${t('records.return.auditLog')}</a>`,
+        })}
+      </p>
     </section>`;
-    ctx.render(`Return ${r.returnId.slice(0, 8)}`, 'returns', body);
+    ctx.render(t('records.return.title', { id: r.returnId.slice(0, 8) }), 'returns', body);
   });
 
   router.post('/bank-transfers/:bankTransferId/return', async (req, res) => {

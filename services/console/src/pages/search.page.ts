@@ -4,6 +4,7 @@ import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { statusBadge } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
+import { t, th } from '../i18n/index.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table } from '../views/table.js';
 import { transferColumns } from './bank-transfers.page.js';
@@ -14,16 +15,16 @@ import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 function eventTable(sites: SiteDirectory, events: OpsEvent[]): SafeHtml {
   return table({
     columns: [
-      { header: 'Created', cell: (e) => formatTime(e.createdAt) },
-      { header: 'Event', cell: (e) => html`<a href="/deliveries/${seg(e.eventId)}"><code>${e.eventId}</code></a>` },
-      { header: 'Site', cellClass: 'nowrap', cell: (e) => siteLink(sites, e.siteId) },
-      { header: 'Type', cell: (e) => e.type },
-      { header: 'Status', cell: (e) => statusBadge(e.status) },
-      { header: 'Attempts', class: 'num', cell: (e) => e.attemptCount },
+      { header: t('records.col.created'), cell: (e) => formatTime(e.createdAt) },
+      { header: t('records.col.event'), cell: (e) => html`<a href="/deliveries/${seg(e.eventId)}"><code>${e.eventId}</code></a>` },
+      { header: t('records.col.site'), cellClass: 'nowrap', cell: (e) => siteLink(sites, e.siteId) },
+      { header: t('records.col.type'), cell: (e) => e.type },
+      { header: t('records.col.status'), cell: (e) => statusBadge(e.status) },
+      { header: t('records.col.attempts'), class: 'num', cell: (e) => e.attemptCount },
     ],
     rows: events,
     rowId: (e) => e.eventId,
-    empty: 'No event.',
+    empty: t('records.search.noEvent'),
   });
 }
 
@@ -41,50 +42,56 @@ export function searchRoutes(deps: ConsoleDeps): Router {
     const ctx = pageContext(deps, req, res);
     const q = (ctx.query('q') ?? '').trim();
     if (!q) {
-      const body = html`<p class="hint">
-        Type a reference (as the user reads it: case, spaces and dashes do not matter), a deposit's, withdrawal's, transfer's or event's id,
-        the partner's user id, a sender's or holder's name, or the last digits of an IBAN.
-      </p>`;
-      ctx.render('Search', 'search', body);
+      const body = html`<p class="hint">${t('records.search.help')}</p>`;
+      ctx.render(t('records.search.title'), 'search', body);
       return;
     }
     const [found, sites] = await Promise.all([ctx.ops.call('opsSearch', { query: { q } }), siteDirectory(ctx.ops)]);
     const total = found.deposits.length + found.withdrawals.length + found.bankTransfers.length + found.events.length;
     const body = html`<p class="hint">
-        ${total === 0 ? html`Nothing matches <strong>${q}</strong>.` : html`${total} found for <strong>${q}</strong>.`} Each list shows the
-        newest 20.
+        ${
+          total === 0
+            ? th('records.search.none', { q: html`<strong>${q}</strong>` })
+            : th('records.search.found', { count: total, q: html`<strong>${q}</strong>` })
+        }
+        ${t('records.search.newest')}
       </p>
       ${section(
-        'Deposits',
+        t('records.search.deposits'),
         found.deposits.length,
         table({
           columns: [
             ...depositColumns(sites),
-            { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
-            { header: 'Status', cell: (i) => statusBadge(i.status) },
+            { header: t('records.col.requested'), class: 'num', cell: (i) => formatTry(i.requestedAmount) },
+            { header: t('records.col.status'), cell: (i) => statusBadge(i.status) },
           ],
           rows: found.deposits,
           rowId: (i) => i.intentId,
-          empty: 'No deposit.',
+          empty: t('records.search.noDeposit'),
         }),
       )}
       ${section(
-        'Withdrawals',
+        t('records.search.withdrawals'),
         found.withdrawals.length,
-        table({ columns: withdrawalColumns(sites), rows: found.withdrawals, rowId: (w) => w.withdrawalId, empty: 'No withdrawal.' }),
+        table({
+          columns: withdrawalColumns(sites),
+          rows: found.withdrawals,
+          rowId: (w) => w.withdrawalId,
+          empty: t('records.search.noWithdrawal'),
+        }),
       )}
       ${section(
-        'Bank transfers',
+        t('records.search.transfers'),
         found.bankTransfers.length,
         table({
-          columns: transferColumns((t) => t.description),
+          columns: transferColumns((transfer) => transfer.description),
           rows: found.bankTransfers,
-          rowId: (t) => t.bankTransferId,
-          empty: 'No bank transfer.',
+          rowId: (transfer) => transfer.bankTransferId,
+          empty: t('records.search.noTransfer'),
         }),
       )}
-      ${section('Webhook events', found.events.length, eventTable(sites, found.events))}`;
-    ctx.render(`Search: ${q}`, 'search', body, 200, q);
+      ${section(t('records.search.events'), found.events.length, eventTable(sites, found.events))}`;
+    ctx.render(t('records.search.titleFor', { q }), 'search', body, 200, q);
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { withdrawalActions } from '../views/actions.view.js';
 import { approvalsFact } from '../views/approvals.view.js';
 import { currentTab, facts, nextPageLink, tabs } from '../views/components.js';
 import { formatTime, formatTry, groupIban } from '../views/format.js';
+import { t, th, type MessageKey } from '../i18n/index.js';
 import { html } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { actionContext, pageContext } from './page-context.js';
@@ -15,13 +16,16 @@ import { recordFacts } from './record-facts.js';
 import { withSites } from './site-names.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
-const STATUS_TABS: Array<[string, string]> = [
-  ['PENDING_REVIEW', 'To review'],
-  ['APPROVED', 'To send'],
-  ['SENT', 'Sent'],
-  ['RETURNED', 'Returned'],
-  ['REJECTED', 'Rejected'],
+const STATUS_TABS: Array<[string, MessageKey]> = [
+  ['PENDING_REVIEW', 'records.withdrawals.tab.review'],
+  ['APPROVED', 'records.withdrawals.tab.send'],
+  ['SENT', 'records.withdrawals.tab.sent'],
+  ['RETURNED', 'records.withdrawals.tab.returned'],
+  ['REJECTED', 'records.withdrawals.tab.rejected'],
 ];
+
+/** The status tabs in the request's language. */
+const statusTabs = (): Array<[string, string]> => STATUS_TABS.map(([status, key]) => [status, t(key)]);
 
 /** The withdrawal transitions an operator drives, with the body each needs and the confirmation after. */
 type Field = (name: string) => string;
@@ -60,24 +64,24 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   router.get('/withdrawals', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const status = currentTab(STATUS_TABS, ctx.query('status'), 'APPROVED');
+    const status = currentTab(statusTabs(), ctx.query('status'), 'APPROVED');
     // The tab is the status; the form narrows the tab's list further.
     const filters = readRecordFilters((name) => (name === 'status' ? undefined : ctx.query(name)), []);
     const query = { ...filters.api, status, limit: '50', cursor: ctx.query('cursor') };
     const [page, sites] = await withSites(ctx.ops, ctx.ops.call('opsListWithdrawals', { query }));
     const queue = status === 'PENDING_REVIEW' || status === 'APPROVED';
-    const body = html`${tabs('/withdrawals', status, STATUS_TABS)}
+    const body = html`${tabs('/withdrawals', status, statusTabs())}
     ${recordFilterForm('/withdrawals', sites, filters, { hidden: { status } })}
-    ${status === 'APPROVED' ? html`<p class="hint">Open a withdrawal to see the full IBAN for the bank transfer, then mark it sent.</p>` : ''}
+    ${status === 'APPROVED' ? html`<p class="hint">${t('records.withdrawals.hint')}</p>` : ''}
     ${withdrawalTable(
       ctx,
       sites,
       page.data,
-      'No withdrawals in this state.',
+      t('records.withdrawals.empty'),
       queue ? { now: new Date(), warnMinutes: deps.config.reviewWaitWarnMinutes } : undefined,
     )}
     ${nextPageLink('/withdrawals', { ...filters.typed, status }, page.nextCursor)} ${exportCsvLink('withdrawals', query)}`;
-    ctx.render('Withdrawals', 'withdrawals', body);
+    ctx.render(t('records.withdrawals.title'), 'withdrawals', body);
   });
 
   router.get('/withdrawals/:withdrawalId', async (req, res) => {
@@ -89,30 +93,32 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
     // The one place the full IBAN is shown: the operator types it into the bank to pay out.
     const body = html`<section class="card">
       ${facts([
-        ...recordFacts(sites, w, 'Withdrawal id', w.withdrawalId),
-        ['Amount', html`<strong>${formatTry(w.amount)}</strong>`],
-        ['Pay to', html`<strong>${w.targetHolderName}</strong>`],
+        ...recordFacts(sites, w, t('records.withdrawal.id'), w.withdrawalId),
+        [t('records.col.amount'), html`<strong>${formatTry(w.amount)}</strong>`],
+        [t('records.withdrawal.payTo'), html`<strong>${w.targetHolderName}</strong>`],
         ['IBAN', html`<code class="iban" data-copy="${w.targetIban}">${groupIban(w.targetIban)}</code>`],
-        ['Payment description', html`<code>${w.referenceNo}</code>`],
-        ['Created', formatTime(w.createdAt)],
-        ['Approvals', approvalsFact(w.status, w.approvals)],
-        ['Approved at', formatTime(w.approvedAt)],
+        [t('records.withdrawal.description'), html`<code>${w.referenceNo}</code>`],
+        [t('records.col.created'), formatTime(w.createdAt)],
+        [t('records.fact.approvals'), approvalsFact(w.status, w.approvals)],
+        [t('records.fact.approvedAt'), formatTime(w.approvedAt)],
         [
-          'Sent at',
-          w.sentAt ? html`${formatTime(w.sentAt)}${w.sentBankTxId ? html` — bank tx <code>${w.sentBankTxId}</code>` : ''}` : null,
+          t('records.fact.sentAt'),
+          w.sentAt
+            ? html`${formatTime(w.sentAt)}${w.sentBankTxId ? th('records.fact.bankTx', { id: html`<code>${w.sentBankTxId}</code>` }) : ''}`
+            : null,
         ],
-        ['Rejected at', w.rejectedAt ? html`${formatTime(w.rejectedAt)} — ${w.rejectedReason ?? ''}` : null],
-        ['Returned at', w.returnedAt ? html`${formatTime(w.returnedAt)} — ${w.returnedReason ?? ''}` : null],
+        [t('records.fact.rejectedAt'), w.rejectedAt ? html`${formatTime(w.rejectedAt)} — ${w.rejectedReason ?? ''}` : null],
+        [t('records.withdrawal.returnedAt'), w.returnedAt ? html`${formatTime(w.returnedAt)} — ${w.returnedReason ?? ''}` : null],
       ])}
-      <h2>Site balance</h2>
+      <h2>${t('records.withdrawal.siteBalance')}</h2>
       ${facts([
-        ['Available', formatTry(w.siteBalance.available)],
-        ['Reserved', formatTry(w.siteBalance.reserved)],
+        [t('records.withdrawal.available'), formatTry(w.siteBalance.available)],
+        [t('records.withdrawal.reserved'), formatTry(w.siteBalance.reserved)],
       ])}
-      <h2>Next step</h2>
+      <h2>${t('records.col.nextStep')}</h2>
       ${withdrawalActions(ctx, w)}
     </section>`;
-    ctx.render(`Withdrawal ${w.referenceNo}`, 'withdrawals', body);
+    ctx.render(t('records.withdrawal.title', { reference: w.referenceNo }), 'withdrawals', body);
   });
 
   for (const action of ACTIONS) {
