@@ -3,7 +3,10 @@
  * what the ops API's JSON list answers for the same filters.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { text as readText } from 'node:stream/consumers';
 import { describe, expect, it } from '@jest/globals';
+import { toExcelTurkiye } from '../src/pages/excel-csv.js';
 import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
 
@@ -12,8 +15,8 @@ mkdirSync(SHOTS, { recursive: true });
 
 const setup = useConsoleBrowser({ loggedInAs: 'reviewer' });
 
-/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
+/** RFC 4180 records split on `separator` (`;` in the Excel (Türkiye) file): quoted fields may hold it, doubled quotes and line breaks. */
+function parseCsv(text: string, separator = ','): string[][] {
   const records: string[][] = [];
   let field = '';
   let record: string[] = [];
@@ -27,7 +30,7 @@ function parseCsv(text: string): string[][] {
       } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') {
+    else if (c === separator) {
       record.push(field);
       field = '';
     } else if (c === '\r' && text[i + 1] === '\n') {
@@ -39,6 +42,38 @@ function parseCsv(text: string): string[][] {
   }
   if (field !== '' || record.length > 0) records.push([...record, field]);
   return records;
+}
+
+/** A time in the Excel (Türkiye) file, `28.11.2026 14:05:03` in Türkiye time (UTC+3 all year), as an instant (ms). */
+function istanbulInstant(text: string): number {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!match) throw new Error(`not a Türkiye time: "${text}"`);
+  const [d, mo, y, h, mi, sec] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  return Date.UTC(y, mo - 1, d, h - 3, mi, sec);
+}
+
+/**
+ * Holds the Excel (Türkiye) file to the machine one, row by row and cell by cell: the same header and rows; lira equal
+ * as numbers (written `1500,00`), times equal as instants to the second, every other cell the same text.
+ */
+function expectSameRows(excel: string[][], machine: string[][]): void {
+  const [header = [], ...rows] = machine;
+  expect(excel[0]).toEqual(header);
+  expect(excel).toHaveLength(machine.length);
+  rows.forEach((row, r) => {
+    const excelRow = excel[r + 1] ?? [];
+    expect(excelRow).toHaveLength(row.length);
+    row.forEach((cell, c) => {
+      const name = header[c] ?? '';
+      const shown = excelRow[c] ?? '';
+      if (name.endsWith('_try') && cell !== '') {
+        expect(shown).toMatch(/^-?\d+,\d{2}$/);
+        expect(Number(shown.replace(',', '.'))).toBe(Number(cell));
+      } else if (/_(at|since)$/.test(name) && cell !== '') {
+        expect(istanbulInstant(shown)).toBe(Math.floor(Date.parse(cell) / 1000) * 1000);
+      } else expect({ column: name, cell: shown }).toEqual({ column: name, cell });
+    });
+  });
 }
 
 /** The file's records after the header, each by its header's names. */
@@ -104,6 +139,52 @@ describe('CSV export in the console', () => {
     });
   });
 
+  it('offers the Excel (Türkiye) file beside it: the same rows with ;, comma decimals and Türkiye time', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite();
+    const labels = ['Ayşe; Öztürk', '=HYPERLINK("http://evil.example")', 'Müşteri, "7"', '-2+3', '@SUM(A1)', 'Şükrü Ğ'];
+    for (const [i, label] of labels.entries()) await h.createDeposit(site, 150005 + i * 123457, { externalUserLabel: label });
+
+    await page.goto('/deposits');
+    await page.getByLabel('Site').selectOption(site.siteId);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/siteId=/);
+    const machineHref = (await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')) ?? '';
+    const excelLink = page.getByRole('link', { name: 'Excel (Türkiye)' });
+    expect(await excelLink.getAttribute('href')).toBe(machineHref.replace('/export/deposits.csv?', '/export/deposits.excel-tr.csv?'));
+
+    const [download] = await Promise.all([page.waitForEvent('download'), excelLink.click()]);
+    expect(download.suggestedFilename()).toMatch(/^kasa-intents-\d{8}T\d{6}Z-excel-tr\.csv$/);
+    const excelText = readFileSync(await download.path(), 'utf8');
+    expect(excelText.startsWith('\ufeff')).toBe(true);
+    expect(excelText.endsWith('\r\n')).toBe(true);
+    expect(excelText.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+    const machineText = await (await page.request.get(machineHref)).text();
+
+    const excel = parseCsv(excelText.slice(1), ';');
+    const machine = parseCsv(machineText.slice(1));
+    expect(machine).toHaveLength(labels.length + 1);
+    expectSameRows(excel, machine);
+    // Formulas stay text in both, and a `;` in a name does not split its cell.
+    const labelColumn = (machine[0] ?? []).indexOf('external_user_label');
+    expect(excel.slice(1).map((row) => row[labelColumn])).toEqual(
+      expect.arrayContaining(['\'=HYPERLINK("http://evil.example")', "'-2+3", "'@SUM(A1)", 'Ayşe; Öztürk', 'Müşteri, "7"']),
+    );
+    expect(excelText).toContain(';150005;1500,05;');
+  });
+
+  it('writes the Excel (Türkiye) file the same when the machine file arrives one byte at a time', async () => {
+    const machine =
+      'id,amount_try,created_at,label\r\n' + '1,1500.00,2026-11-28T11:05:03.120Z,"Ayşe ""A"", Ş;x"\r\n' + "2,-0.05,,'=1+2\r\n";
+    const whole = await readText(Readable.from([Buffer.from(machine)]).pipe(toExcelTurkiye('Europe/Istanbul')));
+    const bytes = [...Buffer.from(machine)].map((byte) => Buffer.from([byte]));
+    expect(await readText(Readable.from(bytes).pipe(toExcelTurkiye('Europe/Istanbul')))).toBe(whole);
+    expect(whole).toBe('id;amount_try;created_at;label\r\n' + '1;1500,00;28.11.2026 14:05:03;"Ayşe ""A"", Ş;x"\r\n' + "2;-0,05;;'=1+2\r\n");
+    // A cell that would run as a formula is guarded by the Excel writer too, not only by the ledger.
+    const unguarded = await readText(Readable.from([Buffer.from('label\r\n=cmd|x\r\n')]).pipe(toExcelTurkiye('Europe/Istanbul')));
+    expect(unguarded).toBe("label\r\n'=cmd|x\r\n");
+  });
+
   it('exports the audit log with its filters, and shows the ledger refusing a bad filter as an error page', async () => {
     const { page, site } = setup;
     await page.goto(`/audit?siteId=${site.siteId}`);
@@ -133,9 +214,13 @@ describe('CSV export in the console', () => {
       await page.goto(list);
       await page.screenshot({ path: `${SHOTS}/${list.slice(1).split('?')[0] ?? 'list'}-export-link.png`, fullPage: true });
       await expect(page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).resolves.toBe(link);
-      const file = await page.request.get(link);
-      expect(file.status()).toBe(200);
-      expect(file.headers()['content-type']).toBe('text/csv; charset=utf-8');
+      const excelLink = link.replace('.csv?', '.excel-tr.csv?');
+      await expect(page.getByRole('link', { name: 'Excel (Türkiye)' }).getAttribute('href')).resolves.toBe(excelLink);
+      for (const href of [link, excelLink]) {
+        const file = await page.request.get(href);
+        expect(file.status()).toBe(200);
+        expect(file.headers()['content-type']).toBe('text/csv; charset=utf-8');
+      }
     }
   });
 });

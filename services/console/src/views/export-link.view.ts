@@ -1,5 +1,9 @@
-/** The "Export CSV" link above a list: the list's file with the filters the page shows (pages/csv-export.routes.ts). */
+/**
+ * The export links above a list: the list's file with the filters the page shows (pages/csv-export.routes.ts), as the
+ * ledger writes it for programs, and as Excel in a Turkish locale opens it (pages/excel-csv.ts).
+ */
 import { withQuery, type Query } from '@kasa/ops-client';
+import { t } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from './html.js';
 
 /** The lists the console exports, by the name in their file's address (`/export/deposits.csv`). */
@@ -7,13 +11,32 @@ export const EXPORTED_LISTS = ['deposits', 'withdrawals', 'bank-transfers', 'ret
 export type ExportedList = (typeof EXPORTED_LISTS)[number];
 
 /**
- * A link to every row of `list` that `filters` (the ops API's list query the page asked with) select, as CSV.
- * The page's cursor and page size are left out: the file is the whole filtered list, not the page on screen.
+ * The forms of a list's file, by how its address ends: `machine` is the ops API's CSV (`,`, dot decimals, UTC ISO
+ * times); `excel-tr` is for Excel in Turkish (`;`, comma decimals, the desk's time).
+ */
+export const CSV_VARIANTS = { machine: '.csv', 'excel-tr': '.excel-tr.csv' } as const;
+export type CsvVariant = keyof typeof CSV_VARIANTS;
+
+/** The list and the variant a file name under `/export/` asks for, or null for no such file. */
+export function exportedFile(file: string): { list: ExportedList; variant: CsvVariant } | null {
+  for (const list of EXPORTED_LISTS) {
+    for (const [variant, ending] of Object.entries(CSV_VARIANTS) as Array<[CsvVariant, string]>) {
+      if (file === `${list}${ending}`) return { list, variant };
+    }
+  }
+  return null;
+}
+
+/**
+ * Links to every row of `list` that `filters` (the ops API's list query the page asked with) select, as CSV and as the
+ * Excel (Türkiye) file. The page's cursor and page size are left out: a file is the whole filtered list, not the page.
  */
 export function exportCsvLink(list: ExportedList, filters: Query): SafeHtml {
   const { cursor: _cursor, limit: _limit, ...kept } = filters;
+  const href = (variant: CsvVariant) => safeUrl(withQuery(`/export/${list}${CSV_VARIANTS[variant]}`, kept));
   return html`<p class="export">
-    <a class="btn plain" href="${safeUrl(withQuery(`/export/${list}.csv`, kept))}" download>Export CSV</a>
-    <span class="hint">every row these filters select, not only this page</span>
+    <a class="btn plain" href="${href('machine')}" download>${t('csv.export')}</a>
+    <a class="btn plain" href="${href('excel-tr')}" download>${t('csv.exportExcelTr')}</a>
+    <span class="hint">${t('csv.hint')}</span>
   </p>`;
 }
