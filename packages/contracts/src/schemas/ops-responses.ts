@@ -364,7 +364,8 @@ const payoutBatchProperties = {
   count: { type: 'integer', minimum: 1 },
   total: amount,
   currency: { type: 'string' },
-  createdBy: { type: 'string' },
+  createdBy: { type: 'string', description: 'The operator id of who created the batch (`bootstrap` for the bootstrap token).' },
+  createdByEmail: { ...nullableString, description: "That operator's e-mail; null for the bootstrap token." },
   createdAt: timestamp,
 } as const;
 

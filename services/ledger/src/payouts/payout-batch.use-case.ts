@@ -102,8 +102,11 @@ export async function createPayoutBatch(
   return { batchId: batch.id, count: batch.count, total: batch.total.toString() };
 }
 
-/** A batch as the ops API shows it (the list's items have no `items`). */
-export function toOpsPayoutBatch(batch: PayoutBatch) {
+/**
+ * A batch as the ops API shows it (the list's items have no `items`), with its creator's e-mail from `emails`
+ * (operator id -> e-mail; null for the bootstrap token or an operator no longer known).
+ */
+export function toOpsPayoutBatch(batch: PayoutBatch, emails: ReadonlyMap<string, string>) {
   return {
     batchId: batch.id,
     receivingAccountId: batch.receivingAccountId,
@@ -111,13 +114,14 @@ export function toOpsPayoutBatch(batch: PayoutBatch) {
     total: batch.total.toString(),
     currency: batch.currency,
     createdBy: batch.createdBy,
+    createdByEmail: emails.get(batch.createdBy) ?? null,
     createdAt: batch.createdAt.toISOString(),
   };
 }
 
-export function toOpsPayoutBatchDetail(batch: PayoutBatchWithItems) {
+export function toOpsPayoutBatchDetail(batch: PayoutBatchWithItems, emails: ReadonlyMap<string, string>) {
   return {
-    ...toOpsPayoutBatch(batch),
+    ...toOpsPayoutBatch(batch, emails),
     items: batch.items.map((item) => ({
       itemId: item.id,
       kind: item.withdrawalId ? ('withdrawal' as const) : ('sender_return' as const),

@@ -2,13 +2,18 @@ import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
-import { foundOr404 } from '../shared/http-guards.js';
+import { foundOr404, isUuid } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { createPayoutBatch, payoutBatchFile, toOpsPayoutBatch, toOpsPayoutBatchDetail } from './payout-batch.use-case.js';
 
 /** Room for the most payouts one batch may name (5,000 withdrawal ids of 39 bytes each in JSON), beyond the usual 64 KiB. */
 const BATCH_BODY_BYTES = 256 * 1024;
+
+/** The e-mails of the operators who created `batches` (the bootstrap token's `bootstrap` is no operator). */
+function creatorEmails(deps: LedgerDeps, batches: ReadonlyArray<{ createdBy: string }>): Promise<Map<string, string>> {
+  return deps.operators.emailsOf([...new Set(batches.map((batch) => batch.createdBy).filter(isUuid))]);
+}
 
 /** Payout batches (`/ops/v1/payout-batches`): approved payouts gathered into a file for the bank; any operator. */
 export function payoutOpsRoutes(deps: LedgerDeps): Router {
@@ -20,12 +25,14 @@ export function payoutOpsRoutes(deps: LedgerDeps): Router {
   });
 
   opsRoute(router, 'listPayoutBatches', async (_req, res) => {
-    res.json({ data: (await deps.payoutBatches.list()).map(toOpsPayoutBatch) });
+    const batches = await deps.payoutBatches.list();
+    const emails = await creatorEmails(deps, batches);
+    res.json({ data: batches.map((batch) => toOpsPayoutBatch(batch, emails)) });
   });
 
   opsRoute(router, 'getPayoutBatch', async (req, res) => {
     const batch = await foundOr404(pathParam(req, 'batchId'), (id) => deps.payoutBatches.find(id), 'No payout batch with this id.');
-    res.json(toOpsPayoutBatchDetail(batch));
+    res.json(toOpsPayoutBatchDetail(batch, await creatorEmails(deps, [batch])));
   });
 
   opsRoute(router, 'getPayoutBatchFile', async (req, res) => {
