@@ -1,10 +1,13 @@
 /**
  * A site's settings in the console: an admin changes them in the site's page (amounts in lira), the change
  * is audited and the audit log shows it as before → after; a first webhook URL shows its signing secret
- * once; a reviewer sees the settings but no form, and the ledger refuses a reviewer's forged post.
+ * once; a reviewer sees the settings but no form, and the ledger refuses a reviewer's forged post. Straight-through
+ * approval is set there too (on/off, its limit in lira, the sender check) and reads back through the ops API; the
+ * page reads in Turkish for a Turkish browser.
  */
 import { describe, expect, it } from '@jest/globals';
 import { useConsoleBrowser } from './browser-fixture.js';
+import { expectTurkish } from './i18n-pages.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
 
@@ -70,5 +73,85 @@ describe('site settings', () => {
     expect(forged.status()).toBe(403);
     expect((await h.ops('GET', `/sites/${site.siteId}`)).body.name).not.toBe('Forged');
     await context.close();
+  });
+
+  it('lets an admin switch straight-through approval on with its limit and sender check, and off again', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite();
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.autoApprove).toMatchObject({ enabled: false });
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('On: approve clean matches automatically').check();
+    await page.getByLabel('Straight-through up to, in lira (TRY)').fill('2.500,50');
+    await page.getByLabel("Only when the sender's name matches the user").check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.autoApprove).toEqual({
+      enabled: true,
+      maxAmount: '250050',
+      requireSenderMatch: true,
+    });
+    await expect(page.locator('main').textContent()).resolves.toContain("on, up to 2.500,50 ₺; the sender's name must match the user");
+
+    // Off again: the limit and the sender check stay as they were, for the next time it is switched on.
+    await page.getByLabel('On: approve clean matches automatically').uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.autoApprove).toEqual({
+      enabled: false,
+      maxAmount: '250050',
+      requireSenderMatch: true,
+    });
+
+    const audit = await h.ops('GET', `/audit?entityType=site&entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const changes = (audit.body.data as Array<{ metadata: unknown }>).map((entry) => JSON.stringify(entry.metadata));
+    expect(changes).toHaveLength(2);
+    expect(changes.join()).toContain('autoApproveEnabled');
+    expect(changes.join()).toContain('autoApproveMaxAmount');
+  });
+
+  it('refuses an unreadable straight-through limit, or none when switching on, naming the field and changing nothing', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite({ rateLimitPerMinute: 60 });
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('Rate limit (requests/minute)').fill('9');
+    await page.getByLabel('On: approve clean matches automatically').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const error = page.locator('section.error');
+    await expect(error.textContent()).resolves.toContain('autoApproveMaxAmount');
+    await expect(error.textContent()).resolves.toContain('is needed to switch straight-through approval on');
+
+    await page.goto(`/sites/${site.siteId}`);
+    await page.getByLabel('Rate limit (requests/minute)').fill('9');
+    await page.getByLabel('On: approve clean matches automatically').check();
+    await page.getByLabel('Straight-through up to, in lira (TRY)').fill('12,3,4');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(error.textContent()).resolves.toContain('autoApproveMaxAmount');
+    await expect(error.textContent()).resolves.toContain('thousands separators');
+
+    const stored = (await h.ops('GET', `/sites/${site.siteId}`)).body;
+    expect(stored.rateLimitPerMinute).toBe(60);
+    expect(stored.autoApprove).toMatchObject({ enabled: false, maxAmount: '0' });
+    const audit = await h.ops('GET', `/audit?entityType=site&entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    expect(audit.body.data).toEqual([]);
+  });
+
+  it('reads in Turkish for a Turkish browser: the sites list, a site with its settings and straight-through approval', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite({ name: 'Örnek Bahis', webhookUrl: 'https://127.0.0.1:8443/webhooks/kasa' });
+    await h.ops('PATCH', `/sites/${site.siteId}`, { autoApprove: { enabled: true, maxAmount: '1000000', requireSenderMatch: true } });
+    const turkish = { headers: { 'Accept-Language': 'tr-TR,tr;q=0.9' } };
+    const one = expectTurkish(await (await page.request.get(`/sites/${site.siteId}`, turkish)).text());
+    for (const words of [
+      'Ayarlar',
+      'Otomatik onay',
+      'açık, 10.000,00 ₺ tutarına kadar',
+      'Ayarları kaydet',
+      'API anahtarları',
+      'Deneme bildirimi',
+    ])
+      expect(one).toContain(words);
+    const list = expectTurkish(await (await page.request.get('/sites', turkish)).text());
+    expect(list).toContain('Siteler ve anahtarlar');
+    expect(list).toContain('Yeni site');
   });
 });

@@ -1,3 +1,4 @@
+import { t } from '../i18n/index.js';
 import { readLira } from '../views/format.js';
 
 /** A site's numeric settings as the ops API takes them. */
@@ -23,7 +24,7 @@ export function readSiteNumbers(
     const typed = field(name);
     if (!typed && !required) continue;
     if (/^\d{1,9}$/.test(typed)) values[name] = Number(typed);
-    else bad.push({ field: name, message: 'must be a whole number' });
+    else bad.push({ field: name, message: t('sites.form.wholeNumber') });
   }
   for (const name of ['minAmount', 'maxAmount'] as const) {
     const typed = field(name);

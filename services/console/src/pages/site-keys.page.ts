@@ -5,6 +5,7 @@ import { seg } from '@kasa/ops-client';
 import type { OpsApiKey } from '@kasa/contracts';
 import { siteSettingsSection } from './site-settings.page.js';
 import { testWebhookSection } from './site-test-webhook.page.js';
+import { t, th } from '../i18n/index.js';
 import { actionForm, facts, type FormContext } from '../views/components.js';
 import { formatTime, formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -14,9 +15,9 @@ import { actionContext, pageContext, type PageContext } from './page-context.js'
 function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtml {
   return actionForm(ctx, {
     action: '/api-keys/revoke',
-    label: 'Revoke',
+    label: t('sites.keys.revoke'),
     tone: 'danger',
-    confirm: `Revoke API key ${apiKeyId}? The partner's requests with it fail from the next one on.`,
+    confirm: t('sites.keys.revokeConfirm', { id: apiKeyId }),
     fields: html`<input type="hidden" name="apiKeyId" value="${apiKeyId}" /><input type="hidden" name="siteId" value="${siteId}" />`,
   });
 }
@@ -24,10 +25,13 @@ function revokeForm(ctx: FormContext, apiKeyId: string, siteId: string): SafeHtm
 /** The keys of a site; admins get a column to revoke the active ones. */
 function keyColumns(ctx: PageContext, siteId: string): Array<Column<OpsApiKey>> {
   const columns: Array<Column<OpsApiKey>> = [
-    { header: 'Key id', cell: (k) => html`<code>${k.apiKeyId}</code>` },
-    { header: 'Prefix', cell: (k) => html`<code>${k.keyPrefix}</code>` },
-    { header: 'Issued', cell: (k) => formatTime(k.createdAt) },
-    { header: 'Revoked', cell: (k) => (k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">active</span>`) },
+    { header: t('sites.keys.id'), cell: (k) => html`<code>${k.apiKeyId}</code>` },
+    { header: t('sites.keys.prefix'), cell: (k) => html`<code>${k.keyPrefix}</code>` },
+    { header: t('sites.keys.issued'), cell: (k) => formatTime(k.createdAt) },
+    {
+      header: t('sites.keys.revoked'),
+      cell: (k) => (k.revokedAt ? formatTime(k.revokedAt) : html`<span class="badge ok">${t('sites.keys.active')}</span>`),
+    },
   ];
   if (ctx.isAdmin) columns.push({ header: '', cell: (k) => (k.revokedAt ? '' : revokeForm(ctx, k.apiKeyId, siteId)) });
   return columns;
@@ -47,62 +51,64 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
       ctx.ops.call('deliveryHealth', { query: { siteId } }),
     ]);
     const sandbox = settings.testSiteId
-      ? html`<a href="/sites/${seg(settings.testSiteId)}">its sandbox</a> (test keys, test records, no real money)`
-      : 'none yet: issuing a test key creates it';
+      ? th('sites.sandbox.link', { link: html`<a href="/sites/${seg(settings.testSiteId)}">${t('sites.sandbox.its')}</a>` })
+      : t('sites.sandbox.none');
     const body = html`<section class="card">
         ${
           settings.livemode
             ? ''
             : html`<p class="warn">
-                <span class="badge info">TEST</span> This is a sandbox: test keys, simulated money and test records only. Its live site is
-                <a href="/sites/${seg(settings.liveSiteId ?? '')}">here</a>.
+                <span class="badge info">${t('sites.badge.test')}</span>
+                ${th('sites.sandbox.warn', { link: html`<a href="/sites/${seg(settings.liveSiteId ?? '')}">${t('sites.sandbox.here')}</a>` })}
               </p>`
         }
         ${facts([
-          ['Name', site.name],
-          ['Slug', html`<code>${site.slug}</code>`],
-          ['Sandbox', settings.livemode ? sandbox : null],
-          ['Site id', html`<code>${site.siteId}</code>`],
-          ['Available', formatTry(site.available)],
-          ['Reserved', formatTry(site.reserved)],
-          ['Received in total', formatTry(site.receivedTotal)],
-          ['Paid out in total', formatTry(site.paidOutTotal)],
+          [t('sites.field.name'), site.name],
+          [t('sites.field.slug'), html`<code>${site.slug}</code>`],
+          [t('sites.fact.sandbox'), settings.livemode ? sandbox : null],
+          [t('sites.fact.siteId'), html`<code>${site.siteId}</code>`],
+          [t('sites.fact.available'), formatTry(site.available)],
+          [t('sites.fact.reserved'), formatTry(site.reserved)],
+          [t('sites.fact.received'), formatTry(site.receivedTotal)],
+          [t('sites.fact.paidOut'), formatTry(site.paidOutTotal)],
         ])}
       </section>
       ${siteSettingsSection(ctx, settings, health.data[0])} ${testWebhookSection(ctx, siteId, settings.webhookUrl)}
       <section>
-        <h2>API keys</h2>
+        <h2>${t('sites.keys.title')}</h2>
         ${table({
           columns: keyColumns(ctx, siteId),
           rows: keyList.data,
           rowId: (k) => k.apiKeyId,
-          empty: 'No key has been issued for this site.',
+          empty: t('sites.keys.empty'),
         })}
         <p class="muted">
-          Who issued or revoked each key is in the <a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">audit log</a>.
+          ${th('sites.keys.audited', {
+            link: html`<a href="/audit?siteId=${seg(siteId)}&amp;entityType=api_key">${t('sites.settings.auditLink')}</a>`,
+          })}
         </p>
         ${
           !ctx.isAdmin
-            ? html`<p class="hint">Issuing and revoking keys needs the admin role.</p>`
+            ? html`<p class="hint">${t('sites.keys.adminOnly')}</p>`
             : settings.livemode
               ? html`<div class="actions">
                   ${actionForm(ctx, {
                     action: `/sites/${seg(siteId)}/api-keys`,
-                    label: 'Issue a new API key',
+                    label: t('sites.keys.issueLive'),
                     tone: 'primary',
-                    confirm: `Issue a new live API key for ${site.slug}? It is shown once.`,
+                    confirm: t('sites.keys.issueLiveConfirm', { slug: site.slug }),
                   })}
                   ${actionForm(ctx, {
                     action: `/sites/${seg(siteId)}/api-keys`,
-                    label: 'Issue a test key',
-                    confirm: `Issue a test key (sk_test_) for ${site.slug}'s sandbox? It is shown once.`,
+                    label: t('sites.keys.issueTest'),
+                    confirm: t('sites.keys.issueTestConfirm', { slug: site.slug }),
                     fields: html`<input type="hidden" name="mode" value="test" />`,
                   })}
                 </div>`
-              : html`<p class="hint">Test keys are issued on the live site's page.</p>`
+              : html`<p class="hint">${t('sites.keys.testOnLive')}</p>`
         }
       </section>`;
-    ctx.render(`Site ${site.slug}`, 'sites', body);
+    ctx.render(t('sites.site.title', { slug: site.slug }), 'sites', body);
   });
 
   router.post('/sites/:siteId/api-keys', async (req, res) => {
@@ -111,20 +117,22 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
     const key = await ctx.ops.call('issueApiKey', { params: { siteId: pathParam(req, 'siteId') }, body: { mode } });
     // Rendered directly, not redirected: the key exists nowhere else, so it must not go into a URL or a cookie.
     const body = html`<section class="card key-once">
-      <p class="warn">
-        <strong>Copy this key now.</strong> It is shown only this once; Kasa stores only its hash. Send it to the partner over a secure
-        channel.
-      </p>
+      <p class="warn">${th('sites.keys.onceWarn', { strong: html`<strong>${t('sites.keys.copyNow')}</strong>` })}</p>
       ${facts([
-        ['API key', html`<code class="secret" data-copy="${key.apiKey}">${key.apiKey}</code>`],
-        ['Mode', key.mode === 'test' ? html`<span class="badge info">TEST</span> the sandbox: simulated money only` : 'live'],
-        ['Key id', html`<code>${key.apiKeyId}</code>`],
-        ['Prefix', html`<code>${key.keyPrefix}</code>`],
-        ['Issued', formatTime(key.createdAt)],
+        [t('sites.keys.key'), html`<code class="secret" data-copy="${key.apiKey}">${key.apiKey}</code>`],
+        [
+          t('sites.keys.mode'),
+          key.mode === 'test'
+            ? html`<span class="badge info">${t('sites.badge.test')}</span> ${t('sites.keys.modeTest')}`
+            : t('sites.keys.modeLive'),
+        ],
+        [t('sites.keys.id'), html`<code>${key.apiKeyId}</code>`],
+        [t('sites.keys.prefix'), html`<code>${key.keyPrefix}</code>`],
+        [t('sites.keys.issued'), formatTime(key.createdAt)],
       ])}
-      <p><a class="btn plain" href="/sites/${seg(key.siteId)}">Done — back to the site</a></p>
+      <p><a class="btn plain" href="/sites/${seg(key.siteId)}">${t('sites.keys.done')}</a></p>
     </section>`;
-    ctx.render('New API key', 'sites', body, 201);
+    ctx.render(t('sites.keys.newTitle'), 'sites', body, 201);
   });
 
   router.post('/api-keys/revoke', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { SiteBalance } from '@kasa/contracts';
 import type { OpsClient } from '@kasa/ops-client';
+import { t } from '../i18n/index.js';
 import { shortId } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 
@@ -22,5 +23,5 @@ export function siteLink(sites: SiteDirectory, siteId: string | null | undefined
   const site = sites.get(siteId);
   return html`<a href="/sites/${encodeURIComponent(siteId)}" title="${site ? `${site.name} (${siteId})` : siteId}"
       >${site ? site.slug : shortId(siteId)}</a
-    >${site?.livemode === false ? html` <span class="badge info" title="A sandbox record: no real money">TEST</span>` : ''}`;
+    >${site?.livemode === false ? html` <span class="badge info" title="${t('sites.badge.recordTitle')}">${t('sites.badge.test')}</span>` : ''}`;
 }

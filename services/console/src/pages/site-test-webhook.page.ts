@@ -3,22 +3,26 @@ import express, { type Router } from 'express';
 import { seg } from '@kasa/ops-client';
 import { TEST_WEBHOOK_TYPES } from '@kasa/contracts';
 import type { ConsoleDeps } from '../console-deps.js';
+import { t, th } from '../i18n/index.js';
 import { facts } from '../views/components.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { pageContext, param, type PageContext } from './page-context.js';
 import { WEBHOOK_SAVED_QUERY, webhookUrlForm } from './site-settings.page.js';
+
+/** What marks a test webhook's body (JSON, the same in every language). */
+const TEST_FLAG = '"test": true';
 
 /** The test webhook's form: a type (any event type, or `ping`) and the button. */
 function testWebhookForm(ctx: PageContext, siteId: string): SafeHtml {
   return html`<form method="post" action="/sites/${seg(siteId)}/test-webhook" class="inline action">
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
     <label
-      >Type
+      >${t('sites.testWebhook.type')}
       <select name="type">
-        ${TEST_WEBHOOK_TYPES.map((type) => html`<option${type === 'ping' ? html` selected` : ''}>${type}</option>`)}
+        ${TEST_WEBHOOK_TYPES.map((type) => (type === 'ping' ? html`<option selected>${type}</option>` : html`<option>${type}</option>`))}
       </select></label
     >
-    <button type="submit" class="btn plain">Send a test webhook</button>
+    <button type="submit" class="btn plain">${t('sites.testWebhook.send')}</button>
   </form>`;
 }
 
@@ -31,30 +35,29 @@ function testWebhookForm(ctx: PageContext, siteId: string): SafeHtml {
 export function testWebhookSection(ctx: PageContext, siteId: string, webhookUrl: string | null): SafeHtml {
   const urlPart = ctx.isAdmin
     ? webhookUrlForm(ctx, siteId, webhookUrl)
-    : html`<p>Webhook URL: ${webhookUrl ? html`<code>${webhookUrl}</code>` : 'not set'}. Changing it needs the admin role.</p>`;
+    : html`<p>${th('sites.webhook.readOnly', { url: webhookUrl ? html`<code>${webhookUrl}</code>` : t('sites.notSet') })}</p>`;
   if (!webhookUrl) {
     return html`<section id="webhook">
-      <h2>Webhook</h2>
+      <h2>${t('sites.webhook.title')}</h2>
       <div class="card">
         ${urlPart}
-        <p class="muted">The site has no webhook URL yet, so there is nowhere to send a test webhook.</p>
+        <p class="muted">${t('sites.webhook.noUrl')}</p>
       </div>
     </section>`;
   }
-  const about = html`A signed sample with <code>"test": true</code>, sent now to <code>${webhookUrl}</code>; it is not retried and not
-    written to the deliveries.`;
+  const about = th('sites.testWebhook.about', { flag: html`<code>${TEST_FLAG}</code>`, url: html`<code>${webhookUrl}</code>` });
   return html`<section id="webhook">
-    <h2>Webhook</h2>
+    <h2>${t('sites.webhook.title')}</h2>
     <div class="card">
       ${urlPart}
       ${
         ctx.query(WEBHOOK_SAVED_QUERY) === 'saved'
           ? html`<div class="notice webhook-saved" role="status">
-              <p><strong>Webhook URL saved.</strong> Send a test webhook to check that the partner's endpoint answers there.</p>
+              <p>${th('sites.webhook.saved', { strong: html`<strong>${t('sites.webhook.savedTitle')}</strong>` })}</p>
               ${testWebhookForm(ctx, siteId)}
               <p class="detail">${about}</p>
             </div>`
-          : html`<h3>Test webhook</h3>
+          : html`<h3>${t('sites.testWebhook.title')}</h3>
               ${testWebhookForm(ctx, siteId)}
               <p class="muted">${about}</p>`
       }
@@ -75,21 +78,24 @@ export function siteTestWebhookRoutes(deps: ConsoleDeps): Router {
       <p class="${result.delivered ? 'ok' : 'warn'}">
         ${
           result.delivered
-            ? html`<span class="badge ok">delivered</span> The endpoint answered ${result.statusCode}.`
-            : html`<span class="badge danger">not delivered</span> ${
-                  result.statusCode === null ? 'No answer arrived.' : `The endpoint answered ${result.statusCode}.`
+            ? html`<span class="badge ok">${t('sites.testWebhook.delivered')}</span>
+                ${t('sites.testWebhook.answered', { status: String(result.statusCode) })}`
+            : html`<span class="badge danger">${t('sites.testWebhook.notDelivered')}</span> ${
+                  result.statusCode === null
+                    ? t('sites.testWebhook.noAnswer')
+                    : t('sites.testWebhook.answered', { status: String(result.statusCode) })
                 }`
         }
       </p>
       ${facts([
-        ['Type', html`<code>${type}</code>`],
-        ['Status code', result.statusCode === null ? 'none' : String(result.statusCode)],
-        ['Duration', `${result.durationMs} ms`],
-        ['Error', result.error ? html`<code>${result.error}</code>` : null],
+        [t('sites.testWebhook.type'), html`<code>${type}</code>`],
+        [t('sites.testWebhook.statusCode'), result.statusCode === null ? t('sites.fact.none') : String(result.statusCode)],
+        [t('sites.testWebhook.duration'), t('sites.testWebhook.ms', { ms: result.durationMs })],
+        [t('sites.testWebhook.error'), result.error ? html`<code>${result.error}</code>` : null],
       ])}
-      <p><a class="btn plain" href="/sites/${seg(siteId)}">Back to the site</a></p>
+      <p><a class="btn plain" href="/sites/${seg(siteId)}">${t('sites.testWebhook.back')}</a></p>
     </section>`;
-    ctx.render('Test webhook', 'sites', body);
+    ctx.render(t('sites.testWebhook.title'), 'sites', body);
   });
   return router;
 }

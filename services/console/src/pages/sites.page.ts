@@ -3,6 +3,7 @@ import { AppError } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { CreatedSite, OpsSite } from '@kasa/contracts';
+import { t, th } from '../i18n/index.js';
 import { facts } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -10,11 +11,15 @@ import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 import { readSiteNumbers } from './site-form.js';
 
+/** Addresses shown as examples in the new-site form (URLs: the same in every language). */
+const EXAMPLE_WEBHOOK_URL = 'https://partner.example/webhooks/kasa';
+const EXAMPLE_RETURN_URL = 'https://partner.example/wallet';
+
 function createSiteForm(ctx: PageContext): SafeHtml {
-  return html`<form method="post" action="/sites" class="card grid-form" data-confirm="Create this site?">
+  return html`<form method="post" action="/sites" class="card grid-form" data-confirm="${t('sites.create.confirm')}">
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
     <label
-      >Slug
+      >${t('sites.field.slug')}
       <input
         type="text"
         name="slug"
@@ -22,25 +27,27 @@ function createSiteForm(ctx: PageContext): SafeHtml {
         minlength="2"
         maxlength="32"
         pattern="[a-z0-9]+(-[a-z0-9]+)*"
-        placeholder="ornek-bahis"
-      /><small>Lower-case letters, digits, hyphens; becomes part of the API keys.</small></label
+        placeholder="${t('sites.create.slugExample')}"
+      /><small>${t('sites.create.slugHint')}</small></label
     >
-    <label>Name <input type="text" name="name" required maxlength="140" placeholder="Örnek Bahis" /></label>
     <label
-      >Webhook URL <input type="url" name="webhookUrl" maxlength="2048" placeholder="https://partner.example/webhooks/kasa" /><small
-        >Optional; https only.</small
+      >${t('sites.field.name')} <input type="text" name="name" required maxlength="140" placeholder="${t('sites.create.nameExample')}"
+    /></label>
+    <label
+      >${t('sites.field.webhookUrl')} <input type="url" name="webhookUrl" maxlength="2048" placeholder="${EXAMPLE_WEBHOOK_URL}" /><small
+        >${t('sites.create.webhookHint')}</small
       ></label
     >
     <label
-      >Return URL <input type="url" name="returnUrl" maxlength="2048" placeholder="https://partner.example/wallet" /><small
-        >Optional; where the deposit page sends users back when a deposit names no returnUrl.</small
+      >${t('sites.field.returnUrl')} <input type="url" name="returnUrl" maxlength="2048" placeholder="${EXAMPLE_RETURN_URL}" /><small
+        >${t('sites.create.returnUrlHint')}</small
       ></label
     >
-    <label>Rate limit (requests/minute) <input type="number" name="rateLimitPerMinute" min="1" max="100000" placeholder="60" /></label>
-    <label>Deposit lifetime (seconds) <input type="number" name="depositTtlSeconds" min="1" max="604800" placeholder="1800" /></label>
-    <label>Minimum amount in lira (TRY) <input type="text" name="minAmount" inputmode="decimal" placeholder="10,00" /></label>
-    <label>Maximum amount in lira (TRY) <input type="text" name="maxAmount" inputmode="decimal" placeholder="1.000.000,00" /></label>
-    <div><button type="submit" class="btn primary">Create site</button></div>
+    <label>${t('sites.field.rateLimit')} <input type="number" name="rateLimitPerMinute" min="1" max="100000" placeholder="60" /></label>
+    <label>${t('sites.field.depositTtl')} <input type="number" name="depositTtlSeconds" min="1" max="604800" placeholder="1800" /></label>
+    <label>${t('sites.field.minAmount')} <input type="text" name="minAmount" inputmode="decimal" placeholder="10,00" /></label>
+    <label>${t('sites.field.maxAmount')} <input type="text" name="maxAmount" inputmode="decimal" placeholder="1.000.000,00" /></label>
+    <div><button type="submit" class="btn primary">${t('sites.create.button')}</button></div>
   </form>`;
 }
 
@@ -49,7 +56,7 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
   const { values, bad } = readSiteNumbers(field, false);
   const out: Record<string, string | number> = { ...values };
   for (const name of ['webhookUrl', 'returnUrl']) if (field(name)) out[name] = field(name);
-  if (bad.length > 0) throw AppError.validation(bad);
+  if (bad.length > 0) throw AppError.validation(bad, t('sites.create.invalid'));
   return out;
 }
 
@@ -57,16 +64,16 @@ function siteSettings(field: (name: string) => string): Record<string, string | 
 function siteColumns(available: Map<string, string>): Array<Column<OpsSite>> {
   return [
     {
-      header: 'Slug',
+      header: t('sites.field.slug'),
       cell: (s) =>
         html`<a href="/sites/${seg(s.siteId)}">${s.slug}</a>${
-            s.livemode ? '' : html` <span class="badge info" title="The sandbox of a live site: test keys, simulated money">TEST</span>`
+            s.livemode ? '' : html` <span class="badge info" title="${t('sites.badge.sandboxTitle')}">${t('sites.badge.test')}</span>`
           }`,
     },
-    { header: 'Name', cell: (s) => s.name },
-    { header: 'Webhook URL', cell: (s) => s.webhookUrl ?? html`<span class="muted">not set</span>` },
-    { header: 'Limit / min', class: 'num', cell: (s) => String(s.rateLimitPerMinute) },
-    { header: 'Available', class: 'num', cell: (s) => formatTry(available.get(s.siteId) ?? '0') },
+    { header: t('sites.field.name'), cell: (s) => s.name },
+    { header: t('sites.field.webhookUrl'), cell: (s) => s.webhookUrl ?? html`<span class="muted">${t('sites.notSet')}</span>` },
+    { header: t('sites.column.limit'), class: 'num', cell: (s) => String(s.rateLimitPerMinute) },
+    { header: t('sites.fact.available'), class: 'num', cell: (s) => formatTry(available.get(s.siteId) ?? '0') },
   ];
 }
 
@@ -81,17 +88,17 @@ export function siteRoutes(deps: ConsoleDeps): Router {
       ctx.ops.call('listBalances'),
     ]);
     const available = new Map(balances.data.map((b) => [b.siteId, b.available]));
-    const body = html`${table({ columns: siteColumns(available), rows: sites.data, rowId: (s) => s.siteId, empty: 'No sites yet.' })}
-    ${sites.nextCursor ? html`<p><a href="/sites?cursor=${encodeURIComponent(sites.nextCursor)}">Next page</a></p>` : ''}
+    const body = html`${table({ columns: siteColumns(available), rows: sites.data, rowId: (s) => s.siteId, empty: t('sites.list.empty') })}
+    ${sites.nextCursor ? html`<p><a href="/sites?cursor=${encodeURIComponent(sites.nextCursor)}">${t('sites.list.next')}</a></p>` : ''}
     ${
       ctx.isAdmin
         ? html`<section>
-            <h2>New site</h2>
+            <h2>${t('sites.create.title')}</h2>
             ${createSiteForm(ctx)}
           </section>`
-        : html`<p class="hint">Creating sites and issuing or revoking API keys needs the admin role.</p>`
+        : html`<p class="hint">${t('sites.list.adminOnly')}</p>`
     }`;
-    ctx.render('Sites & keys', 'sites', body);
+    ctx.render(t('sites.list.title'), 'sites', body);
   });
 
   router.post('/sites', async (req, res) => {
@@ -103,7 +110,7 @@ export function siteRoutes(deps: ConsoleDeps): Router {
       ctx.done('site-created', `/sites/${seg(site.siteId)}`);
       return;
     }
-    pageContext(deps, req, res).render('New site', 'sites', webhookSecretOnce(site), 201);
+    pageContext(deps, req, res).render(t('sites.create.title'), 'sites', webhookSecretOnce(site), 201);
   });
 
   return router;
@@ -113,15 +120,12 @@ export function siteRoutes(deps: ConsoleDeps): Router {
 export function webhookSecretOnce(site: CreatedSite): SafeHtml {
   // The signing secret exists nowhere else in clear: shown here once, never put in a URL or a cookie.
   return html`<section class="card key-once">
-    <p class="warn">
-      <strong>Copy this webhook signing secret now.</strong> It is shown only this once; send it to the partner over a secure channel (or
-      they rotate their own with the webhook-config call).
-    </p>
+    <p class="warn">${th('sites.secret.warn', { strong: html`<strong>${t('sites.secret.copyNow')}</strong>` })}</p>
     ${facts([
-      ['Site', html`<code>${site.slug}</code>`],
-      ['Webhook URL', site.webhookUrl ?? ''],
-      ['Signing secret', html`<code class="secret" data-copy="${site.webhookSecret}">${site.webhookSecret}</code>`],
+      [t('sites.fact.site'), html`<code>${site.slug}</code>`],
+      [t('sites.field.webhookUrl'), site.webhookUrl ?? ''],
+      [t('sites.secret.label'), html`<code class="secret" data-copy="${site.webhookSecret}">${site.webhookSecret}</code>`],
     ])}
-    <p><a class="btn plain" href="/sites/${seg(site.siteId)}">Done — on to the site's page</a></p>
+    <p><a class="btn plain" href="/sites/${seg(site.siteId)}">${t('sites.secret.done')}</a></p>
   </section>`;
 }
