@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { makeTrIban } from '@kasa/testkit';
 import { useConsoleBrowser } from './browser-fixture.js';
+import { expectTurkish } from './i18n-pages.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'reviewer' });
 
@@ -39,9 +40,17 @@ describe('payouts', () => {
     for (const w of withdrawals) expect(detail).toContain(w.referenceNo);
     expect(detail).toContain('2.500,00');
 
+    // Who created the batch reads as the operator's e-mail, on the batch and in the list, never as a bare id.
+    const reviewer = (await h.ops('GET', `/payout-batches/${batchId}`)).body;
+    expect(reviewer.createdByEmail).toBe(setup.reviewer.email);
+    await expect(p.locator('main dl').textContent()).resolves.toContain(setup.reviewer.email);
+    await expect(p.locator('main dl').textContent()).resolves.not.toContain(reviewer.createdBy);
+
     await p.goto('/payouts');
     const row = p.locator(`tr[data-id="${batchId}"]`);
     await expect(row.textContent()).resolves.toContain('2.500,00');
+    await expect(row.textContent()).resolves.toContain(setup.reviewer.email);
+    await expect(row.textContent()).resolves.not.toContain(reviewer.createdBy);
     await row.getByRole('link').first().click();
     await p.waitForURL(`**/payouts/${batchId}`);
 
@@ -61,5 +70,18 @@ describe('payouts', () => {
 
     const missing = await p.request.get('/payouts/00000000-0000-4000-8000-000000000000/file.xml');
     expect(missing.status()).toBe(404);
+  });
+
+  it('reads in Turkish for a Turkish browser: the batch list and a batch with its items', async () => {
+    const { h, page } = setup;
+    await approvedWithdrawals(1, 40000);
+    const batch = await h.ops('POST', '/payout-batches', {});
+    expect(batch.status).toBe(201);
+    const turkish = { headers: { 'Accept-Language': 'tr-TR,tr;q=0.9' } };
+    const list = expectTurkish(await (await page.request.get('/payouts', turkish)).text());
+    for (const words of ['Ödeme döngüsü', 'Onaylı tüm ödemelerden paket oluştur', 'Oluşturan', 'Ödeyen hesap'])
+      expect(list).toContain(words);
+    const detail = expectTurkish(await (await page.request.get(`/payouts/${batch.body.batchId}`, turkish)).text());
+    for (const words of ['tarihli ödeme paketi', 'pain.001 XML indir', 'Alıcı', 'çekim']) expect(detail).toContain(words);
   });
 });

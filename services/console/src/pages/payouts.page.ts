@@ -3,13 +3,22 @@ import express, { type Response, type Router } from 'express';
 import type { OpsPayoutBatchDetail, ReceivingAccount } from '@kasa/contracts';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { t } from '../i18n/index.js';
 import { actionForm, facts } from '../views/components.js';
 import { formatTime, formatTry, maskIban } from '../views/format.js';
-import { html } from '../views/html.js';
+import { html, type SafeHtml } from '../views/html.js';
 import { table } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
 
 type BatchItem = OpsPayoutBatchDetail['items'][number];
+
+/** Who created a batch: the operator's e-mail (the id beside it on hover), or the bootstrap token. */
+function creator(batch: { createdBy: string; createdByEmail: string | null }): SafeHtml {
+  if (batch.createdByEmail) return html`<span title="${batch.createdBy}">${batch.createdByEmail}</span>`;
+  return batch.createdBy === 'bootstrap'
+    ? html`<span class="muted">${t('payouts.bootstrap')}</span>`
+    : html`<code title="${t('payouts.unknownOperator')}">${batch.createdBy}</code>`;
+}
 
 /** The paying account as the operator knows it: bank and masked IBAN, or the id of one no longer listed. */
 function accountName(accounts: ReceivingAccount[], accountId: string): string {
@@ -37,33 +46,27 @@ export function payoutRoutes(deps: ConsoleDeps): Router {
   router.get('/payouts', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const [batches, accounts] = await Promise.all([ctx.ops.call('listPayoutBatches'), ctx.ops.call('listReceivingAccounts')]);
-    const body = html`<p class="hint">
-        The payout cycle: approve a withdrawal or a return to a sender, gather the approved payouts into a batch, give the batch's file
-        (pain.001 XML or CSV) to the bank, then import the paying account's statement: each payout it shows is marked SENT, or RETURNED when
-        the bank sends the money back.
-      </p>
-      <section class="card">
-        ${actionForm(ctx, { action: '/payouts', label: 'Create a batch of every approved payout', tone: 'primary' })}
-      </section>
+    const body = html`<p class="hint">${t('payouts.cycle')}</p>
+      <section class="card">${actionForm(ctx, { action: '/payouts', label: t('payouts.create'), tone: 'primary' })}</section>
       ${table({
         columns: [
-          { header: 'Created', cell: (b) => html`<a href="/payouts/${seg(b.batchId)}">${formatTime(b.createdAt)}</a>` },
-          { header: 'Paid from', cell: (b) => accountName(accounts.data, b.receivingAccountId) },
-          { header: 'Payouts', class: 'num', cell: (b) => String(b.count) },
-          { header: 'Total', class: 'num', cell: (b) => formatTry(b.total) },
-          { header: 'Created by', cell: (b) => b.createdBy },
+          { header: t('payouts.created'), cell: (b) => html`<a href="/payouts/${seg(b.batchId)}">${formatTime(b.createdAt)}</a>` },
+          { header: t('payouts.paidFrom'), cell: (b) => accountName(accounts.data, b.receivingAccountId) },
+          { header: t('payouts.count'), class: 'num', cell: (b) => String(b.count) },
+          { header: t('payouts.total'), class: 'num', cell: (b) => formatTry(b.total) },
+          { header: t('payouts.createdBy'), cell: (b) => creator(b) },
           {
-            header: 'File',
+            header: t('payouts.file'),
             cell: (b) =>
-              html`<a href="/payouts/${seg(b.batchId)}/file.xml" download>XML</a> ·
-                <a href="/payouts/${seg(b.batchId)}/file.csv" download>CSV</a>`,
+              html`<a href="/payouts/${seg(b.batchId)}/file.xml" download>${t('payouts.xml')}</a> ·
+                <a href="/payouts/${seg(b.batchId)}/file.csv" download>${t('payouts.csv')}</a>`,
           },
         ],
         rows: batches.data,
         rowId: (b) => b.batchId,
-        empty: 'No payout batches yet.',
+        empty: t('payouts.empty'),
       })}`;
-    ctx.render('Payouts', 'payouts', body);
+    ctx.render(t('payouts.title'), 'payouts', body);
   });
 
   router.post('/payouts', async (req, res) => {
@@ -86,40 +89,40 @@ export function payoutRoutes(deps: ConsoleDeps): Router {
     const id = seg(batch.batchId);
     const body = html`<section class="card">
         ${facts([
-          ['Batch id', html`<code>${batch.batchId}</code>`],
-          ['Created', formatTime(batch.createdAt)],
-          ['Created by', batch.createdBy],
-          ['Paid from', accountName(accounts.data, batch.receivingAccountId)],
-          ['Payouts', String(batch.count)],
-          ['Total', html`<strong>${formatTry(batch.total)}</strong>`],
+          [t('payouts.batchId'), html`<code>${batch.batchId}</code>`],
+          [t('payouts.created'), formatTime(batch.createdAt)],
+          [t('payouts.createdBy'), creator(batch)],
+          [t('payouts.paidFrom'), accountName(accounts.data, batch.receivingAccountId)],
+          [t('payouts.count'), String(batch.count)],
+          [t('payouts.total'), html`<strong>${formatTry(batch.total)}</strong>`],
         ])}
         <p>
-          <a class="btn primary" href="/payouts/${id}/file.xml" download>Download pain.001 XML</a>
-          <a class="btn plain" href="/payouts/${id}/file.csv" download>Download CSV</a>
+          <a class="btn primary" href="/payouts/${id}/file.xml" download>${t('payouts.downloadXml')}</a>
+          <a class="btn plain" href="/payouts/${id}/file.csv" download>${t('payouts.downloadCsv')}</a>
         </p>
-        <p class="hint">Give the file to the bank; importing the paying account's statement then marks each payout SENT or RETURNED.</p>
+        <p class="hint">${t('payouts.detailHint')}</p>
       </section>
       ${table<BatchItem>({
         columns: [
-          { header: 'Reference', cell: (i) => html`<code>${i.reference}</code>` },
+          { header: t('payouts.reference'), cell: (i) => html`<code>${i.reference}</code>` },
           {
-            header: 'Payout',
+            header: t('payouts.payout'),
             cell: (i) =>
               i.withdrawalId
-                ? html`<a href="/withdrawals/${seg(i.withdrawalId)}">withdrawal</a>`
+                ? html`<a href="/withdrawals/${seg(i.withdrawalId)}">${t('payouts.kind.withdrawal')}</a>`
                 : i.senderReturnId
-                  ? html`<a href="/returns/${seg(i.senderReturnId)}">return to sender</a>`
+                  ? html`<a href="/returns/${seg(i.senderReturnId)}">${t('payouts.kind.return')}</a>`
                   : i.kind,
           },
-          { header: 'Amount', class: 'num', cell: (i) => formatTry(i.amount) },
-          { header: 'Pay to', cell: (i) => i.creditorName },
-          { header: 'IBAN', cell: (i) => maskIban(i.creditorIban) },
+          { header: t('payouts.amount'), class: 'num', cell: (i) => formatTry(i.amount) },
+          { header: t('payouts.payTo'), cell: (i) => i.creditorName },
+          { header: t('payouts.iban'), cell: (i) => maskIban(i.creditorIban) },
         ],
         rows: batch.items,
         rowId: (i) => i.itemId,
-        empty: 'This batch has no items.',
+        empty: t('payouts.itemsEmpty'),
       })}`;
-    ctx.render(`Payout batch of ${formatTime(batch.createdAt)}`, 'payouts', body);
+    ctx.render(t('payouts.batchTitle', { time: formatTime(batch.createdAt) }), 'payouts', body);
   });
 
   for (const [ext, { format, type }] of Object.entries(FILES)) {

@@ -1,4 +1,66 @@
 import { defineMessages } from '../catalogue.js';
 
-/** The payouts area of the console's messages: keys start with `payouts.`. */
-export const payouts = defineMessages({}, {});
+/** Payout batches, their items and files: keys start with `payouts.`. */
+export const payouts = defineMessages(
+  {
+    'payouts.title': 'Payouts',
+    'payouts.cycle':
+      "The payout cycle: approve a withdrawal or a return to a sender, gather the approved payouts into a batch, give the batch's file (pain.001 XML or CSV) to the bank, then import the paying account's statement: each payout it shows is marked SENT, or RETURNED when the bank sends the money back.",
+    'payouts.create': 'Create a batch of every approved payout',
+    'payouts.created': 'Created',
+    'payouts.paidFrom': 'Paid from',
+    'payouts.count': 'Payouts',
+    'payouts.total': 'Total',
+    'payouts.createdBy': 'Created by',
+    'payouts.bootstrap': 'the bootstrap token',
+    'payouts.unknownOperator': 'An operator id no longer known',
+    'payouts.file': 'File',
+    'payouts.xml': 'XML',
+    'payouts.csv': 'CSV',
+    'payouts.empty': 'No payout batches yet.',
+    'payouts.batchTitle': 'Payout batch of {time}',
+    'payouts.batchId': 'Batch id',
+    'payouts.downloadXml': 'Download pain.001 XML',
+    'payouts.downloadCsv': 'Download CSV',
+    'payouts.detailHint': "Give the file to the bank; importing the paying account's statement then marks each payout SENT or RETURNED.",
+    'payouts.reference': 'Reference',
+    'payouts.payout': 'Payout',
+    'payouts.kind.withdrawal': 'withdrawal',
+    'payouts.kind.return': 'return to sender',
+    'payouts.amount': 'Amount',
+    'payouts.payTo': 'Pay to',
+    'payouts.iban': 'IBAN',
+    'payouts.itemsEmpty': 'This batch has no items.',
+  },
+  {
+    'payouts.title': 'Ödemeler',
+    'payouts.cycle':
+      'Ödeme döngüsü: bir çekimi veya gönderene iadeyi onaylayın, onaylı ödemeleri bir pakette toplayın, paketin dosyasını (pain.001 XML veya CSV) bankaya verin, ardından ödeme yapan hesabın ekstresini içe aktarın: ekstrede görünen her ödeme Gönderildi, banka parayı geri yollarsa İade edildi olarak işaretlenir.',
+    'payouts.create': 'Onaylı tüm ödemelerden paket oluştur',
+    'payouts.created': 'Oluşturulma',
+    'payouts.paidFrom': 'Ödeyen hesap',
+    'payouts.count': 'Ödeme sayısı',
+    'payouts.total': 'Toplam',
+    'payouts.createdBy': 'Oluşturan',
+    'payouts.bootstrap': 'kurulum anahtarı',
+    'payouts.unknownOperator': 'Artık tanınmayan bir operatör kimliği',
+    'payouts.file': 'Dosya',
+    'payouts.xml': 'XML',
+    'payouts.csv': 'CSV',
+    'payouts.empty': 'Henüz ödeme paketi yok.',
+    'payouts.batchTitle': '{time} tarihli ödeme paketi',
+    'payouts.batchId': 'Paket kimliği',
+    'payouts.downloadXml': 'pain.001 XML indir',
+    'payouts.downloadCsv': 'CSV indir',
+    'payouts.detailHint':
+      'Dosyayı bankaya verin; ödeme yapan hesabın ekstresi içe aktarılınca her ödeme Gönderildi veya İade edildi olarak işaretlenir.',
+    'payouts.reference': 'Referans',
+    'payouts.payout': 'Ödeme',
+    'payouts.kind.withdrawal': 'çekim',
+    'payouts.kind.return': 'gönderene iade',
+    'payouts.amount': 'Tutar',
+    'payouts.payTo': 'Alıcı',
+    'payouts.iban': 'IBAN',
+    'payouts.itemsEmpty': 'Bu pakette kalem yok.',
+  },
+);
