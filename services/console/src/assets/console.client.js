@@ -4,6 +4,11 @@
   var confirmDialog = document.getElementById('confirm-dialog');
   var helpDialog = document.getElementById('shortcut-help');
 
+  // On a phone the sections scroll sideways: bring the current one into view instead of leaving it past the cut.
+  var currentSection = document.querySelector('header.top nav a.current');
+  if (currentSection && currentSection.parentElement.scrollWidth > currentSection.parentElement.clientWidth)
+    currentSection.scrollIntoView({ block: 'nearest', inline: 'center' });
+
   /** Disables a form's buttons once it is sent: a double-submitted decision would only come back as a conflict. */
   function lock(form) {
     form.querySelectorAll('button[type=submit]').forEach(function (button) {
