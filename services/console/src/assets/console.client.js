@@ -5,9 +5,14 @@
   var helpDialog = document.getElementById('shortcut-help');
 
   // On a phone the sections scroll sideways: bring the current one into view instead of leaving it past the cut.
+  // Only the navigation scrolls (scrollIntoView would move the page too, away from a #section it opened on).
   var currentSection = document.querySelector('header.top nav a.current');
-  if (currentSection && currentSection.parentElement.scrollWidth > currentSection.parentElement.clientWidth)
-    currentSection.scrollIntoView({ block: 'nearest', inline: 'center' });
+  if (currentSection) {
+    var sections = currentSection.parentElement;
+    var link = currentSection.getBoundingClientRect();
+    var strip = sections.getBoundingClientRect();
+    sections.scrollLeft += link.left + link.width / 2 - (strip.left + strip.width / 2);
+  }
 
   /** Disables a form's buttons once it is sent: a double-submitted decision would only come back as a conflict. */
   function lock(form) {
