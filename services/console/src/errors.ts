@@ -5,7 +5,8 @@ import { OpsApiError } from '@kasa/ops-client';
 import type { ConsoleDeps } from './console-deps.js';
 import { param } from './pages/page-context.js';
 import { clearSession, safeLocalPath } from './session/session.middleware.js';
-import { html, safeUrl } from './views/html.js';
+import { currentLocale, MESSAGES, t, th, type MessageKey } from './i18n/index.js';
+import { html, safeUrl, type SafeHtml } from './views/html.js';
 import { renderPage } from './views/layout.js';
 
 /** An error as an operator reads it: what happened in one line, the ledger's explanation, the fields. */
@@ -14,119 +15,115 @@ export interface ReadableError {
   title: string;
   detail: string;
   fields: FieldError[];
+  /** The detail and fields are the ledger's words (English), not the console's. */
+  fromLedger?: boolean;
 }
 
 /**
  * What the operator is told about each 409, by the ledger's reason (docs/errors.md, conflict): what happened and,
- * where there is one, what to do instead. A `Record`, so a new reason does not compile until it has its line here.
+ * where there is one, what to do instead (messages/errors.ts). The key is derived from `ErrorReason`, so a new reason
+ * does not compile until the catalogue has its line.
  */
-const REASON_TITLES: Record<ErrorReason, string> = {
-  // A review that lost a race with another operator, or a page loaded before the record moved on.
-  invalid_transition: 'Someone else already acted on this record.',
-  state_changed: 'Someone else already acted on this record.',
-  amount_exceeds_received: 'The amount is more than the money received for this deposit.',
-  insufficient_balance: "The site's available balance does not cover this.",
-  intent_decided: 'This deposit was already approved or rejected; set the transfer aside or return it to the sender.',
-  transfer_settled: 'This transfer is no longer unmatched: it was matched, assigned, set aside or returned meanwhile.',
-  transfer_not_returnable: 'This transfer cannot go back to its sender: a deposit kept it, or it is already being returned.',
-  bank_tx_id_reused: 'This bank transaction id was already recorded with different details.',
-  event_in_delivery: 'This event is still being delivered; replay it once it is delivered or dead.',
-  webhook_not_configured: 'This site has no webhook URL or signing secret yet, so there is nowhere to send a test webhook.',
-  operator_disabled: 'This operator is disabled; no token can be issued for them.',
-  self_disable: 'You cannot disable your own account; ask another admin.',
-  bootstrap_token: 'The bootstrap token is configuration and cannot be logged out.',
-  otp_already_enrolled: 'Two-factor authentication is already on for this account; turn it off before enrolling again.',
-  otp_not_pending: 'There is no enrollment to confirm; start again.',
-  otp_not_enrolled: 'Two-factor authentication is not on for this account.',
-  second_approver_required:
-    'Two different people must approve this payout: not its first approver, an account tied to them (one created or last changed the other), nor the bootstrap token.',
-  nothing_to_batch: 'No approved payout is left to batch.',
-  sandbox_payout: "This is a sandbox's simulated money: it never leaves through the house's real account.",
-  // Partner API only (a create whose record a database failover lost); no console form can meet it.
-  idempotency_record_lost: 'This request was answered before, but its record was lost in a database failover.',
-  not_exact_match: 'Only exact matches are approved together: the money received differs from the amount requested.',
-  // The second factor's 401 and 403 (docs/operations.md).
-  otp_required: 'Enter the code from your authenticator app.',
-  otp_invalid: 'The code is wrong, expired or already used.',
-  otp_enrollment_required: 'Your role must use two-factor authentication: set it up first.',
-  step_up_required: 'Approving this much money needs a fresh code from your authenticator app.',
-  site_scope: 'Your account is limited to some sites; this is a house-wide step for an operator with every site.',
-};
+function reasonKey(reason: ErrorReason): MessageKey {
+  return `errors.reason.${reason}`;
+}
+
+function isReason(reason: string): reason is ErrorReason {
+  return Object.prototype.hasOwnProperty.call(MESSAGES.en, `errors.reason.${reason}`);
+}
 
 /** What the operator is told about a ledger reason (a 409's or a step-up's); null for a reason the console has no words for. */
 export function reasonTitle(reason: string): string | null {
-  return Object.prototype.hasOwnProperty.call(REASON_TITLES, reason) ? REASON_TITLES[reason as ErrorReason] : null;
+  return isReason(reason) ? t(reasonKey(reason)) : null;
 }
 
 function fromLedger(error: OpsApiError): ReadableError {
-  const base = { detail: error.detail, fields: error.fieldErrors };
+  // The ledger's own explanation is English: a Turkish page says so (ledgerSaid) where it shows it.
+  const base = { detail: error.detail, fields: error.fieldErrors, fromLedger: true };
   // A wrong second-factor code: the session is fine, the operator tries another code.
-  if (error.status === 401 && error.reason === 'otp_invalid') return { ...base, status: 400, title: REASON_TITLES.otp_invalid };
+  if (error.status === 401 && error.reason === 'otp_invalid') return { ...base, status: 400, title: t(reasonKey('otp_invalid')) };
   switch (error.status) {
     case 400:
-      return { ...base, status: 400, title: 'The ledger did not accept what was entered.' };
+      return { ...base, status: 400, title: t('errors.ledger.invalid') };
     case 403:
-      return { ...base, status: 403, title: error.reason ? REASON_TITLES[error.reason] : 'Your role cannot do this.' };
+      return { ...base, status: 403, title: t(error.reason ? reasonKey(error.reason) : 'errors.ledger.forbidden') };
     case 404:
-      return { ...base, status: 404, title: 'This record does not exist.' };
+      return { ...base, status: 404, title: t('errors.ledger.notFound') };
     case 409:
-      return {
-        ...base,
-        status: 409,
-        title: error.reason ? REASON_TITLES[error.reason] : 'The record is not in a state that allows this.',
-      };
+      return { ...base, status: 409, title: t(error.reason ? reasonKey(error.reason) : 'errors.ledger.conflict') };
     case 429:
-      return { ...base, status: 429, title: 'Too many requests; wait a moment and try again.' };
+      return { ...base, status: 429, title: t('errors.ledger.tooMany') };
     default:
       return {
         status: error.status === 503 ? 503 : 502,
-        title: 'The ledger is not answering right now.',
-        detail: 'Reload the record before trying again: the action may or may not have happened.',
+        title: t('errors.ledger.down'),
+        detail: t('errors.ledger.downDetail'),
         fields: [],
       };
   }
 }
 
+const APP_ERROR_TITLES: Partial<Record<string, MessageKey>> = {
+  forbidden: 'errors.console.forbidden',
+  validation_failed: 'errors.console.invalid',
+  not_found: 'errors.console.notFound',
+  payload_too_large: 'errors.console.tooLarge',
+};
+
 /** Maps anything a handler threw to what the operator is told; unknown errors say nothing about internals. */
 export function readableError(error: unknown): ReadableError {
   if (error instanceof OpsApiError) return fromLedger(error);
   if (error instanceof AppError) {
-    const title =
-      error.code === 'forbidden'
-        ? 'This form could not be verified.'
-        : error.code === 'validation_failed'
-          ? 'Check what you entered.'
-          : error.code === 'not_found'
-            ? 'There is no such page.'
-            : error.code === 'payload_too_large'
-              ? 'The form is too large.'
-              : 'The request was refused.';
+    const title = t(APP_ERROR_TITLES[error.code] ?? 'errors.console.refused');
     return { status: error.status, title, detail: error.detail, fields: error.errors ?? [] };
   }
   const parser = error as { type?: string; status?: number };
-  if (parser.type === 'entity.too.large') return { status: 413, title: 'The form is too large.', detail: '', fields: [] };
-  if (parser.status === 400) return { status: 400, title: 'The form could not be read.', detail: '', fields: [] };
+  if (parser.type === 'entity.too.large') return { status: 413, title: t('errors.console.tooLarge'), detail: '', fields: [] };
+  if (parser.status === 400) return { status: 400, title: t('errors.console.unreadable'), detail: '', fields: [] };
   return {
     status: 500,
-    title: 'Something went wrong in the console.',
-    detail: 'Reload the page; if it keeps happening, tell the on-call engineer the request id below.',
+    title: t('errors.console.crashed'),
+    detail: t('errors.console.crashedDetail'),
     fields: [],
   };
+}
+
+/**
+ * The ledger's explanation and field errors (English prose from the ops API): on a Turkish page under a line saying
+ * whose words they are, marked as English for screen readers.
+ */
+function details(readable: ReadableError): SafeHtml {
+  const fields =
+    readable.fields.length > 0
+      ? html`<ul>
+          ${readable.fields.map((f) => html`<li><strong>${f.field}</strong> ${f.message}</li>`)}
+        </ul>`
+      : '';
+  if (!readable.detail && !fields) return html``;
+  if (readable.fromLedger && currentLocale() !== 'en')
+    return html`<div class="ledger-said">
+      <p>${t('errors.ledger.said')}</p>
+      <div lang="en">${readable.detail ? html`<p>${readable.detail}</p>` : ''} ${fields}</div>
+    </div>`;
+  return html`${readable.detail ? html`<p>${readable.detail}</p>` : ''} ${fields}`;
 }
 
 /** Step-up, where an approval asked for it: a code, then back to the page to press the button again. */
 function stepUpForm(csrf: string, back: string) {
   return html`<form method="post" action="/account/2fa/verify" class="inline action step-up">
     <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="_back" value="${back || '/review'}" />
-    <label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required autofocus /></label>
-    <button type="submit" class="btn primary">Verify and go back</button>
+    <label
+      >${t('errors.stepUp.code')}
+      <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required autofocus
+    /></label>
+    <button type="submit" class="btn primary">${t('errors.stepUp.submit')}</button>
   </form>`;
 }
 
 /** Console 404: an HTML page, not problem details; operators read it, not programs. */
 export function notFoundPage(): RequestHandler {
   return (_req, _res, next) => {
-    next(new AppError('not_found', 'Use the navigation to find what you were looking for.'));
+    next(new AppError('not_found', t('errors.console.notFoundDetail')));
   };
 }
 
@@ -158,27 +155,22 @@ export function consoleErrorHandler(deps: ConsoleDeps): ErrorRequestHandler {
     const back = safeLocalPath(param(req.body, '_back'), '');
     const body = html`<section class="error" role="alert">
         <h2>${readable.title}</h2>
-        ${readable.detail ? html`<p>${readable.detail}</p>` : ''}
-        ${
-          readable.fields.length > 0
-            ? html`<ul>
-                ${readable.fields.map((f) => html`<li><strong>${f.field}</strong> ${f.message}</li>`)}
-              </ul>`
-            : ''
-        }
+        ${details(readable)}
         ${error instanceof OpsApiError && error.reason === 'step_up_required' && session ? stepUpForm(deps.sessions.csrfToken(session.sid), back) : ''}
-        <p class="muted">Request id: <code>${req.requestId}</code></p>
+        <p class="muted">${th('errors.page.requestId', { id: html`<code>${req.requestId}</code>` })}</p>
       </section>
-      ${back ? html`<p><a class="btn plain" href="${safeUrl(back)}">← Back to the page</a></p>` : operator ? html`<p><a class="btn plain" href="/review">← Review queue</a></p>` : html`<p><a class="btn plain" href="/login">Log in</a></p>`}`;
+      ${back ? html`<p><a class="btn plain" href="${safeUrl(back)}">${t('errors.page.back')}</a></p>` : operator ? html`<p><a class="btn plain" href="/review">${t('errors.page.review')}</a></p>` : html`<p><a class="btn plain" href="/login">${t('errors.page.login')}</a></p>`}`;
     res
       .status(readable.status)
       .type('html')
       .send(
         renderPage(
           {
-            title: readable.status === 404 ? 'Not found' : 'Could not do that',
+            title: t(readable.status === 404 ? 'errors.page.notFound' : 'errors.page.failed'),
             operator,
             csrf: session && operator ? deps.sessions.csrfToken(session.sid) : null,
+            // The language switch reloads a page that was read; after a form it goes back to the form's page.
+            here: req.method === 'GET' ? safeLocalPath(req.originalUrl, '/') : back || '/',
           },
           body,
         ),

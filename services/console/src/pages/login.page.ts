@@ -4,6 +4,7 @@ import type { LoginResult } from '@kasa/contracts';
 import { OpsApiError } from '@kasa/ops-client';
 import { clearSession, operatorOf, requireOperator, safeLocalPath, verifyCsrf, writeSession } from '../session/session.middleware.js';
 import { consoleRole, newSession } from '../session/session.js';
+import { t, type MessageKey } from '../i18n/index.js';
 import { html } from '../views/html.js';
 import { renderPage } from '../views/layout.js';
 import { noticeText } from '../views/notices.js';
@@ -22,41 +23,53 @@ interface LoginView {
   askCode?: boolean;
 }
 
+/** The login page's own path and query, where the language switch returns to (with the page to go on to). */
+function loginPath(next: string): string {
+  return next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`;
+}
+
 function loginPage(view: LoginView): string {
   const body = html`<form method="post" action="/login" class="card login">
     ${view.error ? html`<p class="error-line" role="alert">${view.error}</p>` : ''}
     <input type="hidden" name="_csrf" value="${view.csrf}" />
     <input type="hidden" name="next" value="${view.next}" />
-    <label>E-mail <input type="email" name="email" value="${view.email ?? ''}" autocomplete="username" required autofocus /></label>
-    <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+    <label
+      >${t('auth.login.email')} <input type="email" name="email" value="${view.email ?? ''}" autocomplete="username" required autofocus
+    /></label>
+    <label>${t('auth.login.password')} <input type="password" name="password" autocomplete="current-password" required /></label>
     ${
       view.askCode
         ? html`<label
-            >Code from your authenticator app
+            >${t('auth.login.code')}
             <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required placeholder="123456" />
-            <small>Or one of your recovery codes.</small></label
+            <small>${t('auth.login.codeHint')}</small></label
           >`
         : ''
     }
-    <button type="submit" class="btn primary">Log in</button>
+    <button type="submit" class="btn primary">${t('auth.login.submit')}</button>
   </form>`;
-  return renderPage({ title: 'Log in', operator: null, csrf: null, notice: view.notice ?? null }, body);
+  return renderPage(
+    { title: t('auth.login.title'), operator: null, csrf: null, notice: view.notice ?? null, here: loginPath(view.next) },
+    body,
+  );
 }
 
 // The ledger refuses a bank connector's account (403): a machine, never a person at the console.
-const CONNECTOR_REFUSED = "This is a bank connector's account: it cannot sign in to the console. Sign in with your own operator account.";
-
-const LOGIN_ERRORS: Record<number, string> = {
-  400: 'Enter a valid e-mail address and your password.',
-  401: 'E-mail or password is wrong, or the account is disabled.',
-  403: CONNECTOR_REFUSED,
+const LOGIN_ERRORS: Record<number, MessageKey> = {
+  400: 'auth.login.invalidInput',
+  401: 'auth.login.wrongCredentials',
+  403: 'auth.login.connectorRefused',
 };
 
 /** "Try again in 4 minutes" from the ledger's Retry-After; the same words whichever allowance ran out. */
 export function throttledMessage(retryAfterSeconds: number | null): string {
-  if (retryAfterSeconds === null) return 'Too many login attempts. Wait a few minutes and try again.';
-  const [count, unit] = retryAfterSeconds < 60 ? [Math.max(1, retryAfterSeconds), 'second'] : [Math.ceil(retryAfterSeconds / 60), 'minute'];
-  return `Too many login attempts. Try again in ${count} ${unit}${count === 1 ? '' : 's'}.`;
+  if (retryAfterSeconds === null) return t('auth.login.throttled');
+  if (retryAfterSeconds < 60) {
+    const count = Math.max(1, retryAfterSeconds);
+    return count === 1 ? t('auth.login.throttled.second') : t('auth.login.throttled.seconds', { count });
+  }
+  const count = Math.ceil(retryAfterSeconds / 60);
+  return count === 1 ? t('auth.login.throttled.minute') : t('auth.login.throttled.minutes', { count });
 }
 
 /**
@@ -96,11 +109,11 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     };
     const current = res.locals.consoleSession;
     if (!current || !deps.sessions.verifyCsrf(current.sid, param(req.body, '_csrf'))) {
-      fail(403, 'The login form expired or was not sent from this console. Enter your e-mail and password again.');
+      fail(403, t('auth.login.formExpired'));
       return;
     }
     if (!email || !password) {
-      fail(400, 'Enter your e-mail and password.');
+      fail(400, t('auth.login.missing'));
       return;
     }
     let result: LoginResult;
@@ -113,23 +126,19 @@ export function loginRoutes(deps: ConsoleDeps): Router {
     } catch (error) {
       if (!(error instanceof OpsApiError)) throw error;
       if (error.reason === 'otp_required' || error.reason === 'otp_invalid') {
-        const asked = 'Enter your password again and the code from your authenticator app.';
-        fail(401, error.reason === 'otp_invalid' ? 'The code is wrong, expired or already used. Try the next one.' : asked, null, true);
+        fail(401, t(error.reason === 'otp_invalid' ? 'auth.login.codeWrong' : 'auth.login.codeAsked'), null, true);
         return;
       }
       const throttled = error.status === 429;
-      const message = throttled ? throttledMessage(error.retryAfterSeconds) : LOGIN_ERRORS[error.status];
-      fail(
-        throttled || message ? error.status : 503,
-        message ?? 'The ledger is not answering; try again shortly.',
-        error.retryAfterSeconds,
-      );
+      const known = LOGIN_ERRORS[error.status];
+      const message = throttled ? throttledMessage(error.retryAfterSeconds) : known && t(known);
+      fail(throttled || message ? error.status : 503, message ?? t('auth.login.ledgerDown'), error.retryAfterSeconds);
       return;
     }
     const { operator } = result;
     const role = consoleRole(operator.role);
     if (!role) {
-      fail(403, CONNECTOR_REFUSED);
+      fail(403, t('auth.login.connectorRefused'));
       return;
     }
     const expiresAt = Date.parse(result.expiresAt);

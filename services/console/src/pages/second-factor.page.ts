@@ -3,6 +3,7 @@ import type { OpsPrincipal, SecondFactorConfirmed, SecondFactorEnrollment } from
 import type { ConsoleDeps } from '../console-deps.js';
 import { facts } from '../views/components.js';
 import { formatTime } from '../views/format.js';
+import { t, th } from '../i18n/index.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 
@@ -23,16 +24,19 @@ export function qrCode(dataUrl: string): SafeHtml {
     viewBox="${viewBox}"
     shape-rendering="crispEdges"
     role="img"
-    aria-label="QR code for your authenticator app"
+    aria-label="${t('auth.2fa.qr')}"
   >
     <rect width="100%" height="100%" fill="#ffffff" />
     <path stroke="#000000" d="${modules}" />
   </svg>`;
 }
 
-const codeInput = html`<label
-  >Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required placeholder="123456"
-/></label>`;
+function codeInput(): SafeHtml {
+  return html`<label
+    >${t('auth.2fa.code')}
+    <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32" required placeholder="123456"
+  /></label>`;
+}
 
 function hidden(ctx: PageContext): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />`;
@@ -41,32 +45,32 @@ function hidden(ctx: PageContext): SafeHtml {
 function statusView(ctx: PageContext, me: OpsPrincipal): SafeHtml {
   if (me.secondFactor === 'ENROLLED') {
     return html`<section class="card">
-        <p><span class="badge ok">on</span> Logins to this account ask for a code from your authenticator app.</p>
-        <p class="muted">Approving large amounts asks for a fresh code when the last one is more than ten minutes old.</p>
+        <p><span class="badge ok">${t('auth.2fa.badgeOn')}</span> ${t('auth.2fa.enrolled')}</p>
+        <p class="muted">${t('auth.2fa.stepUpNote')}</p>
         <form method="post" action="/account/2fa/verify" class="inline action">
-          ${hidden(ctx)} ${codeInput}
-          <button type="submit" class="btn primary">Enter a code now</button>
+          ${hidden(ctx)} ${codeInput()}
+          <button type="submit" class="btn primary">${t('auth.2fa.verify')}</button>
         </form>
       </section>
       <section class="card">
-        <h2>Turn it off</h2>
-        <p class="muted">Needs a current code or one of your recovery codes. Lost your phone? Ask an admin to turn it off for you.</p>
-        <form method="post" action="/account/2fa/disable" class="inline action" data-confirm="Turn off two-factor authentication?">
-          ${hidden(ctx)} ${codeInput}
-          <button type="submit" class="btn danger">Turn off</button>
+        <h2>${t('auth.2fa.turnOffTitle')}</h2>
+        <p class="muted">${t('auth.2fa.turnOffNote')}</p>
+        <form method="post" action="/account/2fa/disable" class="inline action" data-confirm="${t('auth.2fa.turnOffConfirm')}">
+          ${hidden(ctx)} ${codeInput()}
+          <button type="submit" class="btn danger">${t('auth.2fa.turnOff')}</button>
         </form>
       </section>`;
   }
   return html`<section class="card">
     ${
       me.secondFactor === 'REQUIRED'
-        ? html`<p class="warn"><strong>Your role must use two-factor authentication.</strong> Set it up to use the console.</p>`
-        : html`<p><span class="badge">off</span> Logins ask only for your password.</p>`
+        ? html`<p class="warn"><strong>${t('auth.2fa.required')}</strong> ${t('auth.2fa.requiredNext')}</p>`
+        : html`<p><span class="badge">${t('auth.2fa.badgeOff')}</span> ${t('auth.2fa.passwordOnly')}</p>`
     }
-    <p>You need an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Aegis, …).</p>
+    <p>${t('auth.2fa.needApp')}</p>
     <form method="post" action="/account/2fa/enroll" class="inline action">
       ${hidden(ctx)}
-      <button type="submit" class="btn primary">Set up two-factor authentication</button>
+      <button type="submit" class="btn primary">${t('auth.2fa.setUp')}</button>
     </form>
   </section>`;
 }
@@ -75,29 +79,26 @@ function statusView(ctx: PageContext, me: OpsPrincipal): SafeHtml {
 function enrollmentView(ctx: PageContext, enrollment: SecondFactorEnrollment): SafeHtml {
   return html`<section class="card enroll-2fa">
     <ol>
-      <li>Scan this code with your authenticator app.</li>
-      <li>Enter the six digits it shows.</li>
+      <li>${t('auth.2fa.scan')}</li>
+      <li>${t('auth.2fa.digits')}</li>
     </ol>
     ${qrCode(enrollment.qrDataUrl)}
-    <p class="muted">Cannot scan? Type this key into the app instead: <code class="secret">${enrollment.secret}</code></p>
+    <p class="muted">${th('auth.2fa.typeKey', { key: html`<code class="secret">${enrollment.secret}</code>` })}</p>
     <form method="post" action="/account/2fa/confirm" class="inline action">
-      ${hidden(ctx)} ${codeInput}
-      <button type="submit" class="btn primary">Turn on</button>
+      ${hidden(ctx)} ${codeInput()}
+      <button type="submit" class="btn primary">${t('auth.2fa.turnOn')}</button>
     </form>
   </section>`;
 }
 
 function recoveryCodesView(confirmed: SecondFactorConfirmed): SafeHtml {
   return html`<section class="card key-once">
-    <p class="warn">
-      <strong>Two-factor authentication is on. Save these recovery codes now.</strong> They are shown only this once. Each works one time in
-      place of a code if you lose your phone.
-    </p>
+    <p class="warn"><strong>${t('auth.2fa.saveCodes')}</strong> ${t('auth.2fa.codesOnce')}</p>
     <ul class="recovery-codes">
       ${confirmed.recoveryCodes.map((recovery) => html`<li><code>${recovery}</code></li>`)}
     </ul>
-    ${facts([['On since', formatTime(confirmed.enrolledAt)]])}
-    <p><a class="btn plain" href="/review">Done — on to the review queue</a></p>
+    ${facts([[t('auth.2fa.onSince'), formatTime(confirmed.enrolledAt)]])}
+    <p><a class="btn plain" href="/review">${t('auth.2fa.done')}</a></p>
   </section>`;
 }
 
@@ -111,22 +112,18 @@ export function secondFactorRoutes(deps: ConsoleDeps): Router {
   router.get(SECOND_FACTOR_PAGE, async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const me = await ctx.ops.call('whoAmI');
-    ctx.render('Two-factor authentication', 'account', statusView(ctx, me));
+    ctx.render(t('auth.2fa.title'), 'account', statusView(ctx, me));
   });
 
   router.post('/account/2fa/enroll', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    ctx.render('Set up two-factor authentication', 'account', enrollmentView(ctx, await ctx.ops.call('enrollSecondFactor')), 201);
+    ctx.render(t('auth.2fa.enrollTitle'), 'account', enrollmentView(ctx, await ctx.ops.call('enrollSecondFactor')), 201);
   });
 
   router.post('/account/2fa/confirm', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const code = actionContext(deps, req, res, SECOND_FACTOR_PAGE).field('code');
-    ctx.render(
-      'Two-factor authentication is on',
-      'account',
-      recoveryCodesView(await ctx.ops.call('confirmSecondFactor', { body: { code } })),
-    );
+    ctx.render(t('auth.2fa.onTitle'), 'account', recoveryCodesView(await ctx.ops.call('confirmSecondFactor', { body: { code } })));
   });
 
   // Step-up: the page that asked (an approval) is where the operator goes back to, to press the button again.

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '@kasa/http';
+import { t } from '../i18n/index.js';
 import type { ConsoleSession, SessionOperator, SessionSealer } from './session.js';
 
 declare global {
@@ -84,7 +85,7 @@ export const requireOperator: RequestHandler = (req, res, next) => {
 /** The logged-in operator of a request that passed {@link requireOperator}. */
 export function operatorOf(res: Response): SessionOperator {
   const operator = res.locals.consoleSession?.operator;
-  if (!operator) throw new AppError('unauthorized', 'Log in first.');
+  if (!operator) throw new AppError('unauthorized', t('auth.session.loginFirst'));
   return operator;
 }
 
@@ -106,12 +107,7 @@ export function verifyCsrf(deps: SessionDeps): RequestHandler {
     const session = res.locals.consoleSession;
     const body = req.body as Record<string, unknown> | undefined;
     if (crossOrigin || !session || !deps.sessions.verifyCsrf(session.sid, body?._csrf)) {
-      next(
-        new AppError(
-          'forbidden',
-          'The form was not sent from this console page or has expired (CSRF check failed). Reload the page and try again.',
-        ),
-      );
+      next(new AppError('forbidden', t('auth.session.csrf')));
       return;
     }
     next();

@@ -1,5 +1,6 @@
 /** Small pieces the pages share: action forms, status badges, list paging and tabs. */
 import { withQuery, type Query } from '@kasa/ops-client';
+import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
 import { html, safeUrl, type HtmlValue, type SafeHtml } from './html.js';
 
 /** What a form needs to post back safely: the session's CSRF token and the page to return to. */
@@ -54,20 +55,31 @@ const TONE: Record<string, string> = {
   DEAD: 'danger',
 };
 
+/**
+ * A record's status as operators read it (messages/components.ts): every status of the contracts has its words; one
+ * the console does not know yet shows as the ledger wrote it, in lower case.
+ */
+export function statusLabel(status: string): string {
+  const key = `components.status.${status}`;
+  return Object.prototype.hasOwnProperty.call(MESSAGES.en, key) ? t(key as MessageKey) : status.replace(/_/g, ' ').toLowerCase();
+}
+
 export function statusBadge(status: string): SafeHtml {
-  return html`<span class="badge ${TONE[status] ?? 'muted'}">${status.replace(/_/g, ' ').toLowerCase()}</span>`;
+  return html`<span class="badge ${TONE[status] ?? 'muted'}">${statusLabel(status)}</span>`;
 }
 
 /** A sandbox record's TEST badge (simulated money, docs/sandbox.md), as a site's link carries it; nothing for live money. */
 export function testBadge(livemode: boolean): SafeHtml | string {
-  return livemode ? '' : html` <span class="badge info" title="A sandbox record: simulated money, no real money">TEST</span>`;
+  return livemode ? '' : html` <span class="badge info" title="${t('components.test.title')}">${t('components.test')}</span>`;
 }
 
 /** "Next page" carrying the ledger's cursor and every current filter (the cursor is bound to them). */
 export function nextPageLink(path: string, query: Query, nextCursor: string | null, cursorParam = 'cursor'): SafeHtml {
-  if (!nextCursor) return html`<p class="pager muted">End of list.</p>`;
+  if (!nextCursor) return html`<p class="pager muted">${t('components.pager.end')}</p>`;
   return html`<p class="pager">
-    <a class="btn plain" rel="next" href="${safeUrl(withQuery(path, { ...query, [cursorParam]: nextCursor }))}">Next page →</a>
+    <a class="btn plain" rel="next" href="${safeUrl(withQuery(path, { ...query, [cursorParam]: nextCursor }))}"
+      >${t('components.pager.next')}</a
+    >
   </p>`;
 }
 
@@ -78,7 +90,7 @@ export function currentTab(options: Array<[string, string]>, requested: string |
 
 /** Status tabs above a list; each is a plain link, so the list is bookmarkable. */
 export function tabs(path: string, current: string, options: Array<[string, string]>, extra: Query = {}): SafeHtml {
-  return html`<nav class="tabs" aria-label="Filter by status">
+  return html`<nav class="tabs" aria-label="${t('components.tabs.label')}">
     ${options.map(
       ([value, label]) =>
         html`<a
