@@ -2,18 +2,20 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { SiteBalance } from '@kasa/contracts';
+import { t } from '../i18n/index.js';
 import { formatTry } from '../views/format.js';
 import { html } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
 
-const COLUMNS: Array<Column<SiteBalance>> = [
-  { header: 'Site', cell: (b) => html`<a href="/sites/${seg(b.siteId)}">${b.slug}</a>` },
-  { header: 'Name', cell: (b) => b.name },
-  { header: 'Available', class: 'num', cell: (b) => formatTry(b.available) },
-  { header: 'Reserved', class: 'num', cell: (b) => formatTry(b.reserved) },
-  { header: 'Received in total', class: 'num', cell: (b) => formatTry(b.receivedTotal) },
-  { header: 'Paid out in total', class: 'num', cell: (b) => formatTry(b.paidOutTotal) },
+/** The table's columns, in the request's language. */
+const columns = (): Array<Column<SiteBalance>> => [
+  { header: t('money.balances.col.site'), cell: (b) => html`<a href="/sites/${seg(b.siteId)}">${b.slug}</a>` },
+  { header: t('money.balances.col.name'), cell: (b) => b.name },
+  { header: t('money.balances.col.available'), class: 'num', cell: (b) => formatTry(b.available) },
+  { header: t('money.balances.col.reserved'), class: 'num', cell: (b) => formatTry(b.reserved) },
+  { header: t('money.balances.col.receivedTotal'), class: 'num', cell: (b) => formatTry(b.receivedTotal) },
+  { header: t('money.balances.col.paidOutTotal'), class: 'num', cell: (b) => formatTry(b.paidOutTotal) },
 ];
 
 /** `GET /balances`: each site's journal balances, as the ledger computes them from its double-entry journal. */
@@ -23,11 +25,9 @@ export function balanceRoutes(deps: ConsoleDeps): Router {
   router.get('/balances', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const balances = await ctx.ops.call('listBalances');
-    const body = html`<p class="hint">
-        Available is what a site may pay out now; reserved is earmarked for approved withdrawals not yet sent.
-      </p>
-      ${table({ columns: COLUMNS, rows: balances.data, rowId: (b) => b.siteId, empty: 'No sites yet.' })}`;
-    ctx.render('Balances', 'balances', body);
+    const body = html`<p class="hint">${t('money.balances.hint')}</p>
+      ${table({ columns: columns(), rows: balances.data, rowId: (b) => b.siteId, empty: t('money.balances.empty') })}`;
+    ctx.render(t('common.nav.balances'), 'balances', body);
   });
 
   return router;

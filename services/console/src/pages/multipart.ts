@@ -6,6 +6,7 @@
 import express, { type RequestHandler } from 'express';
 import { OPS_ROUTES } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
+import { t } from '../i18n/index.js';
 
 /** The uploaded file, as the browser sent it. */
 export interface UploadedFile {
@@ -16,18 +17,21 @@ export interface UploadedFile {
 const MAX_FILE = OPS_ROUTES.importStatement.rawBody.maxBytes;
 const rawMultipart = express.raw({ type: 'multipart/form-data', limit: MAX_FILE + 64 * 1024 });
 
-/** Text fields into `req.body`, the first file into `res.locals.upload`; 413 past 10 MiB, 400 when unreadable. */
+/**
+ * Text fields into `req.body`, the first file into `res.locals.upload`; 413 past 10 MiB, 400 when unreadable (said in
+ * the operator's language: the locale middleware runs before this one).
+ */
 export const multipartUpload: RequestHandler = (req, res, next) => {
   if (req.method !== 'POST') return next();
   rawMultipart(req, res, (error?: unknown) => {
     if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
-      return next(new AppError('payload_too_large', `The file is larger than ${MAX_FILE / 1024 / 1024} MiB; split it by period.`));
+      return next(new AppError('payload_too_large', t('money.upload.tooLarge', { size: MAX_FILE / 1024 / 1024 })));
     }
     if (error) return next(error);
     const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(req.get('content-type') ?? '');
-    if (!Buffer.isBuffer(req.body) || !boundary) return next(new AppError('validation_failed', 'The form could not be read.'));
+    if (!Buffer.isBuffer(req.body) || !boundary) return next(new AppError('validation_failed', t('money.upload.unreadable')));
     const parts = splitParts(req.body, `--${boundary[1] ?? boundary[2]}`);
-    if (!parts) return next(new AppError('validation_failed', 'The form could not be read.'));
+    if (!parts) return next(new AppError('validation_failed', t('money.upload.unreadable')));
     const fields: Record<string, string> = {};
     for (const part of parts) {
       if (part.filename !== null) {

@@ -3,17 +3,15 @@ import { pathParam, AppError } from '@kasa/http';
 import type { ReceivingAccount } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { t, th } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
 
-const NUMBER_HINT = "The bank's own number for the account, for statements that name it instead of the IBAN. Digits; empty: none.";
-const BRANCH_HINT = 'The branch (şube) code the bank writes beside the account number, as in 0067-00763/93984487. Digits; empty: none.';
-
 /** The account number and branch code fields, filled with `account`'s (the same on the new-account form, empty). */
 function numberFields(account?: ReceivingAccount): SafeHtml {
   return html`<label
-      >Account number
+      >${t('money.accounts.number')}
       <input
         type="text"
         name="accountNumber"
@@ -21,10 +19,10 @@ function numberFields(account?: ReceivingAccount): SafeHtml {
         pattern="[0-9]{5,20}"
         maxlength="20"
         value="${account?.accountNumber ?? ''}"
-      /><small>${NUMBER_HINT}</small></label
+      /><small>${t('money.accounts.number.hint')}</small></label
     >
     <label
-      >Branch code
+      >${t('money.accounts.branchCode')}
       <input
         type="text"
         name="branchCode"
@@ -32,27 +30,26 @@ function numberFields(account?: ReceivingAccount): SafeHtml {
         pattern="[0-9]{1,5}"
         maxlength="5"
         value="${account?.branchCode ?? ''}"
-      /><small>${BRANCH_HINT}</small></label
+      /><small>${t('money.accounts.branchCode.hint')}</small></label
     >`;
 }
 
 function createAccountForm(ctx: PageContext): SafeHtml {
-  return html`<form
-    method="post"
-    action="/receiving-accounts"
-    class="card grid-form"
-    data-confirm="Add this receiving account? Deposits are sent to it in turn."
-  >
+  return html`<form method="post" action="/receiving-accounts" class="card grid-form" data-confirm="${t('money.accounts.create.confirm')}">
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
-    <label>Bank <input type="text" name="bankName" required minlength="2" maxlength="140" placeholder="Ziraat Bankası" /></label>
     <label
-      >Account holder <input type="text" name="holderName" required minlength="2" maxlength="140" placeholder="Kasa Ödeme Hizmetleri A.Ş."
+      >${t('money.accounts.bank')}
+      <input type="text" name="bankName" required minlength="2" maxlength="140" placeholder="${t('money.accounts.bank.example')}"
     /></label>
     <label
-      >IBAN <input type="text" name="iban" required minlength="15" maxlength="42" placeholder="TR33 0006 1005 1978 6457 8413 26"
+      >${t('money.accounts.holder')}
+      <input type="text" name="holderName" required minlength="2" maxlength="140" placeholder="${t('money.accounts.holder.example')}"
+    /></label>
+    <label
+      >IBAN <input type="text" name="iban" required minlength="15" maxlength="42" placeholder="${t('money.accounts.iban.example')}"
     /></label>
     ${numberFields()}
-    <div><button type="submit" class="btn primary">Add receiving account</button></div>
+    <div><button type="submit" class="btn primary">${t('money.accounts.create.button')}</button></div>
   </form>`;
 }
 
@@ -61,28 +58,32 @@ function editAccountForm(ctx: PageContext, account: ReceivingAccount): SafeHtml 
     method="post"
     action="${safeUrl(`/receiving-accounts/${seg(account.id)}`)}"
     class="card grid-form"
-    data-confirm="Save the changes to this receiving account? The change is audited."
+    data-confirm="${t('money.accounts.edit.confirm')}"
   >
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
-    <label>Bank <input type="text" name="bankName" required minlength="2" maxlength="140" value="${account.bankName}" /></label>
     <label
-      >Account holder <input type="text" name="holderName" required minlength="2" maxlength="140" value="${account.holderName}"
+      >${t('money.accounts.bank')} <input type="text" name="bankName" required minlength="2" maxlength="140" value="${account.bankName}"
+    /></label>
+    <label
+      >${t('money.accounts.holder')}
+      <input type="text" name="holderName" required minlength="2" maxlength="140" value="${account.holderName}"
     /></label>
     ${numberFields(account)}
-    <div><button type="submit" class="btn primary">Save account</button></div>
+    <div><button type="submit" class="btn primary">${t('money.accounts.edit.button')}</button></div>
   </form>`;
 }
 
 function accountColumns(isAdmin: boolean): Array<Column<ReceivingAccount>> {
-  const none = html`<span class="muted">none</span>`;
+  const none = html`<span class="muted">${t('money.accounts.none')}</span>`;
+  const edit = t('money.accounts.edit');
   return [
-    { header: 'Bank', cell: (a) => a.bankName },
-    { header: 'Holder', cell: (a) => a.holderName },
+    { header: t('money.accounts.bank'), cell: (a) => a.bankName },
+    { header: t('money.accounts.col.holder'), cell: (a) => a.holderName },
     { header: 'IBAN', cell: (a) => html`<code>${a.iban}</code>` },
-    { header: 'Account number', cell: (a) => (a.accountNumber ? html`<code>${a.accountNumber}</code>` : none) },
-    { header: 'Branch', cell: (a) => (a.branchCode ? html`<code>${a.branchCode}</code>` : none) },
-    { header: 'Active', cell: (a) => (a.active ? 'yes' : 'no') },
-    ...(isAdmin ? [{ header: '', cell: (a: ReceivingAccount) => html`<a href="/receiving-accounts/${seg(a.id)}">Edit</a>` }] : []),
+    { header: t('money.accounts.number'), cell: (a) => (a.accountNumber ? html`<code>${a.accountNumber}</code>` : none) },
+    { header: t('money.accounts.col.branch'), cell: (a) => (a.branchCode ? html`<code>${a.branchCode}</code>` : none) },
+    { header: t('money.accounts.col.active'), cell: (a) => t(a.active ? 'money.accounts.yes' : 'money.accounts.no') },
+    ...(isAdmin ? [{ header: '', cell: (a: ReceivingAccount) => html`<a href="/receiving-accounts/${seg(a.id)}">${edit}</a>` }] : []),
   ];
 }
 
@@ -102,7 +103,7 @@ function changedFields(account: ReceivingAccount, field: (name: string) => strin
 
 async function accountOr404(ctx: { ops: PageContext['ops'] }, accountId: string): Promise<ReceivingAccount> {
   const account = (await ctx.ops.call('listReceivingAccounts')).data.find((a) => a.id === accountId);
-  if (!account) throw new AppError('not_found', 'No receiving account with this id.');
+  if (!account) throw new AppError('not_found', t('money.accounts.notFound'));
   return account;
 }
 
@@ -116,20 +117,17 @@ export function receivingAccountRoutes(deps: ConsoleDeps): Router {
   router.get('/receiving-accounts', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const accounts = (await ctx.ops.call('listReceivingAccounts')).data;
-    const body = html`<p class="hint">
-        The service's own bank accounts. A statement is imported into an account when it names the account's IBAN, or its account number
-        (with its branch code, when both give one).
-      </p>
-      ${table({ columns: accountColumns(ctx.isAdmin), rows: accounts, rowId: (a) => a.id, empty: 'No receiving accounts yet.' })}
+    const body = html`<p class="hint">${t('money.accounts.hint')}</p>
+      ${table({ columns: accountColumns(ctx.isAdmin), rows: accounts, rowId: (a) => a.id, empty: t('money.noAccounts') })}
       ${
         ctx.isAdmin
           ? html`<section>
-              <h2>New receiving account</h2>
+              <h2>${t('money.accounts.new')}</h2>
               ${createAccountForm(ctx)}
             </section>`
-          : html`<p class="hint">Adding or changing receiving accounts needs the admin role.</p>`
+          : html`<p class="hint">${t('money.accounts.adminOnly')}</p>`
       }`;
-    ctx.render('Bank accounts', 'bank-accounts', body);
+    ctx.render(t('common.nav.bank-accounts'), 'bank-accounts', body);
   });
 
   router.get('/receiving-accounts/:accountId', async (req, res) => {
@@ -137,10 +135,12 @@ export function receivingAccountRoutes(deps: ConsoleDeps): Router {
     const account = await accountOr404(ctx, pathParam(req, 'accountId'));
     const body = html`<p><code>${account.iban}</code></p>
       <p class="muted">
-        Every change is in the <a href="/audit?entityType=receiving_account&amp;entityId=${seg(account.id)}">audit log</a>.
+        ${th('money.accounts.auditNote', {
+          link: html`<a href="/audit?entityType=receiving_account&amp;entityId=${seg(account.id)}">${t('money.accounts.auditLink')}</a>`,
+        })}
       </p>
-      ${ctx.isAdmin ? editAccountForm(ctx, account) : html`<p class="hint">Changing a receiving account needs the admin role.</p>`}`;
-    ctx.render(`${account.bankName}: receiving account`, 'bank-accounts', body);
+      ${ctx.isAdmin ? editAccountForm(ctx, account) : html`<p class="hint">${t('money.accounts.editAdminOnly')}</p>`}`;
+    ctx.render(t('money.accounts.detailTitle', { bank: account.bankName }), 'bank-accounts', body);
   });
 
   router.post('/receiving-accounts', async (req, res) => {

@@ -3,6 +3,7 @@ import type { OpsResponse } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
 import { pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
+import { currentLocale, t } from '../i18n/index.js';
 import { facts } from '../views/components.js';
 import { formatBooked, formatTime, formatTry, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -21,79 +22,91 @@ function differenceCell(r: Reconciliation): SafeHtml | string {
     : html`<strong class="badge danger">${formatTry(r.difference)}</strong>`;
 }
 
-const COLUMNS: Array<Column<Reconciliation>> = [
+/** "As of" when there are balances; else why not (the ledger's words in English, by the status in Turkish). */
+function asOfOrReason(r: Reconciliation): string {
+  if (r.asOf) return formatTime(r.asOf);
+  if (r.status === 'no_statement' && currentLocale() === 'tr') return t('money.recon.noStatement');
+  return r.reason ?? '';
+}
+
+/** A line's direction: credit or debit. */
+const direction = (d: 'credit' | 'debit') => t(d === 'credit' ? 'money.credit' : 'money.debit');
+
+const columns = (): Array<Column<Reconciliation>> => [
   {
-    header: 'Account',
+    header: t('money.col.account'),
     cell: (r) => html`<a href="/reconciliation/${seg(r.accountId)}">${r.bankName} · ${maskIban(r.iban)}</a>`,
   },
-  { header: 'Statement closing', class: 'num', cell: (r) => formatTry(r.statementClosingBalance) },
-  { header: 'Booked by Kasa', class: 'num', cell: (r) => formatTry(r.bookedBalance) },
-  { header: 'Difference', class: 'num', cell: differenceCell },
-  { header: 'As of', cell: (r) => (r.asOf ? formatTime(r.asOf) : html`<span class="muted">${r.reason ?? ''}</span>`) },
-  { header: 'Unconfirmed lines', class: 'num', cell: (r) => String(r.unconfirmedTotal) },
-  { header: 'Gaps', class: 'num', cell: (r) => (r.gaps.length ? html`<span class="badge warn">${r.gaps.length}</span>` : '0') },
+  { header: t('money.recon.col.statementClosing'), class: 'num', cell: (r) => formatTry(r.statementClosingBalance) },
+  { header: t('money.recon.col.bookedByKasa'), class: 'num', cell: (r) => formatTry(r.bookedBalance) },
+  { header: t('money.recon.col.difference'), class: 'num', cell: differenceCell },
+  { header: t('money.recon.col.asOf'), cell: (r) => (r.asOf ? formatTime(r.asOf) : html`<span class="muted">${asOfOrReason(r)}</span>`) },
+  { header: t('money.recon.col.unconfirmed'), class: 'num', cell: (r) => String(r.unconfirmedTotal) },
+  {
+    header: t('money.recon.col.gaps'),
+    class: 'num',
+    cell: (r) => (r.gaps.length ? html`<span class="badge warn">${r.gaps.length}</span>` : '0'),
+  },
 ];
 
-const LINE_COLUMNS: Array<Column<Line>> = [
-  { header: 'Booked', cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
-  { header: 'Direction', cell: (l) => l.direction },
+const lineColumns = (): Array<Column<Line>> => [
+  { header: t('money.col.booked'), cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
+  { header: t('money.recon.col.direction'), cell: (l) => direction(l.direction) },
   {
-    header: 'Bank tx id',
+    header: t('money.recon.col.bankTxId'),
     cell: (l) =>
       l.bankTransferId
         ? html`<a href="/bank-transfers/${seg(l.bankTransferId)}"><code>${l.bankTxId}</code></a>`
         : html`<code>${l.bankTxId}</code>`,
   },
-  { header: 'Counterparty', cell: (l) => l.counterpartyName ?? '—' },
-  { header: 'Amount', class: 'num', cell: (l) => formatTry(l.direction === 'debit' ? `-${l.amount}` : l.amount) },
+  { header: t('money.col.counterparty'), cell: (l) => l.counterpartyName ?? '—' },
+  { header: t('money.col.amount'), class: 'num', cell: (l) => formatTry(l.direction === 'debit' ? `-${l.amount}` : l.amount) },
 ];
 
-const GAP_COLUMNS: Array<Column<Gap>> = [
-  { header: 'After statement', cell: (g) => html`<code>${g.afterStatementRef}</code>` },
-  { header: 'Closed at', class: 'num', cell: (g) => formatTry(g.closingBalance) },
-  { header: 'Next statement', cell: (g) => html`<code>${g.beforeStatementRef}</code>` },
-  { header: 'Opened at', class: 'num', cell: (g) => formatTry(g.openingBalance) },
-  { header: 'Moved uncovered', class: 'num', cell: (g) => formatTry(g.difference) },
-  { header: 'Between', cell: (g) => `${formatTime(g.from)} – ${formatTime(g.to)}` },
+const gapColumns = (): Array<Column<Gap>> => [
+  { header: t('money.recon.col.afterStatement'), cell: (g) => html`<code>${g.afterStatementRef}</code>` },
+  { header: t('money.recon.col.closedAt'), class: 'num', cell: (g) => formatTry(g.closingBalance) },
+  { header: t('money.recon.col.nextStatement'), cell: (g) => html`<code>${g.beforeStatementRef}</code>` },
+  { header: t('money.recon.col.openedAt'), class: 'num', cell: (g) => formatTry(g.openingBalance) },
+  { header: t('money.recon.col.movedUncovered'), class: 'num', cell: (g) => formatTry(g.difference) },
+  { header: t('money.recon.col.between'), cell: (g) => `${formatTime(g.from)} – ${formatTime(g.to)}` },
 ];
 
-const EXPLAIN = html`<p class="hint">
-  Each receiving account's latest statement closing balance against what Kasa booked on it: the earliest statement's opening balance, plus
-  every credit and minus every debit recorded on the account up to the latest statement's end. A difference is usually a line no statement
-  carries (recorded by hand or by the bank connector), listed on the account's page.
-</p>`;
+/** What the lines counted were: credits and debits from statements, and those no statement carries. */
+function linesCounted(counts: Reconciliation['counts']): string {
+  return t('money.recon.linesCounted', {
+    statementCredits: credits(counts.statementCredits),
+    statementDebits: debits(counts.statementDebits),
+    unconfirmedCredits: credits(counts.unconfirmedCredits),
+    unconfirmedDebits: debits(counts.unconfirmedDebits),
+  });
+}
 
 function detail(r: Reconciliation): SafeHtml {
   const more =
     r.unconfirmedTotal > r.unconfirmedLines.length
-      ? html`<p class="hint">Showing the first ${r.unconfirmedLines.length} of ${r.unconfirmedTotal}.</p>`
+      ? html`<p class="hint">${t('money.recon.showingFirst', { shown: r.unconfirmedLines.length, total: r.unconfirmedTotal })}</p>`
       : '';
   return html`${facts([
-      ['Account', `${r.bankName} · ${maskIban(r.iban)}`],
-      ['Statement closing balance', formatTry(r.statementClosingBalance)],
-      ['Booked by Kasa', formatTry(r.bookedBalance)],
-      ['Difference', differenceCell(r)],
-      ['As of', r.asOf ? formatTime(r.asOf) : (r.reason ?? '—')],
-      ['Counted from', formatTime(r.anchorAt)],
-      ['Latest statement', r.statementRef ? html`<code>${r.statementRef}</code>` : '—'],
-      ['Statements imported', String(r.statements)],
-      [
-        'Lines counted',
-        `${lines(r.counts.statementCredits, 'credit')} and ${lines(r.counts.statementDebits, 'debit')} from statements; ` +
-          `${lines(r.counts.unconfirmedCredits, 'credit')} and ${lines(r.counts.unconfirmedDebits, 'debit')} no statement carries`,
-      ],
+      [t('money.col.account'), `${r.bankName} · ${maskIban(r.iban)}`],
+      [t('money.recon.fact.statementClosing'), formatTry(r.statementClosingBalance)],
+      [t('money.recon.col.bookedByKasa'), formatTry(r.bookedBalance)],
+      [t('money.recon.col.difference'), differenceCell(r)],
+      [t('money.recon.col.asOf'), asOfOrReason(r) || '—'],
+      [t('money.recon.fact.countedFrom'), formatTime(r.anchorAt)],
+      [t('money.recon.fact.latestStatement'), r.statementRef ? html`<code>${r.statementRef}</code>` : '—'],
+      [t('money.recon.fact.statements'), String(r.statements)],
+      [t('money.recon.fact.linesCounted'), linesCounted(r.counts)],
     ])}
     <section class="card" aria-labelledby="unconfirmed">
-      <h2 id="unconfirmed">Lines no statement carries</h2>
-      <p class="hint">
-        Recorded by hand or by the bank connector in the period, but on no imported statement: the usual cause of a difference.
-      </p>
-      ${table({ columns: LINE_COLUMNS, rows: r.unconfirmedLines, rowId: (l) => l.lineId, empty: 'None: every line is on a statement.' })}
+      <h2 id="unconfirmed">${t('money.recon.unconfirmed.title')}</h2>
+      <p class="hint">${t('money.recon.unconfirmed.hint')}</p>
+      ${table({ columns: lineColumns(), rows: r.unconfirmedLines, rowId: (l) => l.lineId, empty: t('money.recon.unconfirmed.empty') })}
       ${more}
     </section>
     <section class="card" aria-labelledby="gaps">
-      <h2 id="gaps">Gaps between statements</h2>
-      ${table({ columns: GAP_COLUMNS, rows: r.gaps, rowId: (g) => g.beforeStatementId, empty: 'None: each statement opens where the one before closed.' })}
+      <h2 id="gaps">${t('money.recon.gaps.title')}</h2>
+      ${table({ columns: gapColumns(), rows: r.gaps, rowId: (g) => g.beforeStatementId, empty: t('money.recon.gaps.empty') })}
     </section>`;
 }
 
@@ -104,24 +117,24 @@ export function reconciliationRoutes(deps: ConsoleDeps): Router {
   router.get('/reconciliation', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const list = await ctx.ops.call('listReconciliations');
-    const body = html`${EXPLAIN}
-    ${table({
-      columns: COLUMNS,
-      rows: list.data,
-      rowId: (r) => r.accountId,
-      rowClass: (r) => (r.status === 'difference' ? 'dead' : ''),
-      empty: 'No receiving accounts yet.',
-    })}`;
-    ctx.render('Reconciliation', 'reconciliation', body);
+    const body = html`<p class="hint">${t('money.recon.explain')}</p>
+      ${table({
+        columns: columns(),
+        rows: list.data,
+        rowId: (r) => r.accountId,
+        rowClass: (r) => (r.status === 'difference' ? 'dead' : ''),
+        empty: t('money.noAccounts'),
+      })}`;
+    ctx.render(t('common.nav.reconciliation'), 'reconciliation', body);
   });
 
   router.get('/reconciliation/:accountId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const r = await ctx.ops.call('getReconciliation', { params: { accountId: pathParam(req, 'accountId') } });
     ctx.render(
-      `Reconciliation · ${r.bankName}`,
+      t('money.recon.detailTitle', { bank: r.bankName }),
       'reconciliation',
-      html`<p><a href="/reconciliation">← Every account</a></p>
+      html`<p><a href="/reconciliation">${t('money.recon.back')}</a></p>
         ${detail(r)}`,
     );
   });
@@ -129,7 +142,6 @@ export function reconciliationRoutes(deps: ConsoleDeps): Router {
   return router;
 }
 
-/** `1 credit`, `2 credits`. */
-function lines(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+/** `1 credit`, `2 credits` (in Turkish a noun after a number stays singular: `2 alacak`). */
+const credits = (count: number) => t(count === 1 ? 'money.recon.credits.one' : 'money.recon.credits.other', { count });
+const debits = (count: number) => t(count === 1 ? 'money.recon.debits.one' : 'money.recon.debits.other', { count });

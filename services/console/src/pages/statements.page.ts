@@ -1,7 +1,8 @@
 import express, { type Router } from 'express';
-import type { OpsResponse, ReceivingAccount } from '@kasa/contracts';
+import { MATCH_REASONS, OPS_ROUTES, type OpsResponse, type ReceivingAccount } from '@kasa/contracts';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { currentLocale, t, th, type MessageKey } from '../i18n/index.js';
 import type { FormContext } from '../views/components.js';
 import { formatBooked, formatTry, maskIban } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -17,10 +18,12 @@ type StatementImport = OpsResponse<'importStatement'>;
  * them. They follow @kasa/statements' format registry (packages/statements/test/format-consumers.test.ts holds them to it).
  */
 export const STATEMENT_FILE_FORMATS = [
-  { choice: 'camt', label: 'camt.053 (XML)', contentType: 'application/xml', extensions: ['.xml', '.camt', '.053'] },
-  { choice: 'mt940', label: 'MT940', contentType: 'text/plain', extensions: ['.sta', '.mt940', '.940', '.txt'] },
-  { choice: 'csv', label: "Kasa's CSV", contentType: 'text/csv', extensions: ['.csv'] },
-] as const;
+  { choice: 'camt', labelKey: 'money.statements.format.camt', contentType: 'application/xml', extensions: ['.xml', '.camt', '.053'] },
+  { choice: 'mt940', labelKey: 'money.statements.format.mt940', contentType: 'text/plain', extensions: ['.sta', '.mt940', '.940', '.txt'] },
+  { choice: 'csv', labelKey: 'money.statements.format.csv', contentType: 'text/csv', extensions: ['.csv'] },
+] as const satisfies ReadonlyArray<{ choice: string; labelKey: MessageKey; contentType: string; extensions: readonly string[] }>;
+
+const MAX_MIB = OPS_ROUTES.importStatement.rawBody.maxBytes / (1024 * 1024);
 
 const ACCEPTED = STATEMENT_FILE_FORMATS.flatMap((f) => f.extensions);
 
@@ -36,51 +39,89 @@ function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: stri
   return html`<form method="post" action="/statements" enctype="multipart/form-data" class="grid-form card">
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="/statements" />
     <label
-      >Receiving account
+      >${t('money.statements.account')}
       <select name="account" required>
         ${accounts.map(
           (a) =>
-            html`<option value="${a.id}" ${a.id === chosen ? html`selected` : ''}>
-              ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : ' (inactive)'}
+            html`<option value="${a.id}" ${a.id === chosen ? html`selected=""` : ''}>
+              ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : t('money.statements.inactive')}
             </option>`,
         )}
       </select></label
     >
-    <label>Statement file <input type="file" name="file" required accept="${ACCEPTED.join(',')}" /><small>At most 10 MiB.</small></label>
     <label
-      >Format
+      >${t('money.statements.file')} <input type="file" name="file" required accept="${ACCEPTED.join(',')}" /><small
+        >${t('money.statements.file.hint', { size: MAX_MIB })}</small
+      ></label
+    >
+    <label
+      >${t('money.statements.format')}
       <select name="format">
-        <option value="">By the file's extension</option>
-        ${STATEMENT_FILE_FORMATS.map((f) => html`<option value="${f.choice}">${f.label}</option>`)}
+        <option value="">${t('money.statements.format.byExtension')}</option>
+        ${STATEMENT_FILE_FORMATS.map((f) => html`<option value="${f.choice}">${t(f.labelKey)}</option>`)}
       </select></label
     >
-    <div><button type="submit" class="btn primary">Import statement</button></div>
+    <div><button type="submit" class="btn primary">${t('money.statements.import')}</button></div>
   </form>`;
 }
 
 type ImportedLine = StatementImport['lineOutcomes'][number];
 
+type Outcome = ImportedLine['outcome'];
+
 /**
- * Each outcome as a short badge (it must fit a phone's card) in the tone the console uses for it elsewhere, and what
- * it means, leading the line's reasons.
+ * Each outcome's tone, the one the console uses for it elsewhere. Its short badge (it must fit a phone's card) is the
+ * message `money.statements.outcome.<outcome>`, and what it means, leading the line's reasons, `<...>.meaning`.
  */
-const OUTCOMES: Record<ImportedLine['outcome'], [badge: string, tone: string, meaning: string]> = {
-  approved: ['approved', 'ok', 'Approved straight through'],
-  matched: ['matched', 'warn', 'Paid its deposit, which waits for an operator'],
-  suggested: ['suggested', 'info', 'Unmatched; a near reference names the deposits on the right'],
-  unmatched: ['unmatched', 'danger', 'In the unmatched queue'],
-  known: ['known', 'muted', 'Imported before'],
-  hand_entry_confirmed: ['confirmed', 'ok', 'The bank confirms a transfer recorded by hand'],
-  bank_line_difference: ['differs', 'danger', 'Differs from a transfer recorded by hand'],
-  payout_sent: ['payout sent', 'ok', 'A batched payout left the account'],
-  payout_returned: ['returned', 'warn', 'A sent withdrawal came back'],
-  debit: ['debit', 'muted', 'Money out'],
+const OUTCOME_TONES: Record<Outcome, string> = {
+  approved: 'ok',
+  matched: 'warn',
+  suggested: 'info',
+  unmatched: 'danger',
+  known: 'muted',
+  hand_entry_confirmed: 'ok',
+  bank_line_difference: 'danger',
+  payout_sent: 'ok',
+  payout_returned: 'warn',
+  debit: 'muted',
 };
+
+const badge = (outcome: Outcome) => t(`money.statements.outcome.${outcome}`);
+const meaning = (outcome: Outcome) => t(`money.statements.outcome.${outcome}.meaning`);
+
+/**
+ * The ledger's reason codes for a line that the console has words for (docs/statements.md, "What the answer says of
+ * each line"): matching's, the unmatched queue's, the straight-through rule's refusals and the other outcomes'.
+ */
+const REASON_CODES = new Set<string>([
+  ...MATCH_REASONS,
+  ...['no_reference', 'unknown_reference', 'ambiguous_reference', 'intent_closed'],
+  ...['rule_off', 'not_exact_reference', 'amount_short', 'amount_over', 'above_max_amount', 'no_sender_label', 'sender_not_matched'],
+  ...['known', 'hand_entry_confirmed', 'bank_line_difference', 'payout_sent', 'payout_returned', 'no_payout', 'reversal'],
+  'approval_pending',
+]);
+
+/**
+ * A reason in the operator's language. English pages show the ledger's own words; Turkish ones the words for its code,
+ * and the ledger's words for a code the console does not know. A skipped approval's cause is free text (the decision
+ * an operator took meanwhile), shown as the ledger wrote it.
+ */
+function reasonText(reason: ImportedLine['reasons'][number]): string {
+  if (currentLocale() === 'en') return reason.text;
+  if (reason.code === 'approval_skipped') return t('money.reason.approval_skipped', { text: reason.text });
+  return REASON_CODES.has(reason.code) ? t(`money.reason.${reason.code}` as MessageKey) : reason.text;
+}
 
 /** The outcome's meaning, then the reasons the deciding code gave, as one sentence an operator reads. */
 function why(line: ImportedLine): string {
-  const reasons = line.reasons.filter((r) => r.code !== line.outcome).map((r) => r.text);
-  return `${OUTCOMES[line.outcome][2]}${reasons.length ? `: ${reasons.join('; ')}` : ''}.`;
+  const reasons = line.reasons.filter((r) => r.code !== line.outcome).map(reasonText);
+  return `${meaning(line.outcome)}${reasons.length ? `: ${reasons.join('; ')}` : ''}.`;
+}
+
+/** Where a statement of the file starts: `line 12` in the operator's language; any other place as the reader named it. */
+function placeText(location: string): string {
+  const line = /^line (\d+)$/.exec(location)?.[1];
+  return line ? t('money.statements.location.line', { line }) : location;
 }
 
 /** Where the line went: its deposit (by reference, with its site), the deposits suggested, or the payout. */
@@ -95,69 +136,76 @@ function whereTo(line: ImportedLine, sites: SiteDirectory): SafeHtml | string {
         (s) =>
           html`<li>
             <a href="/intents/${seg(s.depositId)}"><code>${s.referenceNo}</code></a>
-            <span class="confidence" title="How sure the matcher is">${s.confidence} %</span>
+            <span class="confidence" title="${t('money.statements.confidence.title')}"
+              >${t('money.statements.confidence', { value: s.confidence })}</span
+            >
           </li>`,
       )}
     </ul>`;
   }
   if (line.payout) {
     const href = line.payout.kind === 'withdrawal' ? `/withdrawals/${seg(line.payout.id)}` : `/payouts/${seg(line.payout.batchId)}`;
-    return html`<a href="${href}">${line.payout.kind === 'withdrawal' ? 'withdrawal' : 'sender return'}</a> in
-      <a href="/payouts/${seg(line.payout.batchId)}">its payout batch</a>`;
+    return th('money.statements.payout.in', {
+      record: html`<a href="${href}">${t(`money.statements.payout.${line.payout.kind}`)}</a>`,
+      batch: html`<a href="/payouts/${seg(line.payout.batchId)}">${t('money.statements.payout.batch')}</a>`,
+    });
   }
   return '—';
 }
 
 const lineColumns = (sites: SiteDirectory): Array<Column<ImportedLine>> => [
-  { header: 'Booked', cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
+  { header: t('money.col.booked'), cell: (l) => formatBooked(l.bookedAt, l.timeKnown) },
   {
-    header: 'Line',
+    header: t('money.statements.col.line'),
     cell: (l) =>
       l.bankTransferId
         ? html`<a href="/bank-transfers/${seg(l.bankTransferId)}"><code>${l.bankTxId}</code></a>`
         : html`<code>${l.bankTxId}</code>`,
   },
-  { header: 'Amount', class: 'num', cell: (l) => formatTry(l.direction === 'debit' ? `-${l.amount}` : l.amount) },
-  { header: 'Counterparty', cell: (l) => l.counterpartyName ?? '—' },
+  { header: t('money.col.amount'), class: 'num', cell: (l) => formatTry(l.direction === 'debit' ? `-${l.amount}` : l.amount) },
+  { header: t('money.col.counterparty'), cell: (l) => l.counterpartyName ?? '—' },
   {
-    header: 'Outcome',
-    cell: (l) => html`<span class="badge ${OUTCOMES[l.outcome][1]}">${OUTCOMES[l.outcome][0]}</span>`,
+    header: t('money.statements.col.outcome'),
+    cell: (l) => html`<span class="badge ${OUTCOME_TONES[l.outcome]}">${badge(l.outcome)}</span>`,
   },
-  { header: 'Why', cell: why },
-  { header: 'Deposit or payout', cell: (l) => whereTo(l, sites) },
+  { header: t('money.statements.col.why'), cell: why },
+  { header: t('money.statements.col.where'), cell: (l) => whereTo(l, sites) },
 ];
 
 function resultSection(result: StatementImport, sites: SiteDirectory): SafeHtml {
-  const counts: Array<[string, number]> = [
-    ['Lines', result.lines],
-    ['Created', result.created],
-    ['Duplicates', result.duplicates],
-    ['Matched', result.matched],
-    ['Suggested', result.suggested],
-    ['Unmatched', result.unmatched],
-    ['Approved straight through', result.autoApproved],
+  const counts: Array<[MessageKey, number]> = [
+    ['money.statements.count.lines', result.lines],
+    ['money.statements.count.created', result.created],
+    ['money.statements.count.duplicates', result.duplicates],
+    ['money.statements.count.matched', result.matched],
+    ['money.statements.count.suggested', result.suggested],
+    ['money.statements.count.unmatched', result.unmatched],
+    ['money.statements.count.autoApproved', result.autoApproved],
   ];
+  const references = result.statements.map((s) => s.reference).join(', ');
   return html`<section class="card import-result" aria-labelledby="import-result">
-    <h2 id="import-result">Imported ${result.format} statement ${result.statements.map((s) => s.reference).join(', ')}</h2>
+    <h2 id="import-result">${t('money.statements.imported', { format: result.format, references })}</h2>
     <dl class="counts">
       ${counts.map(
         ([label, n]) =>
           html`<div>
-            <dt>${label}</dt>
+            <dt>${t(label)}</dt>
             <dd>${String(n)}</dd>
           </div>`,
       )}
     </dl>
-    ${refusedNotice(result)}
-    ${result.created === 0 ? html`<p class="hint">Every line of this file was imported before; nothing changed.</p>` : ''}
-    ${result.unmatched + result.suggested > 0 ? html`<p><a href="/bank-transfers?status=UNMATCHED">The unmatched queue →</a></p>` : ''}
-    <h3>Each line, and why it went where it went</h3>
-    ${table({ columns: lineColumns(sites), rows: result.lineOutcomes, rowId: (l) => l.lineKey, empty: 'The file has no lines.' })}
+    ${refusedNotice(result)} ${result.created === 0 ? html`<p class="hint">${t('money.statements.nothingNew')}</p>` : ''}
+    ${
+      result.unmatched + result.suggested > 0
+        ? html`<p><a href="/bank-transfers?status=UNMATCHED">${t('money.statements.unmatchedQueue')}</a></p>`
+        : ''
+    }
+    <h3>${t('money.statements.lines.title')}</h3>
+    ${table({ columns: lineColumns(sites), rows: result.lineOutcomes, rowId: (l) => l.lineKey, empty: t('money.statements.lines.empty') })}
     ${
       result.lineOutcomesOmitted > 0
         ? html`<p class="hint">
-            Showing the first ${String(result.lineOutcomes.length)} lines; ${String(result.lineOutcomesOmitted)} more are counted above, not
-            listed.
+            ${t('money.statements.lines.omitted', { shown: result.lineOutcomes.length, more: result.lineOutcomesOmitted })}
           </p>`
         : ''
     }
@@ -169,11 +217,13 @@ function refusedNotice(result: StatementImport): SafeHtml | string {
   if (result.refusedStatements.length === 0) return '';
   return html`<div class="warn" role="alert">
     <p>
-      <strong>Imported in part:</strong> ${String(result.refusedStatements.length)} statement(s) of this file could not be read, and nothing
-      of them was imported. Ask the bank for them, then import the mended file: the lines imported now are recognised and not counted twice.
+      ${th('money.statements.refused', {
+        label: html`<strong>${t('money.statements.refused.label')}</strong>`,
+        count: result.refusedStatements.length,
+      })}
     </p>
     <ul>
-      ${result.refusedStatements.map((r) => html`<li><code>${r.statementId}</code> (${r.location}): ${r.reason}</li>`)}
+      ${result.refusedStatements.map((r) => html`<li><code>${r.statementId}</code> (${placeText(r.location)}): ${r.reason}</li>`)}
     </ul>
   </div>`;
 }
@@ -185,7 +235,7 @@ export function statementRoutes(deps: ConsoleDeps): Router {
   router.get('/statements', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const accounts = (await ctx.ops.call('listReceivingAccounts')).data;
-    ctx.render('Import a statement', 'transfers', page(ctx, accounts, ''));
+    ctx.render(t('money.statements.title'), 'transfers', page(ctx, accounts, ''));
   });
 
   router.post('/statements', async (req, res) => {
@@ -196,7 +246,7 @@ export function statementRoutes(deps: ConsoleDeps): Router {
     const upload = res.locals.upload as UploadedFile | undefined;
     const problem = (title: string, detail: string, status: number) =>
       ctx.render(
-        'Import a statement',
+        t('money.statements.title'),
         'transfers',
         page(
           ctx,
@@ -209,10 +259,13 @@ export function statementRoutes(deps: ConsoleDeps): Router {
         ),
         status,
       );
-    if (!upload || upload.bytes.length === 0) return problem('Choose a statement file.', 'The form came without a file.', 400);
+    if (!upload || upload.bytes.length === 0)
+      return problem(t('money.statements.error.noFile'), t('money.statements.error.noFile.detail'), 400);
     const contentType = contentTypeOf(upload.filename, body.format ?? '');
-    if (!contentType)
-      return problem('Which format is this file?', `Choose its format: the file name ends in none of ${ACCEPTED.join(', ')}.`, 400);
+    if (!contentType) {
+      const extensions = ACCEPTED.join(', ');
+      return problem(t('money.statements.error.format'), t('money.statements.error.format.detail', { extensions }), 400);
+    }
     let result: StatementImport;
     try {
       result = await ctx.ops.upload<'importStatement'>(
@@ -222,23 +275,44 @@ export function statementRoutes(deps: ConsoleDeps): Router {
       );
     } catch (error) {
       if (!(error instanceof OpsApiError) || ![400, 404, 413, 415, 422].includes(error.status)) throw error;
-      const where = error.fieldErrors.map((f) => `${f.field}: ${f.message}`).join('; ');
-      if (error.status === 400) return problem(`The file cannot be read${where ? ` at ${where}` : ''}.`, error.detail, 400);
-      if (error.status === 422) return problem('The statement was refused; nothing was imported.', error.detail, 422);
-      return problem('The ledger did not take this file.', error.detail, error.status);
+      const where = error.fieldErrors.map((f) => `${placeText(f.field)}: ${f.message}`).join('; ');
+      if (error.status === 400) {
+        const title = where ? t('money.statements.error.unreadableAt', { where }) : t('money.statements.error.unreadable');
+        return problem(title, ledgerDetail(error), 400);
+      }
+      if (error.status === 422) return problem(t('money.statements.error.rejected'), ledgerDetail(error), 422);
+      return problem(t('money.statements.error.refused'), ledgerDetail(error), error.status);
     }
     const sites = await siteDirectory(ctx.ops);
-    ctx.render('Import a statement', 'transfers', page(ctx, accounts, account, resultSection(result, sites)));
+    ctx.render(t('money.statements.title'), 'transfers', page(ctx, accounts, account, resultSection(result, sites)));
   });
 
   return router;
 }
 
+/**
+ * The ledger's explanation of a file it refused: its own words on an English page. A Turkish page has words for the
+ * codes whose explanation is fixed; a refused statement's (`statement_rejected`) names the statement, its account or
+ * its balances in the ledger's free text, shown as it came, as is a refusal without a field (no file at all).
+ */
+function ledgerDetail(error: OpsApiError): string {
+  if (currentLocale() === 'en') return error.detail;
+  switch (error.code) {
+    case 'validation_failed':
+      return error.fieldErrors.length > 0 ? t('money.statements.error.unreadable.detail') : error.detail;
+    case 'not_found':
+      return t('money.accounts.notFound');
+    case 'payload_too_large':
+      return t('money.statements.error.tooLarge', { size: MAX_MIB });
+    case 'unsupported_media_type':
+      return t('money.statements.error.mediaType');
+    default:
+      return error.detail;
+  }
+}
+
 function page(ctx: FormContext, accounts: ReceivingAccount[], chosen: string, above: SafeHtml | '' = ''): SafeHtml {
   return html`${above}
-    <p class="hint">
-      A receiving account's statement as the bank delivered it (camt.053, MT940 or Kasa's CSV; docs/statements.md): each credit line becomes
-      a transfer and is matched to a deposit; lines imported before are counted as duplicates and change nothing.
-    </p>
+    <p class="hint">${t('money.statements.hint')}</p>
     ${uploadForm(ctx, accounts, chosen)}`;
 }
