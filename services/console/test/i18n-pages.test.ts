@@ -11,6 +11,17 @@ describe('the Turkish page check', () => {
     expect(expectTurkish(page)).toBe("Yatırımlar Tutar &'1.500,00 ₺'");
   });
 
+  it('leaves out what the page marks as English, however deeply nested', () => {
+    const page =
+      '<header><a href="/language?to=en" lang="en">English</a></header><main><h2>Defter servisinin yanıtı:</h2>' +
+      '<div lang="en"><p>The credit <div>is more than the <b>money</b></div> received</p><br lang="en"></div>' +
+      '<p lang="en-GB">Colour of the sky</p><p lang="tr">Tutar</p><input lang="en" value="x"><p>Onaylandı</p></main>';
+    expect(visibleText(page)).toBe('Defter servisinin yanıtı: Tutar Onaylandı');
+    // Marked in another language, or not at all: the words count.
+    expect(() => expectTurkish('<p lang="de">the</p>')).toThrow(/"the"/);
+    expect(() => expectTurkish('<p lang="english">the</p>')).toThrow(/"the"/);
+  });
+
   it('finds each English stopword as a whole word, in any case, and says where', () => {
     expect(englishLeftovers('Approve THE deposit and go')).toEqual([
       '"THE" in "…Approve THE deposit and go…"',

@@ -8,21 +8,45 @@ export const ENGLISH_STOPWORDS = ['the', 'and', 'of', 'to', 'is', 'for', 'with',
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'", '#x27': "'" };
 
-/** The page's visible text: scripts, styles, templates and tags removed, entities decoded, blanks collapsed. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#\d+|#x[\da-f]+|\w+);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower in ENTITIES) return ENTITIES[lower] as string;
+    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
+    return whole;
+  });
+}
+
+/**
+ * The page's visible text in its own language: scripts, styles, templates, comments and tags removed, entities
+ * decoded, blanks collapsed. An element marked `lang="en"` is left out with all it holds: the page says itself that
+ * those words are English (the language switch, or the ledger's own explanation quoted on an error page).
+ */
 export function visibleText(htmlText: string): string {
-  return htmlText
-    .replace(/<(script|style|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#\d+|#x[\da-f]+|\w+);/gi, (whole, name: string) => {
-      const lower = name.toLowerCase();
-      if (lower in ENTITIES) return ENTITIES[lower] as string;
-      if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
-      if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
-      return whole;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  const words: string[] = [];
+  // While inside an element marked English: its tag name and how many of that name are open.
+  let skipping: { tag: string; depth: number } | null = null;
+  const token = /<!--[\s\S]*?-->|<(script|style|template)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|[^<]+|</gi;
+  for (const match of htmlText.matchAll(token)) {
+    const [whole, , closing, rawTag, attributes = ''] = match;
+    if (rawTag === undefined) {
+      if (!skipping && !whole.startsWith('<')) words.push(decodeEntities(whole));
+      continue;
+    }
+    const tag = rawTag.toLowerCase();
+    if (VOID.has(tag) || attributes.endsWith('/')) continue;
+    if (skipping) {
+      if (tag === skipping.tag) skipping.depth += closing ? -1 : 1;
+      if (skipping.depth === 0) skipping = null;
+    } else if (!closing && /\slang\s*=\s*["']?en\b/i.test(attributes)) {
+      skipping = { tag, depth: 1 };
+    }
+    words.push(' ');
+  }
+  return words.join('').replace(/\s+/g, ' ').trim();
 }
 
 /** Each English stopword found in `text`, with a few words around it so a failure says where. */
