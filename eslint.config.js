@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Architecture rules (docs/architecture.md, Arrows that must never exist; ADR 0015), proven by
-// test/lint/architecture-rules.test.ts. Each rule is one selector list, so a file gets every rule that applies to it
+// test/lint/architecture-rules.test.ts and, each against the sentence it enforces, test/docs/architecture-doc.test.ts.
+// Each rule is one selector list, so a file gets every rule that applies to it
 // from exactly one block below (a later block replaces, never merges, a rule's options).
 const SHIPPED = ['{packages,services}/*/src/**/*.ts'];
 /** Repositories: the only files that touch Prisma or SQL (ADR 0015). */
@@ -56,6 +57,64 @@ const otherServices = (self) => {
     },
   ];
 };
+/** Clients of PostgreSQL, and of Redis or the queues on it (module names, matched whole). */
+const POSTGRES_CLIENTS = '@kasa/db(/.*)?|pg|@prisma/.*';
+const REDIS_CLIENTS = 'ioredis|@kasa/redis|@kasa/queue|bullmq';
+/** HTTP clients; `import type` (a server's types) stays allowed where they are refused. */
+const HTTP_CLIENTS = 'got|undici|axios|node:https?|https?';
+const only = (names) => `^(${names})$`;
+/** What a service never reaches (docs/architecture.md, Arrows that must never exist), beyond another service. */
+const NEVER = {
+  gateway: [
+    {
+      regex: only(POSTGRES_CLIENTS),
+      message: 'The gateway never touches PostgreSQL: it is stateless over Redis and asks the ledger (docs/architecture.md).',
+    },
+  ],
+  console: [
+    {
+      regex: only(`${POSTGRES_CLIENTS}|${REDIS_CLIENTS}`),
+      message: 'The console never touches PostgreSQL or Redis: it is a UI over the ops API (docs/architecture.md).',
+    },
+    {
+      regex: only(HTTP_CLIENTS),
+      allowTypeImports: true,
+      message: "The console's only upstream is the ledger's ops API, through @kasa/ops-client (docs/architecture.md).",
+    },
+  ],
+  ledger: [
+    {
+      regex: only('got|undici|axios|node:https|https'),
+      allowTypeImports: true,
+      message:
+        'The ledger never calls a partner: events reach partners through the outbox and the worker; the one test webhook goes through the WebhookSender its composition root builds (docs/architecture.md).',
+    },
+  ],
+  'webhook-worker': [],
+};
+/** The ledger's one sender of HTTP to partners is built in its composition root and handed to the test-webhook use case. */
+const LEDGER_SENDER = {
+  name: '@kasa/webhook-sender',
+  importNames: ['WebhookSender'],
+  allowTypeImports: true,
+  message: 'Only the composition root builds the WebhookSender; the ledger sends nothing but the test webhook (docs/architecture.md).',
+};
+/** No global fetch: the console and the CLI reach the network only through @kasa/ops-client, the ledger not at all. */
+const noFetch = (message) => ['error', { name: 'fetch', message: `${message} (docs/architecture.md).` }];
+const OPERATORS_FETCH = noFetch("Operators reach only the ledger's ops API, through @kasa/ops-client");
+/** The worker writes delivery state only: SQL that writes another table is refused in its repositories. */
+const WORKER_WRITES = ['delivery_attempts', 'outbox_events'].join('|');
+const OTHER_TABLE_WRITE = `/(INSERT INTO|UPDATE|DELETE FROM)\\s+"?(?!(${WORKER_WRITES})\\b)[a-z_]+/`;
+const WORKER_SQL = [
+  {
+    selector: `Literal[value=${OTHER_TABLE_WRITE}]`,
+    message: 'The worker writes only delivery state (delivery_attempts, the delivery columns of outbox_events) (docs/architecture.md).',
+  },
+  {
+    selector: `TemplateElement[value.raw=${OTHER_TABLE_WRITE}]`,
+    message: 'The worker writes only delivery state (delivery_attempts, the delivery columns of outbox_events) (docs/architecture.md).',
+  },
+];
 const DB_VALUES = {
   name: '@kasa/db',
   allowTypeImports: true,
@@ -78,16 +137,61 @@ const architectureRules = [
     {
       files: [`services/${service}/src/**/*.ts`],
       ignores: [...NOT_SHIPPED, ...REPOSITORIES, ...COMPOSITION],
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [DB_VALUES], patterns: otherServices(service) }] },
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            paths: service === 'ledger' ? [DB_VALUES, LEDGER_SENDER] : [DB_VALUES],
+            patterns: [...otherServices(service), ...NEVER[service]],
+          },
+        ],
+      },
     },
     {
       files: [...REPOSITORIES, ...COMPOSITION].map((glob) =>
         glob.startsWith('**') ? `services/${service}/src/${glob}` : glob.replace('services/*/', `services/${service}/`),
       ),
       ignores: NOT_SHIPPED,
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: otherServices(service) }] },
+      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...otherServices(service), ...NEVER[service]] }] },
     },
   ]),
+  {
+    files: [
+      'services/webhook-worker/src/**/*.repository.ts',
+      ...COMPOSITION.map((glob) => glob.replace('services/*/', 'services/webhook-worker/')),
+    ],
+    ignores: NOT_SHIPPED,
+    rules: { 'no-restricted-syntax': ['error', ...WORKER_SQL] },
+  },
+  {
+    files: ['services/console/src/**/*.ts'],
+    ignores: NOT_SHIPPED,
+    rules: { 'no-restricted-globals': OPERATORS_FETCH },
+  },
+  {
+    files: ['services/ledger/src/**/*.ts'],
+    ignores: NOT_SHIPPED,
+    rules: { 'no-restricted-globals': noFetch('The ledger never calls a partner: events go through the outbox and the worker') },
+  },
+  {
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: NOT_SHIPPED,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: only(HTTP_CLIENTS),
+              allowTypeImports: true,
+              message: 'The CLI reaches only the ledger, through @kasa/ops-client (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': OPERATORS_FETCH,
+    },
+  },
 ];
 
 export default tseslint.config(
