@@ -1,7 +1,11 @@
 /** `kasa sites auto-approve`: a site's straight-through approval, shown and changed against a real ledger. */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { createTestEnvironment, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
 import { runCli } from '../src/index.js';
 
 let env: TestEnvironment;
@@ -101,6 +105,47 @@ describe('kasa sites auto-approve', () => {
     expect(unknown.stderr).toContain('kasa: ');
 
     expect(await ruleOf(site.siteId)).toEqual(before);
+  });
+
+  it('is the rule the ledger applies: a statement line paying a deposit up to the maximum is approved without an operator', async () => {
+    const iban = makeTrIban(Math.floor(Math.random() * 1e9));
+    const account = await scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
+    expect(account.status).toBe(201);
+    const site = await scenario.createSite();
+    expect((await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '2.000,00', '--no-sender-match'])).code).toBe(0);
+    const within = await scenario.createDeposit(site.siteId, '150000');
+    const above = await scenario.createDeposit(site.siteId, '250000');
+
+    // One statement of today paying both deposits exactly, on time (Kasa's CSV statement layout, docs/statements.md).
+    const now = new Date().toISOString();
+    const statementId = `ST-${randomUUID().slice(0, 8)}`;
+    const row = (bookedAt: string, direction: string, amount: string, txId = '', name = '', description = '') =>
+      [iban, statementId, bookedAt, direction, amount, 'TRY', txId, name, '', description, '', ''].join(',');
+    const file = [
+      'account_iban,statement_id,booked_at,direction,amount,currency,bank_tx_id,counterparty_name,counterparty_iban,description,end_to_end_id,return_reason',
+      row(now.slice(0, 10), 'opening', '0.00'),
+      row(now, 'credit', '1500.00', `TX-${randomUUID()}`, 'AYŞE YILMAZ', `HAVALE ${within.referenceNo}`),
+      row(now, 'credit', '2500.00', `TX-${randomUUID()}`, 'AYŞE YILMAZ', `HAVALE ${above.referenceNo}`),
+      row(now.slice(0, 10), 'closing', '4000.00'),
+    ].join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'kasa-auto-approve-'));
+    try {
+      writeFileSync(join(dir, 'today.csv'), file);
+      const imported = await kasa([
+        '--json',
+        'statements',
+        'import',
+        join(dir, 'today.csv'),
+        '--account',
+        (account.body as { id: string }).id,
+      ]);
+      expect(imported.stderr).toBe('');
+      expect(JSON.parse(imported.stdout)).toMatchObject({ matched: 2, autoApproved: 1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await scenario.ops('GET', `/intents/${within.intentId}`)).body).toMatchObject({ status: 'APPROVED' });
+    expect((await scenario.ops('GET', `/intents/${above.intentId}`)).body).toMatchObject({ status: 'PENDING_REVIEW' });
   });
 
   it('lets a reviewer see the rule but not change it', async () => {
