@@ -20,6 +20,9 @@ describe('the Turkish page check', () => {
     // Marked in another language, or not at all: the words count.
     expect(() => expectTurkish('<p lang="de">the</p>')).toThrow(/"the"/);
     expect(() => expectTurkish('<p lang="english">the</p>')).toThrow(/"the"/);
+    // A whole document in English is not a Turkish page, whatever its text.
+    expect(() => expectTurkish('<!doctype html><html lang="en"><body><p>Tamam</p></body></html>')).toThrow(/says it is in "en"/);
+    expect(expectTurkish('<!doctype html><html lang="tr"><body><p>Tamam</p><a lang="en">English</a></body></html>')).toBe('Tamam');
   });
 
   it('finds each English stopword as a whole word, in any case, and says where', () => {

@@ -21,7 +21,7 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * The page's visible text in its own language: scripts, styles, templates, comments and tags removed, entities
+ * The page's visible text in its own language: scripts, styles, templates, comments, the doctype and tags removed, entities
  * decoded, blanks collapsed. An element marked `lang="en"` is left out with all it holds: the page says itself that
  * those words are English (the language switch, or the ledger's own explanation quoted on an error page).
  */
@@ -29,7 +29,7 @@ export function visibleText(htmlText: string): string {
   const words: string[] = [];
   // While inside an element marked English: its tag name and how many of that name are open.
   let skipping: { tag: string; depth: number } | null = null;
-  const token = /<!--[\s\S]*?-->|<(script|style|template)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|[^<]+|</gi;
+  const token = /<!--[\s\S]*?-->|<![^>]*>|<(script|style|template)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|[^<]+|</gi;
   for (const match of htmlText.matchAll(token)) {
     const [whole, , closing, rawTag, attributes = ''] = match;
     if (rawTag === undefined) {
@@ -41,7 +41,7 @@ export function visibleText(htmlText: string): string {
     if (skipping) {
       if (tag === skipping.tag) skipping.depth += closing ? -1 : 1;
       if (skipping.depth === 0) skipping = null;
-    } else if (!closing && /\slang\s*=\s*["']?en\b/i.test(attributes)) {
+    } else if (!closing && tag !== 'html' && /\slang\s*=\s*["']?en\b/i.test(attributes)) {
       skipping = { tag, depth: 1 };
     }
     words.push(' ');
@@ -62,10 +62,12 @@ export function englishLeftovers(text: string): string[] {
 }
 
 /**
- * Throws, naming each English stopword and where it stands, unless the page's visible text is free of them;
- * returns that text (for further checks of the Turkish words expected on the page).
+ * Throws unless the page is Turkish: a document whose `<html lang>` says another language, or visible text holding
+ * an English stopword (each named, with where it stands). Returns that text (for further checks of the Turkish words expected on the page).
  */
 export function expectTurkish(htmlText: string): string {
+  const documentLang = /<html\b[^>]*\slang\s*=\s*["']?([\w-]+)/i.exec(htmlText)?.[1];
+  if (documentLang !== undefined && !/^tr\b/i.test(documentLang)) throw new Error(`The page says it is in "${documentLang}", not Turkish`);
   const text = visibleText(htmlText);
   const leftovers = englishLeftovers(text);
   if (leftovers.length > 0) throw new Error(`English left on a Turkish page:\n  ${leftovers.join('\n  ')}`);

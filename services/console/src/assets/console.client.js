@@ -1,6 +1,18 @@
 // Progressive enhancement for the operator console; every page and form works without it.
 // Served from /assets/console.js under script-src 'self' (no inline script anywhere).
 (function () {
+  // The page's words in its language (messages/client.ts): a JSON block the layout writes on operator pages.
+  var messageBlock = document.getElementById('console-messages');
+  var messages = messageBlock ? JSON.parse(messageBlock.textContent) : {};
+
+  /** The message `key` with its `{name}` placeholders filled in, as the server's t() does. */
+  function t(key, params) {
+    var text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   var confirmDialog = document.getElementById('confirm-dialog');
   var helpDialog = document.getElementById('shortcut-help');
 
@@ -11,7 +23,9 @@
     var sections = currentSection.parentElement;
     var link = currentSection.getBoundingClientRect();
     var strip = sections.getBoundingClientRect();
-    sections.scrollLeft += link.left + link.width / 2 - (strip.left + strip.width / 2);
+    // 48 px: the faded edge (console.css); a section shown whole already is left where it is.
+    if (link.left < strip.left + 48 || link.right > strip.right - 48)
+      sections.scrollLeft += link.left + link.width / 2 - (strip.left + strip.width / 2);
   }
 
   /** Disables a form's buttons once it is sent: a double-submitted decision would only come back as a conflict. */
@@ -61,7 +75,7 @@
         lock(form);
         return;
       }
-      var message = form.getAttribute('data-confirm') || 'Are you sure?';
+      var message = form.getAttribute('data-confirm') || t('client.confirm.default');
       if (form.getAttribute('data-kb') === 'yes') {
         event.preventDefault();
         askInPage(message, function () {
@@ -80,7 +94,7 @@
   // Click-to-copy for the payout IBAN and a freshly issued API key.
   document.querySelectorAll('[data-copy]').forEach(function (element) {
     element.classList.add('copyable');
-    element.setAttribute('title', 'Click to copy');
+    element.setAttribute('title', t('client.copy'));
     element.addEventListener('click', function () {
       var value = element.getAttribute('data-copy') || '';
       if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -116,7 +130,7 @@
       return box.checked;
     }).length;
     var submit = bulkForm.querySelector('[data-bulk-submit]');
-    submit.textContent = 'Approve selected (' + chosen + ')';
+    submit.textContent = t('client.bulk.submit', { count: chosen });
     submit.disabled = chosen === 0;
     var all = bulkForm.querySelector('[data-select-exact]');
     all.checked = chosen > 0 && chosen === boxes.length;
@@ -148,17 +162,10 @@
       var total = chosen.reduce(function (sum, box) {
         return sum + BigInt(box.getAttribute('data-amount'));
       }, BigInt(0));
-      var count = chosen.length === 1 ? '1 deposit' : chosen.length + ' deposits';
-      askInPage(
-        'Approve ' +
-          count +
-          ', ' +
-          formatTry(total) +
-          ' in total? Each is approved on its own for exactly what arrived; any that fail are listed.',
-        function () {
-          submitConfirmed(bulkForm);
-        },
-      );
+      var question = chosen.length === 1 ? 'client.bulk.confirm.one' : 'client.bulk.confirm.many';
+      askInPage(t(question, { count: chosen.length, total: formatTry(total) }), function () {
+        submitConfirmed(bulkForm);
+      });
     });
     refreshBulk();
   }
@@ -236,7 +243,7 @@
     } else if (key === 'a' && rowForm(row, 'approve')) {
       event.preventDefault();
       var approve = rowForm(row, 'approve');
-      askInPage(approve.getAttribute('data-confirm') || 'Approve?', function () {
+      askInPage(approve.getAttribute('data-confirm') || t('client.confirm.approve'), function () {
         submitConfirmed(approve);
       });
     } else if (key === 'r' && rowForm(row, 'reject')) {
@@ -276,8 +283,13 @@
   document.querySelectorAll('main [data-live-count]').forEach(function (element) {
     rendered[element.getAttribute('data-live-count')] = Number(element.textContent);
   });
-  function plural(n, one, many) {
-    return n + ' ' + (n === 1 ? one : many);
+  /** The `.one` or `.many` form of a message about `count` things. */
+  function counted(key, count, params) {
+    var all = { count: count };
+    Object.keys(params || {}).forEach(function (name) {
+      all[name] = params[name];
+    });
+    return t(key + (count === 1 ? '.one' : '.many'), all);
   }
   function applyQueue(key, count) {
     var element = document.querySelector('main [data-live-count="' + key + '"]');
@@ -292,9 +304,9 @@
       element.appendChild(mark);
     }
     mark.hidden = delta === 0;
-    mark.textContent = (delta > 0 ? '+' : '') + delta + ' since loaded';
+    mark.textContent = t('client.live.delta', { delta: (delta > 0 ? '+' : '') + delta });
     var nothing = card ? card.querySelector('.oldest.muted') : null;
-    if (nothing && count > 0) nothing.textContent = 'Arrived since the page loaded; reload for the oldest.';
+    if (nothing && count > 0) nothing.textContent = t('client.live.arrived');
     if (card) {
       card.classList.remove('clear', 'busy');
       if (count === 0) card.classList.remove('alert');
@@ -322,16 +334,11 @@
     if (bar) {
       bar.hidden = change === 0;
       bar.querySelector('[data-live-new-text]').textContent =
-        change > 0
-          ? plural(change, 'new item', 'new items') + ' in the review queue since this page loaded.'
-          : plural(-change, 'item', 'items') + ' fewer in the review queue: decided elsewhere since this page loaded.';
+        change > 0 ? counted('client.live.new', change) : counted('client.live.fewer', -change);
     }
     if (lastReview !== null && counts.review !== lastReview) {
       announce.textContent =
-        'Review queue: ' +
-        plural(counts.review, 'item', 'items') +
-        ' waiting' +
-        (change > 0 ? ', ' + change + ' new. Press Show to see them.' : '.');
+        change > 0 ? counted('client.live.waitingNew', counts.review, { added: change }) : counted('client.live.waiting', counts.review);
     }
     lastReview = counts.review;
   }
