@@ -72,7 +72,7 @@ describe('money in by hand and by statement', () => {
     await expect(paid.textContent()).resolves.toMatch(/matched.*waits for an operator: straight-through is off for this site/s);
     await expect(paid.locator(`a[href="/intents/${deposit.intentId}"]`).count()).resolves.toBe(1);
     expect(result).toContain('the description carries no deposit reference');
-    expect(result).toContain('2025-03-14');
+    expect(result).toContain('14.03.2025');
     expect(result).not.toContain('03:00:00');
     expect(await axeFindings(p)).toEqual([]);
     await p.screenshot({ path: `${SHOTS}/console-statement-import.png`, fullPage: true });

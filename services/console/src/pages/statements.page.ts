@@ -106,7 +106,7 @@ const REASON_CODES = new Set<string>([
  * and the ledger's words for a code the console does not know. A skipped approval's cause is free text (the decision
  * an operator took meanwhile), shown as the ledger wrote it.
  */
-function reasonText(reason: ImportedLine['reasons'][number]): string {
+export function reasonText(reason: ImportedLine['reasons'][number]): string {
   if (currentLocale() === 'en') return reason.text;
   if (reason.code === 'approval_skipped') return t('money.reason.approval_skipped', { text: reason.text });
   return REASON_CODES.has(reason.code) ? t(`money.reason.${reason.code}` as MessageKey) : reason.text;
