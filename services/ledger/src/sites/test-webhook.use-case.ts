@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventType } from '@kasa/contracts';
+import { RETURN_REASON_CODES, type EventType } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { SecretBox } from '@kasa/secret-box';
 import { signedHeaders, webhookBody, type WebhookSender } from '@kasa/webhook-sender';
@@ -37,7 +37,12 @@ function sampleBody(type: TestWebhookType, eventId: string, now: string, livemod
       type as 'withdrawal.sent' | 'withdrawal.rejected' | 'withdrawal.returned'
     ];
     const data = { withdrawalId: SAMPLE_WITHDRAWAL_ID, referenceNo: 'KWTESTTEST', status, amount: '50000', currency: 'TRY' };
-    return { ...envelope, data: { ...data, sentAt: status === 'REJECTED' ? null : now, ...decided } };
+    const returned = status === 'RETURNED';
+    const returnReason = returned ? { code: 'AC01', text: RETURN_REASON_CODES.AC01 } : null;
+    return {
+      ...envelope,
+      data: { ...data, sentAt: status === 'REJECTED' ? null : now, ...decided, returnedAt: returned ? now : null, returnReason },
+    };
   }
   const status = (
     {
