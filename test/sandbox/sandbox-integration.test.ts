@@ -9,31 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { makeTrIban } from '@kasa/testkit';
 import { KasaApiError, KasaClient, toStandardWebhooksSecret, verifyWebhook, type WebhookEvent } from '@kasa/sdk';
-import { startHarness } from '../../services/gateway/test/harness.js';
-import { startWorker } from '../../services/webhook-worker/src/index.js';
-import { makeTestTls, startReceiver } from '../../services/webhook-worker/test/support/receiver.js';
-import { FAST_DELIVERY_ENV, waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
+import { waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
+import { startSandboxStack } from './support/sandbox-stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  // The worker's stack, with the gateway trusting the test's CA too: it sends the test webhooks itself.
-  const tls = makeTestTls();
-  const h = await startHarness({ ...FAST_DELIVERY_ENV, WEBHOOK_CA_FILE: tls.caFile });
-  const receiver = await startReceiver(tls);
-  const worker = await startWorker(h.env.config, 0, { ca: tls.ca });
-  stack = {
-    h,
-    tls,
-    receiver,
-    worker,
-    startWorker: () => Promise.reject(new Error('one worker is enough here')),
-    async stop() {
-      await worker.stop();
-      await receiver.close();
-      await h.stop();
-      tls.cleanup();
-    },
-  };
+  stack = await startSandboxStack();
 });
 afterAll(async () => {
   await stack?.stop();
