@@ -2,9 +2,11 @@
  * The README's quick start, run as a newcomer would: `npm start` on a fresh database, then the shell blocks of
  * "Trying the partner API" and "Operators" exactly as README.md has them, read from the file at test time.
  * Only what a second copy of the suite on this machine needs is changed: the ports (8080..8084 become free
- * ones), the state directory (KASA_STATE_DIR, so a developer's own .kasa is never touched), the CLI's
- * KASA_URL, and the `<placeholders>` the README asks the reader to fill in, taken from earlier answers.
- * A command that fails, an unknown placeholder or an answer that is not what the README promises fails it.
+ * ones, given to the CLI as the same LEDGER_PORT npm start was given), the state directory (KASA_STATE_DIR, so a
+ * developer's own .kasa is never touched), and the `<placeholders>` the README asks the reader to fill in, taken
+ * from earlier answers. A command that fails, an unknown placeholder or an answer that is not what the README
+ * promises fails it. The other documentation blocks that need the whole suite run here too (RUN_BY_QUICK_START in
+ * test/docs/shell-blocks.ts); test/docs/command-blocks.test.ts holds every shell block to being run or marked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,18 +18,18 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dropDatabase, ensureDatabase } from '@kasa/db';
 import { TEST_POSTGRES_BASE, deleteRedisPrefix } from '@kasa/testkit';
+import { commandsOf, RUN_BY_QUICK_START, shellBlock } from '../docs/shell-blocks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const README = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** The ```sh block that follows a `## heading` of README.md, as commands (continuation lines joined). */
-function commandsUnder(heading: string): string[] {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "${heading}"`);
-  const open = README.indexOf('```sh\n', start);
-  const close = README.indexOf('\n```', open + 6);
-  const text = README.slice(open + 6, close).replace(/\\\n\s*/g, '');
-  return text.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+/** The blocks this file has run, by id: each of RUN_BY_QUICK_START must be among them at the end. */
+const ran = new Set<string>();
+
+/** The shell block under a heading of a documented file, as commands (continuation lines joined). */
+function commandsOfBlock(id: (typeof RUN_BY_QUICK_START)[number]): string[] {
+  ran.add(id);
+  return commandsOf(shellBlock(id));
 }
 
 /** A port nothing listens on now. */
@@ -122,6 +124,13 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 }, 60_000);
 
+/** A shell as the reader's: the LEDGER_PORT npm start was given, no KASA_URL. */
+function cliEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LEDGER_PORT: String(ports['8081']) };
+  delete env.KASA_URL;
+  return env;
+}
+
 describe("README's quick start", () => {
   const found: Record<string, string> = {};
 
@@ -133,7 +142,7 @@ describe("README's quick start", () => {
   });
 
   it('"Trying the partner API": the curl commands create a deposit, list it and create a withdrawal', async () => {
-    const commands = commandsUnder('Trying the partner API');
+    const commands = commandsOfBlock('README.md › Trying the partner API');
     expect(commands[0]).toBe('KEY=$(cat .kasa/demo-live-api-key)');
     const marker = '@@kasa-readme@@';
     const script = commands.map((command) => `${onThisRun(command)}\necho; echo '${marker}'`).join('\n');
@@ -153,12 +162,13 @@ describe("README's quick start", () => {
 
   it('"Operators": every kasa command runs as written and does what its comment says', async () => {
     expect(found.intentId).toBeDefined();
-    const [readLogin, logIn, ...commands] = commandsUnder('Operators');
+    const [readLogin, logIn, ...commands] = commandsOfBlock('README.md › Operators');
     // A person logs in with the local admin's e-mail and password (`kasa login`), never with the bootstrap token.
     expect(readLogin).toMatch(/^read -r EMAIL PASSWORD < \.kasa\/demo-operator\b/);
     expect(logIn).toMatch(/kasa -- login --email "\$EMAIL"/);
     expect(README).not.toContain('export KASA_TOKEN=dev-ops-bootstrap-token');
-    const env = { ...process.env, KASA_URL: `http://127.0.0.1:${ports['8081']}` };
+    // The shell that ran npm start on moved ports: LEDGER_PORT alone leads kasa to the ledger.
+    const env = cliEnv();
     const prelude = `${readLogin!.replace('.kasa/', `${join(workDir, '.kasa')}/`)}\n${logIn}\necho "KASA_TOKEN=$KASA_TOKEN"`;
     const login = await bash(prelude, root, env);
     const token = /^KASA_TOKEN=(kop_\S+)$/m.exec(login.stdout)?.[1];
@@ -166,6 +176,7 @@ describe("README's quick start", () => {
     const me = await bash(`export KASA_TOKEN=${token}\nnpm run -s kasa -- whoami`, root, env);
     expect(me.stdout).toMatch(/admin@kasa\.local/);
     const exportToken = `export KASA_TOKEN=${token}`;
+    found.token = token!;
     const outputs: Record<string, string> = {};
     for (const line of commands) {
       const command = onThisRun(line.replace(/\s+#\s.*$/, '')).replace(/<(\w+)>/g, (_, name: string) => {
@@ -199,6 +210,52 @@ describe("README's quick start", () => {
     // 1.500,00 ₺ arrived and was approved; 500,00 ₺ of it is reserved for the approved withdrawal.
     expect(demo).toMatchObject({ available: '100000', reserved: '50000' });
   }, 180_000);
+
+  it("docs/cli.md's jq pipeline approves the deposits paid exactly, and only those", async () => {
+    expect(found.token).toBeDefined();
+    const gateway = `http://127.0.0.1:${ports['8080']}/api/v1/external/deposits`;
+    const key = readFileSync(join(workDir, '.kasa', 'demo-live-api-key'), 'utf8').trim();
+    // Deposits made as the README makes them, with curl (no keep-alive socket left in this process).
+    const create = async (amount: string) => {
+      const made = await bash(
+        `curl -s -f -X POST ${gateway} -H "Authorization: Bearer ${key}" -H "Idempotency-Key: ${randomBytes(8).toString('hex')}" ` +
+          `-H "Content-Type: application/json" -d '{"externalUserId":"user-jq","amount":"${amount}"}'`,
+        workDir,
+        process.env,
+      );
+      expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: '' });
+      return JSON.parse(made.stdout) as { intentId: string; referenceNo: string };
+    };
+    const shell = (script: string) => bash(`export KASA_TOKEN=${found.token}\n${script}`, root, cliEnv());
+    // One paid exactly and one paid in part, both waiting for review.
+    const exact = await create('120000');
+    const part = await create('90000');
+    for (const [deposit, lira] of [
+      [exact, '1200.00'],
+      [part, '500.00'],
+    ] as const) {
+      const recorded = await shell(
+        `npm run -s kasa -- transfers record --account ${found.receivingAccountId} --bank-tx-id jq-${deposit.intentId} ` +
+          `--amount ${lira} --sender-name "Jq Sender" --sender-iban TR330006100519786457841326 --description "${deposit.referenceNo}"`,
+      );
+      expect({ code: recorded.code, stderr: recorded.code === 0 ? '' : recorded.stderr }).toEqual({ code: 0, stderr: '' });
+    }
+    const [pipeline] = commandsOfBlock('docs/cli.md › In scripts');
+    const run = await shell(pipeline!);
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const status = async (intentId: string) =>
+      JSON.parse((await shell(`npm run -s kasa -- --json intents show ${intentId}`)).stdout).status;
+    expect(await status(exact.intentId)).toBe('APPROVED');
+    expect(await status(part.intentId)).toBe('PENDING_REVIEW');
+    // Run again with nothing paid exactly left: it approves nothing and still succeeds.
+    const again = await shell(pipeline!);
+    expect({ code: again.code, stderr: again.code === 0 ? '' : again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(await status(part.intentId)).toBe('PENDING_REVIEW');
+  }, 120_000);
+
+  it('ran every documentation block it is listed as running', () => {
+    expect([...ran].sort()).toEqual([...RUN_BY_QUICK_START].sort());
+  });
 
   it('logs requests to .kasa/logs/ and keeps the terminal for the banner, warnings and errors', async () => {
     const logs = join(workDir, '.kasa', 'logs');
