@@ -5,8 +5,10 @@
  * approval is set there too (on/off, its limit in lira, the sender check) and reads back through the ops API; the
  * page reads in Turkish for a Turkish browser.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { useConsoleBrowser } from './browser-fixture.js';
+import { loginInBrowser } from './harness.js';
 import { expectTurkish } from './i18n-pages.js';
 
 const setup = useConsoleBrowser({ loggedInAs: 'admin' });
@@ -153,5 +155,25 @@ describe('site settings', () => {
     const list = expectTurkish(await (await page.request.get('/sites', turkish)).text());
     expect(list).toContain('Siteler ve anahtarlar');
     expect(list).toContain('Yeni site');
+  });
+
+  it("gives an admin limited to some sites the site's other settings, but not the house-wide straight-through rule", async () => {
+    const { h } = setup;
+    const site = await h.createSite({ rateLimitPerMinute: 60 });
+    const scoped = { email: `scoped-${randomUUID().slice(0, 8)}@kasa.test`, password: `pw-${randomUUID()}` };
+    const created = await h.ops('POST', '/operators', { ...scoped, name: 'Scoped Admin', role: 'ADMIN', siteIds: [site.siteId] });
+    expect(created.status).toBe(201);
+    const { context, page } = await loginInBrowser(h.browser, h.console.url, { operatorId: created.body.operatorId, ...scoped });
+    await page.goto(`/sites/${site.siteId}`);
+    await expect(page.locator('input[name^="autoApprove"]').count()).resolves.toBe(0);
+    await expect(page.locator('main').textContent()).resolves.toContain('Straight-through approval is house-wide');
+    // Its other settings save as before: the form sends nothing of the rule, so the ledger has nothing to refuse.
+    await page.getByLabel('Rate limit (requests/minute)').fill('8');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    const stored = (await h.ops('GET', `/sites/${site.siteId}`)).body;
+    expect(stored.rateLimitPerMinute).toBe(8);
+    expect(stored.autoApprove.enabled).toBe(false);
+    await context.close();
   });
 });
