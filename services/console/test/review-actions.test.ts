@@ -47,7 +47,7 @@ describe('review queue', () => {
 
   it('returns the rest to the sender by default when less than arrived is approved', async () => {
     const { page } = setup;
-    const intent = await pendingDeposit(60000);
+    const intent = await pendingDeposit(45000, 60000);
     await page.goto('/review');
     const row = page.locator(`tr[data-id="${intent.intentId}"]`);
     await row.getByLabel('Approved amount in lira (TRY)').fill('450');
@@ -61,7 +61,7 @@ describe('review queue', () => {
 
   it('sets the rest aside with the reason typed, and asks for a reason when none is given', async () => {
     const { page } = setup;
-    const intent = await pendingDeposit(60000);
+    const intent = await pendingDeposit(50000, 60000);
     await page.goto('/review');
     let row = page.locator(`tr[data-id="${intent.intentId}"]`);
     await row.getByLabel('Approved amount in lira (TRY)').fill('500');

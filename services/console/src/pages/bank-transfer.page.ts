@@ -1,14 +1,16 @@
 import express, { type Router } from 'express';
-import type { FieldError, OpsBankTransfer, OpsBankTransferDetail, ReceivingAccount } from '@kasa/contracts';
+import type { FieldError, OpsBankTransfer, OpsBankTransferDetail, OpsIntent, ReceivingAccount } from '@kasa/contracts';
 import { pathParam } from '@kasa/http';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { t as tr, th } from '../i18n/index.js';
 import { actionForm, facts, statusBadge, testBadge, type FormContext } from '../views/components.js';
 import { formatBooked, formatTime, formatTry, groupIban, maskIban, readLira } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext } from './page-context.js';
-import { reasonBadges, suggestionList } from './transfer-matching.js';
+import { reasonBadges, suggestionList, unmatchedBecause, type Suggestion } from './transfer-matching.js';
 import { returnForm } from './returns.page.js';
+import { siteLink, withSites, type SiteDirectory } from './site-names.js';
 
 const FIELDS = ['receivingAccountId', 'bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'] as const;
 type Field = (typeof FIELDS)[number];
@@ -48,17 +50,17 @@ function accountSelect(errors: FieldError[], accounts: ReceivingAccount[], chose
   const active = accounts.filter((a) => a.active);
   const selected = chosen || (active.length === 1 ? (active[0]?.id ?? '') : '');
   return html`<label
-    >Receiving account
+    >${tr('review.record.account')}
     <select name="receivingAccountId" required>
-      <option value="" disabled ${selected === '' ? html`selected` : ''}>Choose the account the money reached</option>
+      <option value="" disabled ${selected === '' ? html`selected` : ''}>${tr('review.record.accountChoose')}</option>
       ${accounts.map(
         (a) =>
           html`<option value="${a.id}" ${a.id === selected ? html`selected` : ''}>
-            ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : ' (inactive)'}
+            ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : tr('review.record.inactive')}
           </option>`,
       )}
     </select>
-    <small>The account the money reached: the bank's own line for this transfer later confirms it there, never credits it again</small>
+    <small>${tr('review.record.accountHint')}</small>
     ${fieldError(errors, 'receivingAccountId')}</label
   >`;
 }
@@ -69,7 +71,7 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accoun
   return html`${
       errors.length
         ? html`<section class="error" role="alert">
-            <h2>Check what you entered; nothing was recorded.</h2>
+            <h2>${tr('review.record.checkErrors')}</h2>
             ${
               other.length
                 ? html`<ul>
@@ -80,35 +82,32 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accoun
           </section>`
         : ''
     }
-    <p class="hint">
-      For a transfer the bank's statement or connector did not bring in: type it as the bank shows it. It is matched like any other by the
-      reference in its description; the same bank tx id recorded twice on an account is one transfer, and the bank's own line arriving later
-      confirms it (or shows the difference) instead of crediting it again.
-    </p>
-    <form method="post" action="/bank-transfers/record" class="grid-form card" data-confirm="Record this transfer? It is matched at once.">
+    <p class="hint">${tr('review.record.hint')}</p>
+    <form method="post" action="/bank-transfers/record" class="grid-form card" data-confirm="${tr('review.record.confirm')}">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="/bank-transfers/record" />
       ${accountSelect(errors, accounts, typed.receivingAccountId)}
-      ${input(errors, 'bankTxId', 'Bank tx id', html`type="text" required maxlength="128"`, typed.bankTxId)}
-      ${input(errors, 'amount', 'Amount in lira (TRY)', html`type="text" required inputmode="decimal"`, typed.amount, 'Such as 1500 or 1.500,50')}
-      ${input(errors, 'senderName', 'Sender name', html`type="text" required maxlength="140"`, typed.senderName)}
-      ${input(errors, 'senderIban', 'Sender IBAN', html`type="text" required maxlength="42" autocomplete="off"`, typed.senderIban, 'TR and 24 digits; spaces are fine')}
-      ${input(errors, 'description', 'Description', html`type="text" maxlength="500"`, typed.description, 'As the bank shows it, with the reference (KD...)')}
-      ${input(errors, 'receivedAt', 'Received at (Türkiye time)', html`type="datetime-local" required step="1"`, typed.receivedAt)}
-      <div><button type="submit" class="btn primary">Record transfer</button></div>
+      ${input(errors, 'bankTxId', tr('review.transfers.col.bankTxId'), html`type="text" required maxlength="128"`, typed.bankTxId)}
+      ${input(errors, 'amount', tr('review.record.amount'), html`type="text" required inputmode="decimal"`, typed.amount, tr('review.record.amountHint'))}
+      ${input(errors, 'senderName', tr('review.record.senderName'), html`type="text" required maxlength="140"`, typed.senderName)}
+      ${input(
+        errors,
+        'senderIban',
+        tr('review.record.senderIban'),
+        html`type="text" required maxlength="42" autocomplete="off"`,
+        typed.senderIban,
+        tr('review.record.senderIbanHint'),
+      )}
+      ${input(
+        errors,
+        'description',
+        tr('review.transfers.col.description'),
+        html`type="text" maxlength="500"`,
+        typed.description,
+        tr('review.record.descriptionHint'),
+      )}
+      ${input(errors, 'receivedAt', tr('review.record.receivedAt'), html`type="datetime-local" required step="1"`, typed.receivedAt)}
+      <div><button type="submit" class="btn primary">${tr('review.record.submit')}</button></div>
     </form>`;
-}
-
-/**
- * Why a transfer waits, in an operator's words. A description whose reference is one character off holds no
- * valid reference (its check character fails), so the ledger says `no_reference`; with a near suggestion
- * that would read wrong, so the suggestion is named instead.
- */
-function unmatchedBecause(t: OpsBankTransfer, suggestions: Parameters<typeof suggestionList>[2]): string | null {
-  if (!t.unmatchedReason) return null;
-  const near = suggestions.some((suggestion) => suggestion.reasons.includes('reference_near'));
-  if (t.unmatchedReason === 'no_reference' && near) return 'its reference is one character off: see the suggested deposit';
-  if (t.unmatchedReason === 'intent_closed') return 'its deposit was already decided when the money arrived';
-  return t.unmatchedReason.replace(/_/g, ' ').toLowerCase();
 }
 
 /**
@@ -118,21 +117,18 @@ function unmatchedBecause(t: OpsBankTransfer, suggestions: Parameters<typeof sug
 function closedIntentStep(ctx: FormContext, t: OpsBankTransfer, closed: NonNullable<OpsBankTransferDetail['closedIntent']>): SafeHtml {
   const link = html`<a href="/intents/${seg(closed.intentId)}"><code>${closed.referenceNo}</code></a>`;
   if (closed.status === 'REJECTED') {
-    return html`<h2>Its deposit was rejected</h2>
-      <p>The description names deposit ${link}, which was rejected before this money arrived. Send the money back to its sender below.</p>`;
+    return html`<h2>${tr('review.transfer.rejectedTitle')}</h2>
+      <p>${th('review.transfer.rejectedText', { deposit: link })}</p>`;
   }
-  return html`<h2>Its deposit was approved already</h2>
-    <p>
-      The description names deposit ${link}, approved before this money arrived (the user paid again, or paid the rest late). Credit it to
-      that deposit as a top-up: the site's balance grows by ${formatTry(t.amount)} and the partner receives <code>intent.topped_up</code>.
-      Or send it back to its sender below.
-    </p>
+  const amount = formatTry(t.amount);
+  return html`<h2>${tr('review.transfer.approvedTitle')}</h2>
+    <p>${th('review.transfer.approvedText', { deposit: link, amount, event: html`<code>intent.topped_up</code>` })}</p>
     <div class="actions">
       ${actionForm(ctx, {
         action: `/bank-transfers/${seg(t.bankTransferId)}/top-up`,
-        label: `Credit ${formatTry(t.amount)} to ${closed.referenceNo} as a top-up`,
+        label: tr('review.transfer.topUp', { amount, reference: closed.referenceNo }),
         tone: 'primary',
-        confirm: `Credit this transfer of ${formatTry(t.amount)} to the approved deposit ${closed.referenceNo}? The partner is told by webhook.`,
+        confirm: tr('review.transfer.topUpConfirm', { amount, reference: closed.referenceNo }),
         fields: html`<input type="hidden" name="intent" value="${closed.intentId}" />`,
       })}
     </div>`;
@@ -143,48 +139,82 @@ function handEntryState(t: OpsBankTransfer): SafeHtml {
   const difference = t.bankLineDifference;
   if (difference) {
     return html`<strong class="error-line" data-bank-line-difference
-        >The bank's line differs: ${formatTry(difference.bankAmount)} booked ${formatTime(difference.bankBookedAt)}, recorded here
-        ${formatTry(difference.handAmount)} at ${formatTime(difference.handReceivedAt)}.</strong
-      ><br /><span class="muted">Nothing was credited a second time; check with the bank which is right.</span>`;
+        >${tr('review.transfer.lineDiffers', {
+          bankAmount: formatTry(difference.bankAmount),
+          bookedAt: formatTime(difference.bankBookedAt),
+          handAmount: formatTry(difference.handAmount),
+          receivedAt: formatTime(difference.handReceivedAt),
+        })}</strong
+      ><br /><span class="muted">${tr('review.transfer.lineDiffersHint')}</span>`;
   }
   return t.bankConfirmedAt
-    ? html`confirmed by the bank's own line ${formatTime(t.bankConfirmedAt)}`
-    : html`<span class="muted">the bank's own line has not arrived yet</span>`;
+    ? html`${tr('review.transfer.lineConfirmed', { at: formatTime(t.bankConfirmedAt) })}`
+    : html`<span class="muted">${tr('review.transfer.lineAwaited')}</span>`;
 }
 
-/** The transfer's facts, why it matched (or did not), the suggested deposits and its next steps. */
-function detail(ctx: FormContext, t: OpsBankTransferDetail, suggestions: Parameters<typeof suggestionList>[2]): SafeHtml {
+/** The transfer's deposit by its reference and site (its id when it cannot be read). */
+function depositFact(t: OpsBankTransferDetail, deposit: OpsIntent | null, sites: SiteDirectory): SafeHtml | null {
+  if (!t.intentId) return null;
+  if (!deposit) return html`<a href="/intents/${seg(t.intentId)}"><code>${t.intentId}</code></a>`;
+  return html`<a href="/intents/${seg(t.intentId)}"><code>${deposit.referenceNo}</code></a> · ${siteLink(sites, deposit.siteId)}`;
+}
+
+/**
+ * The transfer's facts, why it matched (or did not), the suggested deposits and its next steps. An open transfer's
+ * suggestions come first, above its facts: they are what the operator came for.
+ */
+function detail(
+  ctx: FormContext,
+  t: OpsBankTransferDetail,
+  suggestions: readonly Suggestion[],
+  deposit: OpsIntent | null,
+  sites: SiteDirectory,
+): SafeHtml {
   const open = t.status === 'UNMATCHED' || t.status === 'SET_ASIDE';
-  return html`<section class="card">
-    ${facts([
-      ['Status', html`${statusBadge(t.status)}${testBadge(t.livemode)}`],
-      ['Amount', html`<strong>${formatTry(t.amount)}</strong>`],
-      ['Sender', html`${t.senderName}<br /><code class="iban">${t.senderIban ? groupIban(t.senderIban) : '—'}</code>`],
-      ['Description', t.description],
-      ['Bank tx id', html`<code>${t.bankTxId}</code>`],
-      ['Received', formatBooked(t.receivedAt, t.receivedTimeKnown)],
-      ['Deposit', t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${t.intentId}</code></a>` : null],
-      ['Match reasons', reasonBadges(t.matchReasons) || null],
-      ['Unmatched because', unmatchedBecause(t, suggestions)],
-      ['Set aside', t.setAsideReason ? `${formatTime(t.setAsideAt)}: ${t.setAsideReason}` : null],
-      ['Recorded by hand', t.handEntry ? handEntryState(t) : null],
-    ])}
-    ${
-      open && t.closedIntent
-        ? html`${closedIntentStep(ctx, t, t.closedIntent)}
-            <div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`
-        : open
-          ? html`<h2>Suggested deposits</h2>
-              ${suggestionList(ctx, t, suggestions) || html`<p class="muted">No deposit's reference is near this description.</p>`}
-              <h2>Other steps</h2>
-              <p>
-                Assign it by a reference you found, or set it aside, on the <a href="/bank-transfers?status=${t.status}">Transfers</a> list.
-              </p>
-              <div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`
-          : ''
+  const back = html`<div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`;
+  return html`${
+      open && !t.closedIntent
+        ? html`<section class="card" data-suggested-deposits>
+            <h2>${tr('review.transfer.suggestedTitle')}</h2>
+            ${suggestionList(ctx, t, suggestions) || html`<p class="muted">${tr('review.transfer.noSuggestion')}</p>`}
+          </section>`
+        : ''
     }
-    <p class="muted">Its steps are in the <a href="/audit?entityType=bank_transfer&amp;entityId=${seg(t.bankTransferId)}">audit log</a>.</p>
-  </section>`;
+    <section class="card">
+      ${facts([
+        [tr('review.transfers.col.status'), html`${statusBadge(t.status)}${testBadge(t.livemode)}`],
+        [tr('review.col.amount'), html`<strong>${formatTry(t.amount)}</strong>`],
+        [tr('review.col.sender'), html`${t.senderName}<br /><code class="iban">${t.senderIban ? groupIban(t.senderIban) : '—'}</code>`],
+        [tr('review.transfers.col.description'), t.description],
+        [tr('review.transfers.col.bankTxId'), html`<code>${t.bankTxId}</code>`],
+        [tr('review.col.received'), formatBooked(t.receivedAt, t.receivedTimeKnown)],
+        [tr('review.transfers.col.deposit'), depositFact(t, deposit, sites)],
+        [tr('review.transfer.matchReasons'), reasonBadges(t.matchReasons) || null],
+        [tr('review.transfer.unmatchedBecause'), unmatchedBecause(t, suggestions)],
+        [tr('review.transfer.setAside'), t.setAsideReason ? `${formatTime(t.setAsideAt)}: ${t.setAsideReason}` : null],
+        [tr('review.transfer.handEntry'), t.handEntry ? handEntryState(t) : null],
+      ])}
+      ${
+        open && t.closedIntent
+          ? html`${closedIntentStep(ctx, t, t.closedIntent)} ${back}`
+          : open
+            ? html`<h2>${tr('review.transfer.otherSteps')}</h2>
+                <p>
+                  ${th('review.transfer.otherStepsText', {
+                    list: html`<a href="/bank-transfers?status=${t.status}">${tr('common.nav.transfers')}</a>`,
+                  })}
+                </p>
+                ${back}`
+            : ''
+      }
+      <p class="muted">
+        ${th('review.transfer.auditText', {
+          link: html`<a href="/audit?entityType=bank_transfer&amp;entityId=${seg(t.bankTransferId)}"
+            >${tr('review.transfer.auditLink')}</a
+          >`,
+        })}
+      </p>
+    </section>`;
 }
 
 /** `/bank-transfers/record` (one transfer typed by hand) and `/bank-transfers/:id` (one transfer, its match and suggestions). */
@@ -203,7 +233,7 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
       description: '',
       receivedAt: istanbulNow(),
     };
-    ctx.render('Record a transfer', 'transfers', recordForm(ctx, empty, [], accounts));
+    ctx.render(tr('review.record.title'), 'transfers', recordForm(ctx, empty, [], accounts));
   });
 
   router.post('/bank-transfers/record', async (req, res) => {
@@ -213,7 +243,7 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
     const amount = readLira(typed.amount);
     if ('problem' in amount) errors.push({ field: 'amount', message: amount.problem });
     const receivedAt = istanbulToIso(typed.receivedAt);
-    if (!receivedAt) errors.push({ field: 'receivedAt', message: 'must be a date and time' });
+    if (!receivedAt) errors.push({ field: 'receivedAt', message: tr('review.record.notATime') });
     let recorded: OpsBankTransfer | null = null;
     if (errors.length === 0 && 'minor' in amount && receivedAt) {
       try {
@@ -234,7 +264,7 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
     if (!recorded) {
       const ctx = pageContext(deps, req, res);
       const accounts = (await ctx.ops.call('listReceivingAccounts')).data;
-      ctx.render('Record a transfer', 'transfers', recordForm(ctx, typed, errors, accounts), 400);
+      ctx.render(tr('review.record.title'), 'transfers', recordForm(ctx, typed, errors, accounts), 400);
       return;
     }
     action.done('transfer-recorded', `/bank-transfers/${seg(recorded.bankTransferId)}`);
@@ -242,8 +272,13 @@ export function bankTransferDetailRoutes(deps: ConsoleDeps): Router {
 
   router.get('/bank-transfers/:bankTransferId', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const t = await ctx.ops.call('getBankTransfer', { params: { bankTransferId: pathParam(req, 'bankTransferId') } });
-    ctx.render(`Transfer ${t.bankTxId}`, 'transfers', detail(ctx, t, t.suggestions ?? []));
+    const [t, sites] = await withSites(
+      ctx.ops,
+      ctx.ops.call('getBankTransfer', { params: { bankTransferId: pathParam(req, 'bankTransferId') } }),
+    );
+    const intentId = t.intentId;
+    const deposit = intentId ? await ctx.ops.call('opsGetIntent', { params: { intentId } }).catch(() => null) : null;
+    ctx.render(tr('review.transfer.title', { bankTxId: t.bankTxId }), 'transfers', detail(ctx, t, t.suggestions ?? [], deposit, sites));
   });
 
   return router;

@@ -2,38 +2,44 @@ import express, { type Router } from 'express';
 import { AppError, pathParam } from '@kasa/http';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
-import type { OpsBankTransfer } from '@kasa/contracts';
+import type { OpsBankTransfer, OpsIntent } from '@kasa/contracts';
+import { t as tr, type MessageKey } from '../i18n/index.js';
 import { actionForm, currentTab, nextPageLink, statusBadge, tabs, type FormContext } from '../views/components.js';
 import { formatBooked, formatTime, formatTry, maskIban, shortId } from '../views/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
-import { actionContext, pageContext } from './page-context.js';
+import { actionContext, pageContext, type PageContext } from './page-context.js';
 import { returnForm } from './returns.page.js';
 import { exportCsvLink } from '../views/export-link.view.js';
+import { isAssignable, suggestionsInRow, unmatchedBecause, type Suggestion } from './transfer-matching.js';
+import { siteDirectory, type SiteDirectory } from './site-names.js';
 
-const STATUS_TABS: Array<[string, string]> = [
-  ['UNMATCHED', 'Unmatched'],
-  ['SET_ASIDE', 'Set aside'],
-  ['RETURNING', 'Going back'],
-  ['RETURNED', 'Returned'],
-  ['ASSIGNED', 'Assigned by an operator'],
-  ['MATCHED', 'Matched by reference'],
+const STATUS_TABS: Array<[string, MessageKey]> = [
+  ['UNMATCHED', 'review.transfers.tab.UNMATCHED'],
+  ['SET_ASIDE', 'review.transfers.tab.SET_ASIDE'],
+  ['RETURNING', 'review.transfers.tab.RETURNING'],
+  ['RETURNED', 'review.transfers.tab.RETURNED'],
+  ['ASSIGNED', 'review.transfers.tab.ASSIGNED'],
+  ['MATCHED', 'review.transfers.tab.MATCHED'],
 ];
+
+/** The status tabs in the request's language. */
+const statusTabs = (): Array<[string, string]> => STATUS_TABS.map(([status, key]) => [status, tr(key)]);
 
 function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
   return actionForm(ctx, {
     action: `/bank-transfers/${seg(transfer.bankTransferId)}/assign`,
-    label: 'Assign',
+    label: tr('review.transfers.assign'),
     tone: 'primary',
-    confirm: `Assign this transfer of ${formatTry(transfer.amount)} to the deposit you entered?`,
+    confirm: tr('review.transfers.assignConfirm', { amount: formatTry(transfer.amount) }),
     fields: html`<input
       type="text"
       name="intent"
       required
       size="38"
       maxlength="64"
-      placeholder="Reference (KD...) or intent id"
-      aria-label="Deposit reference or intent id"
+      placeholder="${tr('review.transfers.assignPlaceholder')}"
+      aria-label="${tr('review.transfers.assignLabel')}"
     />`,
   });
 }
@@ -42,28 +48,65 @@ function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
 function setAsideForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
   return actionForm(ctx, {
     action: `/bank-transfers/${seg(transfer.bankTransferId)}/set-aside`,
-    label: 'Set aside',
+    label: tr('review.transfers.setAside'),
     tone: 'plain',
-    confirm: `Set this transfer of ${formatTry(transfer.amount)} aside? It leaves the unmatched queue and can still be assigned.`,
-    fields: html`<input type="text" name="reason" required maxlength="500" size="24" placeholder="Why" aria-label="Why it is set aside" />`,
+    confirm: tr('review.transfers.setAsideConfirm', { amount: formatTry(transfer.amount) }),
+    fields: html`<input
+      type="text"
+      name="reason"
+      required
+      maxlength="500"
+      size="24"
+      placeholder="${tr('review.transfers.setAsideWhy')}"
+      aria-label="${tr('review.transfers.setAsideLabel')}"
+    />`,
   });
 }
 
-function assignCell(ctx: FormContext, t: OpsBankTransfer): HtmlValue {
-  const back = returnForm(ctx, t.bankTransferId, t.amount, t.senderName);
-  if (t.status === 'UNMATCHED') return html`<div class="actions">${assignForm(ctx, t)} ${setAsideForm(ctx, t)} ${back}</div>`;
-  if (t.status === 'SET_ASIDE') return html`<div class="actions">${assignForm(ctx, t)} ${back}</div>`;
-  if (t.status === 'RETURNING') return html`<a href="/returns">Returns</a>`;
-  if (t.status === 'RETURNED') return html`<a href="/returns?status=SENT">Returns</a>`;
-  return t.intentId ? html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>` : '—';
+/** What the list read beside the page: each open transfer's suggested deposits, each decided one's deposit, the sites. */
+interface ListExtras {
+  suggestions: Map<string, Suggestion[]>;
+  deposits: Map<string, OpsIntent | null>;
+  sites: SiteDirectory;
 }
 
-/** The description, why it matched no deposit, and why an operator set it aside. */
-function describeUnmatched(t: OpsBankTransfer): SafeHtml {
-  const why = t.unmatchedReason ? html`<br /><span class="muted">${t.unmatchedReason.replace(/_/g, ' ').toLowerCase()}</span>` : '';
-  const aside = t.setAsideReason ? html`<br /><span class="muted">set aside ${formatTime(t.setAsideAt)}: ${t.setAsideReason}</span>` : '';
+/** A matched or assigned transfer's deposit by its reference and site, not its id (the id when it cannot be read). */
+function depositCell(t: OpsBankTransfer, extras: ListExtras): HtmlValue {
+  if (!t.intentId) return '—';
+  const deposit = extras.deposits.get(t.intentId);
+  if (!deposit) return html`<a href="/intents/${seg(t.intentId)}"><code>${shortId(t.intentId)}</code></a>`;
+  const site = extras.sites.get(deposit.siteId);
+  return html`<a href="/intents/${seg(t.intentId)}"><code>${deposit.referenceNo}</code></a
+    >${site ? html`<br /><span class="muted" title="${site.slug}">${site.name}</span>` : ''}`;
+}
+
+function assignCell(ctx: FormContext, t: OpsBankTransfer, extras: ListExtras): HtmlValue {
+  const back = returnForm(ctx, t.bankTransferId, t.amount, t.senderName);
+  const suggested = suggestionsInRow(ctx, t, extras.suggestions.get(t.bankTransferId) ?? []);
+  if (t.status === 'UNMATCHED')
+    return html`${suggested}
+      <div class="actions">${assignForm(ctx, t)} ${setAsideForm(ctx, t)} ${back}</div>`;
+  if (t.status === 'SET_ASIDE')
+    return html`${suggested}
+      <div class="actions">${assignForm(ctx, t)} ${back}</div>`;
+  if (t.status === 'RETURNING') return html`<a href="/returns">${tr('common.nav.returns')}</a>`;
+  if (t.status === 'RETURNED') return html`<a href="/returns?status=SENT">${tr('common.nav.returns')}</a>`;
+  return depositCell(t, extras);
+}
+
+/** The description, why it matched no deposit (a near reference named as such), and why an operator set it aside. */
+function describeUnmatched(t: OpsBankTransfer, suggestions: readonly Suggestion[] = []): SafeHtml {
+  const because = unmatchedBecause(t, suggestions);
+  const why = because ? html`<br /><span class="muted">${because}</span>` : '';
+  const aside = t.setAsideReason
+    ? html`<br /><span class="muted"
+          >${tr('review.transfers.setAsideAt', { at: formatTime(t.setAsideAt), reason: t.setAsideReason })}</span
+        >`
+    : '';
   const differs = t.bankLineDifference
-    ? html`<br /><strong class="error-line">the bank's line differs: ${formatTry(t.bankLineDifference.bankAmount)}</strong>`
+    ? html`<br /><strong class="error-line"
+          >${tr('review.transfers.bankLineDiffers', { amount: formatTry(t.bankLineDifference.bankAmount) })}</strong
+        >`
     : '';
   return html`${t.description}${why}${aside}${differs}`;
 }
@@ -71,13 +114,43 @@ function describeUnmatched(t: OpsBankTransfer): SafeHtml {
 /** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */
 export function transferColumns(describe: (t: OpsBankTransfer) => HtmlValue): Array<Column<OpsBankTransfer>> {
   return [
-    { header: 'Received', cell: (t) => formatBooked(t.receivedAt, t.receivedTimeKnown) },
-    { header: 'Bank tx id', cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>` },
-    { header: 'Amount', class: 'num', cell: (t) => formatTry(t.amount) },
-    { header: 'Sender', cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },
-    { header: 'Description', cell: describe },
-    { header: 'Status', cell: (t) => statusBadge(t.status) },
+    { header: tr('review.col.received'), cell: (t) => formatBooked(t.receivedAt, t.receivedTimeKnown) },
+    {
+      header: tr('review.transfers.col.bankTxId'),
+      cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>`,
+    },
+    { header: tr('review.col.amount'), class: 'num', cell: (t) => formatTry(t.amount) },
+    { header: tr('review.col.sender'), cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },
+    { header: tr('review.transfers.col.description'), cell: describe },
+    { header: tr('review.transfers.col.status'), cell: (t) => statusBadge(t.status) },
   ];
+}
+
+/**
+ * The suggestions of the page's open transfers that a near reference may name, and the deposits of its decided ones,
+ * each read from the ledger (a page holds at most 50 transfers).
+ */
+async function listExtras(ctx: PageContext, transfers: readonly OpsBankTransfer[]): Promise<ListExtras> {
+  const open = transfers.filter(
+    (t) => isAssignable(t) && (t.unmatchedReason === 'no_reference' || t.unmatchedReason === 'unknown_reference'),
+  );
+  const decided = [...new Set(transfers.flatMap((t) => (t.intentId && !isAssignable(t) ? [t.intentId] : [])))];
+  const [suggested, deposits, sites] = await Promise.all([
+    Promise.all(
+      open.map(async (t) => {
+        const detail = await ctx.ops.call('getBankTransfer', { params: { bankTransferId: t.bankTransferId } });
+        return [t.bankTransferId, detail.suggestions ?? []] as const;
+      }),
+    ),
+    Promise.all(
+      decided.map(async (intentId) => {
+        const deposit = await ctx.ops.call('opsGetIntent', { params: { intentId } }).catch(() => null);
+        return [intentId, deposit] as const;
+      }),
+    ),
+    decided.length ? siteDirectory(ctx.ops) : Promise.resolve<SiteDirectory>(new Map()),
+  ]);
+  return { suggestions: new Map(suggested), deposits: new Map(deposits), sites };
 }
 
 /** `/bank-transfers`: money that arrived without a usable reference, and assigning it to the right deposit. */
@@ -86,33 +159,32 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
 
   router.get('/bank-transfers', async (req, res) => {
     const ctx = pageContext(deps, req, res);
-    const status = currentTab(STATUS_TABS, ctx.query('status'), 'UNMATCHED');
+    const statuses = statusTabs();
+    const status = currentTab(statuses, ctx.query('status'), 'UNMATCHED');
     // Real money only: the sandboxes' simulated transfers are nobody's work (their deposit pages show them).
     const page = await ctx.ops.call('listBankTransfers', { query: { status, mode: 'live', limit: '50', cursor: ctx.query('cursor') } });
+    const extras = await listExtras(ctx, page.data);
     const body = html`<p class="actions">
-        <a class="btn plain" href="/bank-transfers/record">Record a transfer</a>
-        <a class="btn plain" href="/statements">Import a statement</a>
+        <a class="btn plain" href="/bank-transfers/record">${tr('review.transfers.record')}</a>
+        <a class="btn plain" href="/statements">${tr('review.transfers.import')}</a>
       </p>
-      ${tabs('/bank-transfers', status, STATUS_TABS)}
-      <p class="hint">
-        A transfer is unmatched when its description carried no known reference (or the deposit was already decided). Find the deposit the
-        sender meant (by its reference, KD..., or its id) and assign the transfer to it; the deposit then waits for review, and several
-        transfers may pay one deposit. Set a transfer aside, with the reason, while it waits for the sender or a decision.
-      </p>
+      ${tabs('/bank-transfers', status, statuses)}
+      <p class="hint">${tr('review.transfers.hint')}</p>
       ${table({
         columns: [
-          ...transferColumns(describeUnmatched),
+          ...transferColumns((t) => describeUnmatched(t, extras.suggestions.get(t.bankTransferId))),
           {
-            header: status === 'UNMATCHED' || status === 'SET_ASIDE' ? 'Assign to deposit' : 'Deposit',
-            cell: (t) => assignCell(ctx, t),
+            header:
+              status === 'UNMATCHED' || status === 'SET_ASIDE' ? tr('review.transfers.col.assign') : tr('review.transfers.col.deposit'),
+            cell: (t) => assignCell(ctx, t, extras),
           },
         ],
         rows: page.data,
         rowId: (t) => t.bankTransferId,
-        empty: 'No transfers in this state.',
+        empty: tr('review.transfers.empty'),
       })}
       ${nextPageLink('/bank-transfers', { status }, page.nextCursor)} ${exportCsvLink('bank-transfers', { status, mode: 'live' })}`;
-    ctx.render('Bank transfers', 'transfers', body);
+    ctx.render(tr('review.transfers.title'), 'transfers', body);
   });
 
   router.post('/bank-transfers/:bankTransferId/set-aside', async (req, res) => {
@@ -132,7 +204,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(entered)) {
       const found = await ctx.ops.call('opsListIntents', { query: { referenceNo: entered, limit: '2' } });
       if (found.data.length !== 1 || !found.data[0]) {
-        throw AppError.validation([{ field: 'intent', message: 'matches no deposit; enter its reference (KD...) or its intent id' }]);
+        throw AppError.validation([{ field: 'intent', message: tr('review.transfers.noSuchDeposit') }]);
       }
       intentId = found.data[0].intentId;
     }

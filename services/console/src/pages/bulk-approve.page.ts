@@ -1,7 +1,8 @@
 /**
- * Bulk approval on the review queue: a checkbox on every exact-match deposit (received = requested), one form to
- * approve those selected, and a page listing each one's outcome. The ledger approves each on its own
- * (`POST /ops/v1/intents/bulk-approve`): a failure is that deposit's alone and is listed with its reason.
+ * Bulk approval on the review queue: a checkbox on every exact match that arrived in time (received = requested, not
+ * a late arrival), one form to approve those selected, and a page listing each one's outcome. The ledger approves
+ * each on its own (`POST /ops/v1/intents/bulk-approve`) and refuses, for that item alone, any deposit the checkbox is
+ * not offered for: a forged form gets no further than the page's own.
  */
 import express, { type Router } from 'express';
 import type { BulkApproveResult, OpsIntent } from '@kasa/contracts';
@@ -9,6 +10,7 @@ import { AppError } from '@kasa/http';
 import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { reasonTitle } from '../errors.js';
+import { t, type MessageKey } from '../i18n/index.js';
 import { statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -17,14 +19,17 @@ import { pageContext, type PageContext } from './page-context.js';
 
 const FORM_ID = 'bulk-approve';
 
-/** Money arrived exactly as requested: the only deposits a bulk approval takes. */
-export function isExactMatch(i: OpsIntent): boolean {
-  return i.receivedAmount !== null && i.receivedAmount === i.requestedAmount;
+/**
+ * The deposits a bulk approval takes: money that arrived in time and exactly as requested. A late arrival (the
+ * deposit expired before the money came) and short or excess money are each looked at on their own.
+ */
+export function isBulkApprovable(i: OpsIntent): boolean {
+  return i.status === 'PENDING_REVIEW' && i.receivedAmount !== null && i.receivedAmount === i.requestedAmount;
 }
 
 /** The row's checkbox, in the bulk form by its `form` attribute (the row's own forms cannot nest it). */
 export function selectCell(i: OpsIntent): SafeHtml | '' {
-  if (!isExactMatch(i)) return '';
+  if (!isBulkApprovable(i)) return '';
   return html`<input
     type="checkbox"
     name="intentId"
@@ -32,19 +37,21 @@ export function selectCell(i: OpsIntent): SafeHtml | '' {
     form="${FORM_ID}"
     class="bulk-select"
     data-amount="${i.requestedAmount}"
-    aria-label="Select ${i.referenceNo} (${formatTry(i.requestedAmount)}) for bulk approval"
+    aria-label="${t('review.bulk.selectRow', { reference: i.referenceNo, amount: formatTry(i.requestedAmount) })}"
   />`;
 }
 
 /** Above the deposits: select every exact match, and approve those selected (the script asks first, with count and total). */
 export function bulkApproveBar(ctx: FormContext, deposits: readonly OpsIntent[]): SafeHtml | '' {
-  const exact = deposits.filter(isExactMatch).length;
+  const exact = deposits.filter(isBulkApprovable).length;
   if (exact === 0) return '';
   return html`<form method="post" action="/review/bulk-approve" id="${FORM_ID}" class="bulk-bar" data-bulk-form>
     <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="${ctx.back}" />
-    <label class="select-all" hidden data-js-only><input type="checkbox" data-select-exact /> Select all exact matches (${exact})</label>
-    <button type="submit" class="btn primary" data-bulk-submit>Approve selected</button>
-    <span class="muted">Each is approved on its own for exactly what arrived; any that fail are listed with the reason.</span>
+    <label class="select-all" hidden data-js-only
+      ><input type="checkbox" data-select-exact /> ${t('review.bulk.selectAll', { count: exact })}</label
+    >
+    <button type="submit" class="btn primary" data-bulk-submit>${t('review.bulk.approveSelected')}</button>
+    <span class="muted">${t('review.bulk.barHint')}</span>
   </form>`;
 }
 
@@ -60,18 +67,34 @@ async function currentOf(ctx: PageContext, intentId: string): Promise<OpsIntent 
 }
 
 /** Words for the failures that are error codes rather than reasons (the item's deposit is unknown, or the ledger failed on it). */
-const CODE_TITLES: Record<string, string> = {
-  not_found: 'There is no such deposit.',
-  internal_error: 'The ledger failed on this one; the others were not affected.',
+const CODE_TITLES: Record<string, MessageKey> = {
+  not_found: 'review.bulk.failed.not_found',
+  internal_error: 'review.bulk.failed.internal_error',
 };
 
-function outcomeCell(result: Result): SafeHtml {
+/**
+ * What the operator reads of a failed item: for `not_exact_match`, why by the deposit as it is now (late, short or
+ * excess money), else the ledger's reason in words.
+ */
+function failureTitle(result: Extract<Result, { ok: false }>, current: OpsIntent | null): string {
+  const { reason } = result.error;
+  if (reason === 'not_exact_match' && current) {
+    if (current.status === 'LATE_ARRIVAL') return t('review.bulk.failed.late');
+    const received = current.receivedAmount === null ? null : BigInt(current.receivedAmount);
+    if (received !== null && received < BigInt(current.requestedAmount)) return t('review.bulk.failed.short');
+    if (received !== null && received > BigInt(current.requestedAmount)) return t('review.bulk.failed.excess');
+  }
+  const code = CODE_TITLES[reason];
+  return code ? t(code) : (reasonTitle(reason) ?? reason);
+}
+
+function outcomeCell(result: Result, current: OpsIntent | null): SafeHtml {
   return result.ok
-    ? html`<span class="badge ok">approved</span>`
-    : html`<span class="badge danger">failed</span>
-        <strong title="${result.error.reason}"
-          >${reasonTitle(result.error.reason) ?? CODE_TITLES[result.error.reason] ?? result.error.reason}</strong
-        ><br /><span class="detail">${result.error.detail}</span>`;
+    ? html`<span class="badge ok">${t('review.bulk.approved')}</span>`
+    : html`<span class="badge danger">${t('review.bulk.failed')}</span>
+        <strong title="${result.error.reason}">${failureTitle(result, current)}</strong><br /><span class="detail"
+          >${result.error.detail}</span
+        >`;
 }
 
 /** The outcome of each deposit, in the order they were sent; approved ones first named by their decision, failed ones by a fresh read. */
@@ -80,28 +103,34 @@ function resultsPage(ctx: PageContext, results: readonly Result[], current: Map<
   const approved = results.length - failed;
   const intentOf = (r: Result) => (r.ok ? r.intent : (current.get(r.intentId) ?? null));
   return html`<p class="${failed ? 'warn' : 'notice'}" role="status" data-bulk-summary>
-      ${approved} approved, ${failed} failed${failed ? '; the failed ones are unchanged by this request.' : '.'} The partners of those
-      approved are notified by webhook.
+      ${t(failed ? 'review.bulk.summaryFailed' : 'review.bulk.summary', { approved, failed })}
     </p>
     ${table({
       columns: [
         {
-          header: 'Reference',
+          header: t('review.col.reference'),
           cell: (r) => {
             const intent = intentOf(r);
             return html`<a href="/intents/${seg(r.intentId)}"><code>${intent?.referenceNo ?? r.intentId}</code></a>`;
           },
         },
-        { header: 'Amount', class: 'num', cell: (r) => formatTry(intentOf(r)?.amount ?? intentOf(r)?.requestedAmount ?? null) },
-        { header: 'Status now', cell: (r) => (intentOf(r) ? statusBadge(intentOf(r)?.status ?? '') : html`<span class="muted">—</span>`) },
-        { header: 'Outcome', cell: outcomeCell },
+        {
+          header: t('review.col.amount'),
+          class: 'num',
+          cell: (r) => formatTry(intentOf(r)?.amount ?? intentOf(r)?.requestedAmount ?? null),
+        },
+        {
+          header: t('review.col.statusNow'),
+          cell: (r) => (intentOf(r) ? statusBadge(intentOf(r)?.status ?? '') : html`<span class="muted">—</span>`),
+        },
+        { header: t('review.col.outcome'), cell: (r) => outcomeCell(r, intentOf(r)) },
       ],
       rows: results,
       rowId: (r) => r.intentId,
       rowClass: (r) => (r.ok ? '' : 'failed'),
-      empty: 'Nothing was sent.',
+      empty: t('review.bulk.nothingSent'),
     })}
-    <p><a class="btn plain" href="/review">← Review queue</a></p>`;
+    <p><a class="btn plain" href="/review">← ${t('common.nav.review')}</a></p>`;
 }
 
 /** The ids the form sent: one checkbox is a string, several an array (the form body is not parsed `extended`). */
@@ -117,16 +146,13 @@ export function bulkApproveRoutes(deps: ConsoleDeps): Router {
   router.post('/review/bulk-approve', async (req, res) => {
     const intentIds = selectedIds(req.body);
     if (intentIds.length === 0) {
-      throw AppError.validation(
-        [{ field: 'intentId', message: 'select at least one exact-match deposit to approve' }],
-        'Nothing was selected.',
-      );
+      throw AppError.validation([{ field: 'intentId', message: t('review.bulk.selectOne') }], t('review.bulk.nothingSelected'));
     }
     const ctx = pageContext(deps, req, res);
     const { results } = await ctx.ops.call('bulkApproveIntents', { body: { intentIds } });
     const failedIds = results.filter((r) => !r.ok).map((r) => r.intentId);
     const current = new Map(await Promise.all(failedIds.map(async (id) => [id, await currentOf(ctx, id)] as const)));
-    ctx.render('Bulk approval', 'review', resultsPage(ctx, results, current));
+    ctx.render(t('review.bulk.title'), 'review', resultsPage(ctx, results, current));
   });
   return router;
 }

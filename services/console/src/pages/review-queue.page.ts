@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
+import { t, th } from '../i18n/index.js';
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
 import { depositActions, senderFlag, withdrawalActions } from '../views/actions.view.js';
@@ -7,7 +8,7 @@ import { nextPageLink, statusBadge, type FormContext } from '../views/components
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
-import { bulkApproveBar, isExactMatch, selectCell } from './bulk-approve.page.js';
+import { bulkApproveBar, isBulkApprovable, selectCell } from './bulk-approve.page.js';
 import { reviewCount } from './live-counts.routes.js';
 import { pageContext } from './page-context.js';
 import { waitingCell, withdrawalColumns } from './record-lists.js';
@@ -31,8 +32,8 @@ function receivedClass(i: OpsIntent): string {
 function receivedCell(i: OpsIntent): SafeHtml {
   const missing = i.receivedAmount === null ? 0n : BigInt(i.requestedAmount) - BigInt(i.receivedAmount);
   return missing > 0n
-    ? html`${formatTry(i.receivedAmount)}<br /><span class="badge warn" title="Received less than requested"
-          >${formatTry(missing.toString())} short</span
+    ? html`${formatTry(i.receivedAmount)}<br /><span class="badge warn" title="${t('review.queue.shortTitle')}"
+          >${t('review.queue.short', { amount: formatTry(missing.toString()) })}</span
         >`
     : html`${formatTry(i.receivedAmount)}`;
 }
@@ -49,48 +50,50 @@ const isNew = (since: string | null, waiting: Waiting) =>
 
 /** The "new" mark of an item that entered the queue after the page the operator came from. */
 function newMark(since: string | null, waiting: Waiting): SafeHtml | '' {
-  return isNew(since, waiting) ? html` <span class="badge info new-mark">new</span>` : '';
+  return isNew(since, waiting) ? html` <span class="badge info new-mark">${t('review.queue.new')}</span>` : '';
 }
 
 /**
  * Deposits whose money arrived (in time or late) and that wait for an operator's decision, with how long each has
- * waited. With `bulk`, exact matches get a checkbox for the bulk approval form.
+ * waited. With `bulk`, the deposits a bulk approval takes (exact matches in time) get a checkbox for its form.
  */
 export function depositTable(ctx: FormContext, sites: SiteDirectory, deposits: OpsIntent[], waiting: Waiting, bulk = false): SafeHtml {
   const columns: Array<Column<OpsIntent>> = [
     // Every row is pending review: only a late arrival says so (its row is tinted too), which keeps the table narrow.
     {
-      header: 'Reference',
+      header: t('review.col.reference'),
       cell: (i) =>
         html`<a href="/intents/${seg(i.intentId)}"><code>${i.referenceNo}</code></a
           >${i.status === 'LATE_ARRIVAL' ? html`<br />${statusBadge(i.status)}` : ''}`,
     },
-    { header: 'Site', cellClass: 'nowrap', cell: (i) => siteLink(sites, i.siteId) },
-    { header: 'User', cell: (i) => i.externalUserLabel ?? html`<span class="muted">—</span>` },
-    { header: 'User id', cell: (i) => html`<code>${i.externalUserId}</code>` },
-    { header: 'Sender', cell: senderCell },
-    { header: 'Transfers', class: 'num', cell: (i) => String(i.transferCount ?? 0) },
-    { header: 'Requested', class: 'num', cell: (i) => formatTry(i.requestedAmount) },
-    { header: 'Received', class: 'num', cellClass: receivedClass, cell: receivedCell },
+    { header: t('review.col.site'), cellClass: 'nowrap', cell: (i) => siteLink(sites, i.siteId) },
+    { header: t('review.col.user'), cell: (i) => i.externalUserLabel ?? html`<span class="muted">—</span>` },
+    { header: t('review.col.userId'), cell: (i) => html`<code>${i.externalUserId}</code>` },
+    { header: t('review.col.sender'), cell: senderCell },
+    { header: t('review.col.transfers'), class: 'num', cell: (i) => String(i.transferCount ?? 0) },
+    { header: t('review.col.requested'), class: 'num', cell: (i) => formatTry(i.requestedAmount) },
+    { header: t('review.col.received'), class: 'num', cellClass: receivedClass, cell: receivedCell },
     {
-      header: 'Waiting',
+      header: t('review.col.waiting'),
       cell: (i) => html`${waitingCell(i.awaitingReviewSince, waiting.now, waiting.warnMinutes)}${newMark(i.awaitingReviewSince, waiting)}`,
     },
-    { header: 'Decision', cell: (i) => depositActions(ctx, i) },
+    { header: t('review.col.decision'), cell: (i) => depositActions(ctx, i) },
   ];
   return table({
-    columns: bulk ? [{ header: html`<span class="visually-hidden">Select</span>`, cell: selectCell }, ...columns] : columns,
+    columns: bulk
+      ? [{ header: html`<span class="visually-hidden">${t('review.col.select')}</span>`, cell: selectCell }, ...columns]
+      : columns,
     rows: deposits,
     rowId: (i) => i.intentId,
     rowClass: (i) =>
       [
         i.status === 'LATE_ARRIVAL' ? 'late' : '',
         isNew(i.awaitingReviewSince, waiting) ? 'new' : '',
-        bulk && isExactMatch(i) ? 'exact' : '',
+        bulk && isBulkApprovable(i) ? 'exact' : '',
       ]
         .filter(Boolean)
         .join(' '),
-    empty: 'Nothing waiting for review.',
+    empty: t('review.queue.empty'),
   });
 }
 
@@ -111,7 +114,7 @@ export function withdrawalTable(
       ...(waiting
         ? [
             {
-              header: 'Waiting',
+              header: t('review.col.waiting'),
               cell: (w: OpsWithdrawal) =>
                 w.status === 'PENDING_REVIEW' || w.status === 'APPROVED'
                   ? html`${waitingCell(w.status === 'APPROVED' ? w.approvedAt : w.createdAt, waiting.now, waiting.warnMinutes)}${
@@ -121,7 +124,7 @@ export function withdrawalTable(
             },
           ]
         : []),
-      { header: 'Next step', cell: (w) => withdrawalActions(ctx, w) },
+      { header: t('review.col.nextStep'), cell: (w) => withdrawalActions(ctx, w) },
     ],
     rows: withdrawals,
     rowId: (w) => w.withdrawalId,
@@ -143,7 +146,8 @@ function newSinceOf(typed: string | undefined): Date | null {
  */
 function liveBar(baseline: number, readAt: string): SafeHtml {
   return html`<p class="live-bar" data-live-bar data-live-baseline="${baseline}" hidden>
-    <span data-live-new-text></span> <a class="btn small" href="/review?newSince=${encodeURIComponent(readAt)}">Show</a>
+    <span data-live-new-text></span>
+    <a class="btn small" href="/review?newSince=${encodeURIComponent(readAt)}">${t('review.queue.show')}</a>
   </p>`;
 }
 
@@ -192,38 +196,30 @@ export function reviewQueueRoutes(deps: ConsoleDeps): Router {
     };
     const body = html`${liveBar(reviewCount(dashboard), dashboard.generatedAt)}
       <section>
-        <h2>Deposits awaiting review</h2>
-        <p class="hint">
-          Money has arrived for these deposits, oldest first (sandboxes' test deposits are not listed: their partners move them with the
-          simulator). Approve credits the site (leave the amount empty to credit what arrived); late arrivals came after the deposit
-          expired. A wait over ${waiting.warnMinutes} minutes is marked. Exact matches (received = requested) can be approved together.
-        </p>
+        <h2>${t('review.queue.depositsTitle')}</h2>
+        <p class="hint">${t('review.queue.depositsHint', { minutes: waiting.warnMinutes })}</p>
         ${bulkApproveBar(ctx, deposits.data)} ${depositTable(ctx, sites, deposits.data, waiting, true)}
         ${nextPageLink('/review', { withdrawalsCursor, waitingCursor }, deposits.nextCursor, 'intentsCursor')}
       </section>
       ${
         short.data.length || waitingCursor
           ? html`<section id="waiting">
-              <h2>Waiting for the rest</h2>
-              <p class="hint">
-                Paid in part; you chose to wait for the rest of the money. Each comes back to the queue above when more money arrives, and
-                can be approved for what arrived or rejected at any time.
-              </p>
+              <h2>${t('review.queue.waitingTitle')}</h2>
+              <p class="hint">${t('review.queue.waitingHint')}</p>
               ${depositTable(ctx, sites, short.data, { ...waiting, warnMinutes: Number.POSITIVE_INFINITY })}
               ${nextPageLink('/review', { intentsCursor, withdrawalsCursor }, short.nextCursor, 'waitingCursor')}
             </section>`
           : ''
       }
       <section>
-        <h2>Withdrawals awaiting review</h2>
+        <h2>${t('review.queue.withdrawalsTitle')}</h2>
         <p class="hint">
-          Approving reserves the amount on the site's balance. Approved withdrawals wait under
-          <a href="/withdrawals?status=APPROVED">Withdrawals → To send</a>.
+          ${th('review.queue.withdrawalsHint', { link: html`<a href="/withdrawals?status=APPROVED">${t('review.queue.toSend')}</a>` })}
         </p>
-        ${withdrawalTable(ctx, sites, withdrawals.data, 'Nothing waiting for review.', waiting)}
+        ${withdrawalTable(ctx, sites, withdrawals.data, t('review.queue.empty'), waiting)}
         ${nextPageLink('/review', { intentsCursor, waitingCursor }, withdrawals.nextCursor, 'withdrawalsCursor')}
       </section>`;
-    ctx.render('Review queue', 'review', body);
+    ctx.render(t('review.queue.title'), 'review', body);
   });
 
   return router;

@@ -4,6 +4,7 @@
  */
 import { USER_REJECTION_REASONS, type OpsIntent, type OpsWithdrawal, type UserRejectionReason } from '@kasa/contracts';
 import { seg } from '@kasa/ops-client';
+import { t } from '../i18n/index.js';
 import { approvalsBadge, gaveFirstApproval } from './approvals.view.js';
 import { actionForm, type FormContext } from './components.js';
 import { formatTry, liraInputValue } from './format.js';
@@ -15,20 +16,42 @@ function reasonField(label: string): SafeHtml {
   return html`<input type="text" name="reason" required maxlength="500" placeholder="${label}" aria-label="${label}" />`;
 }
 
-/** How the console names each reason the end user's hosted page may be given (its own words are in the page's catalogue). */
+/**
+ * How the console names each reason the end user's hosted page may be given (its own words are in the page's catalogue),
+ * in the request's language: each label is read when it is shown.
+ */
 export const USER_REASON_LABELS: Record<UserRejectionReason, string> = {
-  TRANSFER_NOT_RECEIVED: 'no transfer arrived',
-  AMOUNT_MISMATCH: 'amount differs',
-  SENDER_NOT_ACCOUNT_HOLDER: 'sender not account holder',
-  REFERENCE_MISSING: 'no reference',
+  get TRANSFER_NOT_RECEIVED() {
+    return t('review.userReason.TRANSFER_NOT_RECEIVED');
+  },
+  get AMOUNT_MISMATCH() {
+    return t('review.userReason.AMOUNT_MISMATCH');
+  },
+  get SENDER_NOT_ACCOUNT_HOLDER() {
+    return t('review.userReason.SENDER_NOT_ACCOUNT_HOLDER');
+  },
+  get REFERENCE_MISSING() {
+    return t('review.userReason.REFERENCE_MISSING');
+  },
 };
 
+/**
+ * The reasons the user may be told about this deposit: "no transfer arrived" only when nothing arrived, "amount
+ * differs" only when what arrived differs from what was asked; the other two always.
+ */
+function userReasonsFor(deposit: OpsIntent): UserRejectionReason[] {
+  const arrived = deposit.receivedAmount !== null && deposit.receivedAmount !== '0';
+  const differs = arrived && deposit.receivedAmount !== deposit.requestedAmount;
+  return USER_REJECTION_REASONS.filter((code) => (code !== 'TRANSFER_NOT_RECEIVED' || !arrived) && (code !== 'AMOUNT_MISMATCH' || differs));
+}
+
 /** The partner's reason (free text) and what the user's page says (one of the catalogue's, or the general text). */
-function depositRejectFields(): SafeHtml {
-  return html`${reasonField('Reason for rejecting')}
-    <select name="userReason" aria-label="What the user's deposit page says" title="What the user's deposit page says">
-      <option value="">Tell user: general text</option>
-      ${USER_REJECTION_REASONS.map((code) => html`<option value="${code}">Tell user: ${USER_REASON_LABELS[code]}</option>`)}
+function depositRejectFields(deposit: OpsIntent): SafeHtml {
+  const says = t('review.action.userPage');
+  return html`${reasonField(t('review.action.reasonForRejecting'))}
+    <select name="userReason" aria-label="${says}" title="${says}">
+      <option value="">${t('review.action.tellUserGeneral')}</option>
+      ${userReasonsFor(deposit).map((code) => html`<option value="${code}">${t('review.action.tellUser', { reason: USER_REASON_LABELS[code] })}</option>`)}
     </select>`;
 }
 
@@ -37,19 +60,29 @@ function depositRejectFields(): SafeHtml {
  * review): returned to its sender (the default) or set aside with a reason. Ignored when the amount is left empty.
  */
 function remainderFields(received: string): SafeHtml {
-  const help = `If less than ${formatTry(received)} is credited: what happens to the rest`;
+  const help = t('review.action.remainderHelp', { received: formatTry(received) });
+  const why = t('review.action.remainderReasonLabel');
   return html`<select name="remainder" aria-label="${help}" title="${help}">
-      <option value="return" selected>Rest: return to sender</option>
-      <option value="set_aside">Rest: set aside</option></select
+      <option value="return" selected>${t('review.action.remainderReturn')}</option>
+      <option value="set_aside">${t('review.action.remainderSetAside')}</option></select
     ><input
       type="text"
       name="remainder_reason"
       size="14"
       maxlength="500"
-      placeholder="Why set aside"
-      aria-label="Why the rest is set aside (required to set it aside)"
-      title="Why the rest is set aside (required to set it aside)"
+      placeholder="${t('review.action.remainderReasonPlaceholder')}"
+      aria-label="${why}"
+      title="${why}"
     />`;
+}
+
+/**
+ * Money beyond what was asked: only then is there a rest to return or set aside (crediting the amount requested
+ * leaves it). Elsewhere the rest controls are left out; an amount typed below what arrived still returns the
+ * difference to its sender, the ledger's default.
+ */
+function hasExcess(deposit: OpsIntent): boolean {
+  return deposit.receivedAmount !== null && BigInt(deposit.receivedAmount) > BigInt(deposit.requestedAmount);
 }
 
 /** Approve (optionally with another amount) and reject with a reason, for an intent awaiting review. */
@@ -58,26 +91,30 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
   const base = `/intents/${seg(deposit.intentId)}`;
   const received = deposit.receivedAmount ?? deposit.requestedAmount;
   const short = deposit.receivedAmount !== null && BigInt(deposit.receivedAmount) < BigInt(deposit.requestedAmount);
+  const reference = deposit.referenceNo;
+  const amountHelp = t('review.action.amountLabel');
   return html`<div class="actions">
     ${
       short && !deposit.waitingForRestSince
         ? actionForm(ctx, {
             action: `${base}/wait-for-rest`,
-            label: 'Wait for the rest',
-            confirm:
-              `Deposit ${deposit.referenceNo} received ${formatTry(deposit.receivedAmount)} of ${formatTry(deposit.requestedAmount)}. ` +
-              'Take it out of the review queue until more money arrives?',
+            label: t('review.action.waitForRest'),
+            confirm: t('review.action.waitForRestConfirm', {
+              reference,
+              received: formatTry(deposit.receivedAmount),
+              requested: formatTry(deposit.requestedAmount),
+            }),
           })
         : ''
     }
     ${actionForm(ctx, {
       action: `${base}/approve`,
-      label: 'Approve',
+      label: t('review.action.approve'),
       tone: 'primary',
       confirm:
-        `Approve deposit ${deposit.referenceNo}? Leave the amount empty to credit what arrived (${formatTry(received)}).` +
+        t('review.action.approveConfirm', { reference, received: formatTry(received) }) +
         (deposit.senderNameMismatch?.length
-          ? ` The money came from ${deposit.senderNameMismatch.join(', ')}, not a name like the user's (${deposit.externalUserLabel ?? ''}): check before approving.`
+          ? t('review.action.senderWarning', { senders: deposit.senderNameMismatch.join(', '), user: deposit.externalUserLabel ?? '' })
           : ''),
       fields: html`<input
           type="text"
@@ -85,11 +122,17 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
           inputmode="decimal"
           size="9"
           placeholder="${liraInputValue(received)}"
-          aria-label="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
-          title="Approved amount in lira (TRY), such as 1500 or 1.500,50; empty credits the received amount"
-        /><span class="unit" aria-hidden="true">₺</span>${deposit.receivedAmount !== null ? remainderFields(received) : ''}`,
+          aria-label="${amountHelp}"
+          title="${amountHelp}"
+        /><span class="unit" aria-hidden="true">₺</span>${hasExcess(deposit) ? remainderFields(received) : ''}`,
     })}
-    ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject deposit ${deposit.referenceNo}?`, fields: depositRejectFields() })}
+    ${actionForm(ctx, {
+      action: `${base}/reject`,
+      label: t('review.action.reject'),
+      tone: 'danger',
+      confirm: t('review.action.rejectDepositConfirm', { reference }),
+      fields: depositRejectFields(deposit),
+    })}
   </div>`;
 }
 
@@ -97,52 +140,72 @@ export function depositActions(ctx: FormContext, deposit: OpsIntent): SafeHtml {
 export function withdrawalActions(ctx: FormContext & { operator?: { operatorId: string } }, withdrawal: OpsWithdrawal): SafeHtml {
   const base = `/withdrawals/${seg(withdrawal.withdrawalId)}`;
   const amount = formatTry(withdrawal.amount);
+  const reference = withdrawal.referenceNo;
   const { approvals } = withdrawal;
+  const rejectLabel = t('review.action.reject');
   switch (withdrawal.status) {
     case 'PENDING_REVIEW':
       return html`<div class="actions">
         ${approvalsBadge(withdrawal.status, approvals)}
         ${
           gaveFirstApproval(approvals, ctx.operator?.operatorId)
-            ? html`<p class="hint">You gave the first approval; a different operator must give the second.</p>`
+            ? html`<p class="hint">${t('review.action.secondBySomeoneElse')}</p>`
             : actionForm(ctx, {
                 action: `${base}/approve`,
                 label:
                   approvals.required === 2
                     ? approvals.given.length === 1
-                      ? 'Give the second approval'
-                      : 'Give the first approval'
-                    : 'Approve',
+                      ? t('review.action.giveSecond')
+                      : t('review.action.giveFirst')
+                    : t('review.action.approve'),
                 tone: 'primary',
                 confirm:
                   approvals.required === 2 && approvals.given.length === 0
-                    ? `Give withdrawal ${withdrawal.referenceNo} of ${amount} its first approval? A different operator must approve it too before the amount is reserved.`
-                    : `Approve withdrawal ${withdrawal.referenceNo} of ${amount}? The amount is reserved on the site's balance.`,
+                    ? t('review.action.firstApprovalConfirm', { reference, amount })
+                    : t('review.action.approveWithdrawalConfirm', { reference, amount }),
               })
         }
-        ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject withdrawal ${withdrawal.referenceNo}?`, fields: reasonField('Reason for rejecting') })}
+        ${actionForm(ctx, {
+          action: `${base}/reject`,
+          label: rejectLabel,
+          tone: 'danger',
+          confirm: t('review.action.rejectWithdrawalConfirm', { reference }),
+          fields: reasonField(t('review.action.reasonForRejecting')),
+        })}
       </div>`;
     case 'APPROVED':
       return html`<div class="actions">
         ${actionForm(ctx, {
           action: `${base}/mark-sent`,
-          label: 'Mark sent',
+          label: t('review.action.markSent'),
           tone: 'primary',
-          confirm: `Mark withdrawal ${withdrawal.referenceNo} (${amount}) as sent? Do this only after the bank accepted the transfer.`,
+          confirm: t('review.action.markSentConfirm', { reference, amount }),
           fields: html`<input
             type="text"
             name="bankTxId"
             maxlength="128"
             size="12"
-            placeholder="Bank tx id (optional)"
-            aria-label="Bank transaction id (optional)"
+            placeholder="${t('review.action.bankTxPlaceholder')}"
+            aria-label="${t('review.action.bankTxLabel')}"
           />`,
         })}
-        ${actionForm(ctx, { action: `${base}/reject`, label: 'Reject', tone: 'danger', confirm: `Reject approved withdrawal ${withdrawal.referenceNo}? The reservation is released.`, fields: reasonField('Reason for rejecting') })}
+        ${actionForm(ctx, {
+          action: `${base}/reject`,
+          label: rejectLabel,
+          tone: 'danger',
+          confirm: t('review.action.rejectApprovedConfirm', { reference }),
+          fields: reasonField(t('review.action.reasonForRejecting')),
+        })}
       </div>`;
     case 'SENT':
       return html`<div class="actions">
-        ${actionForm(ctx, { action: `${base}/mark-returned`, label: 'Mark returned', tone: 'danger', confirm: `Mark withdrawal ${withdrawal.referenceNo} as returned by the bank?`, fields: reasonField('Why the bank returned it') })}
+        ${actionForm(ctx, {
+          action: `${base}/mark-returned`,
+          label: t('review.action.markReturned'),
+          tone: 'danger',
+          confirm: t('review.action.markReturnedConfirm', { reference }),
+          fields: reasonField(t('review.action.whyReturned')),
+        })}
       </div>`;
     default:
       return html`<span class="muted">—</span>`;
@@ -152,9 +215,6 @@ export function withdrawalActions(ctx: FormContext & { operator?: { operatorId: 
 /** A warning when the money came from someone whose name does not resemble the user's label. */
 export function senderFlag(deposit: OpsIntent): SafeHtml | '' {
   if (!deposit.senderNameMismatch?.length) return '';
-  return html`<span
-    class="badge danger sender-flag"
-    title="Sent by ${deposit.senderNameMismatch.join(', ')}; the user is ${deposit.externalUserLabel ?? ''}"
-    >sender differs</span
-  >`;
+  const title = t('review.senderFlag.title', { senders: deposit.senderNameMismatch.join(', '), user: deposit.externalUserLabel ?? '' });
+  return html`<span class="badge danger sender-flag" title="${title}">${t('review.senderFlag')}</span>`;
 }

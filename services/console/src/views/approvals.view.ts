@@ -1,4 +1,5 @@
 import type { OpsWithdrawal } from '@kasa/contracts';
+import { t, th } from '../i18n/index.js';
 import { formatTime } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -16,9 +17,13 @@ export function approvalsFact(status: string, approvals: Approvals): SafeHtml | 
   if (status === 'PENDING_REVIEW') {
     if (approvals.required === 1) return null;
     const [first] = approvals.given;
-    if (!first) return html`<span class="badge warn">0 of 2</span> Needs two different operators (four-eyes).`;
-    return html`<span class="badge warn">1 of 2</span> Approved by <strong>${who(first)}</strong> at ${formatTime(first.at)}; a different
-      operator gives the second approval${first.expiresAt ? html` before ${formatTime(first.expiresAt)}` : ''}.`;
+    if (!first) return html`<span class="badge warn">${t('review.approvals.count', { given: 0 })}</span> ${t('review.approvals.needsTwo')}`;
+    const until = first.expiresAt ? t('review.approvals.until', { at: formatTime(first.expiresAt) }) : '';
+    return html`<span class="badge warn">${t('review.approvals.count', { given: 1 })}</span> ${th('review.approvals.firstBy', {
+        who: html`<strong>${who(first)}</strong>`,
+        at: formatTime(first.at),
+        until,
+      })}`;
   }
   if (approvals.given.length === 0) return null;
   return html`${approvals.given.map(who).join(', ')}`;
@@ -27,7 +32,9 @@ export function approvalsFact(status: string, approvals: Approvals): SafeHtml | 
 /** A short "1 of 2" badge for a queue row above its four-eyes threshold, or nothing. */
 export function approvalsBadge(status: string, approvals: Approvals): SafeHtml | '' {
   if (status !== 'PENDING_REVIEW' || approvals.required === 1) return '';
-  return html`<span class="badge warn" title="Four-eyes: approvals given of the two needed">${approvals.given.length} of 2</span>`;
+  return html`<span class="badge warn" title="${t('review.approvals.badgeTitle')}"
+    >${t('review.approvals.count', { given: approvals.given.length })}</span
+  >`;
 }
 
 /** Whether this operator gave the payout's standing first approval (so only someone else may give the second). */

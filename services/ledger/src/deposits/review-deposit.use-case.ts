@@ -132,7 +132,7 @@ export interface RemainderInput {
 
 /**
  * What approving takes: the operator's figure (absent: everything received), the remainder's fate, when the service
- * approves its rule, and `exact` for a bulk approval, which takes only money that arrived exactly as requested.
+ * approves its rule, and `exact` for a bulk approval, which takes only money that arrived in time and exactly as requested.
  */
 interface ApprovalInput {
   amount?: bigint;
@@ -183,8 +183,18 @@ interface OperatorApproval {
   stepUp(amount: bigint): void;
 }
 
-/** A bulk approval's rule, on the money received as locked: it was exactly what was requested (409 `not_exact_match`). */
+/**
+ * A bulk approval's rule, on the deposit and the money received as locked: the money arrived in time and exactly as
+ * requested (409 `not_exact_match`). A late arrival is no exact match even for the right amount: the deposit expired
+ * before the money came, which an operator weighs on its own.
+ */
 function requireExactMatch(current: Deposit, received: bigint): void {
+  if (current.status === 'LATE_ARRIVAL') {
+    throw AppError.conflict(
+      'not_exact_match',
+      `A late arrival: the money came after the deposit expired, so it is not an exact match; approve it on its own.`,
+    );
+  }
   if (received === current.requestedAmount) return;
   throw AppError.conflict(
     'not_exact_match',
@@ -259,7 +269,7 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
  * back to its sender(s) as returns PENDING_REVIEW (`return`, the default) or is set aside on the deposit with a reason
  * (`set_aside`), in the same transaction. `rule`: the service approving by a site's rule, kept in the audit entry.
  * Above STEP_UP_ABOVE_KURUS an operator needs a fresh second-factor code for the amount credited, read on the locked
- * intent (403 `step_up_required`); `exact`: only money that arrived exactly as requested (409 `not_exact_match`).
+ * intent (403 `step_up_required`); `exact`: only money that arrived in time and exactly as requested (409 `not_exact_match`).
  */
 export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest, intentId: string, input: ApprovalInput) {
   return transition(
