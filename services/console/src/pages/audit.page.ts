@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
 import { seg } from '@kasa/ops-client';
 import type { AuditEntry, OpsOperator } from '@kasa/contracts';
-import { nextPageLink } from '../views/components.js';
+import { nextPageLink, statusLabel } from '../views/components.js';
 import { formatTime, formatTry, shortId } from '../views/format.js';
 import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
@@ -89,11 +89,12 @@ const KNOWN_ACTIONS = [
 
 const AMOUNT_KEYS = new Set(['amount', 'requestedAmount', 'receivedAmount', 'transferAmount', 'minAmount', 'maxAmount', 'approvedAmount']);
 
-/** One value of a change as an operator reads it: amounts in lira, times in Türkiye time, nothing as "—". */
+/** One value of a change as an operator reads it: amounts in lira, times in Türkiye time, statuses in words, nothing as "—". */
 function valueText(key: string, value: unknown): SafeHtml | string {
   if (value === null || value === undefined || value === '') return html`<span class="muted">—</span>`;
   if (AMOUNT_KEYS.has(key) && typeof value === 'string' && /^-?\d+$/.test(value)) return formatTry(value);
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return formatTime(value);
+  if (key === 'status' && typeof value === 'string') return statusLabel(value);
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return html`<code class="meta">${JSON.stringify(value)}</code>`;

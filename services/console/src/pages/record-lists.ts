@@ -6,8 +6,8 @@
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { seg, waitedLongerThan, withQuery, type Query } from '@kasa/ops-client';
-import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
-import { statusBadge } from '../views/components.js';
+import { t } from '../i18n/index.js';
+import { statusBadge, statusLabel } from '../views/components.js';
 import { formatTime, formatTry, liraInputValue, maskIban, readLira } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import type { Column } from '../views/table.js';
@@ -52,12 +52,6 @@ export function withdrawalColumns(sites: SiteDirectory): Array<Column<OpsWithdra
     { header: t('records.col.to'), cell: (w) => html`${w.targetHolderName}<br /><span class="muted">${maskIban(w.targetIban)}</span>` },
     { header: t('records.col.status'), cell: (w) => statusBadge(w.status) },
   ];
-}
-
-/** A status as an operator reads it ("pending review", "incelemede"); a status the catalogue lacks, spaced and lowercase. */
-export function statusLabel(status: string): string {
-  const key = `records.status.${status}`;
-  return key in MESSAGES.en ? t(key as MessageKey) : status.replace(/_/g, ' ').toLowerCase();
 }
 
 /** How long since `since` at `now`, in its two largest units: "2h 5m" ("2 sa 5 dk"), "45s" under a minute. */

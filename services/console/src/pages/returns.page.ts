@@ -4,14 +4,23 @@ import type { OpsSenderReturn } from '@kasa/contracts';
 import { seg, type OpsClient } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { approvalsBadge, approvalsFact, gaveFirstApproval } from '../views/approvals.view.js';
-import { actionForm, currentTab, facts, nextPageLink, statusBadge, tabs, testBadge, type FormContext } from '../views/components.js';
+import {
+  actionForm,
+  currentTab,
+  facts,
+  nextPageLink,
+  statusBadge,
+  statusLabel,
+  tabs,
+  testBadge,
+  type FormContext,
+} from '../views/components.js';
 import { formatTime, formatTry, groupIban, maskIban } from '../views/format.js';
 import { t, th, type MessageKey } from '../i18n/index.js';
 import { html, type SafeHtml } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { table } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
-import { statusLabel } from './record-lists.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
 const STATUS_TABS: Array<[string, MessageKey]> = [

@@ -6,25 +6,6 @@ import { defineMessages } from '../catalogue.js';
  */
 export const records = defineMessages(
   {
-    // Statuses as the lists and filters name them.
-    'records.status.RESERVED': 'reserved',
-    'records.status.PENDING_REVIEW': 'pending review',
-    'records.status.APPROVED': 'approved',
-    'records.status.REJECTED': 'rejected',
-    'records.status.AUTO_CANCELLED': 'auto cancelled',
-    'records.status.LATE_ARRIVAL': 'late arrival',
-    'records.status.SENT': 'sent',
-    'records.status.RETURNED': 'returned',
-    'records.status.PENDING': 'pending',
-    'records.status.DELIVERED': 'delivered',
-    'records.status.DEAD': 'dead',
-    'records.status.MATCHED': 'matched',
-    'records.status.UNMATCHED': 'unmatched',
-    'records.status.ASSIGNED': 'assigned',
-    'records.status.SET_ASIDE': 'set aside',
-    'records.status.RETURNING': 'returning',
-    'records.status.PAYOUT_RETURNED': 'payout returned',
-
     // Columns and facts the record pages share.
     'records.col.created': 'Created',
     'records.col.reference': 'Reference',
@@ -308,24 +289,6 @@ export const records = defineMessages(
     'records.audit.did.OPERATOR_TOKEN.REVOKED': 'Operator token revoked',
   },
   {
-    'records.status.RESERVED': 'para bekleniyor',
-    'records.status.PENDING_REVIEW': 'incelemede',
-    'records.status.APPROVED': 'onaylandı',
-    'records.status.REJECTED': 'reddedildi',
-    'records.status.AUTO_CANCELLED': 'süresi doldu',
-    'records.status.LATE_ARRIVAL': 'geç geldi',
-    'records.status.SENT': 'gönderildi',
-    'records.status.RETURNED': 'iade edildi',
-    'records.status.PENDING': 'bekliyor',
-    'records.status.DELIVERED': 'iletildi',
-    'records.status.DEAD': 'iletilemedi',
-    'records.status.MATCHED': 'eşleşti',
-    'records.status.UNMATCHED': 'eşleşmedi',
-    'records.status.ASSIGNED': 'atandı',
-    'records.status.SET_ASIDE': 'kenara ayrıldı',
-    'records.status.RETURNING': 'iade ediliyor',
-    'records.status.PAYOUT_RETURNED': 'ödeme geri döndü',
-
     'records.col.created': 'Oluşturulma',
     'records.col.reference': 'Referans',
     'records.col.site': 'Site',
