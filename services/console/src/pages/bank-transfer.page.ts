@@ -12,6 +12,9 @@ import { reasonBadges, suggestionList, unmatchedBecause, type Suggestion } from 
 import { returnForm } from './returns.page.js';
 import { siteLink, withSites, type SiteDirectory } from './site-names.js';
 
+/** The webhook event a top-up sends the partner. */
+const TOP_UP_EVENT = 'intent.topped_up';
+
 const FIELDS = ['receivingAccountId', 'bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'] as const;
 type Field = (typeof FIELDS)[number];
 type Typed = Record<Field, string>;
@@ -52,10 +55,10 @@ function accountSelect(errors: FieldError[], accounts: ReceivingAccount[], chose
   return html`<label
     >${tr('review.record.account')}
     <select name="receivingAccountId" required>
-      <option value="" disabled ${selected === '' ? html`selected` : ''}>${tr('review.record.accountChoose')}</option>
+      <option value="" disabled ${selected === '' ? html`selected=""` : ''}>${tr('review.record.accountChoose')}</option>
       ${accounts.map(
         (a) =>
-          html`<option value="${a.id}" ${a.id === selected ? html`selected` : ''}>
+          html`<option value="${a.id}" ${a.id === selected ? html`selected=""` : ''}>
             ${a.bankName} · ${maskIban(a.iban)}${a.active ? '' : tr('review.record.inactive')}
           </option>`,
       )}
@@ -86,14 +89,14 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accoun
     <form method="post" action="/bank-transfers/record" class="grid-form card" data-confirm="${tr('review.record.confirm')}">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><input type="hidden" name="_back" value="/bank-transfers/record" />
       ${accountSelect(errors, accounts, typed.receivingAccountId)}
-      ${input(errors, 'bankTxId', tr('review.transfers.col.bankTxId'), html`type="text" required maxlength="128"`, typed.bankTxId)}
-      ${input(errors, 'amount', tr('review.record.amount'), html`type="text" required inputmode="decimal"`, typed.amount, tr('review.record.amountHint'))}
-      ${input(errors, 'senderName', tr('review.record.senderName'), html`type="text" required maxlength="140"`, typed.senderName)}
+      ${input(errors, 'bankTxId', tr('review.transfers.col.bankTxId'), html`type="text" required="" maxlength="128"`, typed.bankTxId)}
+      ${input(errors, 'amount', tr('review.record.amount'), html`type="text" required="" inputmode="decimal"`, typed.amount, tr('review.record.amountHint'))}
+      ${input(errors, 'senderName', tr('review.record.senderName'), html`type="text" required="" maxlength="140"`, typed.senderName)}
       ${input(
         errors,
         'senderIban',
         tr('review.record.senderIban'),
-        html`type="text" required maxlength="42" autocomplete="off"`,
+        html`type="text" required="" maxlength="42" autocomplete="off"`,
         typed.senderIban,
         tr('review.record.senderIbanHint'),
       )}
@@ -105,7 +108,7 @@ function recordForm(ctx: FormContext, typed: Typed, errors: FieldError[], accoun
         typed.description,
         tr('review.record.descriptionHint'),
       )}
-      ${input(errors, 'receivedAt', tr('review.record.receivedAt'), html`type="datetime-local" required step="1"`, typed.receivedAt)}
+      ${input(errors, 'receivedAt', tr('review.record.receivedAt'), html`type="datetime-local" required="" step="1"`, typed.receivedAt)}
       <div><button type="submit" class="btn primary">${tr('review.record.submit')}</button></div>
     </form>`;
 }
@@ -122,7 +125,7 @@ function closedIntentStep(ctx: FormContext, t: OpsBankTransfer, closed: NonNulla
   }
   const amount = formatTry(t.amount);
   return html`<h2>${tr('review.transfer.approvedTitle')}</h2>
-    <p>${th('review.transfer.approvedText', { deposit: link, amount, event: html`<code>intent.topped_up</code>` })}</p>
+    <p>${th('review.transfer.approvedText', { deposit: link, amount, event: html`<code>${TOP_UP_EVENT}</code>` })}</p>
     <div class="actions">
       ${actionForm(ctx, {
         action: `/bank-transfers/${seg(t.bankTransferId)}/top-up`,
