@@ -113,7 +113,10 @@ export function facts(rows: Array<[string, HtmlValue]>): SafeHtml {
   </dl>`;
 }
 
-/** Compact JSON for metadata and payloads, escaped like any text. */
+/**
+ * Compact JSON for metadata and payloads, escaped like any text. It scrolls inside its box (a phone is narrower than
+ * a payload's lines), so it takes the keyboard focus: a keyboard alone can scroll it.
+ */
 export function jsonBlock(value: unknown): SafeHtml {
-  return html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;
+  return html`<pre class="json" tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
 }

@@ -1,0 +1,140 @@
+/**
+ * A tour of every console page in Turkish and in English, on a desktop (1280x800) and a phone (390x844): each Turkish
+ * page must hold no English (expectTurkish) and every page must be clean under axe-core. Full-page screenshots go to
+ * docs/screenshots/i18n/<page>-<lang>-<desktop|phone>.png when KASA_SCREENSHOTS=1, else to a temporary folder.
+ * A failing page is named with what failed, all pages first, so one run shows the whole state.
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { axeFindings } from './axe.js';
+import { useConsoleBrowser } from './browser-fixture.js';
+import { loginInBrowser } from './harness.js';
+import { expectTurkish } from './i18n-pages.js';
+
+const SHOTS =
+  process.env.KASA_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/i18n', import.meta.url))
+    : join(tmpdir(), 'kasa-i18n-tour');
+mkdirSync(SHOTS, { recursive: true });
+
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const LANGUAGES = { tr: 'tr-TR', en: 'en-US' } as const;
+
+const setup = useConsoleBrowser();
+
+/** Each page of the tour by name, and its path (filled in once the records it shows exist). */
+let pages: Array<[name: string, path: string]> = [];
+
+function bodyOf<T>(result: { status: number; body: unknown }, status: number, what: string): T {
+  if (result.status !== status) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body as T;
+}
+
+beforeAll(async () => {
+  const { h, site } = setup;
+  // A deposit waiting for review (an exact match, so the bulk approval shows), one approved (an event to deliver).
+  const waiting = await h.createDeposit(site, 150000, { externalUserLabel: 'Zeynep Kaya' });
+  bodyOf(await h.transfer(waiting.referenceNo, 150000), 201, 'transfer');
+  const approved = await h.createDeposit(site, 250000);
+  bodyOf(await h.transfer(approved.referenceNo, 250000), 201, 'transfer');
+  bodyOf(await h.ops('POST', `/intents/${approved.intentId}/approve`, {}), 200, 'approve deposit');
+  // A withdrawal approved and batched for payout, and one waiting for review.
+  await h.fund(site, 900000);
+  const paidOut = await h.createWithdrawal(site, 120000);
+  bodyOf(await h.ops('POST', `/withdrawals/${paidOut.withdrawalId}/approve`, {}), 200, 'approve withdrawal');
+  const batch = bodyOf<{ batchId: string }>(await h.ops('POST', '/payout-batches', {}), 201, 'payout batch');
+  const withdrawal = await h.createWithdrawal(site, 30000);
+  // A transfer nobody asked for, going back to its sender.
+  const stray = bodyOf<{ bankTransferId: string }>(await h.transfer('BILINMEYEN', 45000), 201, 'stray transfer');
+  const returned = bodyOf<{ returnId: string }>(
+    await h.ops('POST', `/bank-transfers/${stray.bankTransferId}/return`, { reason: 'Yanlış gönderim' }),
+    201,
+    'return',
+  );
+  const unmatched = bodyOf<{ bankTransferId: string }>(await h.transfer('KIMSESIZ', 6000), 201, 'unmatched transfer');
+  const accounts = bodyOf<{ data: Array<{ id: string }> }>(await h.ops('GET', '/receiving-accounts'), 200, 'accounts');
+  const account = accounts.data[0]?.id as string;
+  const events = bodyOf<{ data: Array<{ eventId: string }> }>(await h.ops('GET', `/events?siteId=${site.siteId}`), 200, 'events');
+  const event = events.data[0]?.eventId as string;
+
+  pages = [
+    ['dashboard', '/'],
+    ['review', '/review'],
+    ['deposits', '/deposits'],
+    ['deposit', `/intents/${waiting.intentId}`],
+    ['withdrawals', '/withdrawals'],
+    ['withdrawal', `/withdrawals/${withdrawal.withdrawalId}`],
+    ['payouts', '/payouts'],
+    ['payout-batch', `/payouts/${batch.batchId}`],
+    ['transfers', '/bank-transfers'],
+    ['transfer', `/bank-transfers/${unmatched.bankTransferId}`],
+    ['record-transfer', '/bank-transfers/record'],
+    ['statements', '/statements'],
+    ['returns', '/returns'],
+    ['return', `/returns/${returned.returnId}`],
+    ['deliveries', '/deliveries'],
+    ['delivery', `/deliveries/${event}`],
+    ['sites', '/sites'],
+    ['site', `/sites/${site.siteId}`],
+    ['balances', '/balances'],
+    ['reconciliation', '/reconciliation'],
+    ['reconciliation-account', `/reconciliation/${account}`],
+    ['bank-accounts', '/receiving-accounts'],
+    ['bank-account', `/receiving-accounts/${account}`],
+    ['audit', '/audit'],
+    ['search', `/search?q=${waiting.referenceNo}`],
+    ['two-factor', '/account/2fa'],
+    ['not-found', '/no-such-page'],
+  ];
+});
+
+/** Visits one page, screenshots it and returns what is wrong with it (nothing when it passes). */
+async function visit(page: Page, name: string, path: string, lang: keyof typeof LANGUAGES, viewport: string): Promise<string[]> {
+  const problems: string[] = [];
+  const answer = await page.goto(path);
+  const status = answer?.status() ?? 0;
+  if (status !== 200 && !(name === 'not-found' && status === 404)) problems.push(`answered ${status}`);
+  await page.screenshot({ path: join(SHOTS, `${name}-${lang}-${viewport}.png`), fullPage: true });
+  const html = await page.content();
+  if (lang === 'tr') {
+    try {
+      expectTurkish(html);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  } else if (!html.includes('<html lang="en">')) {
+    problems.push('not in English');
+  }
+  const findings = await axeFindings(page);
+  if (findings.length > 0) problems.push(`axe: ${findings.join(', ')}`);
+  return problems.map((problem) => `${name} (${path}) ${lang} ${viewport}: ${problem}`);
+}
+
+describe('the console in Turkish and English', () => {
+  for (const [lang, locale] of Object.entries(LANGUAGES) as Array<[keyof typeof LANGUAGES, string]>) {
+    for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+      it(`shows every page in ${lang === 'tr' ? 'Turkish' : 'English'} on a ${viewport}, clean under axe`, async () => {
+        const { h, admin } = setup;
+        const failures: string[] = [];
+        const anonymous = await h.browser.newContext({ baseURL: h.console.url, locale, viewport: size });
+        failures.push(...(await visit(await anonymous.newPage(), 'login', '/login', lang, viewport)));
+        await anonymous.close();
+
+        const { context, page } = await loginInBrowser(h.browser, h.console.url, admin, '/review', locale as 'tr-TR' | 'en-US');
+        await page.setViewportSize(size);
+        if (lang === 'tr') {
+          // The page script speaks the page's language (client.* messages): the bulk approval's button.
+          await expect(page.locator('[data-bulk-submit]').textContent()).resolves.toBe('Seçilenleri onayla (0)');
+        }
+        for (const [name, path] of pages) failures.push(...(await visit(page, name, path, lang, viewport)));
+        await context.close();
+        if (failures.length > 0) console.log(`Pages that failed (${failures.length}):\n${failures.join('\n')}`);
+        expect(failures).toEqual([]);
+      }, 600_000);
+    }
+  }
+});
