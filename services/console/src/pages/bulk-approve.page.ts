@@ -10,7 +10,7 @@ import { AppError } from '@kasa/http';
 import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { reasonTitle } from '../errors.js';
-import { t, type MessageKey } from '../i18n/index.js';
+import { currentLocale, t, type MessageKey } from '../i18n/index.js';
 import { statusBadge, type FormContext } from '../views/components.js';
 import { formatTry } from '../views/format.js';
 import { html, type SafeHtml } from '../views/html.js';
@@ -92,9 +92,17 @@ function outcomeCell(result: Result, current: OpsIntent | null): SafeHtml {
   return result.ok
     ? html`<span class="badge ok">${t('review.bulk.approved')}</span>`
     : html`<span class="badge danger">${t('review.bulk.failed')}</span>
-        <strong title="${result.error.reason}">${failureTitle(result, current)}</strong><br /><span class="detail"
-          >${result.error.detail}</span
-        >`;
+        <strong title="${result.error.reason}">${failureTitle(result, current)}</strong>${ledgerDetail(result.error.detail)}`;
+}
+
+/**
+ * The ledger's own explanation (English prose, with the amounts): under the reason in English; in another language
+ * the reason above says it in the operator's words, and the ledger's text stays in reach as the line's tooltip.
+ */
+function ledgerDetail(detail: string): SafeHtml {
+  return currentLocale() === 'en'
+    ? html`<br /><span class="detail">${detail}</span>`
+    : html` <span class="detail muted" title="${detail}" lang="en">ⓘ</span>`;
 }
 
 /** The outcome of each deposit, in the order they were sent; approved ones first named by their decision, failed ones by a fresh read. */
