@@ -10,6 +10,7 @@ import { makeTrIban } from '@kasa/testkit';
 import { UNMATCHED_REASON_TEXTS } from '../../ledger/src/bank-transfers/arrival.js';
 import { MATCH_REASON_TEXTS } from '../../ledger/src/bank-transfers/matching.js';
 import { STRAIGHT_THROUGH_REFUSALS } from '../../ledger/src/bank-transfers/straight-through.js';
+import type { SafeHtml } from '@kasa/html';
 import { withLocale } from '../src/i18n/index.js';
 import { reasonText } from '../src/pages/statements.page.js';
 import { useConsoleBrowser } from './browser-fixture.js';
@@ -218,9 +219,10 @@ describe('money pages in Turkish', () => {
     expect(status).toBe(200);
     const notice = visibleText(/<div class="warn" role="alert">[\s\S]*?<\/div>/.exec(page)?.[0] ?? '');
     expect(notice).toMatch(/^Kısmen yüklendi: Bu dosyadaki 1 ekstre okunamadı ve bunlardan hiçbir şey yüklenmedi\./);
-    // The reader's reason is its own free text; the place is said in Turkish.
-    expect(notice).toMatch(new RegExp(`${tag}\\d+/00325/001 \\(\\d+\\. satır\\): .*:62F:`));
-    expectTurkish(page.replace(/<ul>[\s\S]*?<\/ul>/, ''));
+    // The place is said in Turkish; the reader's reason is its own free text, marked English.
+    expect(notice).toMatch(new RegExp(`${tag}\\d+/00325/001 \\(\\d+\\. satır\\):`));
+    expect(page).toMatch(/\(\d+\. satır\): <span lang="en">[^<]*:62F:[^<]*<\/span>/);
+    expectTurkish(page);
     expect(section(page, 'card import-result')).toContain('borç Çıkan para');
   });
 
@@ -239,8 +241,23 @@ describe('money pages in Turkish', () => {
       buffer: Buffer.from(camt(account.iban, 'X').replace('</Stmt>', '')),
     });
     expect(broken.status).toBe(400);
-    // Where, in Turkish; what the XML reader found, in its own words; then that nothing was imported.
-    expect(section(broken.page, 'error')).toMatch(/^Dosya okunamıyor: \d+\. satır: .+\. Hiçbir şey yüklenmedi\.$/);
+    // Where, in Turkish; what the XML reader found, in its own words marked English; then that nothing was imported.
+    expectTurkish(broken.page);
+    expect(broken.page).toMatch(/<h2>Dosya okunamıyor: \d+\. satır: <span lang="en">malformed XML: [^<]+<\/span>\.<\/h2>/);
+    expect(section(broken.page, 'error')).toMatch(/Hiçbir şey yüklenmedi\.$/);
+
+    // Another account's statement: refused, the ledger's explanation (naming both accounts) quoted in English.
+    const other = await upload(account.id, {
+      name: 'baska.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(camt(makeTrIban(Math.floor(Math.random() * 1e9)), 'X')),
+    });
+    expect(other.status).toBe(422);
+    expectTurkish(other.page);
+    expect(section(other.page, 'error')).toBe('Ekstre reddedildi; hiçbir şey yüklenmedi. Defter servisinin yanıtı (İngilizce):');
+    expect(other.page).toMatch(
+      /<p lang="en">Statement GAR-20250314-6672315 is of account TR\*\*…\d{4}, [^<]*; nothing was imported\.<\/p>/,
+    );
 
     const big = await upload(account.id, { name: 'buyuk.csv', mimeType: 'text/csv', buffer: Buffer.alloc(11 * 1024 * 1024, 'a') });
     expect(big.status).toBe(413);
@@ -255,16 +272,21 @@ describe('money pages in Turkish', () => {
   });
 
   it("has Turkish words for every reason code the ledger gives a line, and keeps the ledger's words in English", () => {
+    const shown = (value: string | SafeHtml) => (typeof value === 'string' ? value : value.value);
     const codes = [...Object.keys(MATCH_REASON_TEXTS), ...Object.keys(UNMATCHED_REASON_TEXTS), ...Object.keys(STRAIGHT_THROUGH_REFUSALS)];
-    const untranslated = codes.filter((code) => withLocale('tr', () => reasonText({ code, text: 'ledger words' })) === 'ledger words');
+    const untranslated = codes.filter((code) =>
+      shown(withLocale('tr', () => reasonText({ code, text: 'ledger words' }))).includes('ledger'),
+    );
     expect(untranslated).toEqual([]);
     expect(withLocale('en', () => reasonText({ code: 'rule_off', text: 'straight-through is off for this site' }))).toBe(
       'straight-through is off for this site',
     );
-    // A code the console does not know, and a skipped approval's cause, keep the ledger's words.
-    expect(withLocale('tr', () => reasonText({ code: 'brand_new', text: 'ledger words' }))).toBe('ledger words');
-    expect(withLocale('tr', () => reasonText({ code: 'approval_skipped', text: 'rejected by an operator' }))).toBe(
-      'doğrudan onaylanmadı: rejected by an operator',
+    // A code the console does not know, and a skipped approval's cause, keep the ledger's words, marked English.
+    expect(shown(withLocale('tr', () => reasonText({ code: 'brand_new', text: 'ledger <words>' })))).toBe(
+      '<span lang="en">ledger &lt;words&gt;</span>',
+    );
+    expect(shown(withLocale('tr', () => reasonText({ code: 'approval_skipped', text: 'rejected by an operator' })))).toBe(
+      'doğrudan onaylanmadı: <span lang="en">rejected by an operator</span>',
     );
   });
 });

@@ -5,7 +5,7 @@ import type { ConsoleDeps } from '../console-deps.js';
 import { currentLocale, t, th, type MessageKey } from '../i18n/index.js';
 import type { FormContext } from '../views/components.js';
 import { formatBooked, formatTry, maskIban } from '../views/format.js';
-import { html, type SafeHtml } from '../views/html.js';
+import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import type { UploadedFile } from './multipart.js';
 import { pageContext } from './page-context.js';
@@ -101,21 +101,25 @@ const REASON_CODES = new Set<string>([
   'approval_pending',
 ]);
 
+/** The ledger's own words (English) on a page in another language, marked as English for readers and screen readers. */
+const ledgerWords = (text: string): SafeHtml => html`<span lang="en">${text}</span>`;
+
 /**
  * A reason in the operator's language. English pages show the ledger's own words; Turkish ones the words for its code,
- * and the ledger's words for a code the console does not know. A skipped approval's cause is free text (the decision
- * an operator took meanwhile), shown as the ledger wrote it.
+ * and the ledger's words, marked English, for a code the console does not know. A skipped approval's cause is free
+ * text (the decision an operator took meanwhile), shown as the ledger wrote it.
  */
-export function reasonText(reason: ImportedLine['reasons'][number]): string {
+export function reasonText(reason: ImportedLine['reasons'][number]): string | SafeHtml {
   if (currentLocale() === 'en') return reason.text;
-  if (reason.code === 'approval_skipped') return t('money.reason.approval_skipped', { text: reason.text });
-  return REASON_CODES.has(reason.code) ? t(`money.reason.${reason.code}` as MessageKey) : reason.text;
+  if (reason.code === 'approval_skipped') return th('money.reason.approval_skipped', { text: ledgerWords(reason.text) });
+  return REASON_CODES.has(reason.code) ? t(`money.reason.${reason.code}` as MessageKey) : ledgerWords(reason.text);
 }
 
 /** The outcome's meaning, then the reasons the deciding code gave, as one sentence an operator reads. */
-function why(line: ImportedLine): string {
+function why(line: ImportedLine): SafeHtml {
   const reasons = line.reasons.filter((r) => r.code !== line.outcome).map(reasonText);
-  return `${meaning(line.outcome)}${reasons.length ? `: ${reasons.join('; ')}` : ''}.`;
+  if (reasons.length === 0) return html`${meaning(line.outcome)}.`;
+  return html`${meaning(line.outcome)}: ${reasons.map((r, i) => (i === 0 ? r : html`; ${r}`))}.`;
 }
 
 /** Where a statement of the file starts: `line 12` in the operator's language; any other place as the reader named it. */
@@ -223,7 +227,9 @@ function refusedNotice(result: StatementImport): SafeHtml | string {
       })}
     </p>
     <ul>
-      ${result.refusedStatements.map((r) => html`<li><code>${r.statementId}</code> (${placeText(r.location)}): ${r.reason}</li>`)}
+      ${result.refusedStatements.map(
+        (r) => html`<li><code>${r.statementId}</code> (${placeText(r.location)}): <span lang="en">${r.reason}</span></li>`,
+      )}
     </ul>
   </div>`;
 }
@@ -244,7 +250,7 @@ export function statementRoutes(deps: ConsoleDeps): Router {
     const body = req.body as Record<string, string>;
     const account = body.account ?? '';
     const upload = res.locals.upload as UploadedFile | undefined;
-    const problem = (title: string, detail: string, status: number) =>
+    const problem = (title: HtmlValue, detail: SafeHtml, status: number) =>
       ctx.render(
         t('money.statements.title'),
         'transfers',
@@ -254,17 +260,17 @@ export function statementRoutes(deps: ConsoleDeps): Router {
           account,
           html`<section class="error" role="alert">
             <h2>${title}</h2>
-            <p>${detail}</p>
+            ${detail}
           </section>`,
         ),
         status,
       );
     if (!upload || upload.bytes.length === 0)
-      return problem(t('money.statements.error.noFile'), t('money.statements.error.noFile.detail'), 400);
+      return problem(t('money.statements.error.noFile'), html`<p>${t('money.statements.error.noFile.detail')}</p>`, 400);
     const contentType = contentTypeOf(upload.filename, body.format ?? '');
     if (!contentType) {
       const extensions = ACCEPTED.join(', ');
-      return problem(t('money.statements.error.format'), t('money.statements.error.format.detail', { extensions }), 400);
+      return problem(t('money.statements.error.format'), html`<p>${t('money.statements.error.format.detail', { extensions })}</p>`, 400);
     }
     let result: StatementImport;
     try {
@@ -275,9 +281,12 @@ export function statementRoutes(deps: ConsoleDeps): Router {
       );
     } catch (error) {
       if (!(error instanceof OpsApiError) || ![400, 404, 413, 415, 422].includes(error.status)) throw error;
-      const where = error.fieldErrors.map((f) => `${placeText(f.field)}: ${f.message}`).join('; ');
+      // Where, in the operator's language; what the reader found there, in its own words.
+      const where = error.fieldErrors.map((f, i) => html`${i === 0 ? '' : '; '}${placeText(f.field)}: ${ledgerWords(f.message)}`);
       if (error.status === 400) {
-        const title = where ? t('money.statements.error.unreadableAt', { where }) : t('money.statements.error.unreadable');
+        const title = where.length
+          ? th('money.statements.error.unreadableAt', { where: html`${where}` })
+          : t('money.statements.error.unreadable');
         return problem(title, ledgerDetail(error), 400);
       }
       if (error.status === 422) return problem(t('money.statements.error.rejected'), ledgerDetail(error), 422);
@@ -293,22 +302,19 @@ export function statementRoutes(deps: ConsoleDeps): Router {
 /**
  * The ledger's explanation of a file it refused: its own words on an English page. A Turkish page has words for the
  * codes whose explanation is fixed; a refused statement's (`statement_rejected`) names the statement, its account or
- * its balances in the ledger's free text, shown as it came, as is a refusal without a field (no file at all).
+ * its balances in the ledger's free text, quoted as it came and marked English, as is a refusal without a field.
  */
-function ledgerDetail(error: OpsApiError): string {
-  if (currentLocale() === 'en') return error.detail;
-  switch (error.code) {
-    case 'validation_failed':
-      return error.fieldErrors.length > 0 ? t('money.statements.error.unreadable.detail') : error.detail;
-    case 'not_found':
-      return t('money.accounts.notFound');
-    case 'payload_too_large':
-      return t('money.statements.error.tooLarge', { size: MAX_MIB });
-    case 'unsupported_media_type':
-      return t('money.statements.error.mediaType');
-    default:
-      return error.detail;
-  }
+function ledgerDetail(error: OpsApiError): SafeHtml {
+  if (currentLocale() === 'en') return html`<p>${error.detail}</p>`;
+  const ours = (key: MessageKey, params = {}) => html`<p>${t(key, params)}</p>`;
+  if (error.code === 'validation_failed' && error.fieldErrors.length > 0) return ours('money.statements.error.unreadable.detail');
+  if (error.code === 'not_found') return ours('money.accounts.notFound');
+  if (error.code === 'payload_too_large') return ours('money.statements.error.tooLarge', { size: MAX_MIB });
+  if (error.code === 'unsupported_media_type') return ours('money.statements.error.mediaType');
+  return html`<div class="ledger-said">
+    <p>${t('errors.ledger.said')}</p>
+    <p lang="en">${error.detail}</p>
+  </div>`;
 }
 
 function page(ctx: FormContext, accounts: ReceivingAccount[], chosen: string, above: SafeHtml | '' = ''): SafeHtml {
