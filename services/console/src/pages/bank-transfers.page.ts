@@ -36,7 +36,7 @@ function assignForm(ctx: FormContext, transfer: OpsBankTransfer): SafeHtml {
       type="text"
       name="intent"
       required
-      size="38"
+      size="22"
       maxlength="64"
       placeholder="${tr('review.transfers.assignPlaceholder')}"
       aria-label="${tr('review.transfers.assignLabel')}"

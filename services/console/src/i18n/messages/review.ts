@@ -259,7 +259,7 @@ export const review = defineMessages(
     'review.action.remainderHelp': '{received} tutarından azı onaylanırsa: kalan tutara ne olacak',
     'review.action.remainderReturn': 'Kalan: gönderene iade',
     'review.action.remainderSetAside': 'Kalan: kenara ayır',
-    'review.action.remainderReasonPlaceholder': 'Kenara ayırma nedeni',
+    'review.action.remainderReasonPlaceholder': 'Ayırma nedeni',
     'review.action.remainderReasonLabel': 'Kalanın kenara ayrılma nedeni (kenara ayırmak için zorunlu)',
     'review.action.waitForRest': 'Kalanını bekle',
     'review.action.waitForRestConfirm':
