@@ -131,7 +131,7 @@ describe.each(['partner', 'ops'] as const)('the %s OpenAPI document', (name) => 
 });
 
 describe('what the documents cover', () => {
-  it('gives each webhook event its payload, an example and the signature headers', () => {
+  it('gives each webhook event, and the test webhook ping, its payload, an example and the signature headers', () => {
     const webhooks = docs.partner.webhooks as Record<string, { post: { parameters: { name: string }[]; requestBody: Doc } }>;
     expect(Object.keys(webhooks).sort()).toEqual([
       'intent.approved',
@@ -140,6 +140,7 @@ describe('what the documents cover', () => {
       'intent.received',
       'intent.rejected',
       'intent.topped_up',
+      'ping',
       'withdrawal.rejected',
       'withdrawal.returned',
       'withdrawal.sent',
