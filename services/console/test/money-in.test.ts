@@ -34,7 +34,9 @@ describe('money in by hand and by statement', () => {
     await p.waitForURL('**notice=transfer-recorded');
     const main = (await p.locator('main').textContent()) ?? '';
     expect(main).toContain('matched');
-    expect(main).toContain(deposit.intentId);
+    // The deposit by its reference, linked by its id.
+    expect(main).toMatch(new RegExp(`Deposit\\s*${deposit.referenceNo}`));
+    await expect(p.locator(`main dd a[href="/intents/${deposit.intentId}"]`).count()).resolves.toBe(1);
   });
 
   it('shows each bad field next to it', async () => {
