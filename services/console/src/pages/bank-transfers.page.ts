@@ -111,13 +111,19 @@ function describeUnmatched(t: OpsBankTransfer, suggestions: readonly Suggestion[
   return html`${t.description}${why}${aside}${differs}`;
 }
 
+/** A long id that may wrap on a phone after each dash or every 12 characters (its text unchanged: `<wbr>` adds none). */
+function breakable(id: string): SafeHtml {
+  const parts = id.match(/[^-]{1,12}-?/g) ?? [id];
+  return html`${parts.map((part, n) => html`${n > 0 ? html`<wbr />` : ''}${part}`)}`;
+}
+
 /** The columns of a bank transfer wherever transfers are listed; `describe` fills the Description cell. */
 export function transferColumns(describe: (t: OpsBankTransfer) => HtmlValue): Array<Column<OpsBankTransfer>> {
   return [
     { header: tr('review.col.received'), cell: (t) => formatBooked(t.receivedAt, t.receivedTimeKnown) },
     {
       header: tr('review.transfers.col.bankTxId'),
-      cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${t.bankTxId}</code></a>`,
+      cell: (t) => html`<a href="/bank-transfers/${seg(t.bankTransferId)}"><code>${breakable(t.bankTxId)}</code></a>`,
     },
     { header: tr('review.col.amount'), class: 'num', cell: (t) => formatTry(t.amount) },
     { header: tr('review.col.sender'), cell: (t) => html`${t.senderName}<br /><span class="muted">${maskIban(t.senderIban)}</span>` },
