@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
 import { loginInBrowser } from './harness.js';
-import { expectTurkish } from './i18n-pages.js';
+import { englishLeftovers, expectTurkish } from './i18n-pages.js';
 
 const SHOTS =
   process.env.KASA_SCREENSHOTS === '1'
@@ -105,6 +105,13 @@ async function visit(page: Page, name: string, path: string, lang: keyof typeof 
       expectTurkish(html);
     } catch (error) {
       problems.push((error as Error).message);
+    }
+    // What an operator reads besides the text: tooltips, field hints, screen-reader names and confirm questions.
+    // An element marked English (the language switch) is meant for an English reader.
+    for (const [tag] of html.matchAll(/<[a-z][^>]*>/g)) {
+      if (/\slang="en\b/.test(tag)) continue;
+      for (const [, attribute, value] of tag.matchAll(/\s(title|aria-label|placeholder|alt|data-confirm)="([^"]*)"/g))
+        for (const found of englishLeftovers(value ?? '')) problems.push(`${attribute}: ${found}`);
     }
   } else if (!html.includes('<html lang="en">')) {
     problems.push('not in English');
