@@ -3,6 +3,7 @@
  * (`28.11.2026 14:05:03`), or as the API's UTC ISO text with `--utc`, for scripts that read the tables.
  * `--json` always keeps the API's ISO text.
  */
+import { formatLocalTime, isKnownTimeZone } from '@kasa/money';
 
 /** The zone times are printed in when KASA_TIME_ZONE is not set: where the operators work. */
 export const DEFAULT_TIME_ZONE = 'Europe/Istanbul';
@@ -21,28 +22,12 @@ export const utcTimes: TimeFormat = (iso) => iso ?? '';
  * instant is printed as it came, so a changed field never hides what the API said.
  */
 export function localTimes(timeZone: string): TimeFormat {
-  let format: Intl.DateTimeFormat;
-  try {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-  } catch {
+  if (!isKnownTimeZone(timeZone))
     throw new TimeZoneError(`KASA_TIME_ZONE must be an IANA time zone such as ${DEFAULT_TIME_ZONE}, got "${timeZone}"`);
-  }
   return (iso) => {
     if (iso === null || iso === undefined) return '';
     const date = new Date(iso);
-    if (!ISO_INSTANT.test(iso) || Number.isNaN(date.getTime())) return iso;
-    // Assembled from the parts, not the locale's punctuation, which differs between ICU versions.
-    const part = Object.fromEntries(format.formatToParts(date).map(({ type, value }) => [type, value]));
-    return `${part.day}.${part.month}.${part.year} ${part.hour}:${part.minute}:${part.second}`;
+    return !ISO_INSTANT.test(iso) || Number.isNaN(date.getTime()) ? iso : formatLocalTime(date, timeZone);
   };
 }
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { MAX_MINOR_UNITS, MoneyInputError, formatLira, formatTry, isMinorUnits, liraInputValue, parseLira } from '../src/index.js';
+import {
+  MAX_MINOR_UNITS,
+  MoneyInputError,
+  formatLira,
+  formatLocalDay,
+  formatLocalTime,
+  formatTry,
+  isKnownTimeZone,
+  isMinorUnits,
+  liraInputValue,
+  parseLira,
+} from '../src/index.js';
 
 describe('parseLira reads what people type as lira', () => {
   it.each([
@@ -110,5 +121,16 @@ describe('formatting', () => {
   it('knows the wire form of an amount', () => {
     expect(isMinorUnits('150000')).toBe(true);
     for (const bad of ['0', '0150', '-1', '1.5', '1'.repeat(19), 150000]) expect(isMinorUnits(bad)).toBe(false);
+  });
+});
+
+describe('local times beside amounts', () => {
+  it('writes an instant in the desk zone in Turkish order, 24-hour, and a day as dd.mm.yyyy', () => {
+    expect(formatLocalTime(new Date('2026-01-31T21:30:05Z'), 'Europe/Istanbul')).toBe('01.02.2026 00:30:05');
+    expect(formatLocalTime(new Date('2026-01-31T12:00:00Z'), 'UTC')).toBe('31.01.2026 12:00:00');
+    expect(formatLocalDay('2026-12-01')).toBe('01.12.2026');
+    expect(formatLocalDay('not a day')).toBe('not a day');
+    expect(isKnownTimeZone('Europe/Istanbul')).toBe(true);
+    expect(isKnownTimeZone('Mars/Olympus')).toBe(false);
   });
 });

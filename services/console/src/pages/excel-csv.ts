@@ -8,6 +8,7 @@
  * on its own.
  */
 import { Transform } from 'node:stream';
+import { formatLocalTime } from '@kasa/money';
 
 /** How a column's cells are rewritten, by the column's name in the machine file (docs/operations.md, CSV export). */
 type ColumnKind = 'lira' | 'instant' | 'text';
@@ -21,22 +22,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const LIRA = /^-?\d+\.\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** `dd.mm.yyyy hh:mm:ss` in `timeZone`, assembled from parts so no locale's punctuation slips in. */
+/** `dd.mm.yyyy hh:mm:ss` in `timeZone`, as every time on the console. */
 function instantFormat(timeZone: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  return (iso) => {
-    const part = Object.fromEntries(format.formatToParts(new Date(iso)).map(({ type, value }) => [type, value]));
-    return `${part.day}.${part.month}.${part.year} ${part.hour}:${part.minute}:${part.second}`;
-  };
+  return (iso) => formatLocalTime(new Date(iso), timeZone);
 }
 
 /** One text cell of the variant: quoted when it holds `;`, a quote or a line break; one that would run as a formula is guarded. */

@@ -1,6 +1,6 @@
 /** How the console writes money, IBANs and times for operators. Money stays bigint/string: never a float. */
 import { maskIban as maskForLogs } from '@kasa/logger';
-import { formatLira, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
+import { formatLira, formatLocalDay, formatLocalTime, MoneyInputError, parseLiraToMinorUnits } from '@kasa/money';
 import { currentTimeZone } from '../i18n/locale.js';
 
 export { formatTry } from '@kasa/money';
@@ -40,39 +40,15 @@ export function maskIban(iban: string | null | undefined): string {
   return iban ? maskForLogs(iban) : '—';
 }
 
-const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-/** Day.month.year hour:minute:second, the order Turkish operators and banks write, in `timeZone`. */
-function timeFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = TIME_FORMATS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('tr-TR', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    TIME_FORMATS.set(timeZone, format);
-  }
-  return format;
-}
-
 /** ISO instant -> "31.01.2026 15:00:05" in the desk's time zone (CONSOLE_TIME_ZONE, Europe/Istanbul by default). */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '—' : timeFormat(currentTimeZone()).format(date).replace(',', '');
+  return Number.isNaN(date.getTime()) ? '—' : formatLocalTime(date, currentTimeZone());
 }
 
 /** A calendar day "2026-01-31" (as the ledger and banks send it) -> "31.01.2026". */
-export function formatDay(day: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  return match ? `${match[3]}.${match[2]}.${match[1]}` : day;
-}
+export const formatDay = formatLocalDay;
 
 /**
  * When the bank booked a line: its time in the desk's zone, or the date alone when the bank gave no time (MT940): such
