@@ -164,7 +164,7 @@ function depositFact(t: OpsBankTransferDetail, deposit: OpsIntent | null, sites:
 
 /**
  * The transfer's facts, why it matched (or did not), the suggested deposits and its next steps. An open transfer's
- * suggestions come first, above its facts: they are what the operator came for.
+ * suggestions come first, above its facts: they are what the operator came for (below them when there are none).
  */
 function detail(
   ctx: FormContext,
@@ -175,14 +175,16 @@ function detail(
 ): SafeHtml {
   const open = t.status === 'UNMATCHED' || t.status === 'SET_ASIDE';
   const back = html`<div class="actions">${returnForm(ctx, t.bankTransferId, t.amount, t.senderName)}</div>`;
-  return html`${
-      open && !t.closedIntent
-        ? html`<section class="card" data-suggested-deposits>
-            <h2>${tr('review.transfer.suggestedTitle')}</h2>
-            ${suggestionList(ctx, t, suggestions) || html`<p class="muted">${tr('review.transfer.noSuggestion')}</p>`}
-          </section>`
-        : ''
-    }
+  const listed = open && !t.closedIntent ? suggestionList(ctx, t, suggestions) : '';
+  // With none to offer, the card saying so goes below the facts rather than above them.
+  const suggested =
+    open && !t.closedIntent
+      ? html`<section class="card" data-suggested-deposits>
+          <h2>${tr('review.transfer.suggestedTitle')}</h2>
+          ${listed || html`<p class="muted">${tr('review.transfer.noSuggestion')}</p>`}
+        </section>`
+      : '';
+  return html`${listed ? suggested : ''}
     <section class="card">
       ${facts([
         [tr('review.transfers.col.status'), html`${statusBadge(t.status)}${testBadge(t.livemode)}`],
@@ -217,7 +219,8 @@ function detail(
           >`,
         })}
       </p>
-    </section>`;
+    </section>
+    ${listed ? '' : suggested}`;
 }
 
 /** `/bank-transfers/record` (one transfer typed by hand) and `/bank-transfers/:id` (one transfer, its match and suggestions). */
