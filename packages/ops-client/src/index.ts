@@ -13,4 +13,4 @@ export {
 } from './ops-client.js';
 export { OpsApiError, type OpsApiErrorOptions, type OpsProblem } from './ops-api-error.js';
 export { seg, withQuery, type Query } from './query.js';
-export { waitedFor, waitedLongerThan } from './waited.js';
+export { waitedFor, waitedLongerThan, waitedParts } from './waited.js';

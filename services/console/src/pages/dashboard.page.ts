@@ -1,12 +1,13 @@
 import express, { type Router } from 'express';
 import type { QueueHead } from '@kasa/contracts';
-import { seg, waitedFor, waitedLongerThan } from '@kasa/ops-client';
+import { seg, waitedLongerThan } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
-import { currentLocale, t, th } from '../i18n/index.js';
+import { t, th } from '../i18n/index.js';
 import { formatTime } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { type QueueKey } from './live-counts.routes.js';
 import { pageContext } from './page-context.js';
+import { waitedText } from './record-lists.js';
 
 interface Queue {
   /** The reconciliation differences and the auto-replayed events are shown apart: not queues. */
@@ -36,13 +37,6 @@ const QUEUES: Queue[] = [
   { key: 'deadEvents', list: '/deliveries?status=DEAD', item: (id) => `/deliveries/${seg(id)}`, timed: false, fault: true },
   { key: 'failingPartners', list: '/deliveries', item: (id) => `/sites/${seg(id)}`, timed: false, fault: true },
 ];
-
-/** How long something has waited ("2h 5m"), in the page's language ("2 sa 5 dk"). */
-function waited(since: string | null | undefined, now: Date): string {
-  const text = waitedFor(since, now);
-  if (currentLocale() === 'en') return text;
-  return text.replace(/(\d+)([dhms])/g, (_whole, n: string, unit: 'd' | 'h' | 'm' | 's') => t(`dashboard.unit.${unit}`, { n }));
-}
 
 /** Shown only while some receiving account's last statement disagrees with Kasa's bookings: a fault, not a queue. */
 function reconciliationCard(head: QueueHead): SafeHtml | '' {
@@ -85,7 +79,7 @@ function toneOf(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): 
 function card(queue: Queue, head: QueueHead, now: Date, warnMinutes: number): SafeHtml {
   const late = queue.timed && waitedLongerThan(head.oldestAt, warnMinutes, now);
   const tone = toneOf(queue, head, now, warnMinutes);
-  const time = html`<strong title="${formatTime(head.oldestAt)}">${waited(head.oldestAt, now)}</strong>`;
+  const time = html`<strong title="${formatTime(head.oldestAt)}">${waitedText(head.oldestAt, now)}</strong>`;
   const over = late ? html` <span class="badge danger">${t('dashboard.overLimit', { minutes: warnMinutes })}</span>` : '';
   const oldest =
     head.count > 0 && head.oldestAt

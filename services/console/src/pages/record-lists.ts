@@ -5,7 +5,7 @@
  */
 import type { OpsIntent, OpsWithdrawal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { seg, waitedLongerThan, withQuery, type Query } from '@kasa/ops-client';
+import { seg, waitedLongerThan, waitedParts, withQuery, type Query } from '@kasa/ops-client';
 import { t } from '../i18n/index.js';
 import { statusBadge, statusLabel } from '../views/components.js';
 import { formatTime, formatTry, liraInputValue, maskIban, readLira } from '../views/format.js';
@@ -56,13 +56,12 @@ export function withdrawalColumns(sites: SiteDirectory): Array<Column<OpsWithdra
 
 /** How long since `since` at `now`, in its two largest units: "2h 5m" ("2 sa 5 dk"), "45s" under a minute. */
 export function waitedText(since: string | null | undefined, now: Date): string {
-  const started = since ? new Date(since).getTime() : Number.NaN;
-  if (Number.isNaN(started)) return '';
-  const seconds = Math.max(0, Math.floor((now.getTime() - started) / 1000));
-  const [d, h, m] = [Math.floor(seconds / 86400), Math.floor((seconds % 86400) / 3600), Math.floor((seconds % 3600) / 60)];
+  const waited = waitedParts(since, now);
+  if (!waited) return '';
+  const { days: d, hours: h, minutes: m, seconds: s } = waited;
   if (d > 0) return t('records.waited.days', { d, h });
   if (h > 0) return t('records.waited.hours', { h, m });
-  return m > 0 ? t('records.waited.minutes', { m }) : t('records.waited.seconds', { s: seconds });
+  return m > 0 ? t('records.waited.minutes', { m }) : t('records.waited.seconds', { s });
 }
 
 /** How long a queue item has waited, marked past the limit (REVIEW_WAIT_WARN_MINUTES). */

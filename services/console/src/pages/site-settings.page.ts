@@ -1,13 +1,14 @@
 import express, { type Router } from 'express';
 import { pathParam, AppError } from '@kasa/http';
 import type { OpsInput, OpsSite, SiteDeliveryHealth } from '@kasa/contracts';
-import { seg, waitedFor } from '@kasa/ops-client';
+import { seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { currentLocale, t, th } from '../i18n/index.js';
 import { facts } from '../views/components.js';
 import { formatTime, formatTry, liraInputValue, readLira } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
+import { waitedText } from './record-lists.js';
 import { webhookSecretOnce } from './sites.page.js';
 import { readSiteNumbers } from './site-form.js';
 
@@ -22,7 +23,8 @@ function deliveryLine(health: SiteDeliveryHealth | undefined): SafeHtml | string
         });
   return html`${rate}${
     health.failingSince
-      ? html` · <span class="badge danger">${t('sites.deliveries.failingFor', { time: waitedFor(health.failingSince, new Date()) })}</span>`
+      ? html` ·
+          <span class="badge danger">${t('sites.deliveries.failingFor', { time: waitedText(health.failingSince, new Date()) })}</span>`
       : ''
   }${
     health.deadEvents > 0
