@@ -111,8 +111,11 @@ const REPLICA_QUERY_TIMEOUT_MS = 2_000;
  */
 const TEST_WEBHOOK_TIMEOUT_MS = 8_000;
 
+/** Connections of the primary's pool (Prisma's and the hot statements'); the postings bench sizes its floor's pool by it. */
+export const PRIMARY_POOL_MAX = 20;
+
 export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDeps> = {}): LedgerDeps {
-  const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: 20 });
+  const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: PRIMARY_POOL_MAX });
   const db = overrides.db ?? (database as NonNullable<typeof database>).prisma;
   const pool = overrides.pool ?? (database as NonNullable<typeof database>).pool;
   const readPool =
