@@ -97,9 +97,11 @@ export interface CreateOnce<Inserted, Existing extends { idempotencyFingerprint:
 }
 
 /**
- * The create-with-idempotency loop every partner create shares: insert unless the (site, key) exists; if it
- * does, the same body replays the stored record and another body is `idempotency_key_reused`. A reference
- * number that collides with an existing one (1 in billions) is drawn again, a few times at most.
+ * The create-with-idempotency loop every partner create shares, the ledger alone deciding: insert unless the
+ * (site, key) is taken; if it is, the same body replays the stored record, another body is
+ * `idempotency_key_reused`, and a key whose first create has not committed yet is `idempotency_key_in_use`
+ * (409: retry shortly). The common path is the one insert statement; the read only follows a taken key. A
+ * reference number that collides with an existing one (1 in billions) is drawn again, a few times at most.
  */
 export async function createOnce<Inserted, Existing extends { idempotencyFingerprint: string }, Body>(
   create: CreateOnce<Inserted, Existing, Body>,
@@ -129,7 +131,10 @@ export async function createOnce<Inserted, Existing extends { idempotencyFingerp
     }
     if (inserted) return { replayed: false, body: create.toBody(inserted) };
     const existing = await create.findExisting();
-    if (!existing) continue;
+    if (!existing) {
+      // The insert holds the key's lock until it commits (insertRecord): the first create is still in flight.
+      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+    }
     return replayOf(create, existing);
   }
   throw new AppError('service_unavailable', 'Could not allocate a reference number; retry with the same Idempotency-Key.');

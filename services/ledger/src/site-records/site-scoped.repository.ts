@@ -123,8 +123,15 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
   }
 
   /**
-   * Inserts a record unless the site already has one under its idempotency key; null then. One statement, so
-   * twenty concurrent retries produce exactly one row. `own` maps the kind's own columns to their values.
+   * Inserts a record unless its idempotency key is taken; null then, and the caller reads the key's record
+   * (`findByIdempotencyKey`): there, a create that has not committed yet, or none at all.
+   *
+   * One statement, its own transaction (fine behind a transaction pooler): `pg_try_advisory_xact_lock` on a
+   * 64-bit hash of (site, table, key) gates the insert, so a second create with the key while the first is
+   * still in its statement neither waits on the first's uncommitted row (as a bare ON CONFLICT would) nor
+   * inserts: it gets no row, and finds no committed record (409, retry) or the first one committed meanwhile
+   * (replay). The lock is released at commit; a later create takes it and meets the unique (site, key) instead.
+   * Twenty concurrent retries produce exactly one row. `own` maps the kind's own columns to their values.
    */
   protected async insertRecord<Returned extends object>(
     record: NewSiteRecord & { id: string; status: Status },
@@ -132,9 +139,12 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
     returning: string,
   ): Promise<Returned | null> {
     const ownColumns = Object.keys(own);
+    const lockKey = `$${ownColumns.length + 11}`;
+    // INSERT ... SELECT rather than VALUES, for the WHERE; the target columns still type the parameters.
     const text = `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
          external_user_id, external_user_label, idempotency_key, idempotency_fingerprint, ${ownColumns.join(', ')}, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${ownColumns.map((_, i) => `$${i + 11}`).join(', ')}, now(), now())
+       SELECT $1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${ownColumns.map((_, i) => `$${i + 11}`).join(', ')}, now(), now()
+       WHERE pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0))
        ON CONFLICT (site_id, idempotency_key) DO NOTHING
        RETURNING ${returning}`;
     const result = await run<Returned>(this.pool, this.namedStatements, `${this.table.name}-insert`, text, [
@@ -149,6 +159,7 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
       record.idempotencyKey,
       record.idempotencyFingerprint,
       ...Object.values(own),
+      `${record.siteId}:${this.table.name}:${record.idempotencyKey}`,
     ]);
     return result.rows[0] ?? null;
   }
