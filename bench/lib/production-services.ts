@@ -26,8 +26,17 @@ export interface CompiledHandle {
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-export async function startCompiled(name: CompiledService, env: Record<string, string>): Promise<CompiledHandle> {
-  const child = spawn(process.execPath, [`services/${name}/dist/main.js`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `nodeArgs`: Node flags NODE_OPTIONS refuses, such as `--cpu-prof`. */
+export async function startCompiled(
+  name: CompiledService,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<CompiledHandle> {
+  const child = spawn(process.execPath, [...nodeArgs, `services/${name}/dist/main.js`], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errors = 0;
   let stderr = '';
   const lastErrors: string[] = [];
