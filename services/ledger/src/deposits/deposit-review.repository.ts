@@ -1,6 +1,6 @@
-import type { Deposit, DepositStatus, Prisma, PrismaClient } from '@kasa/db';
+import { Prisma, type Deposit, type DepositStatus, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockRow } from '../shared/row-lock.repository.js';
+import { lockAndRead } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
@@ -15,8 +15,9 @@ type Db = PrismaClient | Tx;
 export class DepositReviewRepository {
   constructor(private readonly db: PrismaClient) {}
 
-  async lockDeposit(tx: Tx, id: string): Promise<Deposit | null> {
-    return (await lockRow(tx, 'deposit_intents', id)) ? tx.deposit.findUnique({ where: { id } }) : null;
+  /** Locks the intent and reads it, in one statement. */
+  lockDeposit(tx: Tx, id: string): Promise<Deposit | null> {
+    return lockAndRead<Deposit>(tx, 'deposit_intents', Prisma.DepositScalarFieldEnum, ['status'], id);
   }
 
   /** Locks the intents with these ids, in id order (a batch of transitions); by id. */

@@ -22,39 +22,39 @@ export class JournalRepository {
   constructor(private readonly db: PrismaClient) {}
 
   /**
-   * Posts a balanced transaction. `creditOnly` names a liability account that must not go into debit (for
-   * `site_available`: the site cannot be paid more than it has); that leg is one conditional UPDATE, so two
-   * concurrent approvals re-check the balance under the row lock and cannot both overdraw it. On refusal
-   * nothing is written and the caller rolls back.
+   * Posts a balanced transaction in one statement: the entries, then the balance rows in account-name order.
+   * `creditOnly` names a liability account that must not go into debit (for `site_available`: the site cannot be paid
+   * more than it has); its row is written only if it exists and stays in credit, re-checked under the row lock, so two
+   * concurrent approvals cannot both overdraw it. On refusal the other legs may be written: the caller rolls back.
    */
   async post(tx: Tx, posting: JournalPosting, creditOnly?: JournalAccount): Promise<PostResult> {
     const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
     if (sum !== 0n || posting.legs.length < 2) throw new Error('journal transaction does not balance');
     const legs = [...posting.legs].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
-    // The entries first: a refusal below rolls them back with the caller's transaction.
     const transactionId = randomUUID();
-    await tx.journalEntry.createMany({
-      data: legs.map((leg) => ({
-        transactionId,
-        siteId: posting.siteId,
-        account: leg.account,
-        amount: leg.amount,
-        entityType: posting.entityType,
-        entityId: posting.entityId,
-      })),
-    });
-    for (const leg of legs) {
-      if (leg.account === creditOnly) {
-        const moved = await tx.$executeRaw`
-          UPDATE site_balances SET balance = balance + ${leg.amount}, updated_at = now()
-          WHERE site_id = ${posting.siteId}::uuid AND account = ${leg.account} AND balance + ${leg.amount} <= 0`;
-        if (moved === 0) return { ok: false, account: leg.account, balance: await this.balanceIn(tx, posting.siteId, leg.account) };
-        continue;
-      }
-      await tx.$executeRaw`
-        INSERT INTO site_balances (site_id, account, balance, updated_at)
-        VALUES (${posting.siteId}::uuid, ${leg.account}, ${leg.amount}, now())
-        ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`;
+    const accounts = legs.map((leg) => leg.account);
+    const amounts = legs.map((leg) => leg.amount.toString());
+    const guarded = creditOnly ?? null;
+    const written = await tx.$queryRaw<Array<{ account: string }>>`
+      WITH entries AS (
+        INSERT INTO journal_entries (id, transaction_id, site_id, account, amount, entity_type, entity_id, created_at)
+        SELECT gen_random_uuid(), ${transactionId}::uuid, ${posting.siteId}::uuid, e.account, e.amount, ${posting.entityType},
+          ${posting.entityId}::uuid, ${new Date().toISOString()}::timestamptz
+        FROM unnest(${accounts}::text[], ${amounts}::bigint[]) WITH ORDINALITY AS e(account, amount, ord)
+        ORDER BY e.ord
+      )
+      INSERT INTO site_balances (site_id, account, balance, updated_at)
+      SELECT ${posting.siteId}::uuid, b.account, b.amount, now()
+      FROM unnest(${accounts}::text[], ${amounts}::bigint[]) WITH ORDINALITY AS b(account, amount, ord)
+      -- The guarded account's row must exist: a first posting never creates it in debit.
+      WHERE b.account IS DISTINCT FROM ${guarded}::text
+         OR EXISTS (SELECT 1 FROM site_balances g WHERE g.site_id = ${posting.siteId}::uuid AND g.account = b.account)
+      ORDER BY b.ord
+      ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()
+        WHERE site_balances.account IS DISTINCT FROM ${guarded}::text OR site_balances.balance + EXCLUDED.balance <= 0
+      RETURNING account`;
+    if (guarded !== null && !written.some((row) => row.account === guarded)) {
+      return { ok: false, account: guarded, balance: await this.balanceIn(tx, posting.siteId, guarded) };
     }
     return { ok: true, transactionId };
   }

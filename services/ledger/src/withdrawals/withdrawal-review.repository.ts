@@ -1,6 +1,6 @@
-import type { Prisma, PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
+import { Prisma, type PrismaClient, type Withdrawal, type WithdrawalStatus } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockRow } from '../shared/row-lock.repository.js';
+import { lockAndRead } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
@@ -18,8 +18,9 @@ export class WithdrawalReviewRepository {
     return (await tx.payoutBatchItem.findUnique({ where: { withdrawalId }, select: { batchId: true } }))?.batchId ?? null;
   }
 
-  async lockWithdrawal(tx: Tx, id: string): Promise<Withdrawal | null> {
-    return (await lockRow(tx, 'withdrawals', id)) ? tx.withdrawal.findUnique({ where: { id } }) : null;
+  /** Locks the withdrawal and reads it, in one statement. */
+  lockWithdrawal(tx: Tx, id: string): Promise<Withdrawal | null> {
+    return lockAndRead<Withdrawal>(tx, 'withdrawals', Prisma.WithdrawalScalarFieldEnum, ['status'], id);
   }
 
   /** Locks many withdrawals at once, in id order (two runs over overlapping sets never deadlock); the missing are left out. */

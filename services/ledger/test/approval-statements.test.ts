@@ -1,0 +1,112 @@
+/**
+ * The approve paths' fewer statements keep their meaning: the record locked and read in one statement is the record
+ * Prisma reads, field for field and type for type; the journal's one-statement posting writes the entries and the
+ * balance rows, and its guarded account is still never overdrawn nor created in debit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDatabase, type Database } from '@kasa/db';
+import { DepositReviewRepository } from '../src/deposits/deposit-review.repository.js';
+import { Postings } from '../src/journal/accounts.js';
+import { JournalRepository } from '../src/journal/journal.repository.js';
+import { WithdrawalReviewRepository } from '../src/withdrawals/withdrawal-review.repository.js';
+import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
+
+let h: LedgerHarness;
+let database: Database;
+let site: TestSite;
+beforeAll(async () => {
+  h = await startLedgerHarness();
+  database = createDatabase({ connectionString: h.env.databaseUrl, max: 4 });
+  site = await h.createSite();
+});
+afterAll(async () => {
+  await database?.close();
+  await h?.stop();
+});
+
+const balances = async (siteId: string) =>
+  Object.fromEntries(
+    (await database.prisma.siteBalance.findMany({ where: { siteId } })).map((row) => [row.account, row.balance]),
+  ) as Record<string, bigint>;
+
+describe('a record locked and read in one statement', () => {
+  it('is the deposit Prisma reads, waiting for review and approved with a remainder set aside', async () => {
+    const repository = new DepositReviewRepository(database.prisma);
+    const deposit = await h.createDeposit(site, 10_000, { externalUserLabel: 'Ayşe' });
+    expect((await h.transfer(deposit.referenceNo, 12_000)).status).toBe(201);
+    const waiting = await database.prisma.$transaction((tx) => repository.lockDeposit(tx, deposit.intentId));
+    expect(waiting).toEqual(await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } }));
+    expect(waiting?.status).toBe('PENDING_REVIEW');
+    expect(typeof waiting?.requestedAmount).toBe('bigint');
+
+    const body = { amount: '10000', remainder: { action: 'set_aside', reason: 'kept for the user' } };
+    expect((await h.ops('POST', `/intents/${deposit.intentId}/approve`, body)).status).toBe(200);
+    const approved = await database.prisma.$transaction((tx) => repository.lockDeposit(tx, deposit.intentId));
+    expect(approved).toEqual(await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } }));
+    expect(approved?.remainderSetAside).toBe(2_000n);
+    expect(approved?.approvedAt).toBeInstanceOf(Date);
+  });
+
+  it('is the withdrawal Prisma reads, with its approvals', async () => {
+    const repository = new WithdrawalReviewRepository(database.prisma);
+    await h.fund(site, 50_000);
+    const withdrawal = await h.createWithdrawal(site, 5_000);
+    expect((await h.ops('POST', `/withdrawals/${withdrawal.withdrawalId}/approve`, {})).status).toBe(200);
+    const locked = await database.prisma.$transaction((tx) => repository.lockWithdrawal(tx, withdrawal.withdrawalId));
+    expect(locked).toEqual(await database.prisma.withdrawal.findUnique({ where: { id: withdrawal.withdrawalId } }));
+    expect(locked?.status).toBe('APPROVED');
+    expect(Array.isArray(locked?.approvals)).toBe(true);
+  });
+
+  it('is null for an id with no row', async () => {
+    const repository = new DepositReviewRepository(database.prisma);
+    const missing = await database.prisma.$transaction((tx) => repository.lockDeposit(tx, '00000000-0000-4000-8000-000000000000'));
+    expect(missing).toBeNull();
+  });
+});
+
+describe('a journal posting in one statement', () => {
+  it('writes two balanced entries and moves both balance rows', async () => {
+    const own = await h.createSite();
+    const journal = new JournalRepository(database.prisma);
+    const entityId = (await h.createDeposit(own, 7_000)).intentId;
+    const posted = await database.prisma.$transaction((tx) => journal.post(tx, Postings.depositApproved(own.siteId, entityId, 7_000n)));
+    expect(posted.ok).toBe(true);
+    const entries = await database.prisma.journalEntry.findMany({ where: { entityId }, orderBy: { account: 'asc' } });
+    expect(entries.map((entry) => [entry.account, entry.amount])).toEqual([
+      ['bank_clearing', 7_000n],
+      ['site_available', -7_000n],
+    ]);
+    expect(new Set(entries.map((entry) => entry.transactionId))).toEqual(new Set([posted.ok ? posted.transactionId : '']));
+    expect(await balances(own.siteId)).toEqual({ bank_clearing: 7_000n, site_available: -7_000n });
+  });
+
+  it('refuses a guarded debit past the balance, and one on a site with no balance row, in a transaction the caller rolls back', async () => {
+    const own = await h.createSite();
+    const journal = new JournalRepository(database.prisma);
+    const withdrawalId = (await h.createWithdrawal(own, 1_000)).withdrawalId;
+    const reserve = (amount: bigint) =>
+      database.prisma.$transaction(async (tx) => {
+        const result = await journal.post(tx, Postings.withdrawalReserved(own.siteId, withdrawalId, amount), 'site_available');
+        if (!result.ok) throw Object.assign(new Error('refused'), { result });
+        return result;
+      });
+    // No site_available row yet: refused, never created in debit.
+    await expect(reserve(1_000n)).rejects.toMatchObject({ result: { ok: false, account: 'site_available', balance: 0n } });
+    expect(await balances(own.siteId)).toEqual({});
+
+    await h.fund(own, 3_000);
+    await expect(reserve(3_001n)).rejects.toMatchObject({ result: { ok: false, account: 'site_available', balance: -3_000n } });
+    expect(await balances(own.siteId)).toEqual({ bank_clearing: 3_000n, site_available: -3_000n });
+
+    // Five concurrent reservations of 1,000 against 3,000 available: exactly three pass.
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => reserve(1_000n)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+    expect(await balances(own.siteId)).toEqual({ bank_clearing: 3_000n, site_available: 0n, site_reserved: -3_000n });
+    // The refused postings left nothing: three transactions of two entries each.
+    const entries = await database.prisma.journalEntry.findMany({ where: { entityId: withdrawalId } });
+    expect(entries).toHaveLength(6);
+    expect(new Set(entries.map((entry) => entry.transactionId)).size).toBe(3);
+    expect(entries.reduce((sum, entry) => sum + entry.amount, 0n)).toBe(0n);
+  });
+});
