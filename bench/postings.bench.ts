@@ -14,9 +14,10 @@
  *   threshold): the step that posts its journal entry (site_available / site_reserved, refused past the balance).
  * - floor: BEGIN; one two-row INSERT into journal_entries; one statement for the two site_balances rows (the
  *   withdrawal's conditional on the available balance, as the ledger's); COMMIT.
- * Each run approves BENCH_APPROVALS records (400) or stops starting new ones after BENCH_RUN_SECONDS (30).
+ * Each Kasa run approves BENCH_APPROVALS records (400), each floor run posts BENCH_FLOOR_FACTOR (8) times as many; either
+ * stops starting new ones after BENCH_RUN_SECONDS (30).
  *
- * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_APPROVALS,
+ * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_APPROVALS, BENCH_FLOOR_FACTOR,
  * BENCH_RUN_SECONDS, BENCH_WARMUP (100 approvals of each kind first, not measured), BENCH_KINDS (deposit,withdrawal),
  * BENCH_CPU_PROF_DIR (--cpu-prof a ledger started after the setup there). Prints a JSON summary; rewrites only the postings section of docs/benchmarks.md. Exits 0 when
  * the run completed (a missed goal is reported, not an error), 1 when it could not run.
@@ -42,6 +43,8 @@ const whole = (name: string, fallback: number, min: number, max: number): number
 };
 const ROUNDS = whole('BENCH_ROUNDS', 2, 1, 5);
 const APPROVALS = whole('BENCH_APPROVALS', 400, 20, 20_000);
+/** The floor is many times faster: its runs post this many times more, to last about as long as Kasa's. */
+const FLOOR_FACTOR = whole('BENCH_FLOOR_FACTOR', 8, 1, 100);
 const RUN_SECONDS = whole('BENCH_RUN_SECONDS', 30, 1, 600);
 const WARMUP = whole('BENCH_WARMUP', 100, 0, 5_000);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,4,16,64').split(',').map((part) => {
@@ -61,6 +64,7 @@ const DEPOSIT_KURUS = 10_000;
 const WITHDRAWAL_KURUS = 1_000;
 const FUND_CHUNK_KURUS = 4_000_000;
 const WATCHDOG_MS = 30 * 60_000;
+const IDLE_MS = 3_000;
 /** The issue's goal: approvals at no less than this share of the bare posting loop's rate. */
 const GOAL_RATIO = 0.6;
 
@@ -108,6 +112,7 @@ interface Summary extends RunHeader {
   settings: {
     rounds: number;
     approvals: number;
+    floorFactor: number;
     runSeconds: number;
     warmup: number;
     kinds: Kind[];
@@ -115,6 +120,8 @@ interface Summary extends RunHeader {
     floorPoolSize: number;
   };
   runs: Run[];
+  /** CPU ms per second of the ledger and PostgreSQL with no request in flight (the ledger's pollers), over IDLE_MS. */
+  idle: { ledgerMsPerSecond: number; postgresMsPerSecond: number };
   setup: { deposits: number; withdrawals: number; seconds: number };
   firstFailures: string[];
   journalCheck: { ok: boolean; problems: number; kinds: Record<string, number> };
@@ -275,7 +282,7 @@ async function main(): Promise<void> {
         const before = snapshot({ children: { ledger: ledger.pid }, databaseName });
         const started = performance.now();
         const latencies = await pool(
-          APPROVALS,
+          target === 'kasa' ? ids.length : APPROVALS * FLOOR_FACTOR,
           concurrency,
           (i) => (target === 'kasa' ? approve(kind, ids[i] as string) : post(kind)),
           Date.now() + RUN_SECONDS * 1000,
@@ -316,6 +323,16 @@ async function main(): Promise<void> {
         firstFailures.length = 0;
       }
 
+      // The ledger's own background work (the follow-up, outbox and expiry pollers) while nobody calls it.
+      const idleBefore = snapshot({ children: { ledger: ledger.pid }, databaseName });
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const idleCpu = diff(idleBefore, snapshot({ children: { ledger: ledger.pid }, databaseName }));
+      const idle = {
+        ledgerMsPerSecond: round(((idleCpu.ms.ledger ?? 0) * 1000) / idleCpu.wallMs, 1),
+        postgresMsPerSecond: round(((idleCpu.ms.postgres ?? 0) * 1000) / idleCpu.wallMs, 1),
+      };
+      log(`idle: ${JSON.stringify(idle)}`);
+
       const runs: Run[] = [];
       for (let r = 1; r <= ROUNDS; r += 1) {
         const order: Target[] = r % 2 === 1 ? ['kasa', 'floor'] : ['floor', 'kasa'];
@@ -337,6 +354,7 @@ async function main(): Promise<void> {
         settings: {
           rounds: ROUNDS,
           approvals: APPROVALS,
+          floorFactor: FLOOR_FACTOR,
           runSeconds: RUN_SECONDS,
           warmup: WARMUP,
           kinds: KINDS,
@@ -344,6 +362,7 @@ async function main(): Promise<void> {
           floorPoolSize: PRIMARY_POOL_MAX,
         },
         runs,
+        idle,
         setup,
         firstFailures,
         journalCheck,
@@ -354,6 +373,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       if (process.env.BENCH_NO_DOCS !== '1')
         await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'postings', 'Postings', report(summary));
+      else log(`BENCH_NO_DOCS=1: the section, not written:\n${report(summary)}`);
     },
   );
 }
@@ -380,7 +400,7 @@ function report(s: Summary): string {
   return [
     `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- postings\` (${s.wallSeconds} s wall, of which ${fmt(s.setup.seconds)} s making ${fmt(s.setup.deposits)} deposits and ${fmt(s.setup.withdrawals)} withdrawals), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}; load average (1 min) ${s.load.start[0]} at the start and ${s.load.end[0]} at the end${busy ? ': **the machine was busy with other work**, so the absolute rates are low; Kasa and its floor ran one after the other in the same run and compare by ratio' : ''}.`,
     '',
-    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, LOG_LEVEL=info) on a fresh database, PostgreSQL on this machine. Made first, not timed: deposits of ${fmt(DEPOSIT_KURUS)} kuruş created through the internal API (as the gateway calls it) and paid by a hand-recorded transfer each, so they wait for review; withdrawals of ${fmt(WITHDRAWAL_KURUS)} kuruş waiting for approval, from the same site, funded by approved deposits. Both amounts are below the step-up and four-eyes thresholds, so one operator suffices. **Kasa:** a REVIEWER operator's session approves them through the ops API (\`POST /ops/v1/intents/:id/approve\`, \`POST /ops/v1/withdrawals/:id/approve\`, the withdrawal step that posts its journal entry), ${s.settings.approvals} a run or ${s.settings.runSeconds} s, whichever ends first, after ${s.settings.warmup} unmeasured approvals of each kind. **Floor:** a bare SQL loop in the bench process over a pg Pool of ${s.settings.floorPoolSize} connections (the ledger's primary pool, \`PRIMARY_POOL_MAX\`), at the same concurrency, each iteration one transaction that inserts exactly the journal rows an approval writes and nothing else: BEGIN; one two-row INSERT into \`journal_entries\` (the same columns, triggers and indexes); one statement for the site's two \`site_balances\` rows (the withdrawal's conditional on the available balance, as the ledger's); COMMIT. It has no HTTP, no authentication, no record lock, read or update, no audit entry and no outbox event: it is the floor of the journal's writes, not of an approval. Its rows are on a site of their own and are deleted after each floor run, so the journal check sees Kasa's alone. Each concurrency runs Kasa then the floor in odd rounds and the floor then Kasa in even ones. CPU ms per approval from /proc over the run (PostgreSQL: the bench database's backends and the server's background processes; the floor's client is the bench process).`,
+    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, LOG_LEVEL=info) on a fresh database, PostgreSQL on this machine. Made first, not timed: one deposit of ${fmt(DEPOSIT_KURUS)} kuruş created through the internal API (as the gateway calls it) and paid by a hand-recorded transfer, so it waits for review, and one withdrawal of ${fmt(WITHDRAWAL_KURUS)} kuruş waiting for approval, from the same site, funded by approved deposits; then copied by SQL (bench/lib/clone-records.ts), each copy with its own id, reference, keys and (for a deposit) transfer. Both amounts are below the step-up and four-eyes thresholds, so one operator suffices. **Kasa:** a REVIEWER operator's session approves them through the ops API (\`POST /ops/v1/intents/:id/approve\`, \`POST /ops/v1/withdrawals/:id/approve\`, the withdrawal step that posts its journal entry), ${s.settings.approvals} a run or ${s.settings.runSeconds} s, whichever ends first, after ${s.settings.warmup} unmeasured approvals of each kind. **Floor:** a bare SQL loop in the bench process over a pg Pool of ${s.settings.floorPoolSize} connections (the ledger's primary pool, \`PRIMARY_POOL_MAX\`), at the same concurrency, ${fmt(s.settings.approvals * s.settings.floorFactor)} postings a run, each iteration one transaction that inserts exactly the journal rows an approval writes and nothing else: BEGIN; one two-row INSERT into \`journal_entries\` (the same columns, triggers and indexes); one statement for the site's two \`site_balances\` rows (the withdrawal's conditional on the available balance, as the ledger's); COMMIT. It has no HTTP, no authentication, no record lock, read or update, no audit entry and no outbox event: it is the floor of the journal's writes, not of an approval. Its rows are on a site of their own and are deleted after each floor run, so the journal check sees Kasa's alone. Each concurrency runs Kasa then the floor in odd rounds and the floor then Kasa in even ones. CPU ms per approval from /proc over the run (PostgreSQL: the bench database's backends and the server's background processes; the floor's client is the bench process). With no request in flight the ledger's pollers cost ${fmt(s.idle.ledgerMsPerSecond, 1)} ms of ledger CPU and ${fmt(s.idle.postgresMsPerSecond, 1)} ms of PostgreSQL CPU a second, included in Kasa's figures.`,
     '',
     '| Kind | Concurrency | Kasa approvals/s | Floor postings/s | Kasa / floor (rounds) | Kasa p50 / p99 ms | Floor p50 / p99 ms | CPU ms per approval: ledger / PostgreSQL | Floor CPU ms: client / PostgreSQL |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
