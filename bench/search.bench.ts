@@ -12,15 +12,23 @@
  *    VACUUM (ANALYZE) and CHECKPOINT, as a production table is vacuumed.
  * 2. Searches of each kind (reference, user id, full name, surname, IBAN tail, record id, bank transaction id, a
  *    term with no match), each for a different random record: first one at a time, then 16 at a time.
- * 3. The plan of each kind's statements (EXPLAIN ANALYZE of exactly what the ledger sends, search.repository.ts).
+ *    The CPU time of the ledger, of PostgreSQL and of this process is read from /proc around the parallel phase.
+ * 3. The floor, in the same run: the parallel phase's terms again, 16 at a time, each sent as bare SQL by a pg Pool
+ *    of this process, one index-only statement per kind (the fastest way PostgreSQL can answer that kind's main
+ *    question), so that Kasa's figures are read as a ratio to what the machine did at that moment.
+ * 4. The plan of each kind's statements (EXPLAIN ANALYZE of exactly what the ledger sends, search.repository.ts).
  *
  * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_ROWS (default 1000000; at least 10000),
- * BENCH_SEARCHES (per kind and phase; default 40). Prints a JSON summary; rewrites only the search section of
- * docs/benchmarks.md. Exits 0 when the run completed (a missed goal is reported, not an error), 1 when it could not run.
+ * BENCH_SEARCHES (per kind and phase; default 40), BENCH_KEEP_DB=<name> (seed the database of that name once and
+ * keep it: a later run with the same name and BENCH_ROWS migrates it and searches it without seeding again; drop it
+ * by hand when done). Prints a JSON summary; rewrites only the search section of docs/benchmarks.md. Exits 0 when
+ * the run completed (a missed goal is reported, not an error), 1 when it could not run.
  */
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import pg from 'pg';
+import { ensureDatabase } from '@kasa/db';
+import { TEST_POSTGRES_BASE } from '../packages/testkit/src/index.js';
 import { searchStatements } from '../services/ledger/src/search/search.repository.js';
 import { searchTermsOf } from '../services/ledger/src/search/search-terms.js';
 import { writeMarkedSection } from './lib/doc-section.js';
@@ -29,11 +37,14 @@ import { opsClient } from './lib/ops.js';
 import { repoPath } from './lib/processes.js';
 import { fmt, passFail, percentile } from './lib/report.js';
 import { benchRun } from './lib/bench-run.js';
+import { diff, snapshot, type CpuWindow } from './lib/cpu.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 40);
 if (!Number.isInteger(ROWS) || ROWS < 10_000 || ROWS % 10 !== 0) throw new Error('BENCH_ROWS: a multiple of 10, at least 10000');
 if (!Number.isInteger(SEARCHES) || SEARCHES < 5) throw new Error('BENCH_SEARCHES: a whole number of at least 5');
+const KEEP_DB = process.env.BENCH_KEEP_DB ?? '';
+if (KEEP_DB !== '' && !/^[a-z_][a-z0-9_]{0,62}$/.test(KEEP_DB)) throw new Error('BENCH_KEEP_DB: a database name of a-z, 0-9 and _');
 const PARALLEL = 16;
 const GOAL_P99_MS = 200;
 const WATCHDOG_MS = 60 * 60_000;
@@ -96,10 +107,16 @@ interface Plan {
 interface Summary extends RunHeader {
   benchmark: 'search';
   rows: { deposits: number; bankTransfers: number; withdrawals: number; events: number };
-  seed: { depositsMs: number; transfersMs: number; indexMs: number; vacuumMs: number; tableMb: Record<string, number> };
+  seed: { reused: boolean; depositsMs: number; transfersMs: number; indexMs: number; vacuumMs: number; tableMb: Record<string, number> };
   loadAverage: { beforeSeed: number[]; beforeRuns: number[]; afterRuns: number[] };
   sequential: { all: Stats; byKind: Record<Kind, Stats> };
   parallel: { concurrency: number; wallSeconds: number; all: Stats; byKind: Record<Kind, Stats> };
+  /** The same terms as bare SQL from this process (FLOOR_STATEMENTS), one at a time and 16 at a time. */
+  floor: { sequential: Stats; parallel: { wallSeconds: number; all: Stats; byKind: Record<Kind, Stats> } };
+  /** Kasa's p50 and p99 over the floor's, 16 at a time. */
+  ratio: { p50: number; p99: number };
+  /** CPU milliseconds per search of each component in the 16-at-a-time phases, and the machine's busy share then. */
+  cpu: { kasa: Record<string, number>; floor: Record<string, number>; machineBusy: { kasa: number; floor: number } };
   plans: Record<Kind, Plan[]>;
   goals: Record<string, { goal: string; value: number; met: boolean }>;
   serviceErrorLogLines: number;
@@ -211,16 +228,23 @@ async function seed(databaseUrl: string, siteId: string, accountId: string): Pro
     await client.query('VACUUM (ANALYZE) deposit_intents, bank_transfers, withdrawals, outbox_events');
     await client.query('CHECKPOINT').catch(() => undefined);
     const vacuumMs = Math.round(performance.now() - vacuumStarted);
-    const { rows: sizes } = await client.query<{ relname: string; mb: string }>(
-      `SELECT relname, round(pg_total_relation_size(oid) / 1048576.0) AS mb FROM pg_class WHERE relname IN ('deposit_intents', 'bank_transfers')`,
-    );
     return {
+      reused: false,
       depositsMs: deposits.insertMs,
       transfersMs: transfers.insertMs,
       indexMs: deposits.indexMs + transfers.indexMs + withdrawals.indexMs + events.indexMs,
       vacuumMs,
-      tableMb: Object.fromEntries(sizes.map((s) => [s.relname, Number(s.mb)])),
+      tableMb: await tableMb(databaseUrl),
     };
+  });
+}
+
+async function tableMb(databaseUrl: string): Promise<Record<string, number>> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ relname: string; mb: string }>(
+      `SELECT relname, round(pg_total_relation_size(oid) / 1048576.0) AS mb FROM pg_class WHERE relname IN ('deposit_intents', 'bank_transfers')`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.relname, Number(row.mb)]));
   });
 }
 
@@ -311,90 +335,211 @@ async function explainKind(databaseUrl: string, q: string): Promise<Plan[]> {
   });
 }
 
+/** The keyed database's seed, when BENCH_KEEP_DB names one already seeded with BENCH_ROWS deposits: its site. */
+async function seededSite(databaseUrl: string): Promise<string | null> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ n: number; site: string | null }>(
+      `SELECT count(*)::int AS n, min(site_id::text) AS site FROM deposit_intents`,
+    );
+    const found = rows[0] ?? { n: 0, site: null };
+    if (found.n === 0) return null;
+    if (found.n !== ROWS)
+      throw new Error(`BENCH_KEEP_DB=${KEEP_DB} holds ${found.n} deposits, not BENCH_ROWS=${ROWS}: drop it or set BENCH_ROWS`);
+    return found.site;
+  });
+}
+
+/** Sends `queue` `PARALLEL` at a time through `send`; each sample with its kind. */
+async function inParallel(
+  queue: Array<{ kind: Kind; q: string }>,
+  send: (q: string, kind: Kind) => Promise<{ ms: number; status: number }>,
+): Promise<{ samples: Sample[]; seconds: number }> {
+  const samples: Sample[] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < queue.length) {
+        const item = queue[next] as { kind: Kind; q: string };
+        next += 1;
+        samples.push({ kind: item.kind, ...(await send(item.q, item.kind)) });
+      }
+    }),
+  );
+  return { samples, seconds: (performance.now() - started) / 1000 };
+}
+
+type Sample = { kind: Kind; ms: number; status: number };
+
+/**
+ * The floor's one statement per kind: what PostgreSQL needs at least to answer that kind's main question from an
+ * index (a deposit by reference, user, name or id; a transfer by IBAN tail or bank transaction id), with no
+ * application in between.
+ */
+const FLOOR_STATEMENTS: Record<Kind, { text: string; value: (q: string) => string }> = {
+  reference: { text: `SELECT id FROM deposit_intents WHERE reference_no = $1`, value: (q) => q.toUpperCase().replace(/[\s-]+/g, '') },
+  userId: {
+    text: `SELECT id FROM deposit_intents WHERE external_user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    value: (q) => q,
+  },
+  fullName: {
+    text: `SELECT id FROM deposit_intents WHERE external_user_label ILIKE $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    value: (q) => `%${q}%`,
+  },
+  surname: {
+    text: `SELECT id FROM deposit_intents WHERE external_user_label ILIKE $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    value: (q) => `%${q}%`,
+  },
+  ibanTail: {
+    text: `SELECT id FROM bank_transfers WHERE sender_iban LIKE $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    value: (q) => `%${q.replace(/\s+/g, '')}`,
+  },
+  recordId: { text: `SELECT id FROM deposit_intents WHERE id = $1::uuid`, value: (q) => q },
+  bankTxId: { text: `SELECT id FROM bank_transfers WHERE bank_tx_id = $1`, value: (q) => q },
+  noMatch: { text: `SELECT id FROM deposit_intents WHERE external_user_id = $1 LIMIT 20`, value: (q) => q },
+};
+
+async function floorSearch(pool: pg.Pool, q: string, kind: Kind): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const statement = FLOOR_STATEMENTS[kind];
+  const status = await pool.query(statement.text, [statement.value(q)]).then(
+    () => 200,
+    () => 0,
+  );
+  return { ms: performance.now() - started, status };
+}
+
+/** CPU milliseconds per search of each component over a window of `count` searches. */
+function cpuPerSearch(window: CpuWindow, count: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(window.ms).map(([name, ms]) => [name, round(ms / count, 2)]));
+}
+
 async function main(): Promise<void> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const code = gitState(repoPath());
-  await benchRun({ database: 'kasa_bench_search', watchdogMs: WATCHDOG_MS, log }, async ({ env, databaseUrl, start }) => {
-    const ledger = await start('ledger');
-    const token = env.OPS_BOOTSTRAP_TOKEN as string;
-    const ops = opsClient(ledger.url, token);
-    const site = await ops.createSite(`bench-search-${process.pid}`, 1000);
-    const account = await ops.createReceivingAccount();
-    const beforeSeed = load();
-    const seeded = await seed(databaseUrl, site.siteId, account.id);
-    const terms = Object.fromEntries(KINDS.map((kind) => [kind, termsOf(kind, SEARCHES)])) as Record<Kind, string[]>;
-    // Each kind's terms again, others this time, for the parallel phase.
-    const parallelTerms = Object.fromEntries(KINDS.map((kind) => [kind, termsOf(kind, SEARCHES)])) as Record<Kind, string[]>;
+  const keptUrl = KEEP_DB ? `${TEST_POSTGRES_BASE}/${KEEP_DB}` : null;
+  const prepare = async (): Promise<Record<string, string>> => {
+    if (!keptUrl) return {};
+    await ensureDatabase(keptUrl);
+    return { DATABASE_URL: keptUrl };
+  };
+  await benchRun(
+    { database: 'kasa_bench_search', watchdogMs: WATCHDOG_MS, log, prepare },
+    async ({ env, databaseUrl: freshUrl, start }) => {
+      const databaseUrl = keptUrl ?? freshUrl;
+      const databaseName = new URL(databaseUrl).pathname.slice(1);
+      const ledger = await start('ledger');
+      const token = env.OPS_BOOTSTRAP_TOKEN as string;
+      const beforeSeed = load();
+      const kept = keptUrl ? await seededSite(databaseUrl) : null;
+      let seeded: Summary['seed'];
+      if (kept) {
+        log(`BENCH_KEEP_DB=${KEEP_DB}: searching the ${fmt(ROWS)} rows seeded before`);
+        seeded = { reused: true, depositsMs: 0, transfersMs: 0, indexMs: 0, vacuumMs: 0, tableMb: await tableMb(databaseUrl) };
+      } else {
+        const ops = opsClient(ledger.url, token);
+        const site = await ops.createSite(`bench-search-${process.pid}`, 1000);
+        const account = await ops.createReceivingAccount();
+        seeded = await seed(databaseUrl, site.siteId, account.id);
+      }
+      const terms = Object.fromEntries(KINDS.map((kind) => [kind, termsOf(kind, SEARCHES)])) as Record<Kind, string[]>;
+      // Each kind's terms again, others this time, for the parallel phase.
+      const parallelTerms = Object.fromEntries(KINDS.map((kind) => [kind, termsOf(kind, SEARCHES)])) as Record<Kind, string[]>;
 
-    // A few searches first, so the ledger's connections and the database's caches are warm as in service.
-    for (const kind of KINDS) await timedSearch(ledger.url, token, terms[kind][0] as string);
-    const beforeRuns = load();
-    log(`sequential: ${KINDS.length} kinds x ${SEARCHES}, load average ${beforeRuns.join(' ')}`);
-    const sequentialSamples: Array<{ kind: Kind; ms: number; status: number }> = [];
-    // Interleaved by kind, so that a moment of load elsewhere on the machine falls on every kind alike.
-    for (let i = 0; i < SEARCHES; i += 1) {
-      for (const kind of KINDS) sequentialSamples.push({ kind, ...(await timedSearch(ledger.url, token, terms[kind][i] as string)) });
-    }
-    log(`parallel: ${KINDS.length} kinds x ${SEARCHES}, ${PARALLEL} at a time`);
-    const queue = KINDS.flatMap((kind) => parallelTerms[kind].map((q) => ({ kind, q }))).sort(() => Math.random() - 0.5);
-    const parallelSamples: Array<{ kind: Kind; ms: number; status: number }> = [];
-    const parallelStarted = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: PARALLEL }, async () => {
-        while (next < queue.length) {
-          const item = queue[next] as { kind: Kind; q: string };
-          next += 1;
-          parallelSamples.push({ kind: item.kind, ...(await timedSearch(ledger!.url, token, item.q)) });
+      // A few searches first, so the ledger's connections and the database's caches are warm as in service.
+      for (const kind of KINDS) await timedSearch(ledger.url, token, terms[kind][0] as string);
+      const beforeRuns = load();
+      log(`sequential: ${KINDS.length} kinds x ${SEARCHES}, load average ${beforeRuns.join(' ')}`);
+      const sequentialSamples: Sample[] = [];
+      // Interleaved by kind, so that a moment of load elsewhere on the machine falls on every kind alike.
+      for (let i = 0; i < SEARCHES; i += 1) {
+        for (const kind of KINDS) sequentialSamples.push({ kind, ...(await timedSearch(ledger.url, token, terms[kind][i] as string)) });
+      }
+      log(`parallel: ${KINDS.length} kinds x ${SEARCHES}, ${PARALLEL} at a time`);
+      const queue = KINDS.flatMap((kind) => parallelTerms[kind].map((q) => ({ kind, q }))).sort(() => Math.random() - 0.5);
+      const cpuTargets = { children: { ledger: ledger.pid }, databaseName };
+      const kasaCpuBefore = snapshot(cpuTargets);
+      const kasaRun = await inParallel(queue, (q) => timedSearch(ledger.url, token, q));
+      const kasaCpu = diff(kasaCpuBefore, snapshot(cpuTargets));
+      const parallelSamples = kasaRun.samples;
+      const parallelSeconds = kasaRun.seconds;
+      log(`floor: the same ${queue.length} terms as bare SQL, ${PARALLEL} at a time`);
+      const floorPool = new pg.Pool({ connectionString: databaseUrl, max: PARALLEL });
+      const floorSequential: Sample[] = [];
+      let floorRun: { samples: Sample[]; seconds: number };
+      let floorCpu: CpuWindow;
+      try {
+        // Every connection opened before the clock starts, as the ledger's are after its warm-up searches.
+        await inParallel(queue.slice(0, PARALLEL * 2), (q, kind) => floorSearch(floorPool, q, kind));
+        for (let i = 0; i < SEARCHES; i += 1) {
+          for (const kind of KINDS) floorSequential.push({ kind, ...(await floorSearch(floorPool, terms[kind][i] as string, kind)) });
         }
-      }),
-    );
-    const parallelSeconds = (performance.now() - parallelStarted) / 1000;
-    const afterRuns = load();
-    log('plans');
-    const plans = {} as Record<Kind, Plan[]>;
-    for (const kind of KINDS) plans[kind] = await explainKind(databaseUrl, terms[kind][0] as string);
+        const floorCpuBefore = snapshot(cpuTargets);
+        floorRun = await inParallel(queue, (q, kind) => floorSearch(floorPool, q, kind));
+        floorCpu = diff(floorCpuBefore, snapshot(cpuTargets));
+      } finally {
+        await floorPool.end();
+      }
+      const afterRuns = load();
+      log('plans');
+      const plans = {} as Record<Kind, Plan[]>;
+      for (const kind of KINDS) plans[kind] = await explainKind(databaseUrl, terms[kind][0] as string);
 
-    const byKind = (samples: Array<{ kind: Kind; ms: number; status: number }>) =>
-      Object.fromEntries(KINDS.map((kind) => [kind, statsOf(samples.filter((s) => s.kind === kind))])) as Record<Kind, Stats>;
-    const sequential = { all: statsOf(sequentialSamples), byKind: byKind(sequentialSamples) };
-    const parallel = {
-      concurrency: PARALLEL,
-      wallSeconds: round(parallelSeconds, 2),
-      all: statsOf(parallelSamples),
-      byKind: byKind(parallelSamples),
-    };
-    const seqScans = KINDS.flatMap((kind) => plans[kind].flatMap((plan) => plan.seqScans));
-    const summary: Summary = {
-      benchmark: 'search',
-      ...runHeader(startedAt, code),
-      rows: { deposits: ROWS, bankTransfers: ROWS, withdrawals: ROWS / 10, events: ROWS / 10 },
-      seed: seeded,
-      loadAverage: { beforeSeed, beforeRuns, afterRuns },
-      sequential,
-      parallel,
-      plans,
-      goals: {
-        sequentialP99: {
-          goal: `< ${GOAL_P99_MS} ms`,
-          value: sequential.all.ms.p99,
-          met: sequential.all.errors === 0 && sequential.all.ms.p99 < GOAL_P99_MS,
+      const byKind = (samples: Array<{ kind: Kind; ms: number; status: number }>) =>
+        Object.fromEntries(KINDS.map((kind) => [kind, statsOf(samples.filter((s) => s.kind === kind))])) as Record<Kind, Stats>;
+      const sequential = { all: statsOf(sequentialSamples), byKind: byKind(sequentialSamples) };
+      const parallel = {
+        concurrency: PARALLEL,
+        wallSeconds: round(parallelSeconds, 2),
+        all: statsOf(parallelSamples),
+        byKind: byKind(parallelSamples),
+      };
+      const floor = {
+        sequential: statsOf(floorSequential),
+        parallel: { wallSeconds: round(floorRun.seconds, 2), all: statsOf(floorRun.samples), byKind: byKind(floorRun.samples) },
+      };
+      const seqScans = KINDS.flatMap((kind) => plans[kind].flatMap((plan) => plan.seqScans));
+      const summary: Summary = {
+        benchmark: 'search',
+        ...runHeader(startedAt, code),
+        rows: { deposits: ROWS, bankTransfers: ROWS, withdrawals: ROWS / 10, events: ROWS / 10 },
+        seed: seeded,
+        loadAverage: { beforeSeed, beforeRuns, afterRuns },
+        sequential,
+        parallel,
+        floor,
+        ratio: {
+          p50: round(parallel.all.ms.p50 / floor.parallel.all.ms.p50),
+          p99: round(parallel.all.ms.p99 / floor.parallel.all.ms.p99),
         },
-        parallelP99: {
-          goal: `< ${GOAL_P99_MS} ms`,
-          value: parallel.all.ms.p99,
-          met: parallel.all.errors === 0 && parallel.all.ms.p99 < GOAL_P99_MS,
+        cpu: {
+          kasa: cpuPerSearch(kasaCpu, queue.length),
+          floor: cpuPerSearch(floorCpu, queue.length),
+          machineBusy: { kasa: round(kasaCpu.machineBusy, 2), floor: round(floorCpu.machineBusy, 2) },
         },
-        seqScans: { goal: '0', value: seqScans.length, met: seqScans.length === 0 },
-      },
-      serviceErrorLogLines: ledger.errorLines(),
-      wallSeconds: Math.round((performance.now() - wallStart) / 1000),
-    };
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    if (process.env.BENCH_NO_DOCS !== '1')
-      await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'search', 'Ops search', report(summary));
-  });
+        plans,
+        goals: {
+          sequentialP99: {
+            goal: `< ${GOAL_P99_MS} ms`,
+            value: sequential.all.ms.p99,
+            met: sequential.all.errors === 0 && sequential.all.ms.p99 < GOAL_P99_MS,
+          },
+          parallelP99: {
+            goal: `< ${GOAL_P99_MS} ms`,
+            value: parallel.all.ms.p99,
+            met: parallel.all.errors === 0 && parallel.all.ms.p99 < GOAL_P99_MS,
+          },
+          seqScans: { goal: '0', value: seqScans.length, met: seqScans.length === 0 },
+        },
+        serviceErrorLogLines: ledger.errorLines(),
+        wallSeconds: Math.round((performance.now() - wallStart) / 1000),
+      };
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      if (process.env.BENCH_NO_DOCS !== '1')
+        await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'search', 'Ops search', report(summary));
+    },
+  );
 }
 
 function report(s: Summary): string {
@@ -407,12 +552,16 @@ function report(s: Summary): string {
   return [
     `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- search\` (${s.wallSeconds} s wall), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}. **Load average** (1, 5, 15 min) before the seed ${s.loadAverage.beforeSeed.join(', ')}, before the searches ${s.loadAverage.beforeRuns.join(', ')}, after them ${s.loadAverage.afterRuns.join(', ')}: the machine was shared with other work, so these figures are an upper bound; regenerate on a quiet machine.`,
     '',
-    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, LOG_LEVEL=info) on a fresh, migrated database, PostgreSQL on this machine. Seeded with one INSERT ... SELECT generate_series per table (secondary indexes dropped for it and re-created): ${fmt(s.rows.deposits)} deposits (insert ${fmt(s.seed.depositsMs / 1000, 1)} s) and ${fmt(s.rows.bankTransfers)} bank transfers (${fmt(s.seed.transfersMs / 1000, 1)} s), and ${fmt(s.rows.withdrawals)} withdrawals and ${fmt(s.rows.events)} webhook events so that their statements read real tables too; indexes re-built in ${fmt(s.seed.indexMs / 1000, 1)} s, then VACUUM (ANALYZE) and CHECKPOINT (${fmt(s.seed.vacuumMs / 1000, 1)} s); deposit_intents ${fmt(s.seed.tableMb.deposit_intents ?? 0)} MB and bank_transfers ${fmt(s.seed.tableMb.bank_transfers ?? 0)} MB with their indexes. Names from a list of 20 first names and 20 surnames (400 names), random references and IBANs, 200,000 partner users; 7 in 10 transfers matched to their deposit; 3 in 5 descriptions carry the reference spaced and in lower case, 1 in 5 as is, 1 in 5 none. Each search is \`GET /ops/v1/search?q=\` for a different random record (limit 20, every kind of record at once), timed at the client: ${SEARCHES_TEXT(s)} one at a time (kinds interleaved), then as many others ${s.parallel.concurrency} at a time (${s.parallel.wallSeconds} s).`,
+    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, LOG_LEVEL=info) on a ${s.seed.reused ? 'migrated database seeded by an earlier run (BENCH_KEEP_DB)' : 'fresh, migrated database'}, PostgreSQL on this machine. Seeded with one INSERT ... SELECT generate_series per table (secondary indexes dropped for it and re-created): ${fmt(s.rows.deposits)} deposits (insert ${fmt(s.seed.depositsMs / 1000, 1)} s) and ${fmt(s.rows.bankTransfers)} bank transfers (${fmt(s.seed.transfersMs / 1000, 1)} s), and ${fmt(s.rows.withdrawals)} withdrawals and ${fmt(s.rows.events)} webhook events so that their statements read real tables too; indexes re-built in ${fmt(s.seed.indexMs / 1000, 1)} s, then VACUUM (ANALYZE) and CHECKPOINT (${fmt(s.seed.vacuumMs / 1000, 1)} s); deposit_intents ${fmt(s.seed.tableMb.deposit_intents ?? 0)} MB and bank_transfers ${fmt(s.seed.tableMb.bank_transfers ?? 0)} MB with their indexes. Names from a list of 20 first names and 20 surnames (400 names), random references and IBANs, 200,000 partner users; 7 in 10 transfers matched to their deposit; 3 in 5 descriptions carry the reference spaced and in lower case, 1 in 5 as is, 1 in 5 none. Each search is \`GET /ops/v1/search?q=\` for a different random record (limit 20, every kind of record at once), timed at the client: ${SEARCHES_TEXT(s)} one at a time (kinds interleaved), then as many others ${s.parallel.concurrency} at a time (${s.parallel.wallSeconds} s).`,
     '',
     '| Search | One at a time: p50 / p95 / p99 / max ms | 16 at a time: p50 / p95 / p99 / max ms | Not 200 |',
     '|---|---:|---:|---:|',
     ...KINDS.map((kind) => row(KIND_LABEL[kind], s.sequential.byKind[kind], s.parallel.byKind[kind])),
     row('**all**', s.sequential.all, s.parallel.all),
+    '',
+    `**Floor, same run:** the same terms sent as bare SQL by a pg Pool of the bench process, one index-only statement per kind (FLOOR_STATEMENTS in bench/search.bench.ts): one at a time p50 / p99 ${fmt(s.floor.sequential.ms.p50, 1)} / ${fmt(s.floor.sequential.ms.p99, 1)} ms; 16 at a time ${fmt(s.floor.parallel.all.ms.p50, 1)} / ${fmt(s.floor.parallel.all.ms.p99, 1)} ms (${s.floor.parallel.wallSeconds} s). **Kasa / floor**, 16 at a time: p50 ${s.ratio.p50}x, p99 ${s.ratio.p99}x.`,
+    '',
+    `**CPU per search** (16 at a time, from /proc, 10 ms ticks): ${cpuText(s.cpu.kasa)}; the floor ${cpuText(s.cpu.floor)}. The machine was ${Math.round(s.cpu.machineBusy.kasa * 100)} % busy during Kasa's phase, ${Math.round(s.cpu.machineBusy.floor * 100)} % during the floor's.`,
     '',
     `**16 at a time** the ledger answered ${fmt(s.parallel.all.count / s.parallel.wallSeconds, 1)} searches/s. With 16 in flight at that rate each takes ${fmt((16 / (s.parallel.all.count / s.parallel.wallSeconds)) * 1000)} ms on average (Little's law), close to the measured median: the time is spent waiting for the ${s.cpus} CPUs (the ledger's Node.js thread, PostgreSQL, this load generator and the rest of the machine's load), not in the statements, whose plans and times follow.`,
     '',
@@ -431,6 +580,12 @@ function report(s: Summary): string {
     `Ledger error log lines during the run: ${s.serviceErrorLogLines}.`,
   ].join('\n');
 }
+
+const cpuText = (perSearch: Record<string, number>) =>
+  Object.entries(perSearch)
+    .filter(([, ms]) => ms > 0)
+    .map(([name, ms]) => `${name} ${fmt(ms, 2)} ms`)
+    .join(', ');
 
 const SEARCHES_TEXT = (s: Summary) => `${fmt(s.sequential.all.count)} searches (${SEARCHES} of each kind)`;
 
