@@ -20,7 +20,7 @@ const DEFAULT_LIMIT = 20;
  */
 export function searchOpsRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
-  const repository = new SearchRepository(deps.db, deps.config.opsReadTimeoutMs);
+  const repository = new SearchRepository(deps.pool, deps.config.opsReadTimeoutMs);
   opsRoute(router, 'opsSearch', async (req, res) => {
     const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
     const terms = searchTermsOf(query.q);
@@ -28,7 +28,7 @@ export function searchOpsRoutes(deps: LedgerDeps): Router {
     const schedule = await deliveryScheduleOf(deps, found.events);
     res.json({
       query: terms.text,
-      deposits: (await deps.depositReview.withSenderNames(found.deposits)).map(toOpsDeposit),
+      deposits: found.deposits.map(toOpsDeposit),
       withdrawals: (await withApprovalsRequired(deps, found.withdrawals, (row) => row.siteId)).map((row) =>
         toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, row.approvalsRequired)),
       ),
