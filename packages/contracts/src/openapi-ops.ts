@@ -22,7 +22,7 @@ const ERRORS = {
     'conflict: the record is not in a state that allows this; `reason` says which case (docs/errors.md, conflict)',
     OPS_EXAMPLES.conflictProblem,
   ),
-  '413': problem('payload_too_large: body over 64 KiB (a statement file: over 10 MiB)'),
+  '413': problem('payload_too_large: body over 64 KiB (a statement file: over 16 MiB)'),
   '415': problem(
     'unsupported_media_type: Content-Type must be application/json (a statement file: one of the types its request body lists)',
   ),

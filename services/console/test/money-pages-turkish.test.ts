@@ -179,7 +179,7 @@ describe('money pages in Turkish', () => {
     const form = await get('/statements');
     const formText = expectTurkish(form);
     expect(form).toContain('<title>Ekstre yükle · Kasa Konsol</title>');
-    for (const words of ['Tahsilat hesabı', 'Ekstre dosyası', 'En çok 10 MiB.', 'Dosya uzantısına göre', "Kasa CSV'si", 'Ekstreyi yükle'])
+    for (const words of ['Tahsilat hesabı', 'Ekstre dosyası', 'En çok 16 MiB.', 'Dosya uzantısına göre', "Kasa CSV'si", 'Ekstreyi yükle'])
       expect(formText).toContain(words);
 
     const file = { name: 'gun.xml', mimeType: 'application/xml', buffer: Buffer.from(camt(account.iban, deposit.referenceNo)) };

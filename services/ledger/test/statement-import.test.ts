@@ -245,10 +245,10 @@ describe('refusing a statement', () => {
     expect(imported.body.errors[0].field).toMatch(/^line \d+$/);
   });
 
-  it('refuses a JSON body with 415, a file over 10 MiB with 413, an unknown account with 404', async () => {
+  it('refuses a JSON body with 415, a file over 16 MiB with 413, an unknown account with 404', async () => {
     const account = await newAccount();
     expect((await importFile(account.id, '{}', 'application/json')).status).toBe(415);
-    const huge = await importFile(account.id, Buffer.alloc(10 * 1024 * 1024 + 1, 'a'), 'text/csv');
+    const huge = await importFile(account.id, Buffer.alloc(16 * 1024 * 1024 + 1, 'a'), 'text/csv');
     expect(huge).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
     expect((await importFile('7d1f3c1e-52a8-4d3e-9a56-3b0f3f8b0c11', csvSample(), 'text/csv')).status).toBe(404);
   });

@@ -18,7 +18,7 @@ const MAX_FILE = OPS_ROUTES.importStatement.rawBody.maxBytes;
 const rawMultipart = express.raw({ type: 'multipart/form-data', limit: MAX_FILE + 64 * 1024 });
 
 /**
- * Text fields into `req.body`, the first file into `res.locals.upload`; 413 past 10 MiB, 400 when unreadable (said in
+ * Text fields into `req.body`, the first file into `res.locals.upload`; 413 past 16 MiB, 400 when unreadable (said in
  * the operator's language: the locale middleware runs before this one).
  */
 export const multipartUpload: RequestHandler = (req, res, next) => {

@@ -17,7 +17,7 @@ const MAX_MIB = maxBytes / (1024 * 1024);
 const rawParser = express.raw({ type: () => true, limit: maxBytes });
 
 /**
- * The statement file as bytes, up to the route's own limit (10 MiB, far above the JSON routes' 64 KiB: a month
+ * The statement file as bytes, up to the route's own limit (16 MiB: a 100,000-line CSV; far above the JSON routes' 64 KiB: a month
  * of a busy account's camt.053 is a few MiB); 415 for a type that is no statement, 413 above the limit.
  */
 const statementBody: RequestHandler = (req, res, next) => {
