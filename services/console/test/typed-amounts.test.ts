@@ -53,15 +53,16 @@ describe('a typed amount means the same in the console, the CLI and the ops API'
     ['4.999,99', '499999'],
   ])('%j is %s kuruş everywhere', async (typed, minor) => {
     const { h, page } = setup;
-    const viaConsole = await depositWithMoney();
-    await approveInConsole(viaConsole, typed);
+    // Three deposits, one per way in, approved side by side: each approval touches its own deposit only.
+    const [viaConsole, viaCli, viaApi] = await Promise.all([depositWithMoney(), depositWithMoney(), depositWithMoney()]);
+    const [, cli, api] = await Promise.all([
+      approveInConsole(viaConsole, typed),
+      kasa(['intents', 'approve', viaCli, '--amount', typed]),
+      h.ops('POST', `/intents/${viaApi}/approve`, { amount: minor }),
+    ]);
     await expect(page.locator('.notice').count()).resolves.toBe(1);
-
-    const viaCli = await depositWithMoney();
-    expect((await kasa(['intents', 'approve', viaCli, '--amount', typed])).code).toBe(0);
-
-    const viaApi = await depositWithMoney();
-    expect((await h.ops('POST', `/intents/${viaApi}/approve`, { amount: minor })).status).toBe(200);
+    expect(cli.code).toBe(0);
+    expect(api.status).toBe(200);
 
     for (const intentId of [viaConsole, viaCli, viaApi])
       expect(await stored(intentId)).toMatchObject({ status: 'APPROVED', amount: minor });
@@ -72,16 +73,18 @@ describe('a typed amount means the same in the console, the CLI and the ops API'
     async (typed) => {
       const { h, page } = setup;
       const intentId = await depositWithMoney();
-      await approveInConsole(intentId, typed);
+      // All three are refused and change nothing, so they can be tried on the one deposit side by side.
+      const [, cli, api] = await Promise.all([
+        approveInConsole(intentId, typed),
+        kasa(['intents', 'approve', intentId, '--amount', typed]),
+        h.ops('POST', `/intents/${intentId}/approve`, { amount: typed }),
+      ]);
       await expect(page.locator('.notice').count()).resolves.toBe(0);
       await expect(page.locator('section.error').textContent()).resolves.toContain('amount');
-
-      const cli = await kasa(['intents', 'approve', intentId, '--amount', typed]);
       expect(cli.code).toBe(2);
       expect(cli.stderr).toContain('amounts are lira');
-
       // The API takes kuruş digits only; lira text is a 400, never a guess.
-      expect((await h.ops('POST', `/intents/${intentId}/approve`, { amount: typed })).status).toBe(400);
+      expect(api.status).toBe(400);
       expect(await stored(intentId)).toMatchObject({ status: 'PENDING_REVIEW', amount: String(RECEIVED) });
     },
   );
