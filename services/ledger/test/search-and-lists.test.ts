@@ -69,9 +69,37 @@ describe('search', () => {
     expect(byIban.bankTransfers.map((t) => t.bankTransferId)).toEqual([transfer.body.bankTransferId]);
   });
 
+  it('answers each record as its own ops page does: every field, amounts, times, senders and approvals', async () => {
+    const { h, site } = setup;
+    const user = `same-${randomUUID().slice(0, 8)}`;
+    // Letters only, as a holder's name must be; random, so no other test's record shares it.
+    const holder = `Şule ${Array.from({ length: 8 }, () => 'abcçdefgğhıijklmnoöprsştuüvyz'[Math.floor(Math.random() * 29)]).join('')}`;
+    const deposit = await h.createDeposit(site, 31000, { externalUserId: user, externalUserLabel: `Şule Öğüt ${user}` });
+    const transfer = await h.transfer(spokenForm(deposit.referenceNo), 31000, { senderName: 'ŞULE ÖĞÜT' });
+    const withdrawal = await h.createWithdrawal(site, 12000, { externalUserId: user, targetHolderName: holder });
+    expect(transfer.body.status).toBe('MATCHED');
+    await h.ops('POST', `/intents/${deposit.intentId}/reject`, { reason: 'test' });
+
+    const found = await search(user);
+    expect(found.events.map((e) => e.type)).toEqual(['intent.rejected']);
+    const depositPage = (await h.ops('GET', `/intents/${deposit.intentId}`)).body as Record<string, unknown>;
+    const { bankTransfers: transfersOfDeposit, ...depositOnly } = depositPage;
+    expect(found.deposits).toEqual([depositOnly]);
+    expect(found.deposits[0]).toMatchObject({ senderNames: ['ŞULE ÖĞÜT'] });
+    const withdrawalPage = (await h.ops('GET', `/withdrawals/${withdrawal.withdrawalId}`)).body as Record<string, unknown>;
+    const { siteBalance: _balance, ...withdrawalOnly } = withdrawalPage;
+    expect(found.withdrawals).toEqual([withdrawalOnly]);
+    expect((await search(deposit.referenceNo)).bankTransfers).toEqual(transfersOfDeposit);
+    const eventPage = (await h.ops('GET', `/events/${found.events[0]!.eventId}`)).body as Record<string, unknown>;
+    const { attempts: _attempts, ...eventOnly } = eventPage;
+    expect(found.events[0]).toEqual(
+      expect.objectContaining(Object.fromEntries(Object.entries(eventOnly).filter(([key]) => key in found.events[0]!))),
+    );
+  });
+
   it('treats %, _ and quotes as text, refuses an empty search and finds nothing rather than everything', async () => {
     const { h } = setup;
-    for (const q of ['%%%', '___', "' OR 1=1 --", '\\']) {
+    for (const q of ['%%%', '___', "' OR 1=1 --", '\\', "x'; SELECT pg_sleep(5); --"]) {
       const found = await search(q);
       expect({ q, deposits: found.deposits.length, transfers: found.bankTransfers.length }).toEqual({ q, deposits: 0, transfers: 0 });
     }
