@@ -3,12 +3,19 @@ import type { CreateDepositResponse, RequestOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { KasaConfig } from '@kasa/config';
 import type { Logger } from '@kasa/logger';
-import { msFromNow, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { depositToken, sha256Hex } from '../shared/secrets.js';
 import type { DepositRepository } from './deposit.repository.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
-import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../site-records/create-record.js';
+import {
+  assertSiteTakes,
+  createOnce,
+  newSiteRecord,
+  requestedAmount,
+  type CreateCommand,
+  type Idempotent,
+} from '../site-records/create-record.js';
 import { checkReturnUrl } from '../sites/return-url.js';
 
 export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
@@ -16,6 +23,7 @@ export type CreateDepositCommand = CreateCommand<RequestOf<'createDeposit'>>;
 export interface CreateDepositDeps {
   clock: Clock;
   logger: Logger;
+  /** Read only to say why a create was refused: the insert itself reads the site's row. */
   sites: SiteRepository;
   deposits: DepositRepository;
   accounts: ReceivingAccountRepository;
@@ -32,9 +40,9 @@ export interface CreateDepositDeps {
  */
 export async function createDeposit(deps: CreateDepositDeps, command: CreateDepositCommand): Promise<Idempotent<CreateDepositResponse>> {
   const returnUrl = checkReturnUrl(command.body.returnUrl, deps.config.nodeEnv === 'production');
-  const { site, amount } = await siteAndAmount(deps.sites, command);
-  const account = await deps.accounts.next();
-  if (!account) throw new AppError('service_unavailable', 'No receiving bank account is configured; retry later.');
+  const amount = await requestedAmount(deps.sites, command);
+  const { siteId } = command;
+  let accountId = '';
 
   // The page token is an HMAC of the intent id: made once for the row's hash and reused for the answer's link.
   let token: { id: string; value: string } | undefined;
@@ -50,25 +58,33 @@ export async function createDeposit(deps: CreateDepositDeps, command: CreateDepo
 
   // Expiry needs nothing more here: the ledger's repeatable sweep cancels the intent once it is past expiresAt.
   const created = await createOnce({
-    insert: () => {
+    insert: async () => {
+      const account = await deps.accounts.next();
+      if (!account) throw new AppError('service_unavailable', 'No receiving bank account is configured; retry later.');
+      accountId = account.id;
       const id = randomUUID();
       return deps.deposits.insertUnlessKeyExists({
-        ...newSiteRecord('deposit', site, amount, command),
+        ...newSiteRecord('deposit', amount, command),
         id,
         receivingAccountId: account.id,
         depositTokenHash: sha256Hex(tokenOf(id)),
-        expiresAt: msFromNow(deps.clock, site.depositTtlSeconds * 1000),
+        now: deps.clock.now(),
         returnUrl,
       });
     },
-    findExisting: () => deps.deposits.findByIdempotencyKey(site.id, command.idempotencyKey),
+    findExisting: () => deps.deposits.findByIdempotencyKey(siteId, command.idempotencyKey),
+    recheck: async () => {
+      await assertSiteTakes(deps.sites, siteId, amount);
+      // The cached account list may still hold an account deactivated since: read it again and retry if so.
+      return deps.accounts.refreshUnlessActive(accountId);
+    },
     fingerprint: command.fingerprint,
     answeredBefore: command.answeredBefore,
     toBody: response,
   });
   const { requestId } = command;
   const { intentId, referenceNo, expiresAt } = created.body;
-  if (created.replayed) deps.logger.info('deposit create replayed', { requestId, siteId: site.id, intentId });
-  else deps.logger.info('deposit created', { requestId, siteId: site.id, intentId, referenceNo, amount: created.body.amount, expiresAt });
+  if (created.replayed) deps.logger.info('deposit create replayed', { requestId, siteId, intentId });
+  else deps.logger.info('deposit created', { requestId, siteId, intentId, referenceNo, amount: created.body.amount, expiresAt });
   return created;
 }

@@ -8,8 +8,8 @@ export interface NewDeposit extends NewSiteRecord {
   id?: string;
   receivingAccountId: string;
   depositTokenHash: string;
-  /** Decided by the ledger's clock when the intent is created (the site's TTL after now). */
-  expiresAt: Date;
+  /** "Now" by the ledger's clock: the intent expires the site's deposit TTL after it, as the site's row has it then. */
+  now: Date;
   /** The hosted page's link back to the partner's site, when the partner gave one. */
   returnUrl: string | null;
 }
@@ -37,17 +37,23 @@ export class DepositRepository extends SiteScopedRepository<DepositRow, DepositS
     super(pool, { name: 'deposit_intents', ownColumn: 'approved_at AS "approvedAt"' }, access);
   }
 
-  /** Inserts the intent RESERVED unless the site already has one under this idempotency key; returns null then. */
+  /**
+   * Inserts the intent RESERVED unless the key is taken, the amount is outside the site's limits or the receiving
+   * account is no longer active; returns null then (see insertRecord).
+   */
   async insertUnlessKeyExists(input: NewDeposit): Promise<InsertedDeposit | null> {
     const row = await this.insertRecord<Omit<InsertedDeposit, 'amount'> & { amount: string }>(
       { ...input, id: input.id ?? randomUUID(), status: 'RESERVED' },
       {
-        receiving_account_id: input.receivingAccountId,
-        deposit_token_hash: input.depositTokenHash,
-        expires_at: input.expiresAt,
-        return_url: input.returnUrl,
+        receiving_account_id: { value: input.receivingAccountId },
+        deposit_token_hash: { value: input.depositTokenHash },
+        expires_at: { value: input.now, expression: (now) => `${now}::timestamptz + make_interval(secs => site.deposit_ttl_seconds)` },
+        return_url: { value: input.returnUrl },
       },
       'id::text AS id, reference_no AS "referenceNo", amount, currency, expires_at AS "expiresAt"',
+      // The account list is cached (ReceivingAccountRepository.next): one deactivated since is refused here.
+      (param) =>
+        `EXISTS (SELECT 1 FROM receiving_bank_accounts account WHERE account.id = ${param('receiving_account_id')} AND account.active)`,
     );
     return row ? { ...row, amount: BigInt(row.amount) } : null;
   }

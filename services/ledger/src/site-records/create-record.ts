@@ -1,4 +1,3 @@
-import type { Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { SiteRepository } from '../sites/site.repository.js';
 import { generateReferenceNo, type ReferenceKind } from './reference-no.js';
@@ -44,27 +43,35 @@ export interface NewSiteRecord {
   idempotencyFingerprint: string;
 }
 
-/** The caller's site (401 when the API key's site is gone) and the requested amount, within the site's limits. */
-export async function siteAndAmount(
-  sites: SiteRepository,
-  command: CreateCommand<SiteRecordRequest>,
-): Promise<{ site: Site; amount: bigint }> {
-  const site = await sites.findById(command.siteId);
+/**
+ * Why the site refused a create whose insert found no row and whose key has no record, read fresh from the site's
+ * row (the insert read the same row: a cached copy could be older): 401 when the site is gone, 422 for an amount
+ * outside its limits. Returns when neither explains it.
+ */
+export async function assertSiteTakes(sites: SiteRepository, siteId: string, amount: bigint): Promise<void> {
+  sites.forget(siteId);
+  const site = await sites.findById(siteId);
   if (!site) throw new AppError('unauthorized', 'The API key does not belong to an active site.');
-  const amount = BigInt(command.body.amount);
   assertAmountWithinSiteBounds(site, amount);
-  return { site, amount };
+}
+
+/** The largest value of PostgreSQL's bigint: an amount above it is no site's, and could not even be compared in SQL. */
+const MAX_BIGINT = 2n ** 63n - 1n;
+
+/**
+ * The requested amount. One too large for a bigint is refused here with the site's limits (read fresh); every other
+ * amount is checked against the limits inside the insert ({@link assertSiteTakes} says why one was refused).
+ */
+export async function requestedAmount(sites: SiteRepository, command: CreateCommand<SiteRecordRequest>): Promise<bigint> {
+  const amount = BigInt(command.body.amount);
+  if (amount > MAX_BIGINT) await assertSiteTakes(sites, command.siteId, amount);
+  return amount;
 }
 
 /** A new record's shared columns, with a fresh reference number: build them once per insert attempt. */
-export function newSiteRecord(
-  kind: ReferenceKind,
-  site: { id: string },
-  amount: bigint,
-  command: CreateCommand<SiteRecordRequest>,
-): NewSiteRecord {
+export function newSiteRecord(kind: ReferenceKind, amount: bigint, command: CreateCommand<SiteRecordRequest>): NewSiteRecord {
   return {
-    siteId: site.id,
+    siteId: command.siteId,
     referenceNo: generateReferenceNo(kind),
     amount,
     currency: command.body.currency ?? 'TRY',
@@ -86,10 +93,18 @@ function assertAmountWithinSiteBounds(site: { minAmount: bigint; maxAmount: bigi
 
 /** One create attempt's outcome: the new row, or null when the idempotency key already has one. */
 export interface CreateOnce<Inserted, Existing extends { idempotencyFingerprint: string }, Body> {
-  /** Inserts unless the key exists; a fresh reference number each call (a collision is retried). */
+  /**
+   * Inserts unless the key exists or the site refuses the record (its limits, read in the same statement); a fresh
+   * reference number each call (a collision is retried).
+   */
   insert(): Promise<Inserted | null>;
   /** The row this idempotency key already created. */
   findExisting(): Promise<Existing | null>;
+  /**
+   * After an insert that found no row and a key without a record: throws the site's refusal ({@link assertSiteTakes}),
+   * or says whether something the insert was given from a cache has changed since (true: insert again).
+   */
+  recheck(): Promise<boolean>;
   fingerprint: string;
   /** The gateway answered this key before ({@link CreateCommand.answeredBefore}): only a replay may answer. */
   answeredBefore?: boolean;
@@ -131,11 +146,10 @@ export async function createOnce<Inserted, Existing extends { idempotencyFingerp
     }
     if (inserted) return { replayed: false, body: create.toBody(inserted) };
     const existing = await create.findExisting();
-    if (!existing) {
-      // The insert holds the key's lock until it commits (insertRecord): the first create is still in flight.
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
-    }
-    return replayOf(create, existing);
+    if (existing) return replayOf(create, existing);
+    if (await create.recheck()) continue;
+    // Nothing refuses it: the key's lock was held (insertRecord), so its first create is still in flight.
+    throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
   }
   throw new AppError('service_unavailable', 'Could not allocate a reference number; retry with the same Idempotency-Key.');
 }

@@ -30,6 +30,13 @@ const SHARED_COLUMNS = `id::text AS id, reference_no AS "referenceNo", status::t
   requested_amount AS "requestedAmount", amount, currency, rejected_at AS "rejectedAt",
   rejected_reason AS "rejectedReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+/** A kind's own column of a new record: its parameter, and the SQL made of it if the value is not stored as given. */
+export interface OwnColumn {
+  value: unknown;
+  /** SQL computing the stored value from the parameter (`param`) and the site's row (`site`). */
+  expression?: (param: string) => string;
+}
+
 /** A row as node-postgres returns it: BIGINT money as strings. */
 type RawRow<Row> = Omit<Row, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 
@@ -123,28 +130,39 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
   }
 
   /**
-   * Inserts a record unless its idempotency key is taken; null then, and the caller reads the key's record
-   * (`findByIdempotencyKey`): there, a create that has not committed yet, or none at all.
+   * Inserts a record unless its idempotency key is taken or the site refuses it; null then, and the caller reads
+   * the key's record (`findByIdempotencyKey`) and, without one, the site ({@link CreateOnce.recheck}).
    *
-   * One statement, its own transaction (fine behind a transaction pooler): `pg_try_advisory_xact_lock` on a
-   * 64-bit hash of (site, table, key) gates the insert, so a second create with the key while the first is
-   * still in its statement neither waits on the first's uncommitted row (as a bare ON CONFLICT would) nor
-   * inserts: it gets no row, and finds no committed record (409, retry) or the first one committed meanwhile
-   * (replay). The lock is released at commit; a later create takes it and meets the unique (site, key) instead.
-   * Twenty concurrent retries produce exactly one row. `own` maps the kind's own columns to their values.
+   * One statement, its own transaction (fine behind a transaction pooler), and the create's only one:
+   * - the site's row is read inside it: the amount must lie within the site's limits as they are at that moment
+   *   (no cached copy can let a changed limit through), and an own column may be computed from the row
+   *   ({@link OwnColumn.expression}: a deposit's expiry from the site's TTL);
+   * - `pg_try_advisory_xact_lock` on a 64-bit hash of (site, table, key) gates the insert, so a second create
+   *   with the key while the first is still in its statement neither waits on the first's uncommitted row (as a
+   *   bare ON CONFLICT would) nor inserts: it gets no row, and finds no committed record (409, retry) or the
+   *   first one committed meanwhile (replay). The lock is released at commit; a later create takes it and meets
+   *   the unique (site, key) instead. Twenty concurrent retries produce exactly one row.
+   * `condition` adds the kind's own check (a deposit's receiving account still active), given each column's
+   * parameter.
    */
   protected async insertRecord<Returned extends object>(
     record: NewSiteRecord & { id: string; status: Status },
-    own: Record<string, unknown>,
+    own: Record<string, OwnColumn>,
     returning: string,
+    condition?: (param: (column: string) => string) => string,
   ): Promise<Returned | null> {
     const ownColumns = Object.keys(own);
+    const params = new Map(ownColumns.map((column, i) => [column, `$${i + 11}`]));
+    const param = (column: string) => params.get(column) ?? '';
     const lockKey = `$${ownColumns.length + 11}`;
-    // INSERT ... SELECT rather than VALUES, for the WHERE; the target columns still type the parameters.
+    const selected = ownColumns.map((column) => own[column]?.expression?.(param(column)) ?? param(column));
+    // INSERT ... SELECT rather than VALUES, for the site's row and the WHERE; the target columns type the parameters.
     const text = `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
          external_user_id, external_user_label, idempotency_key, idempotency_fingerprint, ${ownColumns.join(', ')}, created_at, updated_at)
-       SELECT $1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${ownColumns.map((_, i) => `$${i + 11}`).join(', ')}, now(), now()
-       WHERE pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0))
+       SELECT $1, site.id, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${selected.join(', ')}, now(), now()
+       FROM sites site
+       WHERE site.id = $2 AND $5 BETWEEN site.min_amount AND site.max_amount${condition ? ` AND ${condition(param)}` : ''}
+         AND pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0))
        ON CONFLICT (site_id, idempotency_key) DO NOTHING
        RETURNING ${returning}`;
     const result = await run<Returned>(this.pool, this.namedStatements, `${this.table.name}-insert`, text, [
@@ -158,7 +176,7 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
       record.externalUserLabel,
       record.idempotencyKey,
       record.idempotencyFingerprint,
-      ...Object.values(own),
+      ...ownColumns.map((column) => own[column]?.value),
       `${record.siteId}:${this.table.name}:${record.idempotencyKey}`,
     ]);
     return result.rows[0] ?? null;

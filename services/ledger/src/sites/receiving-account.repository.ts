@@ -44,15 +44,30 @@ export class ReceivingAccountRepository {
     return this.db.receivingBankAccount.findUnique({ where: { id } });
   }
 
+  /**
+   * Whether `id` was handed out from a stale list: reads the active accounts again and answers true when `id` is no
+   * longer among them (the caller picks another with {@link next}). Other processes' caches keep a deactivated account
+   * for at most `cacheMs`; the deposit insert checks the account is active, so none is handed out meanwhile.
+   */
+  async refreshUnlessActive(id: string): Promise<boolean> {
+    const accounts = await this.activeAccounts(true);
+    return !accounts.some((account) => account.id === id);
+  }
+
   /** Round-robin over active accounts; null when none is configured. */
   async next(): Promise<ReceivingBankAccount | null> {
-    if (!this.active || this.active.until < Date.now()) {
-      const accounts = await this.db.receivingBankAccount.findMany({ where: { active: true }, orderBy: { createdAt: 'asc' } });
-      this.active = { accounts, until: Date.now() + this.cacheMs };
-    }
-    const { accounts } = this.active;
+    const accounts = await this.activeAccounts(false);
     if (accounts.length === 0) return null;
     this.turn = (this.turn + 1) % accounts.length;
     return accounts[this.turn] ?? null;
+  }
+
+  /** The active accounts, from the cache while it is fresh unless `fresh`. */
+  private async activeAccounts(fresh: boolean): Promise<ReceivingBankAccount[]> {
+    if (fresh || !this.active || this.active.until < Date.now()) {
+      const accounts = await this.db.receivingBankAccount.findMany({ where: { active: true }, orderBy: { createdAt: 'asc' } });
+      this.active = { accounts, until: Date.now() + this.cacheMs };
+    }
+    return this.active.accounts;
   }
 }

@@ -3,7 +3,14 @@ import { normalizeIban } from '@kasa/contracts';
 import type { Logger } from '@kasa/logger';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { WithdrawalRepository } from './withdrawal.repository.js';
-import { createOnce, newSiteRecord, siteAndAmount, type CreateCommand, type Idempotent } from '../site-records/create-record.js';
+import {
+  assertSiteTakes,
+  createOnce,
+  newSiteRecord,
+  requestedAmount,
+  type CreateCommand,
+  type Idempotent,
+} from '../site-records/create-record.js';
 
 export type CreateWithdrawalCommand = CreateCommand<RequestOf<'createWithdrawal'>>;
 
@@ -18,26 +25,31 @@ export async function createWithdrawal(
   deps: CreateWithdrawalDeps,
   command: CreateWithdrawalCommand,
 ): Promise<Idempotent<CreateWithdrawalResponse>> {
-  const { site, amount } = await siteAndAmount(deps.sites, command);
+  const amount = await requestedAmount(deps.sites, command);
+  const siteId = command.siteId;
   const created = await createOnce({
     insert: () =>
       deps.withdrawals.insertUnlessKeyExists({
-        ...newSiteRecord('withdrawal', site, amount, command),
+        ...newSiteRecord('withdrawal', amount, command),
         targetIban: normalizeIban(command.body.targetIban),
         targetHolderName: command.body.targetHolderName.trim(),
       }),
-    findExisting: () => deps.withdrawals.findByIdempotencyKey(site.id, command.idempotencyKey),
+    findExisting: () => deps.withdrawals.findByIdempotencyKey(siteId, command.idempotencyKey),
+    recheck: async () => {
+      await assertSiteTakes(deps.sites, siteId, amount);
+      return false;
+    },
     fingerprint: command.fingerprint,
     answeredBefore: command.answeredBefore,
     toBody: (row) => ({ withdrawalId: row.id, referenceNo: row.referenceNo }),
   });
   // The target IBAN and holder name stay out of the log.
   const { withdrawalId, referenceNo } = created.body;
-  if (created.replayed) deps.logger.info('withdrawal create replayed', { requestId: command.requestId, siteId: site.id, withdrawalId });
+  if (created.replayed) deps.logger.info('withdrawal create replayed', { requestId: command.requestId, siteId, withdrawalId });
   else
     deps.logger.info('withdrawal created', {
       requestId: command.requestId,
-      siteId: site.id,
+      siteId,
       withdrawalId,
       referenceNo,
       amount: amount.toString(),

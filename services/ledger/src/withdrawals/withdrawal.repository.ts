@@ -35,11 +35,14 @@ export class WithdrawalRepository extends SiteScopedRepository<WithdrawalRow, Wi
     );
   }
 
-  /** Inserts the withdrawal PENDING_REVIEW unless the site already has one under this idempotency key (then null). */
+  /**
+   * Inserts the withdrawal PENDING_REVIEW unless the key is taken or the amount is outside the site's limits (then
+   * null: see insertRecord).
+   */
   insertUnlessKeyExists(input: NewWithdrawal): Promise<{ id: string; referenceNo: string } | null> {
     return this.insertRecord(
       { ...input, id: randomUUID(), status: 'PENDING_REVIEW' },
-      { target_iban: input.targetIban, target_holder_name: input.targetHolderName },
+      { target_iban: { value: input.targetIban }, target_holder_name: { value: input.targetHolderName } },
       'id::text AS id, reference_no AS "referenceNo"',
     );
   }
