@@ -69,7 +69,8 @@ const IDLE_MS = 3_000;
 const GOAL_RATIO = 0.6;
 
 type Kind = 'deposit' | 'withdrawal';
-type Target = 'kasa' | 'floor';
+/** `request`: an authenticated ops request that changes nothing (`GET /ops/v1/me`), what any approval pays before its work. */
+type Target = 'kasa' | 'floor' | 'request';
 
 const log = (message: string) => process.stderr.write(`[postings ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const round = (value: number, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -203,6 +204,15 @@ async function main(): Promise<void> {
       };
 
       /** One approval through the ops API: its latency in ms, or null when it did not answer 200. */
+      /** The reference request: the operator's session checked and answered, nothing read or written besides. */
+      const request = async (): Promise<number | null> => {
+        const sent = performance.now();
+        const answer = await operator.ops('GET', '/me');
+        if (answer.status === 200) return performance.now() - sent;
+        failure(`GET /me: ${answer.status} ${JSON.stringify(answer.body)}`);
+        return null;
+      };
+
       const approve = async (kind: Kind, id: string): Promise<number | null> => {
         const sent = performance.now();
         const answer = await operator.ops('POST', approvePath(kind, id), {});
@@ -282,9 +292,9 @@ async function main(): Promise<void> {
         const before = snapshot({ children: { ledger: ledger.pid }, databaseName });
         const started = performance.now();
         const latencies = await pool(
-          target === 'kasa' ? ids.length : APPROVALS * FLOOR_FACTOR,
+          target === 'kasa' ? ids.length : target === 'request' ? APPROVALS * 2 : APPROVALS * FLOOR_FACTOR,
           concurrency,
-          (i) => (target === 'kasa' ? approve(kind, ids[i] as string) : post(kind)),
+          (i) => (target === 'kasa' ? approve(kind, ids[i] as string) : target === 'request' ? request() : post(kind)),
           Date.now() + RUN_SECONDS * 1000,
         );
         const seconds = (performance.now() - started) / 1000;
@@ -338,6 +348,8 @@ async function main(): Promise<void> {
         const order: Target[] = r % 2 === 1 ? ['kasa', 'floor'] : ['floor', 'kasa'];
         for (const kind of KINDS)
           for (const concurrency of CONCURRENCY) for (const target of order) runs.push(await measure(r, kind, target, concurrency));
+        // Kind-free: listed under the first kind measured.
+        for (const concurrency of CONCURRENCY) runs.push(await measure(r, KINDS[0] as Kind, 'request', concurrency));
       }
 
       await clearFloor(false);
@@ -408,6 +420,19 @@ function report(s: Summary): string {
       (row) =>
         `| ${row.kind} | ${row.concurrency} | ${fmt(row.kasaRate)} | ${fmt(row.floorRate)} | **${pct(row.ratio)}** (${row.perRound.map(pct).join(', ')}) | ${fmt(mean(row.kasa.map((r) => r.p50Ms)), 1)} / ${fmt(mean(row.kasa.map((r) => r.p99Ms)), 1)} | ${fmt(mean(row.floor.map((r) => r.p50Ms)), 1)} / ${fmt(mean(row.floor.map((r) => r.p99Ms)), 1)} | ${cpu(row.kasa, (r) => r.cpuMs.ledger)} / ${cpu(row.kasa, (r) => r.cpuMs.postgres)} | ${cpu(row.floor, (r) => r.cpuMs.loadgen)} / ${cpu(row.floor, (r) => r.cpuMs.postgres)} |`,
     ),
+    '',
+    `**Reference:** an authenticated ops request that reads and writes nothing of its own (\`GET /ops/v1/me\` with the same session, ${fmt(s.settings.approvals * 2)} a run, after each round's approvals): what every approval pays before its own work (HTTP, the session's lookup, the access log). The floor's CPU per posting (client and PostgreSQL) over this request's (ledger and PostgreSQL) is the most an approval could reach of the floor's rate on a machine whose CPUs are the limit, if approving itself cost nothing.`,
+    '',
+    '| Concurrency | Requests/s | p50 / p99 ms | CPU ms per request: ledger / PostgreSQL | Floor CPU / request CPU: deposit, withdrawal |',
+    '|---:|---:|---:|---:|---:|',
+    ...s.settings.concurrency.map((concurrency) => {
+      const requests = s.runs.filter((r) => r.target === 'request' && r.concurrency === concurrency);
+      const requestCpu = mean(requests.map((r) => r.cpuMs.ledger + r.cpuMs.postgres));
+      const bound = s.settings.kinds.map((kind) =>
+        pct(mean(runsOf(kind, 'floor', concurrency).map((r) => r.cpuMs.loadgen + r.cpuMs.postgres)) / requestCpu),
+      );
+      return `| ${concurrency} | ${fmt(mean(requests.map((r) => r.perSecond)))} | ${fmt(mean(requests.map((r) => r.p50Ms)), 1)} / ${fmt(mean(requests.map((r) => r.p99Ms)), 1)} | ${cpu(requests, (r) => r.cpuMs.ledger)} / ${cpu(requests, (r) => r.cpuMs.postgres)} | ${bound.join(', ')} |`;
+    }),
     '',
     `Failed requests or refused postings: ${failed}${s.firstFailures.length > 0 ? ` (first: ${s.firstFailures[0]})` : ''}; ${s.serviceErrorLogLines} error log lines from the ledger. Journal check after the run (\`GET /ops/v1/journal/check\`): ${s.journalCheck.ok ? 'clean' : `**${s.journalCheck.problems} problems**`}.`,
     '',
