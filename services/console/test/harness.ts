@@ -40,11 +40,20 @@ export interface ConsoleHarness {
 }
 
 export async function startConsoleHarness(): Promise<ConsoleHarness> {
-  // A loopback webhook host is allowed so a test can create a site with a webhook URL (no DNS here).
-  const env = await createTestEnvironment({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-  const ledger = await startLedger(env.config, 0);
-  const consoleService = await startConsole({ ...env.config, ledgerUrl: ledger.url }, 0);
-  const browser = await launchChromium();
+  // Chromium starts in its own process while the database is migrated and the services start (closed again if
+  // they fail to).
+  const launching = launchChromium();
+  launching.catch(() => undefined);
+  const started = (async () => {
+    // A loopback webhook host is allowed so a test can create a site with a webhook URL (no DNS here).
+    const env = await createTestEnvironment({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    const ledger = await startLedger(env.config, 0);
+    const consoleService = await startConsole({ ...env.config, ledgerUrl: ledger.url }, 0);
+    return { env, ledger, consoleService };
+  })();
+  started.catch(() => launching.then((browser) => browser.close()).catch(() => undefined));
+  const { env, ledger, consoleService } = await started;
+  const browser = await launching;
   const scenario = new Scenario({
     ledgerUrl: ledger.url,
     opsToken: env.config.opsBootstrapToken,
