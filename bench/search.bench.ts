@@ -391,8 +391,8 @@ const FLOOR_STATEMENTS: Record<Kind, { text: string; value: (q: string) => strin
     value: (q) => `%${q}%`,
   },
   ibanTail: {
-    text: `SELECT id FROM bank_transfers WHERE sender_iban LIKE $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
-    value: (q) => `%${q.replace(/\s+/g, '')}`,
+    text: `SELECT id FROM bank_transfers WHERE reverse(sender_iban) LIKE $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+    value: (q) => `${[...q.replace(/\s+/g, '')].reverse().join('')}%`,
   },
   recordId: { text: `SELECT id FROM deposit_intents WHERE id = $1::uuid`, value: (q) => q },
   bankTxId: { text: `SELECT id FROM bank_transfers WHERE bank_tx_id = $1`, value: (q) => q },

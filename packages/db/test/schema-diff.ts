@@ -136,6 +136,8 @@ const ON_ACTION: Record<string, string> = { a: 'NoAction', r: 'Restrict', c: 'Ca
 /** Indexes Prisma's schema cannot express (on an expression), each defined only in the migration that names it. */
 const SQL_ONLY_INDEXES = new Set([
   'bank_transfers_description_key_trgm_idx', // prisma/migrations/20261213000000_search_indexes
+  'withdrawals_target_iban_tail_idx', // prisma/migrations/20261222200000_search_iban_tails
+  'bank_transfers_sender_iban_tail_idx', // prisma/migrations/20261222200000_search_iban_tails
 ]);
 const describeIndex = (table: string, kind: string, cols: string[]) => `${kind} on ${table}(${cols.join(', ')})`;
 

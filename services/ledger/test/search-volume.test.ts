@@ -168,7 +168,7 @@ describe('search over 20,000 records of each kind', () => {
       // A twelfth of everyone: trigram indexes or the newest-first ones (which the planner takes at a million rows,
       // docs/benchmarks.md), never the table.
       { q: 'Kaya', scope: null, expect: [] },
-      { q: '0000 0042', scope: null, expect: ['withdrawals_target_iban_idx', 'bank_transfers_sender_iban_idx'] },
+      { q: '0000 0042', scope: null, expect: ['withdrawals_target_iban_tail_idx', 'bank_transfers_sender_iban_tail_idx'] },
       { q: 'SEEDTX42', scope: null, expect: ['bank_transfers_bank_tx_id_idx'] },
       { q: deposit!.id, scope: null, entityIds: [deposit!.id], expect: ['deposit_intents_pkey', 'outbox_events_entity_id_idx'] },
       { q: 'nothing matches this', scope: null, expect: ['deposit_intents_external_user_label_idx'] },

@@ -33,8 +33,8 @@ export interface Found {
  * Ops search). One round trip reads the three kinds of record, a second (only when a deposit or withdrawal was found,
  * or the term is an id) their events and the deposits' senders.
  *
- * Every probe is served by an index (prisma/migrations/20261213000000_search_indexes): btree for exact values,
- * trigram GIN for text inside a value. Each round trip runs under its own `statement_timeout` of `timeoutMs`
+ * Every probe is served by an index (prisma/migrations/20261213000000_search_indexes and those after it): btree
+ * for exact values and IBAN tails, trigram GIN for text inside a value. Each round trip runs under its own `statement_timeout` of `timeoutMs`
  * (`SET LOCAL` in the implicit transaction of one multi-statement query, so nothing outlives it on a pooled or
  * PgBouncer connection): a search that would take longer is cancelled by PostgreSQL and answered 503, never left
  * running.
@@ -114,7 +114,12 @@ const uuidLiteral = (id: string) => `${literal(id)}::uuid`;
 /** `%`, `_` and `\` are literal in what an operator types (`\` is LIKE's default escape character). */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const containing = (text: string) => literal(`%${likeEscaped(text)}%`);
-const endingWith = (text: string) => literal(`%${likeEscaped(text)}`);
+/**
+ * An IBAN (`column`) ending with `tail`, as its reversed IBAN starting with the reversed tail: the form its btree
+ * index holds (prisma/migrations/20261222200000_search_iban_tails), a prefix read of a few index pages.
+ */
+const ibanEndingWith = (column: 'target_iban' | 'sender_iban', tail: string) =>
+  `reverse(${column}) LIKE ${literal(`${likeEscaped([...tail].reverse().join(''))}%`)}`;
 
 /** The tables search reads; each has the `(created_at, id)` order and the indexes its probes use. */
 type SearchedTable = 'deposit_intents' | 'withdrawals' | 'bank_transfers' | 'outbox_events';
@@ -140,7 +145,7 @@ export function searchStatements(terms: SearchTerms, limit: number, scope: SiteS
     withdrawals: newest('withdrawals', limit, inSites, [
       ...siteRecord,
       ...byName('external_user_label', 'target_holder_name'),
-      ...(terms.ibanTail ? [`target_iban LIKE ${endingWith(terms.ibanTail)}`] : []),
+      ...(terms.ibanTail ? [ibanEndingWith('target_iban', terms.ibanTail)] : []),
     ]),
     // Transfers by id, bank transaction id, the intent they paid, sender name or IBAN tail, and those whose
     // description carries the reference however the sender wrote it (spaces, dashes, lower case): the description
@@ -161,7 +166,7 @@ export function searchStatements(terms: SearchTerms, limit: number, scope: SiteS
             ]
           : []),
         ...byName('sender_name'),
-        ...(terms.ibanTail ? [`sender_iban LIKE ${endingWith(terms.ibanTail)}`] : []),
+        ...(terms.ibanTail ? [ibanEndingWith('sender_iban', terms.ibanTail)] : []),
       ],
     ),
     events: eventsStatement(terms, limit, scope, entityIds),
