@@ -18,12 +18,13 @@ import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
 import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
+import { internalRouteTable } from './internal-routes.js';
 import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
 import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
 import { reconciliationOpsRoutes } from './reconciliation/reconciliation-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
 import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
-import { depositRoutes } from './deposits/deposits.routes.js';
+import { depositHotRoutes, depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
 import { sandboxRoutes } from './sandbox/sandbox.routes.js';
@@ -44,7 +45,7 @@ import { siteOpsRoutes } from './sites/sites-ops.routes.js';
 import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
 import { testWebhookOpsRoutes, testWebhookRoutes } from './sites/test-webhook.routes.js';
 import { withdrawalOpsRoutes } from './withdrawals/withdrawals-ops.routes.js';
-import { withdrawalRoutes } from './withdrawals/withdrawals.routes.js';
+import { withdrawalHotRoutes, withdrawalRoutes } from './withdrawals/withdrawals.routes.js';
 
 /** The ledger's HTTP app: internal API for the gateway, ops API for operators, health and metrics. */
 export function createApp(deps: LedgerDeps): Express {
@@ -55,6 +56,8 @@ export function createApp(deps: LedgerDeps): Express {
   app.disable('etag');
   const metrics = createHttpMetrics('ledger');
   registerLedgerMetrics(metrics.registry, deps);
+  // The gateway's hot calls first, with only the middleware they need; everything else takes the chain below.
+  app.use(internalRouteTable([...depositHotRoutes(deps), ...withdrawalHotRoutes(deps)], { logger: deps.logger, metrics }));
   // Only the ops API may ever be opened from a browser; the gateway-facing internal API needs no browser headers.
   app.use('/ops', helmet());
   app.use(requestId);

@@ -3,6 +3,7 @@ import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf, type InternalRoute } from '../internal-routes.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createDeposit } from './create-deposit.use-case.js';
@@ -15,18 +16,7 @@ import { toDepositListItem, toDepositRecord } from './deposit.views.js';
 export function depositRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  router.post(
-    '/sites/:siteId/deposits',
-    jsonBody,
-    createRecordRoute(
-      (request) => parseRequest('createDeposit', request),
-      (command) => createDeposit(deps, command),
-    ),
-  );
-  router.get(
-    '/sites/:siteId/intents/:intentId',
-    findRecordRoute('intentId', (siteId, id) => deps.deposits.findInSite(siteId, id), toDepositRecord, 'No deposit intent with this id.'),
-  );
+  router.use(routerOf(depositHotRoutes(deps)));
   router.get(
     '/sites/:siteId/intents',
     listRecordsRoute(deps.cursors, 'listIntents', {
@@ -36,4 +26,36 @@ export function depositRoutes(deps: LedgerDeps): Router {
     }),
   );
   return router;
+}
+
+/** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */
+export function depositHotRoutes(deps: LedgerDeps): InternalRoute[] {
+  const auth = internalAuth(deps.config.internalToken);
+  return [
+    {
+      method: 'POST',
+      path: '/sites/:siteId/deposits',
+      handlers: [
+        auth,
+        jsonBody,
+        createRecordRoute(
+          (request) => parseRequest('createDeposit', request),
+          (command) => createDeposit(deps, command),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/sites/:siteId/intents/:intentId',
+      handlers: [
+        auth,
+        findRecordRoute(
+          'intentId',
+          (siteId, id) => deps.deposits.findInSite(siteId, id),
+          toDepositRecord,
+          'No deposit intent with this id.',
+        ),
+      ],
+    },
+  ];
 }

@@ -3,6 +3,7 @@ import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf, type InternalRoute } from '../internal-routes.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createWithdrawal } from './create-withdrawal.use-case.js';
@@ -12,23 +13,7 @@ import { toWithdrawalListItem, toWithdrawalRecord } from './withdrawal.views.js'
 export function withdrawalRoutes(deps: LedgerDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  router.post(
-    '/sites/:siteId/withdrawals',
-    jsonBody,
-    createRecordRoute(
-      (request) => parseRequest('createWithdrawal', request),
-      (command) => createWithdrawal(deps, command),
-    ),
-  );
-  router.get(
-    '/sites/:siteId/withdrawals/:withdrawalId',
-    findRecordRoute(
-      'withdrawalId',
-      (siteId, id) => deps.withdrawals.findInSite(siteId, id),
-      toWithdrawalRecord,
-      'No withdrawal with this id.',
-    ),
-  );
+  router.use(routerOf(withdrawalHotRoutes(deps)));
   router.get(
     '/sites/:siteId/withdrawals',
     listRecordsRoute(deps.cursors, 'listWithdrawals', {
@@ -38,4 +23,36 @@ export function withdrawalRoutes(deps: LedgerDeps): Router {
     }),
   );
   return router;
+}
+
+/** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */
+export function withdrawalHotRoutes(deps: LedgerDeps): InternalRoute[] {
+  const auth = internalAuth(deps.config.internalToken);
+  return [
+    {
+      method: 'POST',
+      path: '/sites/:siteId/withdrawals',
+      handlers: [
+        auth,
+        jsonBody,
+        createRecordRoute(
+          (request) => parseRequest('createWithdrawal', request),
+          (command) => createWithdrawal(deps, command),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/sites/:siteId/withdrawals/:withdrawalId',
+      handlers: [
+        auth,
+        findRecordRoute(
+          'withdrawalId',
+          (siteId, id) => deps.withdrawals.findInSite(siteId, id),
+          toWithdrawalRecord,
+          'No withdrawal with this id.',
+        ),
+      ],
+    },
+  ];
 }
