@@ -14,5 +14,7 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/generated/'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // Slowest files first (jest's cache, else the last whole suite's timings, else scripts/test-durations.json).
+  testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };
