@@ -64,6 +64,84 @@ export class BankTransferRepository {
     return keys.map((key) => inserted.get(key) ?? null);
   }
 
+  /** The transfers whose line key their receiving account already has (one indexed read; none without an account). */
+  async knownLineKeys(tx: Tx, inputs: readonly NewBankTransfer[]): Promise<Set<NewBankTransfer>> {
+    const onAccount = inputs.filter((t) => t.receivingAccountId);
+    if (onAccount.length === 0) return new Set();
+    const rows = await tx.$queryRaw<Array<{ accountId: string; lineKey: string }>>`
+      SELECT receiving_account_id::text AS "accountId", line_key AS "lineKey" FROM bank_transfers
+      WHERE (receiving_account_id, line_key) IN (
+        SELECT * FROM unnest(${onAccount.map((t) => t.receivingAccountId)}::uuid[], ${onAccount.map(transferLineKey)}::text[]))`;
+    const known = new Set(rows.map((row) => `${row.accountId} ${row.lineKey}`));
+    return new Set(onAccount.filter((t) => known.has(`${t.receivingAccountId} ${transferLineKey(t)}`)));
+  }
+
+  /**
+   * Known lines that a statement carries confirm the lines the bank connector posted first: each takes the statement's
+   * id, which is all that changes (reconciliation counts it as confirmed by the bank); a line already in a statement keeps its own.
+   */
+  async confirmKnownByStatement(tx: Tx, known: readonly NewBankTransfer[]): Promise<void> {
+    const carried = known.filter((t) => t.receivingAccountId && t.statementId);
+    if (carried.length === 0) return;
+    await tx.$executeRaw`
+      UPDATE bank_transfers t SET statement_id = k.statement_id
+      FROM unnest(${carried.map((t) => t.receivingAccountId)}::uuid[], ${carried.map(transferLineKey)}::text[],
+        ${carried.map((t) => t.statementId)}::uuid[]) AS k(receiving_account_id, line_key, statement_id)
+      WHERE t.receiving_account_id = k.receiving_account_id AND t.line_key = k.line_key AND t.statement_id IS NULL`;
+  }
+
+  /**
+   * Inserts transfers already decided (their ids, queue status and matching's outcome chosen beforehand), each row
+   * written once, in the order given; returns the rows in that order. Null, and nothing of the call left, when any line
+   * key turned out known on its account (another batch recorded it since it was read, and the unique index made this
+   * insert wait for it): the caller then records the transfers by inserting first ({@link insertLinesUnlessKnown}).
+   */
+  async insertDecided(
+    tx: Tx,
+    rows: ReadonlyArray<{
+      id: string;
+      transfer: NewBankTransfer;
+      status: BankTransferStatus;
+      intentId: string | null;
+      unmatchedReason: string | null;
+      matchReasons: Prisma.InputJsonValue;
+      suggestions: Prisma.InputJsonValue;
+    }>,
+  ): Promise<BankTransfer[] | null> {
+    if (rows.length === 0) return [];
+    const inputs = rows.map((row) => row.transfer);
+    const ids = rows.map((row) => row.id);
+    const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
+        received_time_known, status, intent_id, unmatched_reason, match_reasons, suggestions, receiving_account_id, statement_id, livemode,
+        created_at)
+      SELECT l.id, l.bank_tx_id, l.line_key, l.hand_entry, l.amount, l.currency, l.sender_name, l.sender_iban, l.description,
+        l.received_at, l.received_time_known, l.status::"BankTransferStatus", l.intent_id, l.unmatched_reason, l.match_reasons,
+        l.suggestions, l.receiving_account_id, l.statement_id, l.livemode, now()
+      FROM unnest(${ids}::uuid[], ${inputs.map((t) => t.bankTxId)}::text[], ${inputs.map(transferLineKey)}::text[],
+        ${inputs.map((t) => t.handEntry ?? false)}::boolean[], ${inputs.map((t) => t.amount.toString())}::bigint[],
+        ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[], ${inputs.map((t) => t.senderIban)}::text[],
+        ${inputs.map((t) => t.description)}::text[], ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[],
+        ${inputs.map((t) => t.receivedTimeKnown ?? true)}::boolean[], ${rows.map((r) => r.status)}::text[],
+        ${rows.map((r) => r.intentId)}::uuid[], ${rows.map((r) => r.unmatchedReason)}::text[],
+        ${rows.map((r) => JSON.stringify(r.matchReasons))}::jsonb[], ${rows.map((r) => JSON.stringify(r.suggestions))}::jsonb[],
+        ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[], ${inputs.map((t) => t.statementId ?? null)}::uuid[],
+        ${inputs.map((t) => t.livemode ?? true)}::boolean[])
+        WITH ORDINALITY AS l(id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
+          received_time_known, status, intent_id, unmatched_reason, match_reasons, suggestions, receiving_account_id, statement_id,
+          livemode, ord)
+      ORDER BY l.ord
+      ON CONFLICT (receiving_account_id, line_key) DO NOTHING
+      RETURNING id::text`;
+    if (inserted.length !== rows.length) {
+      // Rows this transaction wrote a moment ago, seen by nobody else: undone, as if never written.
+      await tx.$executeRaw`DELETE FROM bank_transfers WHERE id = ANY(${inserted.map((row) => row.id)}::uuid[])`;
+      return null;
+    }
+    const byId = new Map((await tx.bankTransfer.findMany({ where: { id: { in: ids } } })).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is BankTransfer => row !== undefined);
+  }
+
   /**
    * Serialises what decides whether a line of this account is new: each batch of bank lines takes the account's lock
    * shared (batches do not wait on each other), an operator's hand entry takes it alone, so a hand entry and the

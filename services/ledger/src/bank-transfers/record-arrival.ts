@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { maskIban } from '@kasa/logger';
 import { findReferenceNos } from '../site-records/reference-no.js';
@@ -64,9 +65,12 @@ interface Decided {
  * reasons are stored with it; a transfer no exact reference matched keeps the deposits a near reference names as
  * suggestions (it stays UNMATCHED: an operator confirms one by assigning).
  *
- * Set-based: one insert, one lock of every deposit the transfers name (in id order), one read of the near
- * references, the decisions in memory in order (a deposit two transfers pay sees the first one's money: the second is
- * a split), then one write each of the deposits, the transfers and the audit entries.
+ * Set-based: one read of the line keys the account already has, one lock of every deposit the new transfers name (in
+ * id order), one read of the near references, the decisions in memory in order (a deposit two transfers pay sees the
+ * first one's money: the second is a split), then one write each of the transfers (inserted as decided: each row
+ * written once), the deposits and the audit entries. A line another batch recorded between the read and the insert
+ * (the unique index made this insert wait for it) undoes this call's rows and records the transfers the careful way
+ * ({@link recordArrivalsInsertingFirst}).
  */
 export async function recordArrivals(
   tx: Prisma.TransactionClient,
@@ -75,22 +79,92 @@ export async function recordArrivals(
   transfers: readonly NewBankTransfer[],
   requestId: string | null = null,
 ): Promise<Array<RecordedArrival | null>> {
-  // One batch is one source: real money (statements, connectors, operators) or the sandbox simulator's.
+  const livemode = batchLivemode(transfers);
+  const distinct = distinctLines(transfers);
+  const known = await deps.bankTransfers.knownLineKeys(tx, distinct);
+  const fresh = distinct.filter((transfer) => !known.has(transfer));
+  // A known line that a statement carries confirms the line the bank connector posted first.
+  await deps.bankTransfers.confirmKnownByStatement(
+    tx,
+    distinct.filter((transfer) => known.has(transfer)),
+  );
+  if (fresh.length === 0) return transfers.map(() => null);
+  const decisions = await decideArrivals(
+    tx,
+    deps,
+    actor,
+    fresh.map((transfer) => ({ id: randomUUID(), transfer, references: findReferenceNos(transfer.description) })),
+    livemode,
+  );
+  const settled = await deps.bankTransfers.insertDecided(tx, decisions.decided.map(settledRow));
+  if (!settled) return recordArrivalsInsertingFirst(tx, deps, actor, transfers, requestId);
+  return writeDecided(tx, deps, actor, transfers, decisions, settled, requestId);
+}
+
+/** The row a decided transfer is written as: its queue status and the matching's outcome. */
+function settledRow(d: Decided) {
+  return {
+    id: d.id,
+    transfer: d.transfer,
+    status: d.matched ? ('MATCHED' as const) : ('UNMATCHED' as const),
+    intentId: d.matched?.id ?? null,
+    unmatchedReason: d.reason,
+    matchReasons: d.reasons,
+    suggestions: d.suggestions.map((s) => ({ ...s })),
+  };
+}
+
+/** One batch is one source: real money (statements, connectors, operators) or the sandbox simulator's. */
+function batchLivemode(transfers: readonly NewBankTransfer[]): boolean {
   const livemode = transfers[0]?.livemode ?? true;
   if (transfers.some((transfer) => (transfer.livemode ?? true) !== livemode)) throw new Error('a batch mixes live and simulated money');
-  // A line key repeated within the batch is a repeat of the first one (a batch of lines numbers its repeats apart).
+  return livemode;
+}
+
+/** A line key repeated within the batch is a repeat of the first one (a batch of lines numbers its repeats apart). */
+function distinctLines(transfers: readonly NewBankTransfer[]): NewBankTransfer[] {
   const first = new Map<string, NewBankTransfer>();
   for (const transfer of transfers) {
     const key = transferLineKey(transfer);
     if (!first.has(key)) first.set(key, transfer);
   }
-  const distinct = [...first.values()];
+  return [...first.values()];
+}
+
+/**
+ * {@link recordArrivals} inserting each line UNMATCHED first and settling it once decided: the unique index, not a
+ * read, tells a new line from a known one, so a batch racing this one for the same lines is told apart exactly.
+ */
+async function recordArrivalsInsertingFirst(
+  tx: Prisma.TransactionClient,
+  deps: RecordArrivalDeps,
+  actor: Actor,
+  transfers: readonly NewBankTransfer[],
+  requestId: string | null = null,
+): Promise<Array<RecordedArrival | null>> {
+  const livemode = batchLivemode(transfers);
+  const distinct = distinctLines(transfers);
   const ids = await deps.bankTransfers.insertLinesUnlessKnown(tx, distinct);
   const inserted = distinct.flatMap((transfer, index) => {
     const id = ids[index];
     return id ? [{ id, transfer, references: findReferenceNos(transfer.description) }] : [];
   });
   if (inserted.length === 0) return transfers.map(() => null);
+  const decisions = await decideArrivals(tx, deps, actor, inserted, livemode);
+  const settled = await deps.bankTransfers.settleInserted(tx, decisions.decided.map(settledRow));
+  // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved them.
+  if (!settled || settled.length !== decisions.decided.length) throw new Error('a transfer recorded in this transaction changed under it');
+  return writeDecided(tx, deps, actor, transfers, decisions, settled, requestId);
+}
+
+/** The decisions of the new transfers, in order, against their deposits locked by this transaction. */
+async function decideArrivals(
+  tx: Prisma.TransactionClient,
+  deps: RecordArrivalDeps,
+  actor: Actor,
+  inserted: ReadonlyArray<{ id: string; transfer: NewBankTransfer; references: string[] }>,
+  livemode: boolean,
+): Promise<Decisions> {
 
   // The deposits as this transaction leaves them: each line sees the lines before it.
   const current = new Map<string, Deposit>();
@@ -148,28 +222,34 @@ export async function recordArrivals(
     const suggestions = reason === 'no_reference' || reason === 'unknown_reference' ? rankSuggestions(transfer, candidates, skew) : [];
     return { id, transfer, matched, before: matched ? (only ?? null) : null, reason, reasons, suggestions };
   });
-
   const moved = [...intentIdsOf(decided)].flatMap((id) => {
     const [from, to] = [lockedStatus.get(id), current.get(id)];
     return from && to ? [{ from, to }] : [];
   });
+  return { decided, moved, intentAudits };
+}
+
+/** The decisions of a call: each new transfer's, the deposits they moved (from, to), the deposits' audit entries by transfer. */
+interface Decisions {
+  decided: Decided[];
+  moved: Array<{ from: Deposit['status']; to: Deposit }>;
+  intentAudits: Map<string, AuditEntry>;
+}
+
+/** Writes what the decisions did to the deposits, their audit entries and events; each transfer's record, in the order given. */
+async function writeDecided(
+  tx: Prisma.TransactionClient,
+  deps: RecordArrivalDeps,
+  actor: Actor,
+  transfers: readonly NewBankTransfer[],
+  { decided, moved, intentAudits }: Decisions,
+  settled: readonly BankTransfer[],
+  requestId: string | null,
+): Promise<Array<RecordedArrival | null>> {
   // Locked by this transaction a moment ago: nobody else can have moved them.
   if ((await deps.depositReview.writeArrivals(tx, moved)) !== moved.length) {
     throw new Error('a deposit locked in this transaction changed under it');
   }
-  const settled = await deps.bankTransfers.settleInserted(
-    tx,
-    decided.map((d) => ({
-      id: d.id,
-      status: d.matched ? 'MATCHED' : 'UNMATCHED',
-      intentId: d.matched?.id ?? null,
-      unmatchedReason: d.reason,
-      matchReasons: d.reasons,
-      suggestions: d.suggestions.map((s) => ({ ...s })),
-    })),
-  );
-  // Inserted UNMATCHED by this transaction a moment ago: nobody else can have moved them.
-  if (!settled || settled.length !== decided.length) throw new Error('a transfer recorded in this transaction changed under it');
   await writeAudits(
     tx,
     decided.flatMap((d, index) => {

@@ -79,11 +79,21 @@ export function countsOf(counts: LineCounts): LineCounts {
 }
 
 /**
+ * The most follow-ups a batch may promise and still have its request carry them out before answering: a connector's
+ * batch (at most 500 lines) and a day's statement always. A larger file is answered once its lines commit, and its
+ * follow-ups run right after the answer: a pageful of approvals costs about what recording its lines did, and the
+ * operator who sent 10,000 lines waits for the lines, not for the approvals the commit already guarantees.
+ */
+export const FOLLOW_UPS_BEFORE_ANSWER = 2_000;
+
+/**
  * What a batch of lines does once its transaction committed, whoever delivered it (a statement, a connector): the
  * arrival events published, and the follow-ups of its lines carried out (the deposits its sites' rules approve
  * straight through, the batched payouts the lines showed sent or returned): those {@link promiseLineWork} wrote in the
  * transaction, and those a try before left pending (a crash after a commit: the same lines sent again resume them).
- * Returns the batch's final counts.
+ * Returns the batch's counts at the answer: a batch that promised more than {@link FOLLOW_UPS_BEFORE_ANSWER} counts
+ * none of its follow-ups done (its listed lines say `approval_pending`), which run on once the answer is given; a
+ * ledger stopping meanwhile leaves the rest to the follow-up worker or to the same file sent again.
  */
 export async function afterLinesCommitted(
   deps: RecordLinesDeps & FollowUpDeps,
@@ -95,13 +105,39 @@ export async function afterLinesCommitted(
   for (const { intentId, refusal } of tally.refusals) {
     deps.logger.info('straight-through approval not applied', { requestId: request.requestId, intentId, refusal });
   }
-  const done = await runFollowUps(deps, request.requestId, { receivingAccountId: source.receivingAccountId, lineKeys: tally.lineKeys });
+  const selection = { receivingAccountId: source.receivingAccountId, lineKeys: tally.lineKeys };
+  // What the batch's commit may have promised: an approval per deposit paid, each payout sent or returned.
+  const promisedWork = tally.paid.length + tally.payouts.sent.length + tally.payouts.returned.length;
+  const done =
+    promisedWork <= FOLLOW_UPS_BEFORE_ANSWER
+      ? await runFollowUps(deps, request.requestId, selection)
+      : runAfterAnswer(deps, request.requestId, selection, promisedWork);
   const promised = tally.outcomes.filter((o) => o.approvalPromised && o.deposit);
   if (promised.length > 0) {
     const approvals = await deps.followUps.approvalsOf(promised.map((o) => o.deposit?.depositId ?? ''));
     for (const outcome of promised) settleApproval(outcome, approvals.get(outcome.deposit?.depositId ?? ''));
   }
   return { ...tally.counts, autoApproved: done.autoApproved, payoutsSent: done.payoutsSent, payoutsReturned: done.payoutsReturned };
+}
+
+/** A large batch's follow-ups, started without waiting (none counted yet); the outcome is logged when they end. */
+function runAfterAnswer(
+  deps: RecordLinesDeps & FollowUpDeps,
+  requestId: string,
+  selection: { receivingAccountId: string; lineKeys: string[] },
+  promised: number,
+): { autoApproved: number; payoutsSent: number; payoutsReturned: number } {
+  const started = performance.now();
+  deps.logger.info('follow-ups run after the answer', { requestId, promised });
+  void runFollowUps(deps, requestId, selection).then(
+    (counts) => deps.logger.info('follow-ups after the answer done', { requestId, ...counts, ms: Math.round(performance.now() - started) }),
+    (error: unknown) =>
+      deps.logger.warn('follow-ups after the answer stopped; the follow-up worker resumes them', {
+        requestId,
+        reason: error instanceof Error ? error.message : String(error),
+      }),
+  );
+  return { autoApproved: 0, payoutsSent: 0, payoutsReturned: 0 };
 }
 
 /** The running counts of a batch, and the arrivals that paid a deposit (for straight-through approval once committed). */
@@ -154,7 +190,7 @@ export interface LineSource {
  * Lines recorded per round of statements: bounded work per query whatever the file's size, and few enough that the
  * work in memory between two queries (building and reading a round's rows) stays a few tens of milliseconds.
  */
-const CHUNK_LINES = 250;
+const CHUNK_LINES = 1_000;
 
 /**
  * Records the lines a bank delivered for a receiving account (one statement's, or a connector's request) inside the
