@@ -66,7 +66,7 @@ export class SearchRepository {
 
   /**
    * Runs `statements` in one round trip under the statement timeout; each one's rows with camelCase keys and
-   * BIGINT columns as bigint. The statements carry their values as literals (searchStatements says why).
+   * BIGINT columns as bigint. The statements carry their values as literals (`literal` says why).
    */
   private async read(statements: SearchStatement[]): Promise<Array<Array<Record<string, unknown>>>> {
     const text = [`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.timeoutMs))}`, ...statements.map((s) => s.text)].join(';\n');
