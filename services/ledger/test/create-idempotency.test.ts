@@ -4,8 +4,10 @@
  * commit, 422 for another body, and 409 `idempotency_key_in_use` while the key's first create is still in
  * flight.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { dropDatabase, ensureDatabase } from '@kasa/db';
+import { startPgBouncer, TEST_POSTGRES_BASE, type PgBouncer } from '@kasa/testkit';
 import { startLedgerHarness, type HttpResult, type LedgerHarness, type TestSite } from './harness.js';
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -130,5 +132,56 @@ describe('create idempotency decided by the ledger', () => {
     const lost = await h.internal('POST', `/sites/${site.siteId}/deposits`, { ...envelope(randomUUID(), request), answeredBefore: true });
     expect(lost.status).toBe(409);
     expect(lost.body.reason).toBe('idempotency_record_lost');
+  });
+});
+
+describe('create idempotency behind PgBouncer in transaction mode', () => {
+  const database = `kasa_t_idem_bouncer_${randomBytes(6).toString('hex')}`;
+  let bouncer: PgBouncer;
+  let h: LedgerHarness;
+  let site: TestSite;
+
+  beforeAll(async () => {
+    // Fewer server connections than the ledger has clients: a create's statement and the test's held lock, or two
+    // creates, run on different server connections.
+    bouncer = await startPgBouncer({ upstreamPort: 5432, poolSize: 4 });
+    await ensureDatabase(`${TEST_POSTGRES_BASE}/${database}`);
+    h = await startLedgerHarness({ DATABASE_URL: `${bouncer.baseUrl}/${database}`, DATABASE_POOL_MODE: 'transaction' });
+    site = await h.createSite();
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop().catch(() => undefined);
+    await bouncer?.stop();
+    await dropDatabase(`${TEST_POSTGRES_BASE}/${database}`);
+  }, 60_000);
+
+  const createDeposit = (key: string, request: Record<string, unknown>) =>
+    h.internal('POST', `/sites/${site.siteId}/deposits`, envelope(key, request));
+
+  it('makes one record from concurrent same-key creates, 409 while the key is held, and a replay after', async () => {
+    const key = randomUUID();
+    const request = { externalUserId: 'u-bouncer', amount: '150000' };
+    const results = await Promise.all(Array.from({ length: 12 }, () => createDeposit(key, request)));
+    const created = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'false');
+    expect(created).toHaveLength(1);
+    for (const result of results) {
+      if (result.status !== 201) expect([result.status, result.body.error]).toEqual([409, 'idempotency_key_in_use']);
+    }
+    const replay = await createDeposit(key, request);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(created[0]?.body);
+
+    const held = randomUUID();
+    const inFlight = await h.ledger.deps.pool.connect();
+    try {
+      await inFlight.query('BEGIN');
+      await inFlight.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${site.siteId}:deposit_intents:${held}`]);
+      expect((await createDeposit(held, request)).status).toBe(409);
+    } finally {
+      await inFlight.query('ROLLBACK');
+      inFlight.release();
+    }
+    expect((await createDeposit(held, request)).status).toBe(201);
   });
 });
