@@ -1,6 +1,6 @@
 /**
- * The approve paths' fewer statements keep their meaning: the record locked and read in one statement is the record
- * Prisma reads, field for field and type for type; the journal's one-statement posting writes the entries and the
+ * The approve paths' fewer statements keep their meaning: the record locked and read, or written and read back, in one
+ * statement is the record Prisma reads, field for field and type for type; the journal's one-statement posting writes the entries and the
  * balance rows, and its guarded account is still never overdrawn nor created in debit.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -62,6 +62,57 @@ describe('a record locked and read in one statement', () => {
     const repository = new DepositReviewRepository(database.prisma);
     const missing = await database.prisma.$transaction((tx) => repository.lockDeposit(tx, '00000000-0000-4000-8000-000000000000'));
     expect(missing).toBeNull();
+  });
+});
+
+describe('a record written and read back in one statement', () => {
+  it('is the deposit Prisma reads after the write, and null once its status moved', async () => {
+    const repository = new DepositReviewRepository(database.prisma);
+    const deposit = await h.createDeposit(site, 4_000);
+    expect((await h.transfer(deposit.referenceNo, 4_000)).status).toBe(201);
+    const approvedAt = new Date('2026-01-02T03:04:05.678Z');
+    const written = await database.prisma.$transaction((tx) =>
+      repository.updateDeposit(tx, deposit.intentId, 'PENDING_REVIEW', {
+        status: 'APPROVED',
+        amount: 4_000n,
+        approvedAt,
+        rejectedReason: null,
+      }),
+    );
+    expect(written).toEqual(await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } }));
+    expect(written).toMatchObject({ status: 'APPROVED', amount: 4_000n, approvedAt });
+    const again = await database.prisma.$transaction((tx) =>
+      repository.updateDeposit(tx, deposit.intentId, 'PENDING_REVIEW', { status: 'REJECTED' }),
+    );
+    expect(again).toBeNull();
+    expect((await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } }))?.status).toBe('APPROVED');
+  });
+
+  it("is the withdrawal Prisma reads after the write, its approvals' JSON included", async () => {
+    const repository = new WithdrawalReviewRepository(database.prisma);
+    const withdrawal = await h.createWithdrawal(site, 2_000);
+    const approvals = [{ operatorId: 'op-1', email: 'ayse@kasa.test', at: '2026-01-02T03:04:05.678Z' }];
+    const written = await database.prisma.$transaction((tx) =>
+      repository.updateWithdrawal(tx, withdrawal.withdrawalId, 'PENDING_REVIEW', { approvals }),
+    );
+    expect(written).toEqual(await database.prisma.withdrawal.findUnique({ where: { id: withdrawal.withdrawalId } }));
+    expect(written?.approvals).toEqual(approvals);
+    expect(written?.status).toBe('PENDING_REVIEW');
+  });
+
+  it('refuses a field the model does not have and an operation object, writing nothing', async () => {
+    const repository = new DepositReviewRepository(database.prisma);
+    const deposit = await h.createDeposit(site, 3_000);
+    const before = await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } });
+    await expect(
+      database.prisma.$transaction((tx) => repository.updateDeposit(tx, deposit.intentId, 'RESERVED', { amount: { increment: 1n } })),
+    ).rejects.toThrow(/only plain values/);
+    await expect(
+      database.prisma.$transaction((tx) =>
+        repository.updateDeposit(tx, deposit.intentId, 'RESERVED', { nonsense: 1 } as unknown as { amount: bigint }),
+      ),
+    ).rejects.toThrow(/no field nonsense/);
+    expect(await database.prisma.deposit.findUnique({ where: { id: deposit.intentId } })).toEqual(before);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Prisma, type Deposit, type DepositStatus, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockAndRead } from '../shared/row-lock.repository.js';
-import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
+import { lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
+import { amountWhere, reviewWhere, type ReviewListFilter } from '../site-records/review-filters.js';
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
@@ -65,9 +65,9 @@ export class DepositReviewRepository {
     return tx.deposit.findMany({ where: { referenceNo: { in: referenceNos }, site: { livemode } } });
   }
 
-  /** The intent's conditional write (see {@link updateFrom}). */
+  /** The intent's conditional write, in one statement returning the row (see {@link updateAndRead}). */
   updateDeposit(tx: Tx, id: string, from: DepositStatus, data: Prisma.DepositUpdateManyMutationInput): Promise<Deposit | null> {
-    return updateFrom((args) => tx.deposit.update(args), id, from, data);
+    return updateAndRead<Deposit>(tx, 'deposit_intents', Prisma.DepositScalarFieldEnum, ['status'], [], id, from, data);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient, type Withdrawal, type WithdrawalStatus } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockAndRead } from '../shared/row-lock.repository.js';
-import { amountWhere, reviewWhere, updateFrom, type ReviewListFilter } from '../site-records/review-filters.js';
+import { lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
+import { amountWhere, reviewWhere, type ReviewListFilter } from '../site-records/review-filters.js';
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
@@ -51,9 +51,9 @@ export class WithdrawalReviewRepository {
     return new Map(updated.map((row) => [row.id, row]));
   }
 
-  /** The withdrawal's conditional write (see {@link updateFrom}). */
+  /** The withdrawal's conditional write, in one statement returning the row (see {@link updateAndRead}). */
   updateWithdrawal(tx: Tx, id: string, from: WithdrawalStatus, data: Prisma.WithdrawalUpdateManyMutationInput): Promise<Withdrawal | null> {
-    return updateFrom((args) => tx.withdrawal.update(args), id, from, data);
+    return updateAndRead<Withdrawal>(tx, 'withdrawals', Prisma.WithdrawalScalarFieldEnum, ['status'], ['approvals'], id, from, data);
   }
 
   findWithdrawal(id: string): Promise<Withdrawal | null> {
