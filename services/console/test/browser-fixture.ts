@@ -24,9 +24,7 @@ export interface ConsoleBrowser {
  */
 export function useConsoleBrowser(options: { loggedInAs?: 'admin' | 'reviewer' } = {}): ConsoleBrowser {
   return useHarness(startConsoleHarness, async (h) => {
-    const admin = await h.createOperator('ADMIN');
-    const reviewer = await h.createOperator('REVIEWER');
-    const site = await h.createSite();
+    const [admin, reviewer, site] = await Promise.all([h.createOperator('ADMIN'), h.createOperator('REVIEWER'), h.createSite()]);
     const session = options.loggedInAs ? await h.login(options.loggedInAs === 'admin' ? admin : reviewer) : {};
     return { admin, reviewer, site, ...session } as Omit<ConsoleBrowser, 'h'>;
   });
