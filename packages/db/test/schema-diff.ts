@@ -138,6 +138,9 @@ const SQL_ONLY_INDEXES = new Set([
   'bank_transfers_description_key_trgm_idx', // prisma/migrations/20261213000000_search_indexes
   'withdrawals_target_iban_tail_idx', // prisma/migrations/20261222200000_search_iban_tails
   'bank_transfers_sender_iban_tail_idx', // prisma/migrations/20261222200000_search_iban_tails
+  'deposit_intents_newest_names_idx', // prisma/migrations/20261222300000_search_names_in_newest_first (INCLUDE)
+  'withdrawals_newest_names_idx',
+  'bank_transfers_newest_names_idx',
 ]);
 const describeIndex = (table: string, kind: string, cols: string[]) => `${kind} on ${table}(${cols.join(', ')})`;
 
