@@ -15,7 +15,8 @@ export interface NewSite {
 }
 
 export class SiteRepository {
-  // Site settings change rarely and are read on every create; a short cache spares a query per request.
+  // Site settings change rarely and are read by reviews, straight-through approvals and the sandbox; a short cache
+  // spares them a query each. A partner create reads none of it: its insert reads the site's row (limits, TTL).
   private readonly cache = new Map<string, { site: Site; until: number }>();
 
   constructor(
