@@ -15,8 +15,8 @@ export type PostResult = { ok: true; transactionId: string } | { ok: false; acco
  * Writes journal entries and keeps `site_balances` equal to their sums, both in the caller's transaction.
  * Balance rows are always touched in account-name order, so concurrent postings of one site take their
  * row locks in the same order and cannot deadlock. They are a site's hot rows: every approval of the site waits for
- * them, so they are written after the entries, and a transaction writes them as late as it can (transition.ts): a
- * lock held across fewer round trips to a busy service.
+ * them, so they are written with the entries (one statement for a posting, one after the entries for many), and a
+ * transaction writes them as late as it can (transition.ts): a lock held across fewer round trips to a busy service.
  */
 export class JournalRepository {
   constructor(private readonly db: PrismaClient) {}
