@@ -165,7 +165,6 @@ async function decideArrivals(
   inserted: ReadonlyArray<{ id: string; transfer: NewBankTransfer; references: string[] }>,
   livemode: boolean,
 ): Promise<Decisions> {
-
   // The deposits as this transaction leaves them: each line sees the lines before it.
   const current = new Map<string, Deposit>();
   const byReference = new Map<string, string>();
@@ -198,7 +197,10 @@ async function decideArrivals(
 
   const skew = deps.config.arrivalClockSkewMs;
   const intentAudits = new Map<string, AuditEntry>();
-  const decided: Decided[] = inserted.map(({ id, transfer, references }) => {
+  // Paused now and then too: a round's decisions (names compared, suggestions ranked) are milliseconds per hundred lines.
+  const decided: Decided[] = [];
+  for (const { id, transfer, references } of inserted) {
+    await pause();
     const deposits = named(references);
     const [only] = deposits;
     let reason: UnmatchedReason | null = null;
@@ -220,8 +222,8 @@ async function decideArrivals(
       return deposit ? [current.get(deposit.id) ?? deposit] : [];
     });
     const suggestions = reason === 'no_reference' || reason === 'unknown_reference' ? rankSuggestions(transfer, candidates, skew) : [];
-    return { id, transfer, matched, before: matched ? (only ?? null) : null, reason, reasons, suggestions };
-  });
+    decided.push({ id, transfer, matched, before: matched ? (only ?? null) : null, reason, reasons, suggestions });
+  }
   const moved = [...intentIdsOf(decided)].flatMap((id) => {
     const [from, to] = [lockedStatus.get(id), current.get(id)];
     return from && to ? [{ from, to }] : [];

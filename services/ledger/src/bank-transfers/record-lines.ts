@@ -190,7 +190,7 @@ export interface LineSource {
  * Lines recorded per round of statements: bounded work per query whatever the file's size, and few enough that the
  * work in memory between two queries (building and reading a round's rows) stays a few tens of milliseconds.
  */
-const CHUNK_LINES = 1_000;
+const CHUNK_LINES = 500;
 
 /**
  * Records the lines a bank delivered for a receiving account (one statement's, or a connector's request) inside the
