@@ -343,7 +343,12 @@ const ARRIVAL_COUNTS = {
   matched: { type: 'integer', minimum: 0, description: 'New transfers matched to a deposit by their exact reference.' },
   suggested: { type: 'integer', minimum: 0, description: 'New unmatched transfers with a suggested deposit.' },
   unmatched: { type: 'integer', minimum: 0, description: 'New transfers left in the unmatched queue.' },
-  autoApproved: { type: 'integer', minimum: 0, description: 'Deposits approved straight through by their site rule.' },
+  autoApproved: {
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Deposits approved straight through by their site rule before the answer. A batch promising more than 2,000 follow-ups is answered once its lines commit, with 0 here: its approvals run right after (docs/statements.md, After the lines commit).',
+  },
   payoutsSent: { type: 'integer', minimum: 0, description: 'Batched payouts a debit line confirmed, marked SENT.' },
   payoutsReturned: { type: 'integer', minimum: 0, description: 'Sent withdrawals a return credit line marked RETURNED.' },
   handEntriesConfirmed: {
