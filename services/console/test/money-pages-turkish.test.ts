@@ -259,9 +259,9 @@ describe('money pages in Turkish', () => {
       /<p lang="en">Statement GAR-20250314-6672315 is of account TR\*\*…\d{4}, [^<]*; nothing was imported\.<\/p>/,
     );
 
-    const big = await upload(account.id, { name: 'buyuk.csv', mimeType: 'text/csv', buffer: Buffer.alloc(11 * 1024 * 1024, 'a') });
+    const big = await upload(account.id, { name: 'buyuk.csv', mimeType: 'text/csv', buffer: Buffer.alloc(17 * 1024 * 1024, 'a') });
     expect(big.status).toBe(413);
-    expect(visibleText(big.page)).toContain('Dosya 10 MiB sınırını aşıyor; dönemlere bölün.');
+    expect(visibleText(big.page)).toContain('Dosya 16 MiB sınırını aşıyor; dönemlere bölün.');
 
     const res = await setup.page.request.post('/statements', {
       headers: { 'accept-language': TURKISH, 'content-type': 'multipart/form-data' },
