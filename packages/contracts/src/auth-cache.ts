@@ -31,3 +31,11 @@ export const UNKNOWN = 'unknown';
 export function authCacheKey(prefix: string, keyHash: string): string {
   return `${prefix}:auth:${keyHash}`;
 }
+
+/**
+ * The pub/sub channel on which the ledger names each key hash whose entry it overwrote (revocation, a new rate
+ * limit), after writing the entry: a gateway that keeps principals in its own memory drops the key at once.
+ */
+export function authChangesChannel(prefix: string): string {
+  return `${prefix}:auth-changes`;
+}

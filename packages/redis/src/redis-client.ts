@@ -15,7 +15,7 @@ export interface RedisTarget {
 type NodeOptions = Omit<RedisOptions, 'host' | 'port' | 'path' | 'sentinels' | 'retryStrategy' | 'enableOfflineQueue' | 'readOnly'>;
 
 /** REDIS_URL's credentials and TLS, which every node of a cluster is given (the cluster has no URL of its own). */
-function credentialsOf(redisUrl: string): NodeOptions {
+export function credentialsOf(redisUrl: string): NodeOptions {
   const url = new URL(redisUrl);
   return {
     ...(url.username ? { username: decodeURIComponent(url.username) } : {}),

@@ -18,8 +18,12 @@ export async function startGateway(
     { port, host: config.bindAddress },
     async () => {
       await deps.ledger.close();
+      await settleWithin(deps.authChanges.close(), 10_000);
       if (!(await settleWithin(deps.redis.quit(), 10_000))) deps.redis.disconnect();
     },
-    () => deps.redis.disconnect(),
+    () => {
+      void deps.authChanges.close();
+      deps.redis.disconnect();
+    },
   );
 }

@@ -6,6 +6,7 @@ import { AppError } from '@kasa/http';
 import type { LedgerClient } from '../ledger-client.js';
 import { applyBudget, type InvalidKeyLimiter, type RequestCounter } from '../rate-limit/rate-limit.js';
 import type { LocalPrincipalCache } from './principal-cache.js';
+import type { KnownKeys } from './known-keys.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
@@ -25,7 +26,8 @@ const INVALID = 'The API key is not valid.';
  * API-key authentication and the per-key rate limit, in one Redis round trip: the key's SHA-256 is looked
  * up in the shared cache the ledger fills while its request counter is bumped. A cache miss asks the
  * ledger, which reads PostgreSQL. Revocation overwrites the cache entry, so a revoked key is refused from
- * the next request on, by every gateway replica. Every refused key counts against the client address; an
+ * the next request on, by every gateway replica. An active key found there is kept in this process's memory
+ * (known-keys.ts) while the ledger's revocation messages are heard: its next requests cost only the count. Every refused key counts against the client address; an
  * address over its allowance gets 429 and no further lookups for keys the cache does not know.
  *
  * Redis is an accelerator here, not a requirement: when it cannot answer, keys are resolved by the ledger
@@ -39,6 +41,7 @@ export function authenticate(deps: {
   requestCounter: RequestCounter;
   invalidKeys: InvalidKeyLimiter;
   localPrincipals: LocalPrincipalCache;
+  knownKeys: KnownKeys;
 }): RequestHandler {
   return async (req, res, next) => {
     const address = req.ip ?? 'unknown';
@@ -53,6 +56,16 @@ export function authenticate(deps: {
     const parsed = key ? API_KEY.exec(key) : null;
     if (!key || !parsed) return refuse(INVALID);
     const keyHash = createHash('sha256').update(key).digest('hex');
+    // A key this process read a moment ago, while it hears every revocation: only the request is counted (a
+    // known-good key is served even from an address over its failed-attempt allowance, so that is not read).
+    const known = deps.knownKeys.get(keyHash);
+    if (known) {
+      res.locals.principal = known;
+      res.set(applyBudget(await deps.requestCounter.count(keyHash), known.rateLimitPerMinute));
+      next();
+      return;
+    }
+    const version = deps.knownKeys.version;
     // Issued in the same tick, so auto-pipelining sends the three commands in one round trip, and awaited
     // together, so none of them can fail unobserved while another is awaited.
     const [counted, refusal, cached] = await Promise.all([
@@ -67,6 +80,7 @@ export function authenticate(deps: {
     let principal: Principal;
     if (cached) {
       principal = JSON.parse(cached) as Principal;
+      deps.knownKeys.remember(keyHash, principal, version);
     } else {
       // Redis could not answer: a key this process resolved a moment ago is trusted for a short while.
       const local = cached === undefined ? deps.localPrincipals.get(keyHash) : null;

@@ -5,7 +5,7 @@ import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import type { PrismaClient, Site } from '@kasa/db';
 import type { KasaConfig } from '@kasa/config';
-import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey } from '@kasa/contracts';
+import { AUTH_CACHE_SECONDS, REVOKED, authCacheKey, authChangesChannel } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { apiKeyPrefix, generateApiKey, testSlugOf, type KeyMode } from './api-key.js';
 import { sha256Hex } from '../shared/secrets.js';
@@ -128,10 +128,14 @@ export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: 
   };
 }
 
-/** Revokes a key: the cache is marked first, so the very next request with it is refused. */
+/**
+ * Revokes a key: the cache is marked first, so the very next request with it is refused, and every gateway is told
+ * to drop the key from its own memory (without Redis neither can be done, and the revocation answers 503).
+ */
 export async function revokeApiKey(deps: ProvisioningDeps, actor: Actor, apiKeyId: string) {
   const key = await foundOr404(apiKeyId, (id) => deps.apiKeys.findById(id), 'No API key with this id.');
   await deps.redis.set(authCacheKey(deps.redisPrefix, key.keyHash), REVOKED, 'EX', AUTH_CACHE_SECONDS);
+  await deps.redis.publish(authChangesChannel(deps.redisPrefix), key.keyHash);
   const revokedAt = new Date();
   await deps.db.$transaction(async (tx) => {
     if (await deps.apiKeys.revoke(tx, apiKeyId, revokedAt)) {

@@ -1,4 +1,4 @@
-import { AUTH_CACHE_SECONDS, authCacheKey, REVOKED, type Principal } from '@kasa/contracts';
+import { AUTH_CACHE_SECONDS, authCacheKey, authChangesChannel, REVOKED, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
@@ -105,7 +105,8 @@ export async function updateSiteSettings(deps: SiteSettingsDeps, actor: Actor, s
  * Writes the site's active keys' principals with the new rate limit into the shared auth cache. The change
  * is already committed, so a Redis that cannot take the write must not turn it into an error (the admin would
  * retry a change that happened, and lose a webhook secret issued with it): a cached principal then keeps
- * the old limit until it expires (AUTH_CACHE_SECONDS), and a gateway without Redis asks the ledger anyway.
+ * the old limit until it expires (AUTH_CACHE_SECONDS; a gateway's own memory of it, LOCAL_KEY_TTL_MS there), and a
+ * gateway without Redis asks the ledger anyway.
  */
 async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<void> {
   const keys = await deps.apiKeys.listForSite(site.id);
@@ -120,6 +121,10 @@ async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<voi
         JSON.stringify(principal),
         String(AUTH_CACHE_SECONDS),
         REVOKED,
+      )
+      .then(
+        // Every gateway drops the key from its own memory, so the new limit holds from its next request too.
+        () => deps.redis.publish(authChangesChannel(deps.redisPrefix), key.keyHash),
       )
       .then(
         () => true,
