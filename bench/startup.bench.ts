@@ -11,19 +11,23 @@
  * migrated by `node packages/db/dist/migrate.js`, a Redis prefix of its own) and measures the time from
  * spawn to its "listening" log line and to the first 200 from /readyz, then the resident memory of the whole
  * process tree (npx and tsx start helper processes) 1 s after that; then SIGTERM. The gateway and the
- * console are measured against a compiled ledger that stays up. Environment: BENCH_STARTUP_RUNS (default 5,
- * after one warm-up run per mode), BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md).
+ * console are measured against a compiled ledger that stays up. The floor, interleaved with every service's runs: a
+ * bare node:http server that connects to the same PostgreSQL and Redis before it listens (bench/lib/startup-floor.mjs).
+ * Goals from the deployment (k8s/base): ready within the startup probe's period, RSS within the memory request; the
+ * ratio of each to the floor beside them. Environment: BENCH_STARTUP_RUNS (default 5, after one warm-up run per
+ * mode), BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_DOC_FILE (write the section there instead).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { productionEnvironment } from '../packages/testkit/src/index.js';
+import { goalTable, goalVerdict, timesOf, type Goal } from './lib/goals.js';
 import { gitState } from './lib/machine.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DOC = `${ROOT}docs/benchmarks.md`;
+const DOC = process.env.BENCH_DOC_FILE ?? `${ROOT}docs/benchmarks.md`;
 const START = '<!-- startup:start -->';
 const END = '<!-- startup:end -->';
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
@@ -37,10 +41,14 @@ interface Mode {
   command: (service: Service) => string[];
 }
 
+/** The floor, measured in the same runs: a bare node:http server connecting to the same PostgreSQL and Redis (bench/lib/startup-floor.mjs). */
+const FLOOR: Mode = { name: 'floor: bare node:http + pg + ioredis', command: () => [process.execPath, 'bench/lib/startup-floor.mjs'] };
+const IMAGE_MODE = 'node dist (image CMD)';
+
 const MODES: Mode[] = [
   { name: 'npx tsx src (old image CMD)', command: (s) => ['npx', 'tsx', `services/${s}/src/main.ts`] },
   { name: 'node --import tsx src', command: (s) => [process.execPath, '--import', 'tsx', `services/${s}/src/main.ts`] },
-  { name: 'node dist (image CMD)', command: (s) => [process.execPath, `services/${s}/dist/main.js`] },
+  { name: IMAGE_MODE, command: (s) => [process.execPath, `services/${s}/dist/main.js`] },
   { name: 'node --enable-source-maps dist', command: (s) => [process.execPath, '--enable-source-maps', `services/${s}/dist/main.js`] },
 ];
 
@@ -166,6 +174,7 @@ const median = (values: number[]) => {
 
 async function main(): Promise<void> {
   const wallStart = performance.now();
+  const loadAtStart = loadavg().map((value) => Math.round(value * 100) / 100);
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
 
@@ -181,16 +190,17 @@ async function main(): Promise<void> {
     ledger = await startProcess([process.execPath, 'services/ledger/dist/main.js'], env);
     await waitReady(ledger.port);
     const withLedger = { ...env, LEDGER_URL: `http://127.0.0.1:${ledger.port}` };
+    const measured = [...MODES, FLOOR];
     for (const service of SERVICES) {
       results[service] = {};
-      for (const mode of MODES) {
+      for (const mode of measured) {
         log(`${service}: ${mode.name} (1 warm-up + ${RUNS})`);
         await measure(mode.command(service), withLedger);
         results[service][mode.name] = [];
       }
       // Modes interleaved, so a busier moment of the machine does not fall on one mode only.
       for (let run = 0; run < RUNS; run += 1) {
-        for (const mode of run % 2 === 0 ? MODES : [...MODES].reverse()) {
+        for (const mode of run % 2 === 0 ? measured : [...measured].reverse()) {
           results[service][mode.name]!.push(await measure(mode.command(service), withLedger));
         }
       }
@@ -201,7 +211,7 @@ async function main(): Promise<void> {
   }
 
   const rows = SERVICES.flatMap((service) =>
-    MODES.map((mode) => {
+    [...MODES, FLOOR].map((mode) => {
       const samples = results[service]![mode.name]!;
       return {
         service,
@@ -213,9 +223,36 @@ async function main(): Promise<void> {
       };
     }),
   );
-  const report = { runs: RUNS, cpus: availableParallelism(), node: process.version, git: gitState(ROOT), rows };
+  const report = {
+    runs: RUNS,
+    cpus: availableParallelism(),
+    node: process.version,
+    git: gitState(ROOT),
+    load: { start: loadAtStart, end: loadavg().map((value) => Math.round(value * 100) / 100) },
+    deployment: Object.fromEntries(SERVICES.map((service) => [service, deploymentOf(service)])),
+    rows,
+  };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (process.env.BENCH_NO_DOCS !== '1') await writeSection(render(report, (performance.now() - wallStart) / 1000));
+}
+
+/** What the deployment asks of a service's start (k8s/base/<service>.yaml): the startup probe's period, the memory request. */
+function deploymentOf(service: Service): { startupPeriodSeconds: number; memoryRequestMib: number } {
+  const text = readFileSync(`${ROOT}k8s/base/${service}.yaml`, 'utf8');
+  const period = Number(/startupProbe:[\s\S]*?periodSeconds:\s*(\d+)/.exec(text)?.[1]);
+  const memory = Number(/requests:[\s\S]*?memory:\s*(\d+)Mi/.exec(text)?.[1]);
+  if (!Number.isFinite(period) || !Number.isFinite(memory))
+    throw new Error(`k8s/base/${service}.yaml: no startupProbe period or memory request`);
+  return { startupPeriodSeconds: period, memoryRequestMib: memory };
+}
+
+interface Row {
+  service: Service;
+  mode: string;
+  listeningMs: number;
+  readyMs: number;
+  rssMb: number;
+  processes: number;
 }
 
 function render(
@@ -224,22 +261,55 @@ function render(
     cpus: number;
     node: string;
     git: { commit: string; dirtyFiles: number };
-    rows: Array<Record<string, string | number>>;
+    load: { start: number[]; end: number[] };
+    deployment: Record<string, { startupPeriodSeconds: number; memoryRequestMib: number }>;
+    rows: Row[];
   },
   wallSeconds: number,
 ): string {
   const fmt = (value: number | string) => (typeof value === 'number' ? Math.round(value).toLocaleString('en-US') : value);
+  const floorOf = (service: Service) => report.rows.find((row) => row.service === service && row.mode === FLOOR.name);
+  const goals: Goal[] = SERVICES.flatMap((service) => {
+    const image = report.rows.find((row) => row.service === service && row.mode === IMAGE_MODE);
+    const floor = floorOf(service);
+    const deployment = report.deployment[service];
+    if (!image || !floor || !deployment) return [];
+    const periodMs = deployment.startupPeriodSeconds * 1000;
+    return [
+      {
+        goal: `${service} (image CMD) ready within the startup probe's period (${fmt(periodMs)} ms)`,
+        measured: `${fmt(image.readyMs)} ms`,
+        floor: `${fmt(floor.readyMs)} ms`,
+        ratio: timesOf(image.readyMs, floor.readyMs),
+        met: image.readyMs <= periodMs,
+      },
+      {
+        goal: `${service} (image CMD) RSS within its memory request (${fmt(deployment.memoryRequestMib)} MiB)`,
+        measured: `${fmt(image.rssMb)} MiB`,
+        floor: `${fmt(floor.rssMb)} MiB`,
+        ratio: timesOf(image.rssMb, floor.rssMb),
+        met: image.rssMb <= deployment.memoryRequestMib,
+      },
+    ];
+  });
+  const busy = Math.max(report.load.start[0] ?? 0, report.load.end[0] ?? 0) > report.cpus;
   const lines = [
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npx tsx bench/startup.bench.ts\` (${Math.round(wallSeconds)} s wall), on commit ${report.git.commit}${report.git.dirtyFiles > 0 ? ` with ${report.git.dirtyFiles} changed files` : ''}; ${report.cpus} CPUs, Node ${report.node}; PostgreSQL 15 and Redis 7 on the same machine.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- startup\` (${Math.round(wallSeconds)} s wall), on commit ${report.git.commit}${report.git.dirtyFiles > 0 ? ` with ${report.git.dirtyFiles} changed files` : ''}; ${report.cpus} CPUs, Node ${report.node}; PostgreSQL and Redis on the same machine; load average (1 min) ${report.load.start[0]} at the start and ${report.load.end[0]} at the end${busy ? ': **the machine was busy with other work**; the floor ran in the same rounds, so the ratios hold better than the milliseconds' : ''}.`,
     '',
-    `**Method:** each service started ${report.runs} times per way (after one warm-up start), ways interleaved, with a production environment (NODE_ENV=production, a migrated database, a Redis prefix of its own; the gateway and the console against a compiled ledger that stays up). _listening_ is from spawn to the service's "listening"/"running" log line, _ready_ to the first 200 from /readyz (polled every 5 ms), _RSS_ the resident memory of the whole process tree 1 s after ready (npx and tsx run the service under helper processes: _processes_ counts them). Medians.`,
+    `**Method:** each service started ${report.runs} times per way (after one warm-up start), ways interleaved with **the floor** (a bare \`node:http\` server in plain JavaScript, \`node bench/lib/startup-floor.mjs\`, that connects to the same PostgreSQL and Redis with the ledger's pg and ioredis before it listens and answers /readyz once both answer), with a production environment (NODE_ENV=production, a migrated database, a Redis prefix of its own; the gateway and the console against a compiled ledger that stays up). _listening_ is from spawn to the service's "listening"/"running" log line, _ready_ to the first 200 from /readyz (polled every 5 ms), _RSS_ the resident memory of the whole process tree 1 s after ready (npx and tsx run the service under helper processes: _processes_ counts them). Medians; the floor's figures are those of the runs interleaved with that service's.`,
     '',
-    '| Service | Started with | listening ms | ready ms | RSS MiB | processes |',
-    '|---|---|---:|---:|---:|---:|',
-    ...report.rows.map(
-      (row) =>
-        `| ${row.service} | ${row.mode} | ${fmt(row.listeningMs!)} | ${fmt(row.readyMs!)} | ${fmt(row.rssMb!)} | ${fmt(row.processes!)} |`,
-    ),
+    '| Service | Started with | listening ms | ready ms | RSS MiB | processes | ready / floor | RSS / floor |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...report.rows.map((row) => {
+      const floor = floorOf(row.service);
+      return `| ${row.service} | ${row.mode} | ${fmt(row.listeningMs)} | ${fmt(row.readyMs)} | ${fmt(row.rssMb)} | ${fmt(row.processes)} | ${floor ? timesOf(row.readyMs, floor.readyMs) : 'n/a'} | ${floor ? timesOf(row.rssMb, floor.rssMb) : 'n/a'} |`;
+    }),
+    '',
+    "**Targets from the deployment** (k8s/base/<service>.yaml, read by the bench): the startup probe asks /healthz every 2 s (30 failures allowed, 60 s) and readiness follows; a service ready within one probe period is taken into service at the first or second probe, so a rolling update or a new replica waits for the probes, not for the service. Its resident memory once ready must fit the memory request the scheduler places it by, with the rest of the limit for the work. The ratios to the floor say how much of the time and memory is the service's own start-up (modules, the app, its pools) rather than Node, the connections and the machine.",
+    '',
+    goalTable(goals),
+    '',
+    goalVerdict(goals),
   ];
   return lines.join('\n');
 }
