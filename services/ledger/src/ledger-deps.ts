@@ -199,7 +199,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
         ...(ca ? { ca } : {}),
         maxSocketsPerHost: 4,
       }),
-    operators: new OperatorRepository(db),
+    operators: new OperatorRepository(db, { pool, namedStatements: recordAccess.namedStatements }),
     loginThrottle: new LoginThrottle(redis, config.redisPrefix, config),
     totpSecrets: totpSecretBox(config.secretEncryptionKey),
     depositReview: new DepositReviewRepository(db),

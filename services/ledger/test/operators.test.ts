@@ -93,6 +93,16 @@ describe('authentication', () => {
     expect((await h.ops('GET', '/me', undefined, session.body.token)).status).toBe(401);
   });
 
+  it('refuses an unrevoked token of a disabled account, and accepts it again from the request after re-enabling', async () => {
+    const { h } = setup;
+    const other = await h.createOperator('REVIEWER');
+    expect((await h.ops('GET', '/me', undefined, other.token)).status).toBe(200);
+    await h.ledger.deps.db.operator.update({ where: { id: other.operatorId }, data: { disabledAt: new Date() } });
+    expect((await h.ops('GET', '/me', undefined, other.token)).status).toBe(401);
+    await h.ledger.deps.db.operator.update({ where: { id: other.operatorId }, data: { disabledAt: null } });
+    expect((await h.ops('GET', '/me', undefined, other.token)).body.operatorId).toBe(other.operatorId);
+  });
+
   it('disabling an operator kills their tokens and their login', async () => {
     const { h, admin } = setup;
     const leaving = await h.createOperator('REVIEWER');

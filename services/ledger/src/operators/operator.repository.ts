@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Operator, OperatorRole, OperatorToken, Prisma, PrismaClient } from '@kasa/db';
 import { isUuid } from '../shared/http-guards.js';
 
@@ -27,9 +28,30 @@ export interface Approver {
   changedBy: string | null;
 }
 
+/**
+ * The session lookup of every authenticated ops request, one statement: the token (unrevoked, unexpired at `$2`), its
+ * enabled operator, and a scope's live sites with their test twins (an empty scope: null, every site).
+ */
+const FIND_OWNER = `SELECT t.id::text AS "tokenId", t.operator_id::text AS "operatorId", o.email, o.role::text AS role,
+    o.totp_enrolled_at IS NOT NULL AS "secondFactorEnrolled", t.second_factor_at AS "secondFactorAt",
+    CASE WHEN coalesce(cardinality(o.site_ids), 0) = 0 THEN NULL
+      ELSE o.site_ids::text[] || ARRAY(SELECT s.id::text FROM sites s WHERE s.live_site_id = ANY(o.site_ids)) END AS "siteIds"
+  FROM operator_tokens t JOIN operators o ON o.id = t.operator_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2) AND o.disabled_at IS NULL`;
+
+/** How the session lookup runs: on the primary's pool, prepared by name where each client keeps its own session. */
+export interface OperatorAccess {
+  pool: pg.Pool;
+  /** Only with DATABASE_POOL_MODE=session: behind a transaction pooler the name may be unknown on the next connection. */
+  namedStatements: boolean;
+}
+
 /** Operator accounts and their bearer tokens (only token hashes are stored). */
 export class OperatorRepository {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly access: OperatorAccess,
+  ) {}
 
   create(
     tx: Tx,
@@ -84,32 +106,11 @@ export class OperatorRepository {
    * token or a disabled operator is refused from the very next request on.
    */
   async findOwner(tokenHash: string, now: Date): Promise<TokenOwner | null> {
-    const token = await this.db.operatorToken.findFirst({
-      where: {
-        tokenHash,
-        revokedAt: null,
-        OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
-        operator: { disabledAt: null },
-      },
-      include: { operator: { select: { email: true, role: true, totpEnrolledAt: true, siteIds: true } } },
-    });
-    if (!token) return null;
-    const scope = token.operator.siteIds;
-    return {
-      tokenId: token.id,
-      operatorId: token.operatorId,
-      email: token.operator.email,
-      role: token.operator.role,
-      secondFactorEnrolled: token.operator.totpEnrolledAt !== null,
-      secondFactorAt: token.secondFactorAt,
-      siteIds: scope.length === 0 ? null : await this.withTestTwins(scope),
-    };
-  }
-
-  /** Live site ids and their test twins (a scope on a live site covers its sandbox). */
-  private async withTestTwins(liveSiteIds: string[]): Promise<string[]> {
-    const twins = await this.db.site.findMany({ where: { liveSiteId: { in: liveSiteIds } }, select: { id: true } });
-    return [...liveSiteIds, ...twins.map((twin) => twin.id)];
+    const values = [tokenHash, now.toISOString()];
+    const result = await this.access.pool.query<TokenOwner>(
+      this.access.namedStatements ? { name: 'operator-find-owner', text: FIND_OWNER, values } : { text: FIND_OWNER, values },
+    );
+    return result.rows[0] ?? null;
   }
 
   /**
