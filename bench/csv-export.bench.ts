@@ -20,12 +20,16 @@
  * Prints a JSON summary; rewrites only the csv-export section of docs/benchmarks.md. Exits 0 when the run
  * completed (a missed goal is reported, not an error), 1 when it could not run.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { goalTable, goalVerdict, percentOf, rangeOf, type Goal } from './lib/goals.js';
 import { writeMarkedSection } from './lib/doc-section.js';
 import { gitState, runHeader, type RunHeader } from './lib/machine.js';
 import { opsClient } from './lib/ops.js';
 import { repoPath } from './lib/processes.js';
-import { fmt, passFail } from './lib/report.js';
+import { fmt } from './lib/report.js';
 import { benchRun } from './lib/bench-run.js';
 import { seedDeposits, type SeedResult } from './lib/seed.js';
 
@@ -35,6 +39,40 @@ const SAMPLE_MS = 25;
 const WATCHDOG_MS = 20 * 60_000;
 const SLOW_READ_BYTES = 8 * 1024 * 1024;
 const CAPPED_HEAP_MB = 96;
+/** The ledger's whole-site rows/s as a share of the floor's (a bare cursor through a bare HTTP server), mean of the rounds. */
+const TARGET_RATIO = 0.25;
+const FLOOR_ROUNDS = 2;
+const DOC = process.env.BENCH_DOC_FILE ?? repoPath('docs', 'benchmarks.md');
+
+/** The floor's server (bench/lib/csv-floor.mjs) in a process of its own, as the ledger is; stopped by its own pid. */
+async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['bench/lib/csv-floor.mjs'], {
+    cwd: repoPath(),
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('csv floor: not listening after 30 s')), 30_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const port = (JSON.parse(line) as { port?: number }).port;
+      if (typeof port === 'number') {
+        clearTimeout(timer);
+        resolve(port);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`csv floor exited ${code}`)));
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url: `http://127.0.0.1:${port}`, stop };
+}
 
 const log = (message: string) => process.stderr.write(`[csv-export ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -140,8 +178,16 @@ interface Run {
   memory: MemoryPeak;
 }
 
+interface Comparison {
+  round: number;
+  kasaRowsPerSecond: number;
+  floorRowsPerSecond: number;
+  floorBytes: number;
+}
+
 interface Summary extends RunHeader {
   benchmark: 'csv-export';
+  comparisons: Comparison[];
   seed: SeedResult;
   before: { rssMb: number; hwmMb: number; heapMb: number };
   runs: Run[];
@@ -195,7 +241,38 @@ async function main(): Promise<void> {
       return { label, download: file, memory };
     };
     const tenth = await measure('a tenth of the site', `${exportUrl}&createdFrom=${encodeURIComponent(tenthFrom)}`);
-    const full = await measure('the whole site', exportUrl, { halfOf: ROWS });
+    // The floor in alternating rounds with the ledger's whole-site export: a bare cursor through a bare HTTP server.
+    const floor = await startFloor(databaseUrl);
+    const floorUrl = `${floor.url}/export?siteId=${site.siteId}`;
+    const comparisons: Comparison[] = [];
+    let full: Run | undefined;
+    try {
+      await download(floorUrl, token); // warm-up
+      for (let round = 1; round <= FLOOR_ROUNDS; round += 1) {
+        const kasaFirst = round % 2 === 1;
+        const floorRun = async () => {
+          await sleep(1_000);
+          const file = await download(floorUrl, token);
+          if (file.status !== 200 || file.rows !== ROWS) throw new Error(`floor export: ${file.status}, ${file.rows} rows`);
+          log(`floor: ${fmt(file.rows)} rows in ${file.seconds.toFixed(2)} s`);
+          return file;
+        };
+        const first = kasaFirst ? await measure('the whole site', exportUrl, { halfOf: ROWS }) : await floorRun();
+        const second = kasaFirst ? await floorRun() : await measure('the whole site', exportUrl, { halfOf: ROWS });
+        const kasa = (kasaFirst ? first : second) as Run;
+        const bare = (kasaFirst ? second : first) as Download;
+        full ??= kasa;
+        comparisons.push({
+          round,
+          kasaRowsPerSecond: kasa.download.rows / kasa.download.seconds,
+          floorRowsPerSecond: bare.rows / bare.seconds,
+          floorBytes: bare.bytes,
+        });
+      }
+    } finally {
+      await floor.stop();
+    }
+    if (!full) throw new Error('no whole-site export');
     const slow = await measure(`the whole site, slow reader leaving after ${fmt(SLOW_READ_BYTES / 1024 / 1024)} MiB`, exportUrl, {
       pause: 50,
       maxBytes: SLOW_READ_BYTES,
@@ -236,6 +313,7 @@ async function main(): Promise<void> {
       seed,
       before: { rssMb: round(before.rssMb), hwmMb: round(before.hwmMb), heapMb: round(before.heapMb) },
       runs: [tenth, full, slow, cappedRun],
+      comparisons,
       rssAfterMb: round(rssAfterMb),
       cappedBeforeMb: round(cappedBeforeMb),
       goals: {
@@ -250,14 +328,32 @@ async function main(): Promise<void> {
       wallSeconds: round((performance.now() - wallStart) / 1000, 0),
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    if (process.env.BENCH_NO_DOCS !== '1')
-      await writeMarkedSection(repoPath('docs', 'benchmarks.md'), 'csv-export', 'CSV export', report(summary));
+    if (process.env.BENCH_NO_DOCS !== '1') await writeMarkedSection(DOC, 'csv-export', 'CSV export', report(summary));
   });
 }
 
 function report(s: Summary): string {
   const mib = (bytes: number) => fmt(bytes / 1024 / 1024, 1);
   const full = s.runs[1];
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const kasaRate = mean(s.comparisons.map((c) => c.kasaRowsPerSecond));
+  const floorRate = mean(s.comparisons.map((c) => c.floorRowsPerSecond));
+  const ratios = s.comparisons.map((c) => c.kasaRowsPerSecond / c.floorRowsPerSecond);
+  const goals: Goal[] = [
+    {
+      goal: `whole-site rows/s >= ${Math.round(TARGET_RATIO * 100)}% of the floor's (mean of ${s.comparisons.length} alternating rounds)`,
+      measured: `${fmt(kasaRate)}/s`,
+      floor: `${fmt(floorRate)}/s`,
+      ratio: `${percentOf(kasaRate, floorRate)} (rounds: ${rangeOf(ratios, (value) => `${Math.round(value * 100)}%`)})`,
+      met: kasaRate >= TARGET_RATIO * floorRate,
+    },
+    { goal: `every row exported (${fmt(s.seed.rows)})`, measured: fmt(full?.download.rows ?? 0), met: s.goals.allRows?.met ?? false },
+    {
+      goal: `bounded memory: ${s.goals.boundedMemory?.goal ?? ''}`,
+      measured: `${fmt(s.goals.boundedMemory?.value ?? 0)} rows`,
+      met: s.goals.boundedMemory?.met ?? false,
+    },
+  ];
   const rows = s.runs.map(
     ({ label, download: d, memory: m }, i) =>
       `| ${label} | ${fmt(d.rows)} | ${mib(d.bytes)} MiB | ${d.seconds.toFixed(2)} s${d.halfSeconds !== null ? ` (half at ${d.halfSeconds.toFixed(2)} s)` : ''} | ${fmt(d.rows / d.seconds)} | ${(i === 3 ? s.cappedBeforeMb : s.before.rssMb).toFixed(1)} MiB | ${m.peakMb.toFixed(1)} MiB | ${m.heapPeakMb.toFixed(1)} MiB |`,
@@ -275,10 +371,18 @@ function report(s: Summary): string {
     '',
     `The file: \`${full?.download.contentType ?? 'n/a'}\`, \`${full?.download.filename ?? 'n/a'}\`. RSS two seconds after the slow reader left: ${s.rssAfterMb.toFixed(1)} MiB; the ledger answered /readyz after it. ${s.serviceErrorLogLines} error log lines.`,
     '',
-    '| Goal | Figure | |',
-    '|---|---:|---|',
-    `| every row exported (${fmt(s.seed.rows)}) | ${fmt(full?.download.rows ?? 0)} | ${passFail(s.goals.allRows?.met ?? false)} |`,
-    `| bounded memory: ${s.goals.boundedMemory?.goal ?? ''} | ${fmt(s.goals.boundedMemory?.value ?? 0)} rows | ${passFail(s.goals.boundedMemory?.met ?? false)} |`,
+    `**The floor** (bench/lib/csv-floor.mjs, a process of its own): the same site's rows read by a bare PostgreSQL cursor (\`DECLARE ... CURSOR\`, \`FETCH 500\`; pg-copy-streams is not installed, so no \`COPY ... TO STDOUT\`) and written as CSV by a bare \`node:http\` server with the same backpressure, read by the same client; ${s.comparisons.length} rounds alternating with the ledger's whole-site export, the order swapped each round (${mib(s.comparisons[0]?.floorBytes ?? 0)} MiB, its columns the table's own rather than the export's).`,
+    '',
+    '| Round | Ledger rows/s | Floor rows/s | Ledger / floor |',
+    '|---:|---:|---:|---:|',
+    ...s.comparisons.map(
+      (c) =>
+        `| ${c.round} | ${fmt(c.kasaRowsPerSecond)} | ${fmt(c.floorRowsPerSecond)} | ${percentOf(c.kasaRowsPerSecond, c.floorRowsPerSecond)} |`,
+    ),
+    '',
+    goalTable(goals),
+    '',
+    goalVerdict(goals),
   ].join('\n');
 }
 
