@@ -15,8 +15,8 @@
  * measured saturated (autocannon, 50 connections, closed loop: throughput), then at a steady 50% of Kasa's
  * saturated rate (bench/lib/steady-load.ts, open loop: p99 under a load the machine carries).
  *
- * Targets (issue "Fast and tidy in production", item 1): Kasa >= 75% of the relay's throughput in both
- * scenarios, and Kasa's steady p99 <= 2x the relay's p99 at the same rate.
+ * Targets: Kasa >= 75% of the relay's throughput on create and >= 90% on lookup, and Kasa's steady p99 <= 2x the
+ * relay's p99 at the same rate.
  *
  * Environment (all optional): BENCH_LOG_LEVEL (default info, the production level), BENCH_ROUNDS (default 2),
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 8, first round; V8 needs a few thousand requests
@@ -74,7 +74,8 @@ const WANTED_RATE_LIMIT = 10_000_000;
 const WATCHDOG_MS = 12 * 60_000;
 /** The steady (open-loop) point: this fraction of Kasa's saturated throughput in the same scenario. */
 const STEADY_FRACTION = 0.5;
-const TARGETS = { throughputOfRelay: 0.75, steadyP99OfRelay: 2 } as const;
+/** Kasa's throughput as a share of the two-hop relay's, per scenario, and its steady p99 as a multiple of the relay's. */
+const TARGETS = { throughputOfRelay: { 'create-deposit': 0.75, lookup: 0.9 }, steadyP99OfRelay: 2 } as const;
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -187,14 +188,19 @@ async function main(): Promise<void> {
       const headers = target === 'kasa' ? kasaHeaders(apiKey) : {};
       return () => ({ method: 'GET', path: `${prefix}${nextId()}`, headers });
     };
-    const loadSpec = (scenario: Scenario, target: Target, apiKey: string, warmupSeconds: number): LoadSpec => {
-      const next = requestOf(scenario, target, apiKey);
-      const first = next();
+    const loadSpec = (scenario: Scenario, target: Target, apiKey: string, warmupSeconds: number, warmupKey = apiKey): LoadSpec => {
+      // autocannon calls setupRequest before each request: a fresh key or the next id every time.
+      const requestsOf = (key: string): LoadSpec['requests'] => {
+        const next = requestOf(scenario, target, key);
+        return [{ ...next(), setupRequest: () => next() }];
+      };
       return {
         name: `${target} ${scenario}`,
         url: origin[target],
-        // autocannon calls setupRequest before each request: a fresh key or the next id every time.
-        requests: [{ ...first, setupRequest: () => next() }],
+        requests: requestsOf(apiKey),
+        // The warm-up on a key of its own: a fast lookup run would otherwise pass the site's 100,000 a minute (the
+        // most the ops API allows) within warm-up and measured window together, and count cheap 429s as throughput.
+        warmupRequests: requestsOf(warmupKey),
         connections: CONNECTIONS,
         warmupSeconds,
         durationSeconds: DURATION,
@@ -218,7 +224,8 @@ async function main(): Promise<void> {
           const warmup = index === 0 ? WARMUP : ROUND_WARMUP;
           log(`${scenario} round ${index + 1}/${ROUNDS}: ${target} (${warmup} s warm-up + ${DURATION} s, ${CONNECTIONS} connections)`);
           const apiKey = target === 'kasa' ? await freshKey() : '';
-          const r = await runLoad(loadSpec(scenario, target, apiKey, warmup), cpuTargets);
+          const warmupKey = target === 'kasa' ? await freshKey() : '';
+          const r = await runLoad(loadSpec(scenario, target, apiKey, warmup, warmupKey), cpuTargets);
           results[target] = r;
           log(
             `  ${fmt(r.requestsPerSecond)} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
@@ -407,10 +414,10 @@ function buildSummary(input: {
   for (const s of scenarios) {
     targets.push({
       name: `throughput:${s.scenario}`,
-      label: `${s.scenario}: Kasa throughput >= ${TARGETS.throughputOfRelay * 100}% of the relay's (mean of ${ROUNDS} alternating rounds)`,
+      label: `${s.scenario}: Kasa throughput >= ${TARGETS.throughputOfRelay[s.scenario] * 100}% of the relay's (mean of ${ROUNDS} alternating rounds)`,
       measured: `${fmt(s.kasaOfRelay * 100, 0)}% (rounds: ${s.kasaOfRelayPerRound.map((r) => `${fmt(r * 100, 0)}%`).join(', ')})`,
       value: s.kasaOfRelay,
-      pass: s.kasaOfRelay >= TARGETS.throughputOfRelay,
+      pass: s.kasaOfRelay >= TARGETS.throughputOfRelay[s.scenario],
     });
   }
   for (const p of input.steady) {

@@ -9,6 +9,8 @@ export interface LoadSpec {
   requests: autocannon.Request[];
   connections: number;
   warmupSeconds: number;
+  /** The warm-up's requests when they must differ from the measured ones (another API key, so that neither run uses up a per-key budget). */
+  warmupRequests?: autocannon.Request[];
   durationSeconds: number;
 }
 
@@ -35,7 +37,7 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 
 export async function runLoad(spec: LoadSpec, cpuTargets: CpuTargets): Promise<LoadResult> {
   const base = { url: spec.url, connections: spec.connections, requests: spec.requests, timeout: 10 };
-  if (spec.warmupSeconds > 0) await autocannon({ ...base, duration: spec.warmupSeconds });
+  if (spec.warmupSeconds > 0) await autocannon({ ...base, requests: spec.warmupRequests ?? spec.requests, duration: spec.warmupSeconds });
   const before = snapshot(cpuTargets);
   const result = await autocannon({ ...base, duration: spec.durationSeconds });
   const cpu = diff(before, snapshot(cpuTargets));
