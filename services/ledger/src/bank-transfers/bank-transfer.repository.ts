@@ -28,6 +28,16 @@ export interface NewBankTransfer {
   livemode?: boolean;
 }
 
+/** A line's matching outcome as written: its queue status, the deposit it matched, and why (or why not). */
+export interface SettledLine {
+  id: string;
+  status: BankTransferStatus;
+  intentId: string | null;
+  unmatchedReason: string | null;
+  matchReasons: Prisma.InputJsonValue;
+  suggestions: Prisma.InputJsonValue;
+}
+
 export class BankTransferRepository {
   constructor(private readonly db: PrismaClient) {}
 
@@ -96,18 +106,7 @@ export class BankTransferRepository {
    * key turned out known on its account (another batch recorded it since it was read, and the unique index made this
    * insert wait for it): the caller then records the transfers by inserting first ({@link insertLinesUnlessKnown}).
    */
-  async insertDecided(
-    tx: Tx,
-    rows: ReadonlyArray<{
-      id: string;
-      transfer: NewBankTransfer;
-      status: BankTransferStatus;
-      intentId: string | null;
-      unmatchedReason: string | null;
-      matchReasons: Prisma.InputJsonValue;
-      suggestions: Prisma.InputJsonValue;
-    }>,
-  ): Promise<BankTransfer[] | null> {
+  async insertDecided(tx: Tx, rows: ReadonlyArray<SettledLine & { transfer: NewBankTransfer }>): Promise<BankTransfer[] | null> {
     if (rows.length === 0) return [];
     const inputs = rows.map((row) => row.transfer);
     const ids = rows.map((row) => row.id);
@@ -226,17 +225,7 @@ export class BankTransferRepository {
    * Settles transfers this transaction inserted UNMATCHED a moment ago, in one statement ({@link settle}'s fields
    * for the matching's outcome); returns the settled rows in the order given, or null when any had moved.
    */
-  async settleInserted(
-    tx: Tx,
-    settled: ReadonlyArray<{
-      id: string;
-      status: BankTransferStatus;
-      intentId: string | null;
-      unmatchedReason: string | null;
-      matchReasons: Prisma.InputJsonValue;
-      suggestions: Prisma.InputJsonValue;
-    }>,
-  ): Promise<BankTransfer[] | null> {
+  async settleInserted(tx: Tx, settled: readonly SettledLine[]): Promise<BankTransfer[] | null> {
     if (settled.length === 0) return [];
     const ids = settled.map((s) => s.id);
     const count = await tx.$executeRaw`
