@@ -71,6 +71,26 @@ export class FollowUpRepository {
       ORDER BY created_at, kind, id LIMIT ${limit}`;
   }
 
+  /**
+   * The ids of the pending follow-ups of these bank lines, in the order they must be done (as {@link pending}), read
+   * without a lock in one query: the claim decides who does each.
+   */
+  async pendingOfLines({
+    receivingAccountId,
+    lineKeys,
+  }: {
+    receivingAccountId: string | null;
+    lineKeys: readonly string[];
+  }): Promise<string[]> {
+    if (lineKeys.length === 0) return [];
+    const rows = await this.db.$queryRaw<Array<{ id: string }>>`
+      SELECT id::text AS id FROM follow_ups
+      WHERE status = 'PENDING' AND receiving_account_id IS NOT DISTINCT FROM ${receivingAccountId}::uuid
+        AND line_key = ANY(${[...lineKeys]}::text[])
+      ORDER BY created_at, kind, id`;
+    return rows.map((row) => row.id);
+  }
+
   /** The straight-through approval follow-up of each of these deposits that has one: where it stands, and why if skipped. */
   async approvalsOf(depositIds: readonly string[]): Promise<Map<string, { status: string; outcome: string | null }>> {
     const rows = await this.db.followUp.findMany({

@@ -67,6 +67,15 @@ export async function runFollowUps(
   maxPages = Number.POSITIVE_INFINITY,
 ): Promise<FollowUpCounts> {
   const counts = newCounts();
+  if ('lineKeys' in selection) {
+    // A batch's lines name their follow-ups once, in the order they must be done, and are then paged in memory: a
+    // page read by the keys would send every key of a large file again with each of its pages.
+    const ids = await deps.followUps.pendingOfLines(selection);
+    for (let start = 0, page = 0; start < ids.length && page < maxPages; start += PER_TRANSACTION, page += 1) {
+      await runPage(deps, requestId, ids.slice(start, start + PER_TRANSACTION), counts);
+    }
+    return counts;
+  }
   let after: FollowUpPosition | null = null;
   for (let page = 0; page < maxPages; page += 1) {
     const positions = await deps.followUps.pending(selection, after, PER_TRANSACTION);
