@@ -1,6 +1,6 @@
-import type { BankTransfer, BankTransferStatus, Prisma, PrismaClient } from '@kasa/db';
+import { Prisma, type BankTransfer, type BankTransferStatus, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockRow } from '../shared/row-lock.repository.js';
+import { columnsOf, lockRow } from '../shared/row-lock.repository.js';
 import { transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
 import { transferLineKey } from './line-key.js';
 
@@ -110,7 +110,8 @@ export class BankTransferRepository {
     if (rows.length === 0) return [];
     const inputs = rows.map((row) => row.transfer);
     const ids = rows.map((row) => row.id);
-    const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    // The rows come back from the insert itself, as Prisma reads them: no second read of what was just written.
+    const inserted = await tx.$queryRaw<BankTransfer[]>`
       INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
         received_time_known, status, intent_id, unmatched_reason, match_reasons, suggestions, receiving_account_id, statement_id, livemode,
         created_at)
@@ -131,13 +132,13 @@ export class BankTransferRepository {
           livemode, ord)
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, line_key) DO NOTHING
-      RETURNING id::text`;
+      RETURNING ${columnsOf(Prisma.BankTransferScalarFieldEnum, ['status'])}`;
     if (inserted.length !== rows.length) {
       // Rows this transaction wrote a moment ago, seen by nobody else: undone, as if never written.
       await tx.$executeRaw`DELETE FROM bank_transfers WHERE id = ANY(${inserted.map((row) => row.id)}::uuid[])`;
       return null;
     }
-    const byId = new Map((await tx.bankTransfer.findMany({ where: { id: { in: ids } } })).map((row) => [row.id, row]));
+    const byId = new Map(inserted.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id)).filter((row): row is BankTransfer => row !== undefined);
   }
 

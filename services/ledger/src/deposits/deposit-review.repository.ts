@@ -1,6 +1,6 @@
 import { Prisma, type Deposit, type DepositStatus, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
+import { columnsOf, lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, type ReviewListFilter } from '../site-records/review-filters.js';
 import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
 
@@ -34,11 +34,11 @@ export class DepositReviewRepository {
   async lockDepositsByReference(tx: Tx, referenceNos: string[], livemode = true): Promise<Deposit[]> {
     if (referenceNos.length === 0) return [];
     // Real money pays live deposits only, and the sandbox's simulated money test deposits only (docs/sandbox.md).
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT d.id::text FROM deposit_intents d JOIN sites s ON s.id = d.site_id
+    // Locked and read in one statement: the rows read are the versions locked.
+    return tx.$queryRaw<Deposit[]>`
+      SELECT ${columnsOf(Prisma.DepositScalarFieldEnum, ['status'], 'd')} FROM deposit_intents d JOIN sites s ON s.id = d.site_id
       WHERE d.reference_no = ANY(${referenceNos}::text[]) AND s.livemode = ${livemode}
       ORDER BY d.id FOR UPDATE OF d`;
-    return locked.length === 0 ? [] : tx.deposit.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
   }
 
   /**
@@ -62,7 +62,9 @@ export class DepositReviewRepository {
   /** The deposits with these references, read without a lock (a suggestion moves nothing). */
   findDepositsByReference(tx: Tx, referenceNos: string[], livemode = true): Promise<Deposit[]> {
     if (referenceNos.length === 0) return Promise.resolve([]);
-    return tx.deposit.findMany({ where: { referenceNo: { in: referenceNos }, site: { livemode } } });
+    return tx.$queryRaw<Deposit[]>`
+      SELECT ${columnsOf(Prisma.DepositScalarFieldEnum, ['status'], 'd')} FROM deposit_intents d JOIN sites s ON s.id = d.site_id
+      WHERE d.reference_no = ANY(${referenceNos}::text[]) AND s.livemode = ${livemode}`;
   }
 
   /** The intent's conditional write, in one statement returning the row (see {@link updateAndRead}). */

@@ -15,8 +15,22 @@ export async function lockRow(
 /** A model field's column: its name in snake_case (the schema's @map). */
 const columnName = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** A model's column read as its Prisma field, enums as their text. */
-const columnOf = (field: string, enums: readonly string[]) => `${columnName(field)}${enums.includes(field) ? '::text' : ''} AS "${field}"`;
+/** A model's column read as its Prisma field, enums as their text; `alias` qualifies it (a join, an update's FROM). */
+const columnOf = (field: string, enums: readonly string[], alias = '') =>
+  `${alias ? `${alias}.` : ''}${columnName(field)}${enums.includes(field) ? '::text' : ''} AS "${field}"`;
+
+/**
+ * A model's scalar fields (Prisma's `<Model>ScalarFieldEnum`) as a raw statement's select or RETURNING list, each read
+ * as Prisma's own query returns it (`enums` among them as text): a row locked, inserted or written is read in the
+ * statement that does it, not by a second query.
+ */
+export function columnsOf(fields: Readonly<Record<string, string>>, enums: readonly string[], alias = ''): Prisma.Sql {
+  return Prisma.raw(
+    Object.values(fields)
+      .map((field) => columnOf(field, enums, alias))
+      .join(', '),
+  );
+}
 
 /**
  * Takes the row lock on one record and reads it in the same statement (`SELECT <fields> ... FOR UPDATE`): one round
