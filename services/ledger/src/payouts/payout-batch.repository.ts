@@ -2,6 +2,13 @@ import type { PayoutBatch, PayoutBatchItem, Prisma, PrismaClient } from '@kasa/d
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Whether an upper-case word can be a payout item's reference as {@link PayoutBatchRepository.insertItems} writes them: a
+ * withdrawal's reference number (`KW` and eight characters) or a sender return's (`R` and the 32 hex digits of its id).
+ * Only such words of a line's text are looked up: a file's thousands of other words name no payout.
+ */
+export const isPayoutReference = (word: string): boolean => /^(?:KW[A-Z0-9]{8}|R[0-9A-F]{32})$/.test(word);
+
 /** A batch with its items in file order. */
 export type PayoutBatchWithItems = PayoutBatch & { items: PayoutBatchItem[] };
 

@@ -6,7 +6,7 @@ import type { OperatorPrincipal } from '../operators/operator-principal.js';
 import { writeAudits, type Actor } from '../shared/audit.repository.js';
 import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
 import type { LineSource } from '../bank-transfers/record-lines.js';
-import type { PayoutBatchRepository, NamedPayout } from './payout-batch.repository.js';
+import { isPayoutReference, type PayoutBatchRepository, type NamedPayout } from './payout-batch.repository.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -54,12 +54,15 @@ export interface PayoutLineDeps {
   logger: Logger;
 }
 
-/** The references a line may carry: its EndToEndId and each word of its remittance text (references are alphanumeric). */
+/**
+ * The references a line may carry: its EndToEndId and each word of its remittance text shaped like a payout's reference
+ * (references are alphanumeric).
+ */
 function referencesOf(line: Pick<StatementLine, 'endToEndId' | 'description'>): string[] {
   const words = line.description
     .toUpperCase()
     .split(/[^A-Z0-9]+/)
-    .filter(Boolean);
+    .filter((word) => isPayoutReference(word));
   return [...(line.endToEndId ? [line.endToEndId.trim().toUpperCase()] : []), ...words];
 }
 
