@@ -7,10 +7,14 @@
 
 const FOLD: Record<string, string> = { ç: 'c', ğ: 'g', ı: 'i', i: 'i', ö: 'o', ş: 's', ü: 'u', â: 'a', î: 'i', û: 'u' };
 
-/** The words of a name, Turkish-lower-cased, accents folded, punctuation dropped. */
+/**
+ * The words of a name, lower-cased, accents folded, punctuation dropped. Turkish lower-casing (`I` to `ı`, `İ` to `i`)
+ * gives the same words as the default one here, which turns `I` into `i` and `İ` into `i` and a dot the accents go
+ * with, and costs half the name's time (an import compares thousands of names).
+ */
 export function nameWords(name: string): string[] {
   return name
-    .toLocaleLowerCase('tr-TR')
+    .toLowerCase()
     .normalize('NFC')
     .replace(/[çğıiöşüâîû]/g, (c) => FOLD[c] ?? c)
     .normalize('NFD')
