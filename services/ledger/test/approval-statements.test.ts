@@ -161,3 +161,54 @@ describe('a journal posting in one statement', () => {
     expect(entries.reduce((sum, entry) => sum + entry.amount, 0n)).toBe(0n);
   });
 });
+
+describe("an approval's audit entry and event, written in its posting's statement", () => {
+  it("are the deposit approval's rows: the event PENDING with its request id, the audit entry naming the posting", async () => {
+    const deposit = await h.createDeposit(site, 6_000);
+    expect((await h.transfer(deposit.referenceNo, 6_000)).status).toBe(201);
+    const approved = await h.ops('POST', `/intents/${deposit.intentId}/approve`, {});
+    expect(approved.status).toBe(200);
+    const entries = await database.prisma.journalEntry.findMany({ where: { entityId: deposit.intentId } });
+    expect(entries).toHaveLength(2);
+    const transactionId = entries[0]?.transactionId;
+    const audits = await database.prisma.auditLog.findMany({ where: { entityId: deposit.intentId, action: 'INTENT.APPROVED' } });
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ entityType: 'deposit_intent', siteId: site.siteId });
+    expect(audits[0]?.metadata).toMatchObject({ journalTransactionId: transactionId, amount: '6000', to: 'APPROVED' });
+    const event = await database.prisma.outboxEvent.findUnique({ where: { id: approved.body.eventId } });
+    expect(event).toMatchObject({
+      siteId: site.siteId,
+      type: 'intent.approved',
+      entityId: deposit.intentId,
+      status: 'PENDING',
+      attemptCount: 0,
+      requestId: approved.headers.get('x-request-id'),
+    });
+    expect(event?.updatedAt.getTime()).toBeGreaterThanOrEqual(event?.createdAt.getTime() ?? Infinity);
+    expect(event?.payload).toMatchObject({
+      eventId: approved.body.eventId,
+      type: 'intent.approved',
+      createdAt: event?.createdAt.toISOString(),
+      livemode: true,
+      data: { intentId: deposit.intentId, status: 'APPROVED', amount: '6000' },
+    });
+  });
+
+  it('are rolled back with the posting a withdrawal approval is refused for', async () => {
+    const own = await h.createSite();
+    await h.fund(own, 3_000);
+    const withdrawal = await h.createWithdrawal(own, 2_000);
+    const other = await h.createWithdrawal(own, 2_000);
+    expect((await h.ops('POST', `/withdrawals/${withdrawal.withdrawalId}/approve`, {})).status).toBe(200);
+    const refused = await h.ops('POST', `/withdrawals/${other.withdrawalId}/approve`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.reason).toBe('insufficient_balance');
+    expect(await database.prisma.auditLog.count({ where: { entityId: other.withdrawalId } })).toBe(0);
+    expect(await database.prisma.journalEntry.count({ where: { entityId: other.withdrawalId } })).toBe(0);
+    const approvedAudit = await database.prisma.auditLog.findFirst({
+      where: { entityId: withdrawal.withdrawalId, action: 'WITHDRAWAL.APPROVED' },
+    });
+    const reserved = await database.prisma.journalEntry.findFirst({ where: { entityId: withdrawal.withdrawalId } });
+    expect(approvedAudit?.metadata).toMatchObject({ journalTransactionId: reserved?.transactionId, amount: '2000' });
+  });
+});

@@ -42,8 +42,11 @@ interface Step<Decision extends { to: DepositStatus }> {
   changedMeanwhile: string;
   /** The journal posting, if money moves. */
   posting?(updated: Deposit, decision: Decision): JournalPosting;
-  /** What else the step writes in its transaction once the row changed and the journal posted (a remainder's returns). */
-  alongside?(tx: Tx, updated: Deposit, decision: Decision): Promise<void>;
+  /**
+   * What else the step writes in its transaction once the row changed and the journal posted (a remainder's returns),
+   * null when nothing; what it writes may change the audit entry, which is then written after it.
+   */
+  alongside?(updated: Deposit, decision: Decision): ((tx: Tx) => Promise<void>) | null;
   audit: string;
   metadata(current: Deposit, updated: Deposit, decision: Decision, journalTransactionId: string | null): Prisma.InputJsonObject;
   /** The decision's webhook: the partner's record of the intent as `data`, with the deciding request's id. */
@@ -84,11 +87,13 @@ function transition<Decision extends { to: DepositStatus }>(
     update: (tx, current, decision) =>
       deps.depositReview.updateDeposit(tx, intentId, current.status, { status: decision.to, ...step.changes(decision) }),
     changedMeanwhile: step.changedMeanwhile,
-    post: async (tx, { decision, updated }) => {
+    post: async (tx, { decision, updated }, withAudit) => {
       if (!step.posting) return null;
-      const posted = await deps.journal.post(tx, step.posting(updated, decision));
+      const after = step.alongside?.(updated, decision) ?? null;
+      // Without writes after the posting, the audit entry and the event ride on the posting's statement.
+      const posted = await deps.journal.post(tx, step.posting(updated, decision), undefined, after ? undefined : withAudit);
       if (!posted.ok) throw new Error('a deposit credit cannot be refused');
-      await step.alongside?.(tx, updated, decision);
+      await after?.(tx);
       return posted.transactionId;
     },
     audit: ({ current, updated, decision, journalTransactionId }) => ({
@@ -236,11 +241,13 @@ function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigi
     changes: approvalChanges,
     changedMeanwhile: 'The intent changed while it was being approved; nothing was changed.',
     posting: (updated, { amount }) => Postings.depositApproved(updated.siteId, updated.id, amount),
-    alongside: async (tx, updated, { remainder }) => {
-      if (remainder?.action !== 'return') return;
+    alongside: (updated, { remainder }) => {
+      if (remainder?.action !== 'return') return null;
       if (!operator) throw new Error('a remainder to return without a way to return it');
       // The decision carries the ids on to the audit entry and the answer.
-      remainder.returnIds.push(...(await operator.returnRemainder(tx, updated, remainder.amount, remainder.reason)));
+      return async (tx) => {
+        remainder.returnIds.push(...(await operator.returnRemainder(tx, updated, remainder.amount, remainder.reason)));
+      };
     },
     audit: 'INTENT.APPROVED',
     metadata: (current, _updated, { to, amount, received, remainder }, journalTransactionId) => ({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '@kasa/db';
 import { ACCOUNTS, type JournalAccount, type JournalPosting } from './accounts.js';
 import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { writesAhead, type Writes } from '../shared/writes.repository.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -26,8 +27,15 @@ export class JournalRepository {
    * `creditOnly` names a liability account that must not go into debit (for `site_available`: the site cannot be paid
    * more than it has); its row is written only if it exists and stays in credit, re-checked under the row lock, so two
    * concurrent approvals cannot both overdraw it. On refusal the other legs may be written: the caller rolls back.
+   * `alongside`: other rows of the transaction written by the same statement (shared/writes.repository.ts), given the posting's
+   * transaction id (a transition's audit entry names it); written on refusal too, and rolled back with the rest.
    */
-  async post(tx: Tx, posting: JournalPosting, creditOnly?: JournalAccount): Promise<PostResult> {
+  async post(
+    tx: Tx,
+    posting: JournalPosting,
+    creditOnly?: JournalAccount,
+    alongside?: (transactionId: string) => Writes,
+  ): Promise<PostResult> {
     const sum = posting.legs.reduce((total, leg) => total + leg.amount, 0n);
     if (sum !== 0n || posting.legs.length < 2) throw new Error('journal transaction does not balance');
     const legs = [...posting.legs].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
@@ -35,8 +43,9 @@ export class JournalRepository {
     const accounts = legs.map((leg) => leg.account);
     const amounts = legs.map((leg) => leg.amount.toString());
     const guarded = creditOnly ?? null;
+    const writes = alongside?.(transactionId) ?? [];
     const written = await tx.$queryRaw<Array<{ account: string }>>`
-      WITH entries AS (
+      WITH ${writesAhead(writes)}entries AS (
         INSERT INTO journal_entries (id, transaction_id, site_id, account, amount, entity_type, entity_id, created_at)
         SELECT gen_random_uuid(), ${transactionId}::uuid, ${posting.siteId}::uuid, e.account, e.amount, ${posting.entityType},
           ${posting.entityId}::uuid, ${new Date().toISOString()}::timestamptz

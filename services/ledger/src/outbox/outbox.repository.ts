@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DepositIntentRecord, EventType, WithdrawalRecord } from '@kasa/contracts';
-import type { Prisma, PrismaClient } from '@kasa/db';
+import { Prisma, type PrismaClient } from '@kasa/db';
 import { isOptIn, notSubscribed, receives } from './event-subscriptions.js';
 
 export interface NewOutboxEvent {
@@ -58,8 +58,38 @@ async function siteReceives(tx: Prisma.TransactionClient, event: NewOutboxEvent)
  * in silence. For an event that only informs, use {@link writeEventIfSubscribed}.
  */
 export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent> {
+  const { row, written } = await prepareOutboxEvent(tx, event);
+  await tx.$executeRaw(outboxInsert([row]));
+  return written;
+}
+
+/** An event checked and built as {@link writeOutboxEvent} does, not yet written: its row for {@link outboxInsert}, and the payload. */
+export interface PreparedOutboxEvent {
+  row: Prisma.OutboxEventCreateManyInput;
+  written: WrittenOutboxEvent;
+}
+
+/**
+ * {@link writeOutboxEvent}'s check (an opt-in type the site did not choose throws a 409 `invalid_transition`) and its
+ * row, for a caller that writes the row in one statement with others of the same transaction (a transition's event
+ * with its audit entry, shared/writes.repository.ts). The row must be written in that transaction before it commits.
+ */
+export async function prepareOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<PreparedOutboxEvent> {
   if (!(await siteReceives(tx, event))) throw notSubscribed(event.type);
-  return insertEvent(tx, event);
+  const live = await liveSites(tx, [event.siteId]);
+  return toRow(event, live(event.siteId));
+}
+
+/** The INSERT of events' rows as built here (their id, site, type, record, payload, request id and time; PENDING). */
+export function outboxInsert(rows: readonly Prisma.OutboxEventCreateManyInput[]): Prisma.Sql {
+  const at = (date: Prisma.OutboxEventCreateManyInput['createdAt']) => new Date(date ?? Date.now()).toISOString();
+  return Prisma.sql`
+    INSERT INTO outbox_events (id, site_id, type, entity_id, payload, request_id, created_at, updated_at)
+    SELECT e.id, e.site_id, e.type, e.entity_id, e.payload, e.request_id, e.created_at, e.created_at
+    FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.siteId)}::uuid[], ${rows.map((r) => r.type)}::text[],
+      ${rows.map((r) => r.entityId)}::uuid[], ${rows.map((r) => JSON.stringify(r.payload))}::jsonb[],
+      ${rows.map((r) => r.requestId ?? null)}::text[], ${rows.map((r) => at(r.createdAt))}::timestamptz[])
+      AS e(id, site_id, type, entity_id, payload, request_id, created_at)`;
 }
 
 /**
@@ -68,7 +98,11 @@ export async function writeOutboxEvent(tx: Prisma.TransactionClient, event: NewO
  * row waits for a delivery that will never be tried.
  */
 export async function writeEventIfSubscribed(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent | null> {
-  return (await siteReceives(tx, event)) ? insertEvent(tx, event) : null;
+  if (!(await siteReceives(tx, event))) return null;
+  const live = await liveSites(tx, [event.siteId]);
+  const { row, written } = toRow(event, live(event.siteId));
+  await tx.$executeRaw(outboxInsert([row]));
+  return written;
 }
 
 /** Of `siteIds`, those that receive `type` (all of them for a type always sent); one query for a batch. */
@@ -147,14 +181,9 @@ function toRow(event: NewOutboxEvent, livemode: boolean): { row: Prisma.OutboxEv
   };
 }
 
-async function insertEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent> {
-  const live = await liveSites(tx, [event.siteId]);
-  const { row, written } = toRow(event, live(event.siteId));
-  await tx.outboxEvent.create({ data: row });
-  return written;
-}
-
 /** Stamps events as handed to the queue, so the relay leaves them alone until they look lost. */
-export async function markEnqueued(db: Pick<PrismaClient, 'outboxEvent'>, eventIds: string[], at: Date): Promise<void> {
-  await db.outboxEvent.updateMany({ where: { id: { in: eventIds } }, data: { enqueuedAt: at } });
+export async function markEnqueued(db: Pick<PrismaClient, '$executeRaw'>, eventIds: string[], at: Date): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.$executeRaw`
+    UPDATE outbox_events SET enqueued_at = ${at.toISOString()}::timestamptz, updated_at = now() WHERE id = ANY(${eventIds}::uuid[])`;
 }

@@ -1,4 +1,4 @@
-import type { ActorType, Prisma, PrismaClient } from '@kasa/db';
+import { Prisma, type ActorType, type PrismaClient } from '@kasa/db';
 
 export interface Actor {
   type: ActorType;
@@ -24,8 +24,16 @@ export async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
 /** {@link writeAudit} for many entries, in one statement, in the order given, all at the time of the call. */
 export async function writeAudits(tx: Prisma.TransactionClient, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  await tx.$executeRaw(auditInsert(entries));
+}
+
+/**
+ * The INSERT of {@link writeAudits}, for a caller that writes it with other rows in one statement (a transition's
+ * audit entry and event, shared/writes.repository.ts): the entries in the order given, all at the time of the call.
+ */
+export function auditInsert(entries: readonly AuditEntry[]): Prisma.Sql {
   const rows = entries.map(auditRow);
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO audit_log (id, site_id, actor_type, actor_id, action, entity_type, entity_id, metadata, created_at)
     SELECT gen_random_uuid(), e.site_id, e.actor_type::"ActorType", e.actor_id, e.action, e.entity_type, e.entity_id, e.metadata,
       ${new Date().toISOString()}::timestamptz

@@ -4,8 +4,9 @@ import type { Logger } from '@kasa/logger';
 import { actorOf } from '../operators/operator-principal.js';
 import { inScope } from '../operators/site-scope.js';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
-import { writeOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
-import { writeAudit, type AuditEntry } from './audit.repository.js';
+import { outboxInsert, prepareOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
+import { auditInsert, type AuditEntry } from './audit.repository.js';
+import { writeTogether, type Writes } from './writes.repository.js';
 import { isUuid } from './http-guards.js';
 import type { OperatorRequest, RequestContext } from './request-context.js';
 
@@ -131,13 +132,21 @@ export interface Transition<Row, Decision extends Decided, Result> {
   update(tx: Tx, current: Row, decision: Decision): Promise<Row | null>;
   /** The 409's detail when `update` found the row changed (`state_changed`). */
   changedMeanwhile: string;
-  /** The journal posting, if money moves: its transaction id, or null when this step posts nothing. */
-  post?(tx: Tx, changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>): Promise<string | null>;
+  /**
+   * The journal posting, if money moves: its transaction id, or null when this step posts nothing. `alongside`: the
+   * step's audit entry and event, for the posting's statement (the journal's `post`), when nothing the step writes
+   * after the posting changes them; otherwise the recipe writes them itself, after `post`.
+   */
+  post?(
+    tx: Tx,
+    changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>,
+    alongside: (journalTransactionId: string) => Writes,
+  ): Promise<string | null>;
   /** The audit entry (actor, entity type and id are the recipe's). */
   audit(changed: Changed<Row, Decision>): Pick<AuditEntry, 'action' | 'siteId' | 'metadata'>;
   /**
    * The webhook the step announces, if any: its request id is the recipe's, and so is its entity unless the event
-   * reports on another record (a transfer's top-up reports on its intent). Written before the journal posting.
+   * reports on another record (a transfer's top-up reports on its intent). Written with the audit entry.
    */
   event?(
     changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>,
@@ -150,8 +159,8 @@ export interface Transition<Row, Decision extends Decided, Result> {
 
 /**
  * The one recipe of a reviewed change: lock the record, guard it, decide from its state table, one conditional update,
- * the outbox event, the journal posting and the audit entry in one transaction; the log line and the
- * publishing after commit ({@link commitTransition}).
+ * the journal posting, the outbox event and the audit entry in one transaction (the last three in one statement when
+ * the step allows); the log line and the publishing after commit ({@link commitTransition}).
  */
 export async function runTransition<Row, Decision extends Decided, Result>(
   deps: TransitionDeps,
@@ -182,22 +191,33 @@ export async function transitionIn<Row, Decision extends Decided, Result>(
   const decision = await transition.decide(tx, current);
   const updated = await transition.update(tx, current, decision);
   if (!updated) throw AppError.conflict('state_changed', transition.changedMeanwhile);
-  // The event before the posting: the posting takes the site's balance rows, which every approval of the site waits
-  // for, so as few round trips as possible come after it (journal.repository.ts).
+  // The event's subscription is checked before the posting; its row is written with the audit entry, in the posting's
+  // statement when the step allows, else in one statement after it. The posting takes the site's balance rows, which
+  // every approval of the site waits for, so as few round trips as possible come after it (journal.repository.ts).
   const event = transition.event?.({ current, decision, updated }) ?? null;
-  const events = [
-    ...(decision.events ?? []),
-    ...(event ? [await writeOutboxEvent(tx, { entityId, ...event, requestId: request.requestId })] : []),
+  const prepared = event ? await prepareOutboxEvent(tx, { entityId, ...event, requestId: request.requestId }) : null;
+  const writesFor = (journalTransactionId: string | null): Writes => [
+    ...(prepared ? [outboxInsert([prepared.row])] : []),
+    auditInsert([
+      {
+        actor: actorOf(request.caller),
+        entityType: transition.entityType,
+        entityId,
+        ...transition.audit({ current, decision, updated, journalTransactionId }),
+      },
+    ]),
   ];
-  const journalTransactionId = (await transition.post?.(tx, { current, decision, updated })) ?? null;
+  const rode: { with: string | null } = { with: null };
+  const journalTransactionId =
+    (await transition.post?.(tx, { current, decision, updated }, (id) => {
+      rode.with = id;
+      return writesFor(id);
+    })) ?? null;
+  if (rode.with === null) await writeTogether(tx, writesFor(journalTransactionId));
+  else if (rode.with !== journalTransactionId) throw new Error("a transition's audit entry rode on another posting than its own");
   const changed = { current, decision, updated, journalTransactionId };
-  await writeAudit(tx, {
-    actor: actorOf(request.caller),
-    entityType: transition.entityType,
-    entityId,
-    ...transition.audit(changed),
-  });
+  const events = [...(decision.events ?? []), ...(prepared ? [prepared.written] : [])];
   // The transition's own event is the last written.
-  const announced = { ...changed, eventId: event ? (events[events.length - 1]?.eventId ?? null) : null };
+  const announced = { ...changed, eventId: prepared?.written.eventId ?? null };
   return { result: transition.result(announced), step: transition.log?.(announced) ?? null, events };
 }

@@ -92,11 +92,11 @@ function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorReque
         ...(waits(decision) ? {} : step.changes(current, new Date())),
       }),
     changedMeanwhile: 'The withdrawal changed meanwhile; nothing was changed.',
-    post: async (tx, { current, decision }) => {
+    post: async (tx, { current, decision }, alongside) => {
       if (waits(decision)) return null;
       const posting = step.posting?.(current) ?? null;
       if (!posting) return null;
-      const posted = await deps.journal.post(tx, posting, step.action === 'approve' ? 'site_available' : undefined);
+      const posted = await deps.journal.post(tx, posting, step.action === 'approve' ? 'site_available' : undefined, alongside);
       if (posted.ok) return posted.transactionId;
       const available = (-posted.balance).toString();
       throw AppError.conflict(
