@@ -4,19 +4,24 @@ import type { Request, Response } from 'express';
 export type CsvCell = string | number | boolean | null | undefined;
 
 /**
- * Characters a spreadsheet reads as the start of a formula (or, with tab and CR, slips a formula past a
- * trimming import). A cell that opens with one is prefixed with `'`, so a partner's user label such as
- * `=HYPERLINK(...)` is shown as text, never run (OWASP "CSV injection").
+ * Whether text opens with a character a spreadsheet reads as the start of a formula (or, with tab and CR, slips a
+ * formula past a trimming import): `=`, `+`, `-`, `@`, tab, CR. A cell that does is prefixed with `'`, so a partner's
+ * user label such as `=HYPERLINK(...)` is shown as text, never run (OWASP "CSV injection"). By character code: every
+ * cell of an export is asked.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+function opensFormula(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
 
 /** A cell as RFC 4180 writes it: quoted (inner quotes doubled) when it holds a comma, a quote or a line break. */
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
   // Numbers are the file's own figures (a negative balance is data, not a formula); only text is defended.
-  const safe = typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const safe = typeof value === 'string' ? (opensFormula(value) ? `'${value}` : value) : String(value);
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** One record of the file, CRLF-terminated as RFC 4180 has it. */
@@ -30,6 +35,12 @@ export function csvLine(cells: readonly CsvCell[]): string {
  */
 export function liraDecimal(kurus: string | null | undefined): string {
   if (kurus === null || kurus === undefined || !/^-?\d+$/.test(kurus)) return '';
+  // Up to 15 digits the amount is a safe integer: the same digits from number arithmetic, without a bigint per cell.
+  if (kurus.length <= 15) {
+    const abs = Math.abs(Number(kurus));
+    const cents = abs % 100;
+    return `${kurus.charCodeAt(0) === 0x2d && abs !== 0 ? '-' : ''}${(abs - cents) / 100}.${cents < 10 ? '0' : ''}${cents}`;
+  }
   const value = BigInt(kurus);
   const abs = value < 0n ? -value : value;
   return `${value < 0n ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
@@ -49,7 +60,8 @@ export function wantsCsv(req: Request): boolean {
 }
 
 /**
- * Streams a CSV file: the header row, then each batch of rows `batches` yields, as it comes. A batch is written
+ * Streams a CSV file: the header row, then each batch of records `batches` yields (CSV text, each record
+ * CRLF-terminated as {@link csvLine} writes it), as it comes. A batch is written
  * only once the socket has taken the previous one (`drain`), so a slow reader holds the export back instead of
  * letting rows pile up in memory; a reader that goes away stops it before the next batch is read.
  *
@@ -60,16 +72,16 @@ export function wantsCsv(req: Request): boolean {
 export async function streamCsv(
   res: Response,
   file: { name: string; header: readonly string[] },
-  batches: AsyncIterable<ReadonlyArray<readonly CsvCell[]>>,
+  batches: AsyncIterable<string>,
 ): Promise<void> {
   try {
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${file.name}"`);
     if (!(await written(res, csvLine(file.header)))) return;
-    for await (const rows of batches) {
+    for await (const records of batches) {
       // The reader went away (a closed tab, a cancelled download): no further page is read.
-      if (rows.length > 0 && !(await written(res, rows.map(csvLine).join('')))) return;
+      if (records.length > 0 && !(await written(res, records))) return;
     }
     res.end();
   } catch (error) {

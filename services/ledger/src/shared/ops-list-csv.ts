@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AuditEntry, ListResponse, OpsBankTransfer, OpsEvent, OpsIntent, OpsSenderReturn, OpsWithdrawal } from '@kasa/contracts';
-import { csvFilename, liraDecimal, streamCsv, type CsvCell } from './csv.js';
+import { csvCell, csvFilename, liraDecimal, streamCsv, type CsvCell } from './csv.js';
 
 /** Rows read from the database per page of an export: small enough to hold, large enough that paging costs little. */
 export const CSV_PAGE_ROWS = 500;
@@ -175,10 +175,23 @@ export async function sendOpsListCsv<Item>(res: Response, name: OpsCsvList, read
   const { file, columns } = OPS_CSV_TABLES[name];
   // The cast: each table is written for the items its list's JSON answer holds (the same `toItem`, whose answers
   // test/contract checks against these response types), and `name` is the list `readPage` reads.
-  const cells = columns as ReadonlyArray<Column<unknown>>;
+  const cells = (columns as ReadonlyArray<Column<unknown>>).map(([, cell]) => cell);
   const first = await readPage({ limit: String(CSV_PAGE_ROWS) });
-  async function* rows() {
-    for await (const items of everyPage(readPage, first)) yield items.map((item) => cells.map(([, cell]) => cell(item)));
+  async function* records() {
+    for await (const items of everyPage(readPage, first)) yield csvRecords(cells, items);
   }
-  await streamCsv(res, { name: csvFilename(file, new Date()), header: columns.map(([header]) => header) }, rows());
+  await streamCsv(res, { name: csvFilename(file, new Date()), header: columns.map(([header]) => header) }, records());
+}
+
+/**
+ * A page's items as CSV records, the bytes `csvLine` writes for each item's cells, built as one text: no array of
+ * cells per item nor string per record, whose garbage a 100,000-row export would otherwise collect.
+ */
+function csvRecords(cells: ReadonlyArray<(item: unknown) => CsvCell>, items: readonly unknown[]): string {
+  let text = '';
+  for (const item of items) {
+    for (let i = 0; i < cells.length; i += 1) text += (i === 0 ? '' : ',') + csvCell((cells[i] as (item: unknown) => CsvCell)(item));
+    text += '\r\n';
+  }
+  return text;
 }
