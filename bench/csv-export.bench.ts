@@ -16,7 +16,8 @@
  *    (backpressure) rather than buffer the rest, and stop when the reader goes away. Bounded memory: the whole
  *    file's peak RSS exceeds the tenth's by less than half the difference in file size (holding it would cost more).
  *
- * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_CSV_ROWS (1,000 to 1,000,000).
+ * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_CSV_ROWS (1,000 to 1,000,000), BENCH_CPU_PROF_DIR
+ * (--cpu-prof the first ledger there: its profile holds the timed exports, written when it stops).
  * Prints a JSON summary; rewrites only the csv-export section of docs/benchmarks.md. Exits 0 when the run
  * completed (a missed goal is reported, not an error), 1 when it could not run.
  */
@@ -43,9 +44,11 @@ const CAPPED_HEAP_MB = 96;
 const TARGET_RATIO = 0.25;
 const FLOOR_ROUNDS = 2;
 const DOC = process.env.BENCH_DOC_FILE ?? repoPath('docs', 'benchmarks.md');
+/** A directory for a V8 CPU profile of the first ledger (the one the timed exports read), written when it stops. */
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR || undefined;
 
 /** The floor's server (bench/lib/csv-floor.mjs) in a process of its own, as the ledger is; stopped by its own pid. */
-async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startFloor(databaseUrl: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['bench/lib/csv-floor.mjs'], {
     cwd: repoPath(),
     env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
@@ -71,12 +74,20 @@ async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () 
     await stop();
     throw error;
   });
-  return { url: `http://127.0.0.1:${port}`, stop };
+  if (child.pid === undefined) throw new Error('csv floor: no pid');
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop };
 }
 
 const log = (message: string) => process.stderr.write(`[csv-export ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU time (user + system) `pid` has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 /** VmRSS and VmHWM (the process's peak so far) of `pid`, in MiB. */
 function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
@@ -176,6 +187,8 @@ interface Run {
   label: string;
   download: Download;
   memory: MemoryPeak;
+  /** The ledger process's CPU time over the export (ms). */
+  cpuMs: number;
 }
 
 interface Comparison {
@@ -183,6 +196,9 @@ interface Comparison {
   kasaRowsPerSecond: number;
   floorRowsPerSecond: number;
   floorBytes: number;
+  /** CPU ms per 1,000 rows of the serving process alone (the ledger's, the floor server's); PostgreSQL's not counted. */
+  kasaCpuMsPer1000: number;
+  floorCpuMsPer1000: number;
 }
 
 interface Summary extends RunHeader {
@@ -203,7 +219,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const code = gitState(repoPath());
   await benchRun({ database: 'kasa_bench_csv', watchdogMs: WATCHDOG_MS, log }, async ({ env, databaseUrl, start }) => {
-    const started = await start('ledger');
+    const started = await start('ledger', {}, CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []);
     const pid = started.pid;
     if (pid === null) throw new Error('the ledger has no pid');
     const token = env.OPS_BOOTSTRAP_TOKEN as string;
@@ -229,7 +245,9 @@ async function main(): Promise<void> {
     const measure = async (label: string, url: string, options: Parameters<typeof download>[2] = {}): Promise<Run> => {
       await sleep(1_000);
       const stop = sampleMemory(pid, started.url);
+      const cpuBefore = cpuMsOf(pid);
       const file = await download(url, token, options);
+      const cpuMs = cpuMsOf(pid) - cpuBefore;
       // A reader that left: give the ledger a moment to notice and settle before the last sample.
       if (options.maxBytes !== undefined) await sleep(2_000);
       const memory = await stop();
@@ -238,7 +256,7 @@ async function main(): Promise<void> {
         `${label}: ${fmt(file.rows)} rows, ${fmt(file.bytes / 1024 / 1024, 1)} MiB in ${file.seconds.toFixed(2)} s; ` +
           `peak RSS ${memory.peakMb.toFixed(1)} MiB, peak heap used ${memory.heapPeakMb.toFixed(1)} MiB`,
       );
-      return { label, download: file, memory };
+      return { label, download: file, memory, cpuMs };
     };
     const tenth = await measure('a tenth of the site', `${exportUrl}&createdFrom=${encodeURIComponent(tenthFrom)}`);
     // The floor in alternating rounds with the ledger's whole-site export: a bare cursor through a bare HTTP server.
@@ -252,21 +270,25 @@ async function main(): Promise<void> {
         const kasaFirst = round % 2 === 1;
         const floorRun = async () => {
           await sleep(1_000);
+          const cpuBefore = cpuMsOf(floor.pid);
           const file = await download(floorUrl, token);
+          const cpuMs = cpuMsOf(floor.pid) - cpuBefore;
           if (file.status !== 200 || file.rows !== ROWS) throw new Error(`floor export: ${file.status}, ${file.rows} rows`);
-          log(`floor: ${fmt(file.rows)} rows in ${file.seconds.toFixed(2)} s`);
-          return file;
+          log(`floor: ${fmt(file.rows)} rows in ${file.seconds.toFixed(2)} s, ${fmt(cpuMs)} ms of its CPU`);
+          return { file, cpuMs };
         };
         const first = kasaFirst ? await measure('the whole site', exportUrl, { halfOf: ROWS }) : await floorRun();
         const second = kasaFirst ? await floorRun() : await measure('the whole site', exportUrl, { halfOf: ROWS });
         const kasa = (kasaFirst ? first : second) as Run;
-        const bare = (kasaFirst ? second : first) as Download;
+        const bare = (kasaFirst ? second : first) as { file: Download; cpuMs: number };
         full ??= kasa;
         comparisons.push({
           round,
           kasaRowsPerSecond: kasa.download.rows / kasa.download.seconds,
-          floorRowsPerSecond: bare.rows / bare.seconds,
-          floorBytes: bare.bytes,
+          floorRowsPerSecond: bare.file.rows / bare.file.seconds,
+          floorBytes: bare.file.bytes,
+          kasaCpuMsPer1000: Math.round((kasa.cpuMs / kasa.download.rows) * 10_000) / 10,
+          floorCpuMsPer1000: Math.round((bare.cpuMs / bare.file.rows) * 10_000) / 10,
         });
       }
     } finally {
@@ -300,7 +322,12 @@ async function main(): Promise<void> {
       });
       const memory = await stop().catch(() => ({ peakMb: Number.NaN, heapPeakMb: Number.NaN, samples: 0 }));
       const failed = { status: 0, contentType: null, filename: null, bytes: 0, rows: 0, firstLine: '', seconds: 0, halfSeconds: null };
-      return { label: `the whole site, ledger's old space capped at ${CAPPED_HEAP_MB} MiB`, download: file ?? failed, memory };
+      return {
+        label: `the whole site, ledger's old space capped at ${CAPPED_HEAP_MB} MiB`,
+        download: file ?? failed,
+        memory,
+        cpuMs: Number.NaN,
+      };
     })();
     log(
       `capped: ${cappedRun.download.status}, ${fmt(cappedRun.download.rows)} rows in ${cappedRun.download.seconds.toFixed(2)} s; ` +
@@ -371,13 +398,13 @@ function report(s: Summary): string {
     '',
     `The file: \`${full?.download.contentType ?? 'n/a'}\`, \`${full?.download.filename ?? 'n/a'}\`. RSS two seconds after the slow reader left: ${s.rssAfterMb.toFixed(1)} MiB; the ledger answered /readyz after it. ${s.serviceErrorLogLines} error log lines.`,
     '',
-    `**The floor** (bench/lib/csv-floor.mjs, a process of its own): the same site's rows read by a bare PostgreSQL cursor (\`DECLARE ... CURSOR\`, \`FETCH 500\`; pg-copy-streams is not installed, so no \`COPY ... TO STDOUT\`) and written as CSV by a bare \`node:http\` server with the same backpressure, read by the same client; ${s.comparisons.length} rounds alternating with the ledger's whole-site export, the order swapped each round (${mib(s.comparisons[0]?.floorBytes ?? 0)} MiB, its columns the table's own rather than the export's).`,
+    `**The floor** (bench/lib/csv-floor.mjs, a process of its own): the same site's rows read by a bare PostgreSQL cursor (\`DECLARE ... CURSOR\`, \`FETCH 500\`; pg-copy-streams is not installed, so no \`COPY ... TO STDOUT\`) and written as CSV by a bare \`node:http\` server with the same backpressure, read by the same client; ${s.comparisons.length} rounds alternating with the ledger's whole-site export, the order swapped each round (${mib(s.comparisons[0]?.floorBytes ?? 0)} MiB, its columns the table's own rather than the export's). The CPU column is the serving process's own user and system time over the download (/proc, 10 ms ticks) per 1,000 rows, PostgreSQL's not counted: what a row costs the ledger, which the machine's other load moves less than it moves rows/s.`,
     '',
-    '| Round | Ledger rows/s | Floor rows/s | Ledger / floor |',
-    '|---:|---:|---:|---:|',
+    '| Round | Ledger rows/s | Floor rows/s | Ledger / floor | CPU ms per 1,000 rows: ledger / floor server |',
+    '|---:|---:|---:|---:|---:|',
     ...s.comparisons.map(
       (c) =>
-        `| ${c.round} | ${fmt(c.kasaRowsPerSecond)} | ${fmt(c.floorRowsPerSecond)} | ${percentOf(c.kasaRowsPerSecond, c.floorRowsPerSecond)} |`,
+        `| ${c.round} | ${fmt(c.kasaRowsPerSecond)} | ${fmt(c.floorRowsPerSecond)} | ${percentOf(c.kasaRowsPerSecond, c.floorRowsPerSecond)} | ${fmt(c.kasaCpuMsPer1000, 1)} / ${fmt(c.floorCpuMsPer1000, 1)} |`,
     ),
     '',
     goalTable(goals),

@@ -12,8 +12,11 @@ import { guardRun } from './run-guard.js';
 export interface BenchRun {
   env: Record<string, string>;
   databaseUrl: string;
-  /** Starts a compiled service with the run's environment (`extra` on top) and waits until it is ready. */
-  start(name: CompiledService, extra?: Record<string, string>): Promise<CompiledHandle>;
+  /**
+   * Starts a compiled service with the run's environment (`extra` on top) and waits until it is ready; `nodeArgs`:
+   * Node flags NODE_OPTIONS refuses, such as `--cpu-prof`.
+   */
+  start(name: CompiledService, extra?: Record<string, string>, nodeArgs?: readonly string[]): Promise<CompiledHandle>;
 }
 
 export interface BenchRunOptions {
@@ -51,8 +54,8 @@ export async function benchRun(options: BenchRunOptions, body: (run: BenchRun) =
     await body({
       env,
       databaseUrl,
-      start: async (name, more = {}) => {
-        const service = await startCompiled(name, { ...env, ...more });
+      start: async (name, more = {}, nodeArgs = []) => {
+        const service = await startCompiled(name, { ...env, ...more }, nodeArgs);
         services.push(service);
         await waitReady(service.url);
         return service;

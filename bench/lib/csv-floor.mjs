@@ -21,6 +21,16 @@ const cell = (value) => {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
+/** Resolves when `response` drains or closes, taking both listeners off again (one page's wait leaves none behind). */
+const drained = (response) =>
+  new Promise((resolve) => {
+    const settle = () => {
+      response.off('drain', settle).off('close', settle);
+      resolve();
+    };
+    response.on('drain', settle).on('close', settle);
+  });
+
 const server = createServer(async (request, response) => {
   const url = new URL(request.url, 'http://floor');
   if (url.pathname !== '/export') return void response.writeHead(404).end();
@@ -39,7 +49,7 @@ const server = createServer(async (request, response) => {
       const { rows } = await client.query({ text: 'FETCH 500 FROM rows', rowMode: 'array' });
       if (rows.length === 0) break;
       const page = rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
-      if (!response.write(page) && !gone) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      if (!response.write(page) && !gone) await drained(response);
     }
     await client.query('COMMIT');
     response.end();
