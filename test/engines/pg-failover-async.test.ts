@@ -4,7 +4,8 @@
  * nothing more, as on a lost link) before the primary is killed -9 and the replica promoted. Commits it had
  * received are all kept, applied or not: apply lag costs nothing at promotion. Commits it never received are lost:
  * those creates' lookups answer 404, and a partner retrying one with the same Idempotency-Key and body gets 409
- * `idempotency_record_lost`, never a second intent. Figures printed for docs/scaling.md, Failover.
+ * `idempotency_record_lost`, never a second intent (IDEMPOTENCY_LOST_RECORD_GUARD, on here as such a deployment sets
+ * it). Figures printed for docs/scaling.md, Failover.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
@@ -38,7 +39,11 @@ beforeAll(async () => {
   primary = await startPrivatePostgres();
   replica = await startStreamingReplica(primary, { applyDelayMs: APPLY_DELAY_MS });
   const hosts = [primary.port, replica.port].map((port) => `127.0.0.1:${port}`).join(',');
-  stack = await startStack({ DATABASE_URL: `postgresql://postgres@${hosts}/${DATABASE}?target_session_attrs=read-write` });
+  // A write database with asynchronous replicas: the deployment turns on the gateway's memory of answered keys.
+  stack = await startStack({
+    DATABASE_URL: `postgresql://postgres@${hosts}/${DATABASE}?target_session_attrs=read-write`,
+    IDEMPOTENCY_LOST_RECORD_GUARD: 'true',
+  });
   site = await stack.h.createSite({ rateLimitPerMinute: 100_000 });
   await configureWebhook(stack.h, site, stack.receiver.url);
   scenario = new Scenario({

@@ -157,6 +157,8 @@ beforeAll(async () => {
     ...production.env,
     REDIS_URL: `redis://kasa:${PASSWORD}@127.0.0.1:${redis.port}`,
     LEDGER_TIMEOUT_MS: String(LEDGER_TIMEOUT_MS),
+    // The gateway's memory of create keys on, so its Redis calls (the `idem` family) are on the request path too.
+    IDEMPOTENCY_LOST_RECORD_GUARD: 'true',
   };
   await migrate(env);
   ledger = await startCompiled('ledger', env);

@@ -72,6 +72,13 @@ export interface KasaConfig {
   ledgerUrl: string;
   /** LEDGER_TIMEOUT_MS: how long the gateway waits for the ledger's answer before answering 503. */
   ledgerTimeoutMs: number;
+  /**
+   * IDEMPOTENCY_LOST_RECORD_GUARD: for a write database that fails over to ASYNCHRONOUS replicas. The gateway then
+   * remembers each create's key in Redis (a claim before, the answer after), so a retry of a create the failover lost
+   * is refused with 409 `idempotency_record_lost` instead of created again. Off by default: with a synchronous
+   * standby (docs/scaling.md) no committed create is lost, and the ledger's record alone decides a create's key.
+   */
+  idempotencyLostRecordGuard: boolean;
   internalToken: string;
   publicBaseUrl: string;
   opsBootstrapToken: string;
@@ -473,6 +480,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     opsReadTimeoutMs: int(env, 'OPS_READ_TIMEOUT_MS', 3000, 1, 600_000),
     ledgerUrl: url(env, 'LEDGER_URL', `http://127.0.0.1:${ledgerPort}`, ['http:', 'https:']),
     ledgerTimeoutMs: int(env, 'LEDGER_TIMEOUT_MS', 10_000, 100, 120_000),
+    idempotencyLostRecordGuard: bool(env, 'IDEMPOTENCY_LOST_RECORD_GUARD', false),
     internalToken: secret(env, 'INTERNAL_TOKEN', production, DEV_INTERNAL_TOKEN),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://127.0.0.1:${gatewayPort}`, ['http:', 'https:']),
     opsBootstrapToken: secret(env, 'OPS_BOOTSTRAP_TOKEN', production, DEV_OPS_BOOTSTRAP_TOKEN),

@@ -60,6 +60,8 @@ export function idempotencyKeyOf(header: string | undefined): string {
  * answers correctly when Redis has lost the key, and it alone decides while Redis cannot be reached (a
  * retry then replays the ledger's record, another body gets 422 from it; only the 409 for a request still
  * in flight is Redis's, and without it two concurrent requests with one key still make one record).
+ * The event recovery and replay and the sandbox's steps always go through it; a deposit or withdrawal create only
+ * with IDEMPOTENCY_LOST_RECORD_GUARD, otherwise the ledger's record alone decides its key (partner.routes.ts).
  */
 export class IdempotencyStore {
   constructor(

@@ -16,25 +16,31 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
 
-  // `route` names the idempotency scope and the ledger's path; changing it would orphan stored keys.
-  // A deposit's answer carries its page link, whose token is a capability: Redis keeps only that its key is done.
+  // The ledger's record of (site, key) decides a create's idempotency: it replays, refuses another body (422) or a key
+  // still in flight (409). So by default a create sends Redis only its rate count. IDEMPOTENCY_LOST_RECORD_GUARD (a write
+  // database with asynchronous replicas) also has the gateway remember each key in Redis, so a retry of a create a
+  // failover lost is refused (409 idempotency_record_lost) rather than created again; `route` then names the key's
+  // scope, and a deposit's answer, whose page link is a capability, is kept there only as "done".
+  const guard = deps.config.idempotencyLostRecordGuard;
   const create = (operationId: PartnerOperationId, route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
     partnerRoute(router, operationId, jsonBody, async (req, res) => {
       const key = idempotencyKeyOf(req.get('idempotency-key'));
       const body = parse(req.body);
       const fingerprint = fingerprintOf(body);
-      const scope = { siteId: res.locals.principal.siteId, route, key, fingerprint };
-      const result = await deps.idempotency.run(
-        scope,
-        (answeredBefore) =>
-          deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
-            idempotencyKey: key,
-            fingerprint,
-            request: body,
-            ...(answeredBefore ? { answeredBefore } : {}),
-          }),
-        route === 'deposits' ? 'fingerprint' : 'answer',
-      );
+      const forward = (answeredBefore: boolean) =>
+        deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
+          idempotencyKey: key,
+          fingerprint,
+          request: body,
+          ...(answeredBefore ? { answeredBefore } : {}),
+        });
+      const result = guard
+        ? await deps.idempotency.run(
+            { siteId: res.locals.principal.siteId, route, key, fingerprint },
+            forward,
+            route === 'deposits' ? 'fingerprint' : 'answer',
+          )
+        : await forward(false);
       sendStored(res, result);
     });
   const CREATE_INVALID = 'The request body is not valid; nothing was created.';
