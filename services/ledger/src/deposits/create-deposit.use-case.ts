@@ -35,8 +35,8 @@ export interface CreateDepositDeps {
 
 /**
  * Creates a deposit intent, or returns the one this idempotency key already created (same body) or
- * refuses the key (different body). The database's unique (site, key) decides, so the answer holds even
- * when the gateway's Redis copy is gone.
+ * refuses the key (different body). The ledger's own record of the key decides (see SiteScopedRepository.insertRecord);
+ * the gateway sends nothing to Redis for it unless its lost-record guard is on.
  */
 export async function createDeposit(deps: CreateDepositDeps, command: CreateDepositCommand): Promise<Idempotent<CreateDepositResponse>> {
   const returnUrl = checkReturnUrl(command.body.returnUrl, deps.config.nodeEnv === 'production');
