@@ -9,7 +9,8 @@
  * Each round (BENCH_ROUNDS, default 2):
  * 1. Approvals: N deposits of a site with straight-through approval on, paid by one CSV statement file. Timed from the
  *    lines' commit (the statement row visible, polled every few ms) to the last follow-up page finished
- *    (`follow_ups.finished_at`), and to the import's answer.
+ *    (`follow_ups.finished_at`), and to the import's answer. Then its floor: the same number of pending approval
+ *    follow-ups done by bare SQL from this process, 500 a transaction (floorApprovals).
  * 2. Payouts: M batched withdrawals confirmed sent by one CSV file of their debit lines; timed likewise.
  * 3. The old path, one transaction each: M approved withdrawals marked sent by `POST /ops/v1/withdrawals/:id/mark-sent`,
  *    half one at a time and half 8 at a time, and K deposits waiting for review (a site with the rule off, paid by one
@@ -28,6 +29,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { expectStatus, makeTrIban, Scenario } from '../packages/testkit/src/index.js';
 import { benchRun } from './lib/bench-run.js';
+import { cloneDeposits } from './lib/clone-records.js';
 import { writeMarkedSection } from './lib/doc-section.js';
 import { gitState, runHeader, type RunHeader } from './lib/machine.js';
 import { repoPath } from './lib/processes.js';
@@ -124,8 +126,18 @@ interface WorkerRun {
   readyToDoneSeconds: number;
 }
 
+/** The bare SQL floor of the approvals' follow-ups: only the rows a page writes, one page after another. */
+interface FloorRun {
+  records: number;
+  done: number;
+  transactions: number;
+  seconds: number;
+  perSecond: number;
+}
+
 interface RoundResult {
   approvals: SetRun;
+  floor: FloorRun;
   payouts: SetRun;
   markSent: OldRun[];
   approveEach: OldRun[];
@@ -340,6 +352,93 @@ async function main(): Promise<void> {
         return { records: ids.length, concurrency, ok, seconds: round(seconds, 2), perSecond: round(ok / seconds) };
       };
 
+      /**
+       * The floor of the approvals' follow-ups: `records` deposits of a site of its own, copied by SQL from `template` and
+       * waiting (PENDING_REVIEW), each with a pending DEPOSIT_APPROVAL follow-up due tomorrow (so the ledger's worker
+       * leaves them alone), then done from this process by bare SQL, 500 a transaction, one page after another. A page
+       * writes exactly the rows a follow-up page writes and nothing else: BEGIN; claim the follow-ups (FOR UPDATE SKIP
+       * LOCKED); the deposits' guarded update; two journal entries each; the site's two balance rows; an audit entry
+       * and an outbox event each (the event DELIVERED, so the ledger's relay leaves it alone); the follow-ups DONE;
+       * COMMIT. No site or rule read, no lock or read of the deposits before their update, no money-received sums, no
+       * log line. Its rows are deleted afterwards, so the journal check sees Kasa's alone.
+       */
+      const floorApprovals = async (template: string, records: number): Promise<FloorRun> => {
+        const floorSite = (await scenario.createSite()).siteId;
+        const copies = await cloneDeposits(sql, template, records, { site_id: floorSite, status: 'PENDING_REVIEW', approved_at: null });
+        const { rows: followUps } = await sql.query<{ id: string }>(
+          `INSERT INTO follow_ups (id, kind, subject_id, line_key, payload, status, due_at, created_at)
+           SELECT gen_random_uuid(), 'DEPOSIT_APPROVAL', d.id, 'floor-' || d.id,
+             jsonb_build_object('siteId', d.site_id, 'amount', d.amount::text, 'rule', 'straight_through'),
+             'PENDING', now() + interval '1 day', now()
+           FROM deposit_intents d WHERE d.id = ANY($1::uuid[])
+           RETURNING id::text`,
+          [copies],
+        );
+        const ids = followUps.map((followUp) => followUp.id);
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        let done = 0;
+        let transactions = 0;
+        const started = performance.now();
+        try {
+          for (let from = 0; from < ids.length; from += 500) {
+            await client.query('BEGIN');
+            const claimed = await client.query<{ subject_id: string }>(
+              `SELECT subject_id::text FROM follow_ups WHERE id = ANY($1::uuid[]) AND status = 'PENDING' FOR UPDATE SKIP LOCKED`,
+              [ids.slice(from, from + 500)],
+            );
+            const subjects = claimed.rows.map((row) => row.subject_id);
+            await client.query(
+              `WITH approved AS (
+                 UPDATE deposit_intents SET status = 'APPROVED', approved_at = now(), updated_at = now()
+                 WHERE id = ANY($1::uuid[]) AND status = 'PENDING_REVIEW'
+                 RETURNING id, site_id, amount, to_jsonb(deposit_intents.*) AS record),
+               posted AS (SELECT *, gen_random_uuid() AS transaction_id FROM approved),
+               journal AS (
+                 INSERT INTO journal_entries (id, transaction_id, site_id, account, amount, entity_type, entity_id, created_at)
+                 SELECT gen_random_uuid(), p.transaction_id, p.site_id, side.account, side.sign * p.amount, 'deposit_intent', p.id, now()
+                 FROM posted p, (VALUES ('bank_clearing', 1), ('site_available', -1)) AS side(account, sign)),
+               audit AS (
+                 INSERT INTO audit_log (id, site_id, actor_type, actor_id, action, entity_type, entity_id, metadata, created_at)
+                 SELECT gen_random_uuid(), p.site_id, 'SYSTEM', 'straight-through', 'INTENT.APPROVED', 'deposit_intent', p.id::text,
+                   jsonb_build_object('from', 'PENDING_REVIEW', 'to', 'APPROVED', 'amount', p.amount::text,
+                     'rule', 'straight_through', 'transactionId', p.transaction_id), now()
+                 FROM posted p),
+               events AS (
+                 INSERT INTO outbox_events (id, site_id, type, entity_id, payload, status, enqueued_at, delivered_at, created_at, updated_at)
+                 SELECT gen_random_uuid(), p.site_id, 'intent.approved', p.id, p.record, 'DELIVERED', now(), now(), now(), now()
+                 FROM posted p)
+               INSERT INTO site_balances (site_id, account, balance, updated_at)
+               SELECT p.site_id, side.account, sum(side.sign * p.amount), now()
+               FROM posted p, (VALUES ('bank_clearing', 1), ('site_available', -1)) AS side(account, sign)
+               GROUP BY p.site_id, side.account
+               ON CONFLICT (site_id, account) DO UPDATE SET balance = site_balances.balance + EXCLUDED.balance, updated_at = now()`,
+              [subjects],
+            );
+            const finished = await client.query(
+              `UPDATE follow_ups SET status = 'DONE', finished_at = now() WHERE id = ANY($1::uuid[]) AND status = 'PENDING'`,
+              [ids.slice(from, from + 500)],
+            );
+            await client.query('COMMIT');
+            done += finished.rowCount ?? 0;
+            transactions += 1;
+          }
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const approved = await count(`SELECT count(*) AS n FROM deposit_intents WHERE site_id = $1 AND status = 'APPROVED'`, [floorSite]);
+        if (approved !== records || done !== records) throw new Error(`floor: ${approved} approved, ${done} follow-ups done of ${records}`);
+        for (const table of ['follow_ups', 'outbox_events', 'audit_log', 'journal_entries', 'site_balances', 'deposit_intents']) {
+          const where = table === 'follow_ups' ? 'id = ANY($1::uuid[])' : 'site_id = $1::uuid';
+          await sql.query(`DELETE FROM ${table} WHERE ${where}`, [table === 'follow_ups' ? ids : floorSite]);
+        }
+        return { records, done, transactions, seconds: round(seconds, 3), perSecond: round(done / seconds) };
+      };
+
       const restart = async (extra: Record<string, string>) => {
         if (ledger.pid !== null) await ledger.stop();
         const spawnedAt = performance.now();
@@ -359,6 +458,8 @@ async function main(): Promise<void> {
           'autoApproved',
         );
         log(`round ${r} approvals: ${JSON.stringify(approvals)}`);
+        const floor = await floorApprovals(deposits[0]?.intentId as string, DEPOSITS);
+        log(`round ${r} approvals' floor: ${JSON.stringify(floor)}`);
 
         const batched = await makeWithdrawals(PAYOUTS);
         const payouts = await setRun('WITHDRAWAL_SENT', batched, await batchLines(batched), 'payoutsSent');
@@ -431,7 +532,7 @@ async function main(): Promise<void> {
         log(`round ${r} worker alone: ${JSON.stringify(worker)}${left > 0 ? `; ${left} still pending after 60 s` : ''}`);
         // Back to the production settings for the next round's request-path figures.
         if (r < ROUNDS) await restart({});
-        rounds.push({ approvals, payouts, markSent, approveEach, worker });
+        rounds.push({ approvals, floor, payouts, markSent, approveEach, worker });
       }
 
       const check = await scenario.ops('GET', '/journal/check');
@@ -514,17 +615,23 @@ function report(s: Summary): string {
   const minApprovals = Math.min(...of((r) => r.approvals.perSecond));
   const minPayouts = Math.min(...of((r) => r.payouts.perSecond));
   const minWorker = Math.min(...of((r) => r.worker.perSecond));
+  const ratios = of((r) => r.approvals.perSecond / r.floor.perSecond);
+  const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
   const best = (pick: (r: RoundResult) => number) => fmt(Math.max(...of(pick)));
   const goal = (value: number) => passFail(value >= GOAL_PER_SECOND);
   const shared = rs.some((r) => r.approvals.byRequest < r.approvals.done || r.payouts.byRequest < r.payouts.done);
   return [
     `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- follow-ups\` (${s.wallSeconds} s wall, of which ${fmt(s.setup.seconds)} s making ${fmt(s.setup.deposits)} deposits and ${fmt(s.setup.withdrawals)} withdrawals; ${s.settings.rounds} rounds), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}; load average (1 min) ${s.load.start[0]} at the start and ${s.load.end[0]} at the end${(s.load.start[0] ?? 0) > s.cpus || (s.load.end[0] ?? 0) > s.cpus ? ': **the machine was busy with other work**, so the absolute rates are low; the paths were measured in the same run, one after the other, and compare with each other' : ''}. Ranges are over the rounds.`,
     '',
-    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (4) The worker alone: one file of ${fmt(rs[0]?.worker.deposits ?? 0)} deposit lines and ${fmt(rs[0]?.worker.payouts ?? 0)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending. *Transactions* counts the distinct \`finished_at\` of the follow-ups done: one per page transaction (500 a page), so more than records / 500 would mean pages failed and were redone one at a time; for the old path, one per request.`,
+    `**Method:** the compiled ledger (\`node services/ledger/dist/main.js\`, NODE_ENV=production, the default FOLLOW_UP_* settings) on a fresh database, PostgreSQL and Redis on this machine, 127.0.0.1 only; deposits and withdrawals made through the ledger's internal API (as the gateway calls it, ${SETUP_CONCURRENCY} at a time, not timed), withdrawals approved and batched through the ops API. Each round: (1) ${fmt(s.settings.deposits)} deposits of a site with straight-through approval on, paid by one CSV statement file; (2) ${fmt(s.settings.payouts)} batched withdrawals, confirmed by one CSV file of their debit lines (EndToEndId and creditor IBAN from the batch). The time is from the lines' commit (the statement row visible in PostgreSQL, polled every 3 ms) to the last follow-up page finished (\`follow_ups.finished_at\`, written in the page's transaction); every follow-up must end DONE. (3) The old path, one transaction per record, in the same run: ${fmt(s.settings.single)} approved withdrawals marked sent by \`POST /ops/v1/withdrawals/:id/mark-sent\` one at a time and ${fmt(s.settings.single)} more ${OLD_PATH_CONCURRENCY} at a time; likewise deposits waiting for review (a site with the rule off, paid by one file) approved by \`POST /ops/v1/intents/:id/approve\`. (1b) The floor of (1), right after it: as many deposits of a site of their own, copied by SQL and waiting for review, each with a pending approval follow-up (due the next day, so the ledger's worker leaves them alone), done from the bench process by bare SQL over one connection, 500 a transaction, one after another: BEGIN; the follow-ups claimed \`FOR UPDATE SKIP LOCKED\`; one statement for the deposits' guarded update, two journal entries each, an audit entry and an outbox event each (written DELIVERED, so the ledger's relay leaves them alone) and the site's two balance rows; the follow-ups marked DONE; COMMIT. It reads no site, rule, lock or money received and logs nothing: the floor of a page's writes, not of a page. Its rows are deleted after it, so the journal check sees Kasa's alone. (4) The worker alone: one file of ${fmt(rs[0]?.worker.deposits ?? 0)} deposit lines and ${fmt(rs[0]?.worker.payouts ?? 0)} payout debit lines, the ledger killed with SIGKILL the moment the lines commit (as test/runtime/follow-up-crash.test.ts does), a new ledger started with FOLLOW_UP_GRACE_MS=0 and FOLLOW_UP_INTERVAL_MS=200; its worker's time from its first step (the earliest \`approved_at\`/\`sent_at\` it wrote) to its last page finished, and from the new ledger ready to nothing pending. *Transactions* counts the distinct \`finished_at\` of the follow-ups done: one per page transaction (500 a page), so more than records / 500 would mean pages failed and were redone one at a time; for the old path, one per request.`,
     '',
     '| Path | Records | Time | Rate | Done | Transactions |',
     '|---|---:|---:|---:|---:|---:|',
     setRow('Straight-through approvals, follow-ups after the commit (set-based, 500 a transaction)', (r) => r.approvals),
+    `| Floor: as many approval follow-ups done by bare SQL (500 a transaction, writes only) | ${fmt(s.settings.deposits)} | ${span(
+      of((r) => r.floor.seconds),
+      2,
+    )} s | **${span(of((r) => r.floor.perSecond))}/s** | ${span(of((r) => r.floor.done))} of ${fmt(s.settings.deposits)} | ${span(of((r) => r.floor.transactions))} |`,
     setRow('Payouts confirmed sent, follow-ups after the commit (set-based, 500 a transaction)', (r) => r.payouts),
     oldRow('Old path: `mark-sent` one request each, one at a time', (r) => r.markSent[0] as OldRun),
     oldRow(`Old path: \`mark-sent\` one request each, ${OLD_PATH_CONCURRENCY} at a time`, (r) => r.markSent[1] as OldRun),
@@ -547,7 +654,7 @@ function report(s: Summary): string {
     )} s and ${span(
       of((r) => r.payouts.commitToAnswerSeconds),
       2,
-    )} s. Of the follow-ups, the import request itself did ${span(of((r) => r.approvals.byRequest))} of ${fmt(s.settings.deposits)} approvals and ${span(of((r) => r.payouts.byRequest))} of ${fmt(s.settings.payouts)} payouts (its answer's \`autoApproved\` / \`payoutsSent\`); ${shared ? "the rest the ledger's follow-up worker took in parallel, because a follow-up is due FOLLOW_UP_GRACE_MS (10 s) after its transaction *began*, and a file whose transaction takes longer than that commits work that is already due" : 'the worker took none'}. Worker alone: the new ledger ready ${span(
+    )} s. Of the follow-ups, the import request itself did ${span(of((r) => r.approvals.byRequest))} of ${fmt(s.settings.deposits)} approvals and ${span(of((r) => r.payouts.byRequest))} of ${fmt(s.settings.payouts)} payouts (its answer's \`autoApproved\` / \`payoutsSent\`); ${shared ? "the rest were done after the answer: a file promising more than 2,000 follow-ups is answered at its commit and its follow-ups run just after (docs/statements.md, After the lines commit), by the request's own process or the follow-up worker, whichever claims a page first" : 'the worker took none'}. Worker alone: the new ledger ready ${span(
       of((r) => r.worker.startSeconds),
       2,
     )} s after its spawn, nothing pending ${span(
@@ -560,6 +667,7 @@ function report(s: Summary): string {
     `| straight-through approvals >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minApprovals)}/s | ${best((r) => r.approvals.perSecond)}/s | ${goal(minApprovals)} |`,
     `| payouts confirmed sent >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minPayouts)}/s | ${best((r) => r.payouts.perSecond)}/s | ${goal(minPayouts)} |`,
     `| worker alone >= ${fmt(GOAL_PER_SECOND)}/s | ${fmt(minWorker)}/s | ${best((r) => r.worker.perSecond)}/s | ${goal(minWorker)} |`,
+    `| straight-through approvals / their bare SQL floor (reported; issue 35 sets no goal for follow-ups) | ${pct(Math.min(...ratios))} | ${pct(Math.max(...ratios))} | rounds: ${ratios.map(pct).join(', ')} |`,
   ].join('\n');
 }
 

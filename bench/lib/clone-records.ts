@@ -18,16 +18,7 @@ export async function clonePaidDeposits(sql: Sql, intentId: string, count: numbe
   if (count === 0) return [];
   const transfers = await sql.query<{ n: string }>('SELECT count(*) AS n FROM bank_transfers WHERE intent_id = $1', [intentId]);
   if (Number(transfers.rows[0]?.n) !== 1) throw new Error(`deposit ${intentId}: one transfer expected to copy`);
-  const { rows } = await sql.query<{ id: string }>(
-    `INSERT INTO deposit_intents
-     SELECT (jsonb_populate_record(NULL::deposit_intents, to_jsonb(d) || jsonb_build_object(
-       'id', n.id, 'reference_no', $3::text || lpad(n.g::text, 8, '0'),
-       'deposit_token_hash', encode(sha256(convert_to(n.id::text, 'UTF8')), 'hex'), 'idempotency_key', n.id::text))).*
-     FROM deposit_intents d, (SELECT g, gen_random_uuid() AS id FROM generate_series(1, $2::int) g) n
-     WHERE d.id = $1::uuid
-     RETURNING id::text`,
-    [intentId, count, referencePrefix()],
-  );
+  const ids = await cloneDeposits(sql, intentId, count);
   await sql.query(
     `INSERT INTO bank_transfers
      SELECT (jsonb_populate_record(NULL::bank_transfers, to_jsonb(t) || jsonb_build_object(
@@ -35,7 +26,25 @@ export async function clonePaidDeposits(sql: Sql, intentId: string, count: numbe
        'bank_line_key', CASE WHEN t.bank_line_key IS NULL THEN NULL ELSE 'bench-' || c.id END))).*
      FROM bank_transfers t, unnest($2::uuid[]) AS c(id)
      WHERE t.intent_id = $1::uuid`,
-    [intentId, rows.map((row) => row.id)],
+    [intentId, ids],
+  );
+  return ids;
+}
+
+/**
+ * `count` copies of the deposit `intentId`, each with its own id, reference, page-token hash and key, and the columns
+ * of `changes` (column name to value, as JSON) set; returns their ids.
+ */
+export async function cloneDeposits(sql: Sql, intentId: string, count: number, changes: Record<string, unknown> = {}): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>(
+    `INSERT INTO deposit_intents
+     SELECT (jsonb_populate_record(NULL::deposit_intents, to_jsonb(d) || jsonb_build_object(
+       'id', n.id, 'reference_no', $3::text || lpad(n.g::text, 8, '0'),
+       'deposit_token_hash', encode(sha256(convert_to(n.id::text, 'UTF8')), 'hex'), 'idempotency_key', n.id::text) || $4::jsonb)).*
+     FROM deposit_intents d, (SELECT g, gen_random_uuid() AS id FROM generate_series(1, $2::int) g) n
+     WHERE d.id = $1::uuid
+     RETURNING id::text`,
+    [intentId, count, referencePrefix(), JSON.stringify(changes)],
   );
   return rows.map((row) => row.id);
 }
