@@ -14,6 +14,9 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/generated/'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each test file loads the suite's modules afresh in its own vm context, and a worker keeps some of every file's
+  // heap; a worker above this after a file is replaced, so a long run cannot reach the heap limit (it once did at 4 GB).
+  workerIdleMemoryLimit: '1GB',
   // Slowest files first (jest's cache, else the last whole suite's timings, else scripts/test-durations.json).
   testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
