@@ -121,6 +121,8 @@ export interface KasaConfig {
   followUpIntervalMs: number;
   /** Follow-ups younger than this are left to the request that wrote them, which does them at once. */
   followUpGraceMs: number;
+  /** How often the ledger's history worker links newly committed audit and journal entries into their hash chains. */
+  historyChainIntervalMs: number;
   /** 32-byte key (base64) that encrypts webhook secrets at rest. */
   secretEncryptionKey: Buffer;
   /** Secret that binds list cursors to their filters (HMAC). */
@@ -515,6 +517,7 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     outboxRelayLostJobAfterMs: int(env, 'OUTBOX_RELAY_LOST_JOB_AFTER_MS', 60000, 1000, 86400000),
     followUpIntervalMs: int(env, 'FOLLOW_UP_INTERVAL_MS', 1000, 100, 600000),
     followUpGraceMs: int(env, 'FOLLOW_UP_GRACE_MS', 10000, 0, 3600000),
+    historyChainIntervalMs: int(env, 'HISTORY_CHAIN_INTERVAL_MS', 1000, 100, 600000),
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, DEV_CURSOR_SIGNING_KEY),
     logLevel: str(env, 'LOG_LEVEL', 'info'),

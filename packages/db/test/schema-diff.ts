@@ -101,6 +101,9 @@ function expectedType(field: DmmfField, enums: Map<string, string>): string {
       return 'jsonb';
     case 'Json/Json':
       return 'json';
+    case 'Bytes/':
+    case 'Bytes/ByteA':
+      return 'bytea';
     default:
       return `unsupported ${key}`;
   }

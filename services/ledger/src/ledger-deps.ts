@@ -29,6 +29,7 @@ import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
 import { SenderReturnRepository } from './returns/sender-return.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
+import { HistoryRepository } from './history/history.repository.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
 import { DepositReviewRepository } from './deposits/deposit-review.repository.js';
@@ -100,6 +101,8 @@ export interface LedgerDeps {
   expiryQueue: Queue<ExpiryJob>;
   expiryScheduler: ExpiryScheduler;
   auditLog: AuditQueryRepository;
+  /** The hash chains over the audit log and the journal (docs/compliance.md, Tamper-evident history). */
+  history: HistoryRepository;
 }
 
 /** How long a list waits to connect to the read replica, and for its answer, before it reads the primary instead. */
@@ -215,6 +218,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     expiryQueue,
     expiryScheduler: new ExpiryScheduler(expiryQueue, logger),
     auditLog: new AuditQueryRepository(db),
+    history: new HistoryRepository(),
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { createLedgerDeps, type LedgerDeps } from './ledger-deps.js';
 import { startExpiryWorker } from './expiry/expiry.worker.js';
 import { startAutoReplayWorker } from './events/auto-replay.worker.js';
 import { FollowUpWorker } from './follow-ups/follow-up.worker.js';
+import { HistoryWorker } from './history/history.worker.js';
 
 /** The longest one shutdown step may take before it is forced. */
 const STEP_MS = 10_000;
@@ -38,6 +39,9 @@ export async function startLedger(
   // Finishes what a commit promised and no request finished: a ledger stopped right after a commit (follow-ups/).
   const followUpWorker = new FollowUpWorker(deps, { intervalMs: config.followUpIntervalMs, graceMs: config.followUpGraceMs });
   followUpWorker.start();
+  // Links committed audit and journal entries into their hash chains (docs/compliance.md, Tamper-evident history).
+  const historyWorker = new HistoryWorker(deps, config.historyChainIntervalMs);
+  historyWorker.start();
   const expiryWorker = startExpiryWorker(deps, deps.queueConnection);
   // Replays a recovered site's DEAD events when the webhook worker asks (docs/webhooks.md, Auto-replay).
   const autoReplayWorker = startAutoReplayWorker(deps, deps.queueConnection);
@@ -57,6 +61,7 @@ export async function startLedger(
           // Each Redis-side step is bounded: after an outage they can wait on a reconnect that never comes.
           await settleWithin(deps.outboxRelay.stop(), STEP_MS);
           await settleWithin(followUpWorker.stop(), STEP_MS);
+          await settleWithin(historyWorker.stop(), STEP_MS);
           if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
           if (!(await settleWithin(autoReplayWorker.close(), STEP_MS))) await settleWithin(autoReplayWorker.close(true), STEP_MS);
         })(),

@@ -650,7 +650,9 @@ export const OPS_RESPONSE_SCHEMAS = {
               'batch_item, transfer_credit, confirmed_by_live_line, sender_return, house_posting, journal_posting), or ' +
               'bank_line_credited_twice: one bank transaction recorded both by hand and from the bank on one account, or ' +
               'promised_work_undone: a follow-up a commit promised marked done with its record unmoved (`detail.case` ' +
-              'done_not_applied) or still pending an hour on (overdue).',
+              'done_not_applied) or still pending an hour on (overdue), or history_altered: an audit or journal entry ' +
+              'edited, deleted or written behind its hash chain, or a link of the chain changed (`detail.case`: row_changed, ' +
+              'row_deleted, row_unlinked, link_changed, link_missing, head_mismatch; `detail.rowId` names the row).',
           },
           detail: { type: 'object', additionalProperties: { type: 'string' } },
         },

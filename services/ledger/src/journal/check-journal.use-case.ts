@@ -1,7 +1,10 @@
+import type { PrismaClient } from '@kasa/db';
 import type { JournalRepository } from './journal.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
 import { reconcileAll, type ReconciliationDeps } from '../reconciliation/reconcile-account.use-case.js';
 import type { FollowUpRepository } from '../follow-ups/follow-up.repository.js';
+import type { HistoryRepository } from '../history/history.repository.js';
+import { verifyHistory } from '../history/verify-history.use-case.js';
 
 /** A follow-up still pending this long after its commit means no ledger is doing the work (the worker retries within 5 minutes). */
 const FOLLOW_UP_OVERDUE_MS = 60 * 60 * 1000;
@@ -18,7 +21,8 @@ export interface JournalProblem {
     | 'statement_gap'
     | 'cross_mode_money'
     | 'bank_line_credited_twice'
-    | 'promised_work_undone';
+    | 'promised_work_undone'
+    | 'history_altered';
   detail: Record<string, string>;
 }
 
@@ -39,7 +43,8 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * account's last statement balance agrees with what Kasa booked on it, its statements joining up; and no money
  * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md), and no bank transaction was recorded both by
  * hand and from the bank (`bank_line_credited_twice`), and what a commit promised was done (`promised_work_undone`,
- * statements.md "After the lines commit"). Run by tests, by
+ * statements.md "After the lines commit"), and no audit or journal entry was edited, deleted or written behind its hash
+ * chain (`history_altered`, docs/compliance.md). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(
@@ -47,10 +52,12 @@ export async function checkJournal(
     journal: JournalRepository;
     senderReturns: SenderReturnRepository;
     followUps: FollowUpRepository;
+    db: PrismaClient;
+    history: HistoryRepository;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice, undone] = await Promise.all(
-    [
+  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice, undone, history] =
+    await Promise.all([
       deps.journal.unbalancedTransactions(),
       deps.journal.balanceMismatches(),
       deps.journal.impossibleBalances(),
@@ -62,8 +69,8 @@ export async function checkJournal(
       deps.journal.crossModeMoney(),
       deps.journal.bankLinesCreditedTwice(),
       deps.followUps.undone(FOLLOW_UP_OVERDUE_MS),
-    ],
-  );
+      verifyHistory(deps),
+    ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
     ...mismatches.map((row) => ({ kind: 'balance_mismatch' as const, detail: stringify({ ...row }) })),
@@ -106,6 +113,11 @@ export async function checkJournal(
     ...undone.map((row) => ({
       kind: 'promised_work_undone' as const,
       detail: stringify({ ...row, createdAt: row.createdAt.toISOString() }),
+    })),
+    // The history nobody may change: each problem of the hash chains' walk, naming the chain, the place and the row.
+    ...history.problems.map(({ problem, source, chain, seq, rowId }) => ({
+      kind: 'history_altered' as const,
+      detail: stringify({ case: problem, source, ...(chain ? { chain } : {}), ...(seq ? { seq } : {}), ...(rowId ? { rowId } : {}) }),
     })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };

@@ -1,0 +1,111 @@
+import type { Prisma, PrismaClient } from '@kasa/db';
+import { linkHash, rowHash, type HistorySource } from './history-hash.js';
+import { ONE_SNAPSHOT, type HistoryRepository } from './history.repository.js';
+
+/** Links read per page while verifying. */
+const LINKS_PER_PAGE = 5_000;
+/** Problems reported at most (the count says how many were found). */
+const PROBLEMS_SHOWN = 100;
+
+export interface HistoryProblem {
+  /**
+   * - `row_changed`: the row is not what was linked (a column edited, two rows' contents swapped);
+   * - `row_deleted`: a linked row is gone;
+   * - `link_changed`: a link's hash does not follow from the one before it (a link edited or moved);
+   * - `link_missing`: links are missing inside a chain;
+   * - `head_mismatch`: the chain does not end where its head says (links removed at its end, or the head rewritten);
+   * - `row_unlinked`: a row sorts before rows already linked but no link names it (written behind the chain).
+   */
+  problem: 'row_changed' | 'row_deleted' | 'link_changed' | 'link_missing' | 'head_mismatch' | 'row_unlinked';
+  source: HistorySource;
+  chain: string | null;
+  seq: string | null;
+  rowId: string | null;
+}
+
+export interface HistoryReport {
+  ok: boolean;
+  chains: number;
+  links: number;
+  problemCount: number;
+  problems: HistoryProblem[];
+}
+
+/**
+ * Walks every chain link by link and recomputes it from the rows as they are now (docs/compliance.md, Tamper-evident
+ * history): a row edited, deleted, swapped or written behind the chain, or a link edited, removed or moved, is reported
+ * with its chain, place and row. Everything is read in one snapshot (a read-only repeatable-read transaction), so links
+ * the worker appends meanwhile are not mistaken for a chain running past its head. What it cannot see alone: the chains
+ * and heads all rewritten consistently by someone who can write to the database; a seal signed outside it would.
+ */
+export async function verifyHistory(deps: { db: PrismaClient; history: HistoryRepository }): Promise<HistoryReport> {
+  return deps.db.$transaction((tx) => walkChains(tx, deps.history), ONE_SNAPSHOT);
+}
+
+async function walkChains(tx: Prisma.TransactionClient, history: HistoryRepository): Promise<HistoryReport> {
+  const problems: HistoryProblem[] = [];
+  let problemCount = 0;
+  const report = (problem: HistoryProblem) => {
+    problemCount += 1;
+    if (problems.length < PROBLEMS_SHOWN) problems.push(problem);
+  };
+  const heads = await history.allHeads(tx);
+  const seen = new Set<string>();
+  let links = 0;
+
+  for (const source of ['audit', 'journal'] as const) {
+    let chain: string | null = null;
+    let expected = 1n;
+    let previous: string | null = null;
+    const endChain = () => {
+      if (chain === null) return;
+      const head = heads.get(chain);
+      if (!head || head.seq !== expected - 1n || head.linkHash !== previous) {
+        report({ problem: 'head_mismatch', source, chain, seq: (expected - 1n).toString(), rowId: null });
+      }
+    };
+    let after = { chain: '', seq: '0' };
+    for (;;) {
+      const page = await history.linksAfter(tx, source, after, LINKS_PER_PAGE);
+      for (const link of page) {
+        links += 1;
+        if (link.chain !== chain) {
+          endChain();
+          chain = link.chain;
+          seen.add(chain);
+          expected = 1n;
+          previous = null;
+        }
+        const seq = BigInt(link.seq);
+        const at = { source, chain, seq: link.seq, rowId: link.rowId };
+        if (seq !== expected) {
+          report({ problem: 'link_missing', ...at });
+        } else if (
+          linkHash(chain, seq, previous === null ? null : Buffer.from(previous, 'hex'), Buffer.from(link.rowHash, 'hex')).toString(
+            'hex',
+          ) !== link.linkHash
+        ) {
+          report({ problem: 'link_changed', ...at });
+        }
+        if (link.row === null) report({ problem: 'row_deleted', ...at });
+        else if (rowHash(link.row).toString('hex') !== link.rowHash) report({ problem: 'row_changed', ...at });
+        expected = seq + 1n;
+        previous = link.linkHash;
+      }
+      const last = page[page.length - 1];
+      if (!last || page.length < LINKS_PER_PAGE) break;
+      after = { chain: last.chain, seq: last.seq };
+    }
+    endChain();
+    for (const { rowId } of await history.unlinkedBehind(tx, source, PROBLEMS_SHOWN)) {
+      report({ problem: 'row_unlinked', source, chain: null, seq: null, rowId });
+    }
+  }
+  // A head whose chain has no link left at all.
+  for (const [chain, head] of heads) {
+    if (!seen.has(chain)) {
+      report({ problem: 'head_mismatch', source: chain === 'audit' ? 'audit' : 'journal', chain, seq: head.seq.toString(), rowId: null });
+    }
+  }
+  return { ok: problemCount === 0, chains: heads.size, links, problemCount, problems };
+}
