@@ -29,6 +29,7 @@ import { expectStatus, Scenario } from '../packages/testkit/src/index.js';
 import { PRIMARY_POOL_MAX } from '../services/ledger/src/ledger-deps.js';
 import { benchRun } from './lib/bench-run.js';
 import { cloneWithdrawals, clonePaidDeposits } from './lib/clone-records.js';
+import { clearSiteJournal } from './lib/clear-site-journal.js';
 import { diff, snapshot } from './lib/cpu.js';
 import { writeMarkedSection } from './lib/doc-section.js';
 import { gitState, runHeader, type RunHeader } from './lib/machine.js';
@@ -277,7 +278,7 @@ async function main(): Promise<void> {
       };
       /** The floor's rows go once its run is measured: the journal check after the run must see Kasa's alone. */
       const clearFloor = async (again = true) => {
-        await sql.query('DELETE FROM journal_entries WHERE site_id = $1', [floorSite.siteId]);
+        await clearSiteJournal(sql, floorSite.siteId);
         await sql.query('DELETE FROM site_balances WHERE site_id = $1', [floorSite.siteId]);
         if (!again) return;
         // What the withdrawals' floor reserves from: far more than a run takes.
