@@ -19,7 +19,17 @@ interface XmlElement {
 type XmlValue = string | XmlElement | XmlValue[];
 
 /** Elements the list repeats: always arrays, so one alias and five read alike. */
-const REPEATING = new Set(['INDIVIDUAL', 'ENTITY', 'INDIVIDUAL_ALIAS', 'ENTITY_ALIAS', 'INDIVIDUAL_DATE_OF_BIRTH', 'NATIONALITY', 'VALUE']);
+const REPEATING = new Set([
+  'INDIVIDUALS',
+  'ENTITIES',
+  'INDIVIDUAL',
+  'ENTITY',
+  'INDIVIDUAL_ALIAS',
+  'ENTITY_ALIAS',
+  'INDIVIDUAL_DATE_OF_BIRTH',
+  'NATIONALITY',
+  'VALUE',
+]);
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -57,8 +67,12 @@ export function parseUnConsolidatedXml(text: string): ParsedList {
   }
   const generated = textOf(root['@dateGenerated']) || null;
   const entries = [
-    ...elements(child(root, 'INDIVIDUALS'), 'INDIVIDUAL').map((element, index) => entryOf(element, 'individual', index)),
-    ...elements(child(root, 'ENTITIES'), 'ENTITY').map((element, index) => entryOf(element, 'entity', index)),
+    ...elements(root, 'INDIVIDUALS')
+      .flatMap((section) => elements(section, 'INDIVIDUAL'))
+      .map((element, index) => entryOf(element, 'individual', index)),
+    ...elements(root, 'ENTITIES')
+      .flatMap((section) => elements(section, 'ENTITY'))
+      .map((element, index) => entryOf(element, 'entity', index)),
   ];
   return { version: { source: UN_SOURCE, generated, entries: entries.length }, entries };
 }
@@ -107,11 +121,6 @@ function birthDateOf(element: XmlElement): string {
 const unique = (texts: string[]): string[] => [...new Set(texts.filter((text) => text !== ''))];
 
 const isElement = (value: XmlValue | undefined): value is XmlElement => typeof value === 'object' && !Array.isArray(value);
-
-function child(element: XmlElement, name: string): XmlElement | undefined {
-  const value = element[name];
-  return isElement(value) ? value : undefined;
-}
 
 /** The repeated children `name` of `element` that are elements (an empty `<ALIAS/>` reads as '' and is skipped). */
 function elements(element: XmlElement | undefined, name: string): XmlElement[] {

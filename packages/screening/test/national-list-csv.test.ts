@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { NATIONAL_LIST_COLUMNS, parseNationalListCsv } from '../src/index.js';
+import fc from 'fast-check';
+import { NATIONAL_LIST_COLUMNS, parseNationalListCsv, ScreeningListError } from '../src/index.js';
 import { listError, sample } from './samples.js';
 
 const csv = sample('national-list.csv');
@@ -95,5 +96,22 @@ describe('a national list CSV that cannot be read', () => {
 
   it('refuses a quote left open, at a line', () => {
     expect(refusal(row('A2,individual,"Ali Kaya,,,,,')).reason).toMatch(/^not RFC 4180 CSV/);
+  });
+
+  it('answers any corrupted copy of the sample with entries or a ScreeningListError, never another exception', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: csv.length }), fc.nat({ max: 8 }), fc.string({ maxLength: 6 }), (from, length, junk) => {
+        try {
+          const { entries } = parseNationalListCsv(csv.slice(0, from) + junk + csv.slice(from + length));
+          read += 1;
+          for (const entry of entries) expect(entry.names[0]?.text).not.toBe('');
+        } catch (error) {
+          expect(error).toBeInstanceOf(ScreeningListError);
+        }
+      }),
+      { numRuns: 300, seed: 7262 },
+    );
+    expect(read).toBeGreaterThan(0);
   });
 });

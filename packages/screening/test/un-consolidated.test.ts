@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { parseUnConsolidatedXml, UN_SOURCE } from '../src/index.js';
+import fc from 'fast-check';
+import { parseUnConsolidatedXml, ScreeningListError, UN_SOURCE } from '../src/index.js';
 import { listError, sample, sampleBytes } from './samples.js';
 
 const FILE = 'un-consolidated-2020-03-20.xml';
@@ -138,5 +139,41 @@ describe('input that is not a UN consolidated list', () => {
     );
     expect(one.version.entries).toBe(1);
     expect(one.entries[0]).toMatchObject({ id: '0042', names: [{ text: 'Ayşe Kaya', quality: 'primary' }], listedOn: null, program: null });
+  });
+
+  it('reads every INDIVIDUALS and ENTITIES section, when a file has more than one', () => {
+    const person = (id: string) => `<INDIVIDUAL><DATAID>${id}</DATAID><FIRST_NAME>A${id}</FIRST_NAME></INDIVIDUAL>`;
+    const text = `<CONSOLIDATED_LIST><INDIVIDUALS>${person('1')}</INDIVIDUALS><INDIVIDUALS>${person('2')}${person('3')}</INDIVIDUALS><ENTITIES><ENTITY><DATAID>9</DATAID><FIRST_NAME>E</FIRST_NAME></ENTITY></ENTITIES></CONSOLIDATED_LIST>`;
+    expect(parseUnConsolidatedXml(text).entries.map((entry) => `${entry.kind} ${entry.id}`)).toEqual([
+      'individual 1',
+      'individual 2',
+      'individual 3',
+      'entity 9',
+    ]);
+  });
+
+  it('answers any cut or corrupted piece of the real list with entries or a ScreeningListError, never another exception', () => {
+    // The first entries of the real file, closed so that the piece itself is a whole list; then a few characters of it
+    // replaced by junk, most often inside a text (still a list) and sometimes across a tag (no longer XML).
+    const cut = xml.indexOf('</INDIVIDUAL>', 20_000) + '</INDIVIDUAL>'.length;
+    const piece = `${xml.slice(0, cut)}</INDIVIDUALS></CONSOLIDATED_LIST>`;
+    const whole = parseUnConsolidatedXml(piece).entries.length;
+    expect(whole).toBeGreaterThan(10);
+    let read = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: piece.length }), fc.nat({ max: 12 }), fc.string({ maxLength: 6 }), (from, length, junk) => {
+        const body = piece.slice(0, from) + junk + piece.slice(from + length);
+        try {
+          const { entries } = parseUnConsolidatedXml(body);
+          read += 1;
+          for (const entry of entries) expect(entry.names.length).toBeGreaterThan(0);
+          expect(entries.length).toBeLessThanOrEqual(whole);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ScreeningListError);
+        }
+      }),
+      { numRuns: 300, seed: 36 },
+    );
+    expect(read).toBeGreaterThan(0);
   });
 });
