@@ -45,14 +45,21 @@ export class ScreeningIndex {
   private readonly nameEntry: Int32Array;
   private readonly nameIndex: Int32Array;
   private readonly nameTokens: Int32Array[];
+  /** Per indexed name: the sum of its tokens' weights (tokenWeight). */
+  private readonly nameWeight: Float64Array;
   /** Per vocabulary token: the names holding it. Per letter: the names holding it as an initial. */
   private readonly postings: Int32Array[];
   private readonly initialPostings = new Map<string, Int32Array>();
-  /** Per name, reset by stamps rather than cleared: the query that last touched it, and per query token its best. */
+  /**
+   * Per name, reset by stamps rather than cleared: the query that last touched it; the query token that last did and
+   * the best similarity it found there; and over the query's tokens, the sum of those best similarities, plain and
+   * weighted by the query token's weight.
+   */
   private readonly seenInQuery: Int32Array;
   private readonly seenForToken: Int32Array;
-  private readonly tokenPart: Float64Array;
+  private readonly tokenBest: Float64Array;
   private readonly reach: Float64Array;
+  private readonly reachWeighted: Float64Array;
   private stamp = 0;
 
   constructor(entries: readonly ListEntry[]) {
@@ -60,6 +67,7 @@ export class ScreeningIndex {
     const nameEntry: number[] = [];
     const nameIndex: number[] = [];
     const nameTokens: Int32Array[] = [];
+    const nameWeight: number[] = [];
     const postings: number[][] = [];
     const initials = new Map<string, number[]>();
     entries.forEach((entry, entryAt) => {
@@ -73,6 +81,7 @@ export class ScreeningIndex {
         nameIndex.push(at);
         const ids = tokens.map((token) => this.vocabulary.add(token));
         nameTokens.push(Int32Array.from(ids));
+        nameWeight.push(tokens.reduce((sum, token) => sum + tokenWeight(token), 0));
         for (const [k, token] of tokens.entries()) {
           if (token.length === 1) push(initials, token, id);
           const list = (postings[ids[k] as number] ??= []);
@@ -83,12 +92,14 @@ export class ScreeningIndex {
     this.nameEntry = Int32Array.from(nameEntry);
     this.nameIndex = Int32Array.from(nameIndex);
     this.nameTokens = nameTokens;
+    this.nameWeight = Float64Array.from(nameWeight);
     this.postings = Array.from({ length: this.vocabulary.size }, (_, id) => Int32Array.from(postings[id] ?? []));
     for (const [letter, names] of initials) this.initialPostings.set(letter, Int32Array.from(new Set(names)));
     this.seenInQuery = new Int32Array(nameEntry.length);
     this.seenForToken = new Int32Array(nameEntry.length);
-    this.tokenPart = new Float64Array(nameEntry.length);
+    this.tokenBest = new Float64Array(nameEntry.length);
     this.reach = new Float64Array(nameEntry.length);
+    this.reachWeighted = new Float64Array(nameEntry.length);
   }
 
   /** How many entries and names (primary, aliases, original script; duplicates within an entry once) are indexed. */
@@ -110,23 +121,30 @@ export class ScreeningIndex {
     const touched: number[] = [];
     // Query initials find no candidates (a letter begins too many names) but may still score: count them as matched.
     let initialsReach = 0;
+    let initialsWeighted = 0;
     const memo = query.map((token, i) => {
+      const weight = weights[i] as number;
       const similar = token.length === 1 ? new Map<number, number>() : this.vocabulary.similar(token);
-      if (token.length === 1) initialsReach += (weights[i] as number) * INITIAL_SIMILARITY;
+      if (token.length === 1) {
+        initialsReach += INITIAL_SIMILARITY;
+        initialsWeighted += weight * INITIAL_SIMILARITY;
+      }
       const tokenStamp = queryStamp + 1 + i;
       const visit = (names: Int32Array, value: number) => {
-        for (const id of names) this.touch(id, queryStamp, tokenStamp, value, touched);
+        for (const id of names) this.touch(id, queryStamp, tokenStamp, value, weight, touched);
       };
-      for (const [vocabularyId, value] of similar) visit(this.postings[vocabularyId] as Int32Array, (weights[i] as number) * value);
+      for (const [vocabularyId, value] of similar) visit(this.postings[vocabularyId] as Int32Array, value);
       const initial = token.length > 1 ? this.initialPostings.get(token[0] as string) : undefined;
-      if (initial) visit(initial, (weights[i] as number) * INITIAL_SIMILARITY);
+      if (initial) visit(initial, INITIAL_SIMILARITY);
       return similar;
     });
-    // A name's score is at most the mean of its best possible coverage of the query and a full coverage of itself.
-    const floor = (2 * threshold - 1) * queryWeight - initialsReach - 1e-9;
+    // What the keys found bounds the score (scoreTokens): the screened name is covered at most by the best similarity
+    // each of its tokens found, weighted; the listed name at most by those similarities on tokens of weight at most 1.
     const best = new Map<number, ScreeningHit>();
     for (const id of touched) {
-      if ((this.reach[id] as number) < floor) continue;
+      const queryCover = ((this.reachWeighted[id] as number) + initialsWeighted) / queryWeight;
+      const listedCover = Math.min(1, ((this.reach[id] as number) + initialsReach) / (this.nameWeight[id] as number));
+      if ((queryCover + listedCover) / 2 < threshold - 1e-9) continue;
       const tokens = this.nameTokens[id] as Int32Array;
       const listed = Array.from(tokens, (token) => this.vocabulary.token(token));
       const similarity = (i: number, j: number) => {
@@ -153,21 +171,24 @@ export class ScreeningIndex {
       .slice(0, limit);
   }
 
-  /** Adds a query token's reach to a name: once per token, keeping the token's best value if several keys lead there. */
-  private touch(id: number, queryStamp: number, tokenStamp: number, value: number, touched: number[]): void {
+  /** Adds a query token's similarity to a name: once per token, its best if several keys lead there. */
+  private touch(id: number, queryStamp: number, tokenStamp: number, similarity: number, weight: number, touched: number[]): void {
     if (this.seenInQuery[id] !== queryStamp) {
       this.seenInQuery[id] = queryStamp;
       this.reach[id] = 0;
+      this.reachWeighted[id] = 0;
       touched.push(id);
     }
+    let gain = similarity;
     if (this.seenForToken[id] !== tokenStamp) {
       this.seenForToken[id] = tokenStamp;
-      this.tokenPart[id] = value;
-      this.reach[id] = (this.reach[id] as number) + value;
-    } else if (value > (this.tokenPart[id] as number)) {
-      this.reach[id] = (this.reach[id] as number) + value - (this.tokenPart[id] as number);
-      this.tokenPart[id] = value;
+    } else {
+      gain = similarity - (this.tokenBest[id] as number);
+      if (gain <= 0) return;
     }
+    this.tokenBest[id] = similarity;
+    this.reach[id] = (this.reach[id] as number) + gain;
+    this.reachWeighted[id] = (this.reachWeighted[id] as number) + gain * weight;
   }
 
   /** Reserves `count` fresh stamps; when they would overflow, the stamp arrays are cleared and counting restarts. */
