@@ -38,6 +38,7 @@ import { payoutOpsRoutes } from './payouts/payouts-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
 import { siteScopeGuard } from './operators/site-scope.guard.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
+import { auditRefusals } from './operators/refusal-audit.js';
 import { secondFactorGate } from './operators/second-factor.guard.js';
 import { secondFactorOpsRoutes } from './operators/second-factor-ops.routes.js';
 import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
@@ -117,6 +118,8 @@ export function createApp(deps: LedgerDeps): Express {
     eventOpsRoutes(deps),
     testWebhookOpsRoutes(deps),
   );
+  // An operator's refused request (403, four-eyes) is written into the audit log before its problem is answered.
+  app.use('/ops/v1', auditRefusals(deps));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -33,6 +33,7 @@ const ENTITY_TYPES = [
   'operator',
   'operator_token',
   'receiving_account',
+  'ops_request',
 ] as const;
 
 /** A kind of record as the operator reads it ("Deposit", "Yatırım"); an unknown kind as the ledger names it. */
@@ -82,6 +83,9 @@ const KNOWN_ACTIONS = [
   'OPERATOR.CREATED',
   'OPERATOR.DISABLED',
   'OPERATOR.LOGGED_IN',
+  'OPERATOR.LOGIN_REFUSED',
+  'ACCESS.REFUSED',
+  'FOUR_EYES.REFUSED',
   'OPERATOR.SECOND_FACTOR_ENROLLED',
   'OPERATOR.SECOND_FACTOR_DISABLED',
   'OPERATOR.RECOVERY_CODE_USED',

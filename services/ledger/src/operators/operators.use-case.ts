@@ -75,6 +75,46 @@ export async function login(deps: OperatorsDeps, input: { email: string; passwor
   const email = normalizeEmail(input.email);
   const attempt = await deps.loginThrottle.admit(email, input.clientAddress);
   const operator = await deps.operators.findByEmail(email);
+  try {
+    return await admittedLogin(deps, input, operator, attempt);
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 401 || error.status === 403)) {
+      await recordRefusedLogin(deps, email, operator?.id ?? null, input.clientAddress, error);
+    }
+    throw error;
+  }
+}
+
+/** Anything shaped like an e-mail address: a password typed into the e-mail field is not written down. */
+const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+/**
+ * A refused login in the audit log (docs/compliance.md, Tamper-evident history): who was tried (the operator, if the
+ * address is one), from where, and why (the problem's reason or code), never the password or the code sent. Throttled
+ * attempts (429) are not written: the throttle already stops them before a password is checked. A failure to write it
+ * does not change the answer.
+ */
+async function recordRefusedLogin(deps: OperatorsDeps, email: string, operatorId: string | null, clientAddress: string, error: AppError) {
+  try {
+    await writeAudit(deps.db, {
+      actor: { type: 'SYSTEM', id: 'login' },
+      action: 'OPERATOR.LOGIN_REFUSED',
+      entityType: 'operator',
+      entityId: operatorId ?? 'unknown',
+      metadata: { email: EMAIL_SHAPE.test(email) ? email : null, clientAddress, reason: error.reason ?? error.code },
+    });
+  } catch {
+    // The login is refused either way; the database that could not take the entry is the one the login needed too.
+  }
+}
+
+/** The login once the throttle let it through: the password, the role, the second factor, then the session. */
+async function admittedLogin(
+  deps: OperatorsDeps,
+  input: { password: string; code?: string },
+  operator: Awaited<ReturnType<OperatorRepository['findByEmail']>>,
+  attempt: Awaited<ReturnType<LoginThrottle['admit']>>,
+) {
   const usable = operator && operator.passwordHash && !operator.disabledAt;
   const matches = await verifyPassword(input.password, usable ? (operator.passwordHash as string) : await decoyHash());
   if (!usable || !matches) throw new AppError('unauthorized', 'E-mail or password is wrong, or the account is disabled.');
