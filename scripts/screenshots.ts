@@ -136,7 +136,18 @@ async function main(): Promise<void> {
     await scenario.ops('PATCH', `/sites/${site.siteId}`, { dualApprovalAbove: '100000' });
     const fourEyes = await scenario.createWithdrawal(site.siteId, '250000');
     const firstApprover = await scenario.createOperator('REVIEWER');
-    await scenario.ops('POST', `/withdrawals/${fourEyes.withdrawalId}/approve`, {}, await scenario.login(firstApprover));
+    const firstApproverToken = await scenario.login(firstApprover);
+    await scenario.ops('POST', `/withdrawals/${fourEyes.withdrawalId}/approve`, {}, firstApproverToken);
+    // Refused actions for the audit log: the same approver again (four-eyes), a reviewer's admin-only request (403) and a
+    // wrong password.
+    await scenario.ops('POST', `/withdrawals/${fourEyes.withdrawalId}/approve`, {}, firstApproverToken);
+    await scenario.ops(
+      'POST',
+      '/operators',
+      { email: 'someone@example.com', password: 'long-enough-pass-1', role: 'ADMIN' },
+      firstApproverToken,
+    );
+    await scenario.ops('POST', '/login', { email: firstApprover.email, password: 'not-the-password-1234' });
     // The desk: a deposit paid by two transfers, one from a sender whose name is not the user's; a transfer set aside.
     const split = await scenario.createDeposit(site.siteId, '60000', { externalUserLabel: 'Ayşe Yılmaz' });
     await scenario.transfer(split.referenceNo, '35000', { senderName: 'AYSE YILMAZ' });
@@ -279,6 +290,7 @@ async function main(): Promise<void> {
     // A tablet and a phone, for read-only checks away from the desk.
     for (const [file, path, width, what] of [
       ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
+      ['console-audit-phone.png', '/audit', 390, 'Console: the audit log on a phone, refused actions among the entries'],
       ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
       ['console-bank-transfer-suggested-phone.png', `/bank-transfers/${suggestedId}`, 390, 'Console: a suggested transfer on a phone'],
       ['console-bank-transfer-difference-phone.png', `/bank-transfers/${handEntryId}`, 390, 'Console: a bank line difference on a phone'],
