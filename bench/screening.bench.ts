@@ -17,6 +17,7 @@
  * BENCH_SCREENING_NAMES (100 to 100,000). Prints a JSON summary; rewrites only the screening section of
  * docs/benchmarks.md. Exits 0 when the run completed (a missed goal is reported, not an error), 1 when it could not run.
  */
+import { seededRandom, type Random } from '@kasa/testkit';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_THRESHOLD, normaliseName, ScreeningIndex, type EntryName, type ListEntry } from '../packages/screening/src/index.js';
@@ -51,18 +52,6 @@ const memory = () => {
   return { heapMb: heapUsed / 1024 / 1024, rssMb: rss / 1024 / 1024 };
 };
 
-/** mulberry32: a small seeded generator, so every run lists the same entries and screens the same names. */
-function seeded(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Random = () => number;
 const pick = <T>(rand: Random, list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
 const words = (text: string) => text.split(' ');
 
@@ -151,7 +140,7 @@ function entityNames(rand: Random): EntryName[] {
 
 /** `count` entries: a third Turkish, 30% Arabic in transliteration, a quarter Latin, a tenth entities. */
 function generateList(count: number): ListEntry[] {
-  const rand = seeded(36);
+  const rand = seededRandom(36);
   return Array.from({ length: count }, (_, i): ListEntry => {
     const roll = rand();
     const kind = roll < 0.9 ? 'individual' : 'entity';
@@ -194,7 +183,7 @@ function typo(rand: Random, word: string): string {
 
 /** The names to screen: half hits (a listed name written differently), a quarter near hits, a quarter clean. */
 function queriesFor(entries: readonly ListEntry[], count: number): Query[] {
-  const rand = seeded(1118);
+  const rand = seededRandom(1118);
   const listed = new Set(entries.flatMap((entry) => entry.names.map((name) => normaliseName(name.text).orderFree)));
   return Array.from({ length: count }, (): Query => {
     const roll = rand();

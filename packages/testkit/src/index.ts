@@ -110,6 +110,7 @@ export { launchChromium, CHROMIUM_PATH } from './browser.js';
 export { httpJson, expectStatus, type HttpResult } from './http-json.js';
 export { makeTrIban } from './iban.js';
 export { eventually } from './eventually.js';
+export { seededRandom, type Random } from './seeded-random.js';
 export {
   bankTransferBody,
   Scenario,

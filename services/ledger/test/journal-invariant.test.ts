@@ -4,24 +4,13 @@
  * balance equals what the final records imply. The seed is printed so a failure can be replayed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { seededRandom } from '@kasa/testkit';
 import { eventually, startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
 
 const OPERATIONS = Number(process.env.KASA_INVARIANT_OPERATIONS ?? 3000);
 const CONCURRENCY = 12;
 // About 30 s on an idle two-core machine; the timeout leaves room for a machine busy with other suites.
 const SEED = Number(process.env.KASA_INVARIANT_SEED ?? Date.now() % 2 ** 31);
-
-/** mulberry32: a small deterministic PRNG, so a failing run can be repeated with its seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let h: LedgerHarness;
 let sites: TestSite[];
@@ -35,7 +24,7 @@ afterAll(async () => {
 
 describe('journal invariants', () => {
   it(`hold after ${OPERATIONS} random operations (seed printed on failure)`, async () => {
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
     const deposit = () => String(1000 + Math.floor(random() * 50) * 1000);
     const payout = () => String(1000 + Math.floor(random() * 20) * 1000);
