@@ -73,7 +73,10 @@ export function linkHash(chain: string, seq: bigint, previous: Buffer | null, ro
   return sha256(JSON.stringify([chain, seq.toString(), previous ? previous.toString('hex') : '', row.toString('hex')]));
 }
 
+/** A site's journal chain. */
+export const journalChain = (siteId: string): string => `journal:${siteId}`;
+
 /** The chain a row belongs to: the audit log is one chain, the journal one per site. */
 export function chainOf(entry: HistoryRowText): string {
-  return entry.source === 'audit' ? 'audit' : `journal:${entry.row.siteId}`;
+  return entry.source === 'audit' ? 'audit' : journalChain(entry.row.siteId);
 }

@@ -49,13 +49,16 @@ const JOURNAL_COLUMNS = Prisma.sql`id::text AS id, transaction_id::text AS "tran
 const TABLES = { audit: Prisma.raw('audit_log'), journal: Prisma.raw('journal_entries') } as const;
 const COLUMNS = { audit: AUDIT_COLUMNS, journal: JOURNAL_COLUMNS } as const;
 
+/** The advisory lock (by `hashtextextended` of this text) a history pass holds: whoever else changes the chains takes it too. */
+export const HISTORY_CHAINS_LOCK = 'kasa:history-chains';
+
 /** The history worker's and the verifier's SQL (history chains: docs/compliance.md, Tamper-evident history); every
  * statement on the transaction it is given. */
 export class HistoryRepository {
   /** One pass at a time over all ledgers: false if another holds the chains (released at commit). */
   async lockChains(tx: Prisma.TransactionClient): Promise<boolean> {
     const [row] = await tx.$queryRaw<Array<{ locked: boolean }>>`
-      SELECT pg_try_advisory_xact_lock(hashtextextended('kasa:history-chains', 0)) AS locked`;
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${HISTORY_CHAINS_LOCK}, 0)) AS locked`;
     return row?.locked === true;
   }
 
@@ -82,11 +85,12 @@ export class HistoryRepository {
     );
   }
 
-  /** The chains' last links: seq and hash (hex). */
-  async heads(tx: Db, chains: readonly string[]): Promise<Map<string, { seq: bigint; linkHash: string }>> {
-    if (chains.length === 0) return new Map();
+  /** The last links (seq and hash as hex) of the chains named, or of every chain. */
+  async heads(tx: Db, chains?: readonly string[]): Promise<Map<string, { seq: bigint; linkHash: string }>> {
+    if (chains?.length === 0) return new Map();
     const rows = await tx.$queryRaw<Array<{ chain: string; seq: string; linkHash: string }>>`
-      SELECT chain, seq::text AS seq, encode(link_hash, 'hex') AS "linkHash" FROM history_heads WHERE chain = ANY(${[...chains]}::text[])`;
+      SELECT chain, seq::text AS seq, encode(link_hash, 'hex') AS "linkHash" FROM history_heads
+      WHERE ${chains ? Prisma.sql`chain = ANY(${[...chains]}::text[])` : Prisma.sql`true`}`;
     return new Map(rows.map((row) => [row.chain, { seq: BigInt(row.seq), linkHash: row.linkHash }]));
   }
 
@@ -136,13 +140,6 @@ export class HistoryRepository {
       linkHash,
       row: present ? ({ source, row: { ...rest, id: rowId } } as HistoryRowText) : null,
     }));
-  }
-
-  /** Every chain's head: seq and hash (hex). */
-  async allHeads(tx: Db): Promise<Map<string, { seq: bigint; linkHash: string }>> {
-    const rows = await tx.$queryRaw<Array<{ chain: string; seq: string; linkHash: string }>>`
-      SELECT chain, seq::text AS seq, encode(link_hash, 'hex') AS "linkHash" FROM history_heads`;
-    return new Map(rows.map((row) => [row.chain, { seq: BigInt(row.seq), linkHash: row.linkHash }]));
   }
 
   /** Rows at or before the source's cursor that no link names: written behind the chain (a back-dated insert). */

@@ -49,7 +49,7 @@ async function walkChains(tx: Prisma.TransactionClient, history: HistoryReposito
     problemCount += 1;
     if (problems.length < PROBLEMS_SHOWN) problems.push(problem);
   };
-  const heads = await history.allHeads(tx);
+  const heads = await history.heads(tx);
   const seen = new Set<string>();
   let links = 0;
 
