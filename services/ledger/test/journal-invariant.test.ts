@@ -194,11 +194,18 @@ describe('journal invariants', () => {
     }
   }, 240_000);
 
-  it('the check finds tampered balances, an unbalanced transaction and an impossible balance', async () => {
+  it('the check finds tampered balances, an unbalanced transaction, an impossible balance and the edited entry in its chain', async () => {
     const db = h.ledger.deps.db;
     const site = await h.createSite();
     await h.fund(site, 10000);
     expect((await h.ops('GET', '/journal/check')).body.ok).toBe(true);
+    // The site's journal entries linked into their hash chain first, so the edit below is one the chain must name.
+    const entries = await db.journalEntry.count({ where: { siteId: site.siteId } });
+    await eventually(
+      async () => (await db.historyLink.count({ where: { chain: `journal:${site.siteId}` } })) === entries,
+      20_000,
+      "the site's journal entries linked",
+    );
     const key = (account: string) => ({ siteId_account: { siteId: site.siteId, account } });
     await db.siteBalance.update({ where: key('bank_clearing'), data: { balance: { decrement: 1n } } });
     await db.siteBalance.upsert({
@@ -213,9 +220,15 @@ describe('journal invariants', () => {
     const kinds = new Set(report.problems.map((p: { kind: string }) => p.kind));
     // The tampered leg may be the deposit's bank_clearing debit, which also makes its credit unbacked.
     expect([...kinds]).toEqual(
-      expect.arrayContaining(['unbalanced_transaction', 'balance_mismatch', 'impossible_balance', 'record_mismatch']),
+      expect.arrayContaining(['unbalanced_transaction', 'balance_mismatch', 'impossible_balance', 'record_mismatch', 'history_altered']),
     );
-    expect([...kinds].filter((kind) => kind !== 'unbacked_credit')).toHaveLength(4);
-    for (const problem of report.problems) if (problem.kind !== 'unbalanced_transaction') expect(problem.detail.siteId).toBe(site.siteId);
+    expect([...kinds].filter((kind) => kind !== 'unbacked_credit')).toHaveLength(5);
+    const tampered = (entry as { id: string }).id;
+    for (const problem of report.problems) {
+      if (problem.kind === 'history_altered') {
+        // The edited entry, named in its site's chain; the balance rows are not chained.
+        expect(problem.detail).toMatchObject({ case: 'row_changed', chain: `journal:${site.siteId}`, rowId: tampered });
+      } else if (problem.kind !== 'unbalanced_transaction') expect(problem.detail.siteId).toBe(site.siteId);
+    }
   });
 });
