@@ -14,7 +14,7 @@ const COMPOSITION = ['services/*/src/{app,main,index,ledger,gateway,console,work
 /** The Prisma client's own package, and the test kit that drives real databases for tests. */
 const DATABASE_PACKAGES = ['packages/db/src/**', 'packages/testkit/src/**'];
 /** Where a transaction may begin: use cases own it, and the transition recipe opens it for reviewed changes. */
-const TRANSACTION_OWNERS = ['**/*.use-case.ts', 'services/ledger/src/shared/transition.ts'];
+const TRANSACTION_OWNERS = ['**/*.use-case.ts', 'services/ledger/src/review/transition.ts'];
 const NOT_SHIPPED = ['**/*.test.ts', 'packages/db/src/generated/**'];
 
 const ONLY_REPOSITORIES = "only repositories (*.repository.ts) touch Prisma or SQL (ADR 0015): move the query into the folder's repository";
@@ -39,7 +39,7 @@ const PRISMA_AND_SQL = [
 const TRANSACTION = {
   selector: "MemberExpression[property.name='$transaction']",
   message:
-    'A transaction begins in a use case (deps.db.$transaction, or runTransition/inTransaction from shared/transition.ts), never in a route or helper (ADR 0015).',
+    'A transaction begins in a use case (deps.db.$transaction, or runTransition/inTransaction from review/transition.ts), never in a route or helper (ADR 0015).',
 };
 
 const SERVICES = ['gateway', 'ledger', 'webhook-worker', 'console'];
@@ -122,6 +122,30 @@ const DB_VALUES = {
     'Only repositories and composition roots use @kasa/db values (the client, Prisma.sql, MicroBatch); elsewhere `import type` its row types.',
 };
 
+/**
+ * The ledger's folders depend one way (docs/architecture.md, The ledger's folders): `shared/` is the bottom layer,
+ * infrastructure every folder may use, and imports no other ledger folder itself (type-only imports included: a
+ * type is an arrow too). A rule's business belongs in the feature or in `review/`, never in `shared/`.
+ */
+const LEDGER_BOTTOM = {
+  files: ['services/ledger/src/shared/**/*.ts'],
+  ignores: NOT_SHIPPED,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^\\.\\./',
+            message:
+              "shared/ is the ledger's bottom layer and imports no other ledger folder: move what it needs into shared/, or the code that needs it up into the feature (docs/architecture.md).",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const architectureRules = [
   {
     files: SHIPPED,
@@ -168,6 +192,7 @@ const architectureRules = [
     ignores: NOT_SHIPPED,
     rules: { 'no-restricted-globals': OPERATORS_FETCH },
   },
+  LEDGER_BOTTOM,
   {
     files: ['services/ledger/src/**/*.ts'],
     ignores: NOT_SHIPPED,

@@ -13,15 +13,18 @@
  *    or an alias: the entry must be among the hits), near hits (a listed name with its last word replaced) and clean
  *    names (generated like the list's, not on it). Per name: ms, from which p50, p95, p99 and max.
  *
+ * Steps 2 and 3 run BENCH_SCREENING_ROUNDS times (default 3), each round with a fresh index, and every figure is given
+ * as the range over the rounds; a goal is met only when the worst round meets it.
+ *
  * Environment: BENCH_NO_DOCS=1 (do not touch docs/benchmarks.md), BENCH_SCREENING_ENTRIES (1,000 to 1,000,000),
- * BENCH_SCREENING_NAMES (100 to 100,000). Prints a JSON summary; rewrites only the screening section of
+ * BENCH_SCREENING_NAMES (100 to 100,000), BENCH_SCREENING_ROUNDS (1 to 10). Prints a JSON summary; rewrites only the screening section of
  * docs/benchmarks.md. Exits 0 when the run completed (a missed goal is reported, not an error), 1 when it could not run.
  */
 import { seededRandom, type Random } from '@kasa/testkit';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_THRESHOLD, normaliseName, ScreeningIndex, type EntryName, type ListEntry } from '../packages/screening/src/index.js';
-import { goalTable, goalVerdict, type Goal } from './lib/goals.js';
+import { goalTable, goalVerdict, rangeOf, type Goal } from './lib/goals.js';
 import { writeMarkedSection } from './lib/doc-section.js';
 import { gitState, runHeader, type RunHeader } from './lib/machine.js';
 import { repoPath } from './lib/processes.js';
@@ -32,6 +35,8 @@ if (!Number.isInteger(ENTRIES) || ENTRIES < 1_000 || ENTRIES > 1_000_000)
   throw new Error('BENCH_SCREENING_ENTRIES: a whole number from 1000 to 1000000');
 const NAMES = Number(process.env.BENCH_SCREENING_NAMES ?? 10_000);
 if (!Number.isInteger(NAMES) || NAMES < 100 || NAMES > 100_000) throw new Error('BENCH_SCREENING_NAMES: a whole number from 100 to 100000');
+const ROUNDS = Number(process.env.BENCH_SCREENING_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || ROUNDS > 10) throw new Error('BENCH_SCREENING_ROUNDS: a whole number from 1 to 10');
 const WARM_UP = 500;
 const GOAL_P99_MS = 20;
 const GOAL_BUILD_S = 5;
@@ -228,16 +233,22 @@ interface Latency {
   ms: { p50: number; p95: number; p99: number; max: number };
 }
 
-interface Summary extends RunHeader {
-  benchmark: 'screening';
-  entries: number;
+/** One round: a fresh index built from the list, then every name screened. */
+interface Round {
   index: { names: number; tokens: number };
   buildSeconds: number;
   heapMb: number;
   rssMb: number;
-  threshold: number;
   all: Latency;
   byKind: Record<QueryKind, Latency>;
+}
+
+interface Summary extends RunHeader {
+  benchmark: 'screening';
+  entries: number;
+  threshold: number;
+  rounds: Round[];
+  /** Each goal's worst round. */
   goals: Record<string, { goal: string; value: number; met: boolean }>;
   wallSeconds: number;
 }
@@ -257,20 +268,15 @@ function latency(samples: { ms: number; flagged: boolean; found: boolean }[]): L
   };
 }
 
-async function main(): Promise<void> {
-  const wallStart = performance.now();
-  const startedAt = new Date().toISOString();
-  const code = gitState(repoPath());
-  log(`generating ${fmt(ENTRIES)} entries`);
-  const entries: ListEntry[] = generateList(ENTRIES);
-  const queries = queriesFor(entries, NAMES + WARM_UP);
+/** Builds a fresh index from `entries` and screens `queries` with it, the first WARM_UP of them unmeasured. */
+function runRound(entries: readonly ListEntry[], queries: readonly Query[], number: number): Round {
   const before = memory();
   const buildStart = performance.now();
   const index = new ScreeningIndex(entries);
   const buildSeconds = (performance.now() - buildStart) / 1000;
   const after = memory();
   log(
-    `built in ${buildSeconds.toFixed(2)} s: ${fmt(index.size.names)} names, ${fmt(index.size.tokens)} tokens, heap +${fmt(after.heapMb - before.heapMb, 1)} MiB`,
+    `round ${number}: built in ${buildSeconds.toFixed(2)} s: ${fmt(index.size.names)} names, ${fmt(index.size.tokens)} tokens, heap +${fmt(after.heapMb - before.heapMb, 1)} MiB`,
   );
 
   const samples: { kind: QueryKind; ms: number; flagged: boolean; found: boolean }[] = [];
@@ -286,26 +292,43 @@ async function main(): Promise<void> {
     (['hit', 'near', 'clean'] as const).map((kind) => [kind, latency(samples.filter((sample) => sample.kind === kind))]),
   ) as Record<QueryKind, Latency>;
   const all = latency(samples);
-  log(`screened ${fmt(all.names)} names: p50 ${all.ms.p50} ms, p99 ${all.ms.p99} ms, max ${all.ms.max} ms`);
+  log(`round ${number}: screened ${fmt(all.names)} names: p50 ${all.ms.p50} ms, p99 ${all.ms.p99} ms, max ${all.ms.max} ms`);
+  return {
+    index: { names: index.size.names, tokens: index.size.tokens },
+    buildSeconds: round(buildSeconds),
+    heapMb: round(after.heapMb - before.heapMb, 1),
+    rssMb: round(after.rssMb - before.rssMb, 1),
+    all,
+    byKind,
+  };
+}
 
-  const heapMb = round(after.heapMb - before.heapMb, 1);
-  const foundShare = byKind.hit.found / Math.max(1, byKind.hit.names);
+async function main(): Promise<void> {
+  const wallStart = performance.now();
+  const startedAt = new Date().toISOString();
+  const code = gitState(repoPath());
+  log(`generating ${fmt(ENTRIES)} entries`);
+  const entries: ListEntry[] = generateList(ENTRIES);
+  const queries = queriesFor(entries, NAMES + WARM_UP);
+  const rounds: Round[] = [];
+  for (let number = 1; number <= ROUNDS; number += 1) rounds.push(runRound(entries, queries, number));
+
+  const worst = (value: (r: Round) => number) => Math.max(...rounds.map(value));
+  const worstFound = Math.min(...rounds.map((r) => r.byKind.hit.found / Math.max(1, r.byKind.hit.names)));
+  const p99 = worst((r) => r.all.ms.p99);
+  const buildSeconds = worst((r) => r.buildSeconds);
+  const heapMb = worst((r) => r.heapMb);
   const summary: Summary = {
     benchmark: 'screening',
     ...runHeader(startedAt, code),
     entries: ENTRIES,
-    index: { names: index.size.names, tokens: index.size.tokens },
-    buildSeconds: round(buildSeconds),
-    heapMb,
-    rssMb: round(after.rssMb - before.rssMb, 1),
     threshold: DEFAULT_THRESHOLD,
-    all,
-    byKind,
+    rounds,
     goals: {
-      p99: { goal: `p99 < ${GOAL_P99_MS} ms a name`, value: all.ms.p99, met: all.ms.p99 < GOAL_P99_MS },
-      build: { goal: `build < ${GOAL_BUILD_S} s`, value: round(buildSeconds), met: buildSeconds < GOAL_BUILD_S },
+      p99: { goal: `p99 < ${GOAL_P99_MS} ms a name`, value: p99, met: p99 < GOAL_P99_MS },
+      build: { goal: `build < ${GOAL_BUILD_S} s`, value: buildSeconds, met: buildSeconds < GOAL_BUILD_S },
       heap: { goal: `index heap < ${GOAL_HEAP_MB} MiB`, value: heapMb, met: heapMb < GOAL_HEAP_MB },
-      found: { goal: `hits found >= ${GOAL_FOUND * 100}%`, value: round(foundShare * 100, 1), met: foundShare >= GOAL_FOUND },
+      found: { goal: `hits found >= ${GOAL_FOUND * 100}%`, value: round(worstFound * 100, 1), met: worstFound >= GOAL_FOUND },
     },
     wallSeconds: round((performance.now() - wallStart) / 1000, 0),
   };
@@ -314,30 +337,30 @@ async function main(): Promise<void> {
 }
 
 function report(s: Summary): string {
-  const goals: Goal[] = Object.values(s.goals).map(({ goal, value, met }) => ({
-    goal,
-    measured: goal.startsWith('hits')
-      ? `${fmt(value, 1)}%`
-      : goal.startsWith('build')
-        ? `${fmt(value, 2)} s`
-        : goal.startsWith('index')
-          ? `${fmt(value, 1)} MiB`
-          : `${fmt(value, 2)} ms`,
-    met,
-  }));
-  const row = (label: string, l: Latency) =>
-    `| ${label} | ${fmt(l.names)} | ${fmt(l.flagged)} (${fmt((l.flagged / Math.max(1, l.names)) * 100, 1)}%) | ${fmt(l.ms.p50, 3)} | ${fmt(l.ms.p95, 3)} | ${fmt(l.ms.p99, 3)} | ${fmt(l.ms.max, 2)} |`;
+  const measuredOf = (goal: string) => {
+    const cell = (value: (r: Round) => number, digits: number, unit: string) =>
+      `${rangeOf(s.rounds.map(value), (v) => fmt(v, digits))}${unit}`;
+    if (goal.startsWith('hits')) return cell((r) => (r.byKind.hit.found / Math.max(1, r.byKind.hit.names)) * 100, 1, '%');
+    if (goal.startsWith('build')) return cell((r) => r.buildSeconds, 2, ' s');
+    if (goal.startsWith('index')) return cell((r) => r.heapMb, 1, ' MiB');
+    return cell((r) => r.all.ms.p99, 2, ' ms');
+  };
+  const goals: Goal[] = Object.values(s.goals).map(({ goal, met }) => ({ goal, measured: measuredOf(goal), met }));
+  const ranged = (value: (r: Round) => number, digits = 0) => rangeOf(s.rounds.map(value), (v) => fmt(v, digits));
+  const row = (label: string, kind: (r: Round) => Latency) =>
+    `| ${label} | ${fmt(kind(s.rounds[0] as Round).names)} | ${ranged((r) => kind(r).flagged)} (${ranged((r) => (kind(r).flagged / Math.max(1, kind(r).names)) * 100, 1)}%) | ${ranged((r) => kind(r).ms.p50, 3)} | ${ranged((r) => kind(r).ms.p95, 3)} | ${ranged((r) => kind(r).ms.p99, 3)} | ${ranged((r) => kind(r).ms.max, 2)} |`;
+  const first = s.rounds[0] as Round;
   return [
-    `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- screening\` (${s.wallSeconds} s wall), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}.`,
+    `Run ${s.startedAt.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- screening\` (${s.wallSeconds} s wall, ${s.rounds.length} rounds), commit ${s.commit}${s.dirtyFiles > 0 ? ` with ${s.dirtyFiles} changed files under services/, packages/, prisma/` : ''}, ${s.cpus} CPUs (${s.cpuModel}), Node ${s.node}.`,
     '',
-    `**Method:** \`@kasa/screening\` in the bench's own process. ${fmt(s.entries)} list entries generated from a fixed seed (bench/screening.bench.ts: Turkish, Arabic-transliterated and Latin names with aliases, and entities), ${fmt(s.index.names)} names and ${fmt(s.index.tokens)} distinct tokens once indexed. Built in ${fmt(s.buildSeconds, 2)} s; the index holds ${fmt(s.heapMb, 1)} MiB of JS heap (RSS +${fmt(s.rssMb, 1)} MiB), measured after a full collection before and after the build. Then ${fmt(s.all.names)} names screened one at a time at the default threshold (${s.threshold}), limit 10, after ${fmt(WARM_UP)} of warm-up: hits (a listed name in another word order, in ASCII, with a typo in each word, with an initial, or an alias; ${fmt(s.byKind.hit.found)} of ${fmt(s.byKind.hit.names)} found their entry among the hits), near hits (a listed name with its last word replaced) and clean names (generated the same way, none of them a listed name in any word order). A generated list has far fewer distinct words than a real one, so its posting lists are longer and its clean names share more words with listed ones: a clean name flagged is mostly a listed name with one word more or less (0.83) or one letter apart (0.96), as seen when this bench was written, so the flagged share of clean names says more about the generator than about the engine.`,
+    `**Method:** \`@kasa/screening\` in the bench's own process. ${fmt(s.entries)} list entries generated from a fixed seed (bench/screening.bench.ts: Turkish, Arabic-transliterated and Latin names with aliases, and entities), ${fmt(first.index.names)} names and ${fmt(first.index.tokens)} distinct tokens once indexed. Each of ${s.rounds.length} rounds builds a fresh index (built in ${ranged((r) => r.buildSeconds, 2)} s; it holds ${ranged((r) => r.heapMb, 1)} MiB of JS heap, RSS +${ranged((r) => r.rssMb, 1)} MiB, measured after a full collection before and after the build) and screens the same ${fmt(first.all.names)} names one at a time at the default threshold (${s.threshold}), limit 10, after ${fmt(WARM_UP)} of warm-up; every cell is the range over the rounds, and a goal is met only when the worst round meets it. The names: hits (a listed name in another word order, in ASCII, with a typo in each word, with an initial, or an alias; ${ranged((r) => r.byKind.hit.found)} of ${fmt(first.byKind.hit.names)} found their entry among the hits), near hits (a listed name with its last word replaced) and clean names (generated the same way, none of them a listed name in any word order). A generated list has far fewer distinct words than a real one, so its posting lists are longer and its clean names share more words with listed ones: a clean name flagged is mostly a listed name with one word more or less (0.83) or one letter apart (0.96), as seen when this bench was written, so the flagged share of clean names says more about the generator than about the engine.`,
     '',
     '| Names | Count | Flagged | p50 ms | p95 ms | p99 ms | max ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    row('hits', s.byKind.hit),
-    row('near hits', s.byKind.near),
-    row('clean', s.byKind.clean),
-    row('all', s.all),
+    row('hits', (r) => r.byKind.hit),
+    row('near hits', (r) => r.byKind.near),
+    row('clean', (r) => r.byKind.clean),
+    row('all', (r) => r.all),
     '',
     goalTable(goals),
     '',

@@ -181,7 +181,7 @@ async function seed(databaseUrl: string, siteId: string, accountId: string): Pro
     const transfers = await bulkInsert(client, 'bank_transfers', () =>
       client.query(
         `INSERT INTO bank_transfers (id, bank_tx_id, line_key, amount, sender_name, sender_iban, description, received_at, status, intent_id,
-           receiving_account_id, created_at)
+           receiving_account_id, created_at, risk_checked_at)
          SELECT gen_random_uuid(), 'BNK' || lpad(g::text, 10, '0'), 'BNK' || lpad(g::text, 10, '0') || '|C|' || (10000 + g % 500000) || '|1',
            10000 + g % 500000, ${NAME}, ${IBAN},
            CASE g % 5
@@ -191,7 +191,9 @@ async function seed(databaseUrl: string, siteId: string, accountId: string): Pro
            END,
            t + interval '5 minutes',
            (CASE WHEN g % 10 < 7 THEN 'MATCHED' ELSE 'UNMATCHED' END)::"BankTransferStatus",
-           CASE WHEN g % 10 < 7 THEN ${DEPOSIT_ID} END, $1::uuid, t + interval '5 minutes'
+           CASE WHEN g % 10 < 7 THEN ${DEPOSIT_ID} END, $1::uuid, t + interval '5 minutes',
+           -- Past lines, evaluated long ago by the risk worker (else its pass rewrites them all while the bench reads).
+           t + interval '5 minutes'
          FROM generate_series(1, $2::int) AS g,
            LATERAL (SELECT date_trunc('second', now()) - interval '1 hour' - make_interval(secs => g / 2.0) AS t) AS ts`,
         [accountId, ROWS],

@@ -200,6 +200,16 @@ async function main(): Promise<void> {
     await scenario.ops('POST', `/bank-transfers/${(simulated.body as { bankTransferId: string }).bankTransferId}/return`, {
       reason: 'Sandbox: no deposit of the user',
     });
+    // Sanctions screening: a national list naming one beneficiary, whose withdrawal is held for a compliance decision.
+    const listed = await fetch(`${ledger.url}/ops/v1/screening/lists?source=csv&list=tr-masak-6415`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.config.opsBootstrapToken}`, 'content-type': 'text/csv' },
+      body:
+        'id,kind,name,aliases,program,listed_on,birth_date,nationality\n' +
+        'TR-6415-0001,individual,Şükrü Çağlayan Öztürkmen,Sukru Caglayan,6415,2021-03-05,1978-04-12,Türkiye\n',
+    });
+    if (listed.status !== 201) throw new Error(`screening list import answered ${listed.status}`);
+    await scenario.createWithdrawal(site.siteId, '64000', { targetHolderName: 'OZTURKMEN SUKRU CAGLAYAN' });
     const context = await browser.newContext({ baseURL: consoleService.url, viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -210,6 +220,20 @@ async function main(): Promise<void> {
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
+    // A KVKK erasure request for a user with a deposit inside its retention: answered, the deposit waiting.
+    await scenario.createDeposit(site.siteId, 25000, { externalUserId: 'kvkk-demo', externalUserLabel: 'Elif Şahin' });
+    const erasure = await scenario.ops('POST', '/erasure-requests', {
+      siteId: site.siteId,
+      externalUserId: 'kvkk-demo',
+      reason: 'KVKK-2026-42',
+    });
+    const erasureRequestId = (erasure.body as { erasureRequestId: string }).erasureRequestId;
+    // A risk flag: a deposit of a user the partner names Elif Şahin, paid and approved from Mehmet Demir's account,
+    // which the ledger's risk worker flags (name_mismatch) for a compliance review.
+    const mismatched = await scenario.createDeposit(site.siteId, 42000, { externalUserId: 'risk-demo', externalUserLabel: 'Elif Şahin' });
+    await scenario.transfer(mismatched.referenceNo, '42000', { senderName: 'MEHMET DEMIR' });
+    await scenario.approveDeposit(mismatched.intentId);
+    const riskFlagId = await waitForRiskFlag(scenario, 'risk-demo');
     const consolePages: [string, string, string][] = [
       ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item, and the webhook auto-replay line'],
       [
@@ -253,6 +277,7 @@ async function main(): Promise<void> {
       ['console-intent-split.png', `/intents/${split.intentId}`, 'Console: a deposit paid by two transfers, one sender flagged'],
       ['console-withdrawals.png', '/withdrawals', 'Console: withdrawals'],
       ['console-payouts.png', '/payouts', 'Console: payout batches, made into pain.001 files for the bank'],
+      ['console-screening.png', '/screening', 'Console: the sanctions screening queue, a held payout with its matched entry and score'],
       ['console-withdrawal.png', `/withdrawals/${withdrawal.withdrawalId}`, 'Console: one withdrawal with its actions'],
       [
         'console-withdrawal-four-eyes.png',
@@ -275,6 +300,22 @@ async function main(): Promise<void> {
       ['console-balances.png', '/balances', 'Console: site balances'],
       ['console-reconciliation.png', '/reconciliation', "Console: each receiving account's statement balance against Kasa's bookings"],
       ['console-audit.png', '/audit', 'Console: the audit log'],
+      ['console-erasure.png', '/erasure-requests', 'Console: KVKK erasure requests with their 30-day timer, and the form to file one'],
+      [
+        'console-erasure-request.png',
+        `/erasure-requests/${erasureRequestId}`,
+        'Console: an erasure request: what was anonymised, and what waits for which hold',
+      ],
+      [
+        'console-risk-flags.png',
+        '/risk-flags',
+        'Console: the risk flags review queue with each review deadline, and the report for the authority',
+      ],
+      [
+        'console-risk-flag.png',
+        `/risk-flags/${riskFlagId}`,
+        "Console: a risk flag: what the rule found, the flagged record and the compliance officer's review form",
+      ],
     ];
     for (const [file, path, what] of consolePages) {
       await page.goto(path);
@@ -292,6 +333,10 @@ async function main(): Promise<void> {
       ['console-review-768.png', '/review', 768, 'Console: the review queue on a 768 px tablet'],
       ['console-audit-phone.png', '/audit', 390, 'Console: the audit log on a phone, refused actions among the entries'],
       ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
+      ['console-screening-phone.png', '/screening', 390, 'Console: the sanctions screening queue on a phone'],
+      ['console-erasure-phone.png', '/erasure-requests', 390, 'Console: erasure requests on a phone'],
+      ['console-risk-flags-phone.png', '/risk-flags', 390, 'Console: the risk flags review queue on a phone'],
+      ['console-risk-flag-phone.png', `/risk-flags/${riskFlagId}`, 390, 'Console: a risk flag and its review form on a phone'],
       ['console-bank-transfer-suggested-phone.png', `/bank-transfers/${suggestedId}`, 390, 'Console: a suggested transfer on a phone'],
       ['console-bank-transfer-difference-phone.png', `/bank-transfers/${handEntryId}`, 390, 'Console: a bank line difference on a phone'],
     ] as const) {
@@ -373,6 +418,19 @@ async function main(): Promise<void> {
     await gateway.stop();
     await ledger.stop();
     await env.cleanup();
+  }
+}
+
+/** The id of the risk flag the ledger's risk worker raises for `externalUserId`, once it has (a minute at most). */
+async function waitForRiskFlag(scenario: Scenario, externalUserId: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const listed = await scenario.ops('GET', '/risk-flags');
+    const flags = (listed.body as { data?: Array<{ id: string; externalUserId: string | null }> }).data ?? [];
+    const flag = flags.find((f) => f.externalUserId === externalUserId);
+    if (flag) return flag.id;
+    if (Date.now() > deadline) throw new Error(`no risk flag for ${externalUserId} within 60 s (${listed.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 

@@ -131,6 +131,8 @@ function environmentOf(role: 'ledger' | 'gateway', config: KasaConfig, port: num
     OPS_BOOTSTRAP_TOKEN: config.opsBootstrapToken,
     CURSOR_SIGNING_KEY: config.cursorSigningKey,
     SECRET_ENCRYPTION_KEY: config.secretEncryptionKey.toString('base64'),
+    STATEMENT_SIGNING_KEY: config.statementSigningKey.toString('base64'),
+    HISTORY_SEAL_KEY: config.historySealKey.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     LEDGER_URL: config.ledgerUrl,
     PUBLIC_BASE_URL: config.publicBaseUrl,
     [role === 'ledger' ? 'LEDGER_PORT' : 'GATEWAY_PORT']: String(port),

@@ -18,6 +18,8 @@ export interface CompiledHandle {
   pid: number | null;
   /** Log lines of level error or above seen so far. */
   errorLines(): number;
+  /** Warnings and errors seen so far, by message: how many and the last such line (what a failed drill prints). */
+  warnings(): Array<{ message: string; count: number; last: string }>;
   /** Resolves when the process exits, however: its code or signal, the end of its stderr and its last error lines. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; lastErrors: string[] }>;
   stop(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startCompiled(
   let errors = 0;
   let stderr = '';
   const lastErrors: string[] = [];
+  const warnings = new Map<string, { count: number; last: string }>();
   child.stderr!.on('data', (chunk: Buffer) => {
     // The end is what tells why a process died; the start, why it did not start.
     stderr = (stderr + chunk.toString()).slice(-16_000);
@@ -55,6 +58,12 @@ export async function startCompiled(
         entry = JSON.parse(line) as typeof entry;
       } catch {
         return; // not a log line
+      }
+      if (entry.level === 'warn' || entry.level === 'error' || entry.level === 'fatal') {
+        const message = String(entry.message ?? '');
+        const seen = warnings.get(message) ?? { count: 0, last: '' };
+        // A bounded record: a flood of distinct messages keeps only the first 50.
+        if (seen.count > 0 || warnings.size < 50) warnings.set(message, { count: seen.count + 1, last: line.slice(0, 600) });
       }
       if (entry.level === 'error' || entry.level === 'fatal' || (typeof entry.level === 'number' && entry.level >= 50)) {
         errors += 1;
@@ -80,6 +89,7 @@ export async function startCompiled(
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? null,
     errorLines: () => errors,
+    warnings: () => [...warnings].map(([message, { count, last }]) => ({ message, count, last })),
     exited,
     stop: () => stopChild(child),
   };

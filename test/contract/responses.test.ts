@@ -17,7 +17,7 @@ let partnerProxy: ValidatingProxy;
 let opsProxy: ValidatingProxy;
 
 beforeAll(async () => {
-  h = await startHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.2' });
+  h = await startHarness({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.2', RISK_INTERVAL_MS: '200' });
   site = await h.createSite({ rateLimitPerMinute: 10000 });
   partnerDoc = (await (await fetch(`${h.gateway.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
   opsDoc = (await (await fetch(`${h.ledger.url}/ops/v1/openapi.json`)).json()) as Record<string, unknown>;
@@ -315,5 +315,95 @@ describe('ops answers satisfy the ops document (express-openapi-validator)', () 
 
     expect(opsProxy.violations).toEqual([]);
     expect(statusesOf(opsProxy)).toEqual(expect.arrayContaining([200, 201, 400, 401, 403, 404, 409]));
+  });
+
+  it('imports a sanctions list, lists its versions and hits, and decides a hit with four eyes', async () => {
+    const csv = [
+      'id,kind,name,aliases,program,listed_on,birth_date,nationality',
+      'TR-CONTRACT-1,individual,Kemal Sunalpınar,Kemal Sunalpinar,6415,2026-01-05,1970,Türkiye',
+    ].join('\n');
+    const list = '/ops/v1/screening/lists?source=csv&list=tr-contract';
+    expect((await ops('POST', list, { body: csv, type: 'text/csv' })).status).toBe(201);
+    expect((await ops('POST', list, { body: csv, type: 'text/csv' })).status).toBe(200);
+    expect((await ops('POST', list, { body: 'id,kind\n', type: 'text/csv' })).status).toBe(400);
+    expect((await ops('GET', '/ops/v1/screening/lists')).status).toBe(200);
+
+    const created = await call(h.gateway.url, 'POST', '/api/v1/external/withdrawals', {
+      token: site.apiKey,
+      key: randomUUID(),
+      body: { externalUserId: 'contract-screened', amount: '10000', targetIban: makeTrIban(424242), targetHolderName: 'SUNALPINAR Kemal' },
+    });
+    expect(created.status).toBe(201);
+    const hits = await ops('GET', '/ops/v1/screening/hits');
+    expect(hits.status).toBe(200);
+    const hit = (hits.body.data as Array<{ hitId: string; subjectId: string }>).find((row) => row.subjectId === created.body.withdrawalId);
+    expect(hit).toBeDefined();
+    expect((await ops('GET', '/ops/v1/screening/hits?status=DECIDED')).status).toBe(200);
+    expect((await ops('GET', '/ops/v1/screening/hits?status=nope')).status).toBe(400);
+    const decision = `/ops/v1/screening/hits/${hit?.hitId}/decision`;
+    const refused = await ops('POST', decision, { body: { decision: 'clear', note: 'bootstrap' } });
+    expect(refused.body).toMatchObject({ status: 409, reason: 'second_approver_required' });
+    expect((await ops('POST', `/ops/v1/withdrawals/${created.body.withdrawalId}/approve`, { body: {} })).body.reason).toBe(
+      'compliance_hold',
+    );
+    const admins = await Promise.all(
+      ['a', 'b'].map(async (tag) => {
+        const email = `screening-${tag}-${randomUUID()}@kasa.test`;
+        const password = `pw-${randomUUID()}`;
+        expect(
+          (await ops('POST', '/ops/v1/operators', { body: { email, name: `Compliance ${tag}`, role: 'ADMIN', password } })).status,
+        ).toBe(201);
+        return (await call(opsProxy.url, 'POST', '/ops/v1/login', { body: { email, password } })).body.token as string;
+      }),
+    );
+    const first = await call(opsProxy.url, 'POST', decision, { token: admins[0], body: { decision: 'clear', note: 'Different person' } });
+    expect(first.body.status).toBe('OPEN');
+    const second = await call(opsProxy.url, 'POST', decision, { token: admins[1], body: { decision: 'clear', note: 'Agreed' } });
+    expect(second.body.status).toBe('CLEARED');
+    expect((await ops('POST', `/ops/v1/screening/hits/${randomUUID()}/decision`, { body: { decision: 'clear', note: 'x' } })).status).toBe(
+      404,
+    );
+
+    expect(opsProxy.violations).toEqual([]);
+  });
+
+  it('lists, shows and reviews a risk flag and downloads the report', async () => {
+    const intent = (
+      await call(h.gateway.url, 'POST', '/api/v1/external/deposits', {
+        token: site.apiKey,
+        key: randomUUID(),
+        body: { externalUserId: 'contract-risk', amount: '30000', externalUserLabel: 'Oya Güneş' },
+      })
+    ).body;
+    const [account] = (await ops('GET', '/ops/v1/receiving-accounts')).body.data as Array<{ id: string }>;
+    const body = bankTransferBody(intent.referenceNo, '30000', { receivingAccountId: account?.id, senderName: 'Burak Tekin' });
+    expect((await ops('POST', '/ops/v1/bank-transfers', { body })).status).toBe(201);
+    let flagId: string | undefined;
+    for (let tries = 0; !flagId && tries < 100; tries += 1) {
+      const queue = await ops('GET', '/ops/v1/risk-flags?rule=name_mismatch');
+      expect(queue.status).toBe(200);
+      flagId = (queue.body.data as Array<{ id: string; externalUserId: string }>).find(
+        (flag) => flag.externalUserId === 'contract-risk',
+      )?.id;
+      if (!flagId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(flagId).toBeDefined();
+    expect((await ops('GET', `/ops/v1/risk-flags/${flagId}`)).status).toBe(200);
+    expect((await ops('GET', `/ops/v1/risk-flags/${randomUUID()}`)).status).toBe(404);
+    expect((await ops('GET', '/ops/v1/risk-flags?status=nope')).status).toBe(400);
+    const review = `/ops/v1/risk-flags/${flagId}/review`;
+    expect((await ops('POST', review, { body: { outcome: 'reported', note: 'STR filed' } })).body.status).toBe('CLOSED');
+    expect((await ops('POST', review, { body: { outcome: 'no_action', note: 'again' } })).status).toBe(409);
+    expect((await ops('GET', '/ops/v1/risk-flags?status=CLOSED')).status).toBe(200);
+    const day = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    // A file, not JSON: read from the ledger itself (the proxy judges JSON bodies); its refusals go through the proxy.
+    const report = await fetch(`${h.ledger.url}/ops/v1/risk-flags/report?from=${day}&to=${day}`, {
+      headers: { authorization: `Bearer ${token()}` },
+    });
+    expect(report.status).toBe(200);
+    expect(await report.text()).toContain(flagId);
+    expect((await ops('GET', '/ops/v1/risk-flags/report?from=2026-01-02&to=2026-01-01')).status).toBe(400);
+
+    expect(opsProxy.violations).toEqual([]);
   });
 });

@@ -88,6 +88,8 @@ export const DEPLOYED_VARIABLES = [
   'WEBHOOK_CONCURRENCY',
   'SECRET_ENCRYPTION_KEY',
   'CURSOR_SIGNING_KEY',
+  'STATEMENT_SIGNING_KEY',
+  'HISTORY_SEAL_KEY',
 ] as const;
 
 /** The variables that hold secrets: in k8s they belong in the Secret, never in the ConfigMap. */
@@ -98,6 +100,8 @@ export const SECRET_VARIABLES = [
   'OPS_BOOTSTRAP_TOKEN',
   'SECRET_ENCRYPTION_KEY',
   'CURSOR_SIGNING_KEY',
+  'STATEMENT_SIGNING_KEY',
+  'HISTORY_SEAL_KEY',
 ] as const;
 
 /**

@@ -112,6 +112,8 @@ describe('docker-compose.yml', () => {
       OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
       CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
       SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      STATEMENT_SIGNING_KEY: Buffer.alloc(32, 19).toString('base64'),
+      HISTORY_SEAL_KEY: Buffer.alloc(32, 8).toString('base64'),
     };
     const { value } = interpolate(original, own);
     for (const service of ['migrate', ...APP_SERVICES]) expect(loadConfig(env(value as Doc, service)).nodeEnv).toBe('production');

@@ -86,6 +86,8 @@ const SAMPLE_SECRET_DATA: Record<string, Record<string, string>> = {
     OPS_BOOTSTRAP_TOKEN: 'sample-ops-token-0123456789abcdef',
     CURSOR_SIGNING_KEY: 'sample-cursor-key-0123456789abcdef',
     SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    STATEMENT_SIGNING_KEY: Buffer.alloc(32, 2).toString('base64'),
+    HISTORY_SEAL_KEY: Buffer.alloc(32, 2).toString('base64'),
   },
   'kasa-keda-redis': { address: 'redis.internal:6379', password: '' },
 };

@@ -248,7 +248,11 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       },
       phaseAt,
       eventsDeadlineMs: options.eventsDeadlineMs,
+      jobOf: (eventId) => queueJobOf(redis, eventId),
     });
+    verification.events.undeliveredWhy.forEach((line) => log(`undelivered: ${line}`));
+    // What the services warned of: where an event stopped is often in the relay's or the worker's warnings.
+    if (verification.events.undelivered.length > 0) services.warnings().forEach((line) => log(`logged: ${line}`));
     const rows = faultRows(traffic, phases, verification);
     return {
       rows,
@@ -267,4 +271,29 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
   } finally {
     await cleanupDrill();
   }
+}
+
+/**
+ * The state of an event's first delivery job, read straight from the queue's keys on the master of their slot
+ * (BullMQ's layout: a hash per job, a list or sorted set per state).
+ */
+async function queueJobOf(redis: DrillRedisCluster, eventId: string): Promise<string> {
+  const base = `${REDIS_PREFIX}:{bull}:webhook-deliveries`;
+  const master = await redis.masterOf(base);
+  const call = (...command: [string, ...string[]]) => redis.cluster.call(master, ...command);
+  const job = (await call('HGETALL', `${base}:${eventId}`)) as string[];
+  if (job.length === 0) return 'no job';
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < job.length; i += 2) fields.set(job[i]!, job[i + 1]!);
+  const states: string[] = [];
+  for (const state of ['wait', 'active', 'paused']) {
+    if ((await call('LPOS', `${base}:${state}`, eventId)) !== null) states.push(state);
+  }
+  for (const state of ['delayed', 'prioritized', 'completed', 'failed', 'waiting-children']) {
+    const score = await call('ZSCORE', `${base}:${state}`, eventId);
+    if (score !== null)
+      states.push(state === 'delayed' ? `delayed (${Math.round((Number(score) / 4096 - Date.now()) / 1000)} s left)` : state);
+  }
+  const failed = fields.get('failedReason');
+  return `job ${states.join('+') || 'in no state'}, attemptsMade ${fields.get('atm') ?? fields.get('attemptsMade') ?? '0'}, stalled ${fields.get('stc') ?? '0'}${failed ? `, failed: ${failed.slice(0, 120)}` : ''}`;
 }

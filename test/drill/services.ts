@@ -25,6 +25,8 @@ const alive = (pid: number) => {
 
 export class DrillServices {
   private readonly running = new Map<CompiledService, CompiledHandle>();
+  /** Every process started, per service, for {@link DrillServices.warnings}. */
+  private readonly warningsSeen = new Map<CompiledService, CompiledHandle[]>();
 
   /** Services that exited without the drill killing or stopping them: a crash, with why. */
   readonly crashes: string[] = [];
@@ -42,6 +44,7 @@ export class DrillServices {
   async start(name: CompiledService): Promise<void> {
     const handle = await startCompiled(name, { ...this.env, [PORT_VARIABLE[name]]: String(this.ports[name]) });
     this.running.set(name, handle);
+    this.warningsSeen.set(name, [...(this.warningsSeen.get(name) ?? []), handle]);
     void handle.exited.then(({ code, signal, stderr, lastErrors }) => {
       // Killed or stopped by the drill: it took the handle out first.
       if (this.running.get(name) !== handle) return;
@@ -94,6 +97,16 @@ export class DrillServices {
   /** Error log lines written so far by the running processes (the ones killed are not counted). */
   errorLines(): number {
     return [...this.running.values()].reduce((sum, handle) => sum + handle.errorLines(), 0);
+  }
+
+  /**
+   * The warnings and errors each service logged, by message, for a failed drill to print: every process of a
+   * service counts, the killed ones included.
+   */
+  warnings(): string[] {
+    return [...this.warningsSeen].flatMap(([name, handles]) =>
+      handles.flatMap((handle) => handle.warnings().map(({ message, count, last }) => `${name}: ${count} × ${message} (last: ${last})`)),
+    );
   }
 
   async stopAll(): Promise<void> {

@@ -25,6 +25,11 @@ export interface Verification {
     unknown: number;
     /** Per phase (of the event's creation), events recorded but never delivered. */
     undelivered: Finding[];
+    /**
+     * Why they were not: the undelivered events grouped by what the database and the queue say of them
+     * (outbox status, whether enqueued, attempts and the last attempt's error, the job's state), with a count.
+     */
+    undeliveredWhy: string[];
   };
 }
 
@@ -39,6 +44,8 @@ export interface VerifyTargets {
   /** Which phase a moment belongs to. */
   phaseAt: (at: number) => string;
   eventsDeadlineMs: number;
+  /** What the queue holds for an event's first delivery job: its state and attempts, or `no job`. */
+  jobOf: (eventId: string) => Promise<string>;
 }
 
 /** Runs `task` over `items` with at most `width` at once. */
@@ -154,6 +161,11 @@ export async function verify(traffic: Traffic, targets: VerifyTargets): Promise<
       redelivered += count - 1;
       if (!recorded.has(id)) unknown += 1;
     }
+    const undeliveredWhy = await explainUndelivered(
+      db,
+      targets,
+      missing.map((event) => event.id),
+    );
     return {
       lost,
       duplicates,
@@ -163,9 +175,34 @@ export async function verify(traffic: Traffic, targets: VerifyTargets): Promise<
         redelivered,
         unknown,
         undelivered: missing.map((event) => ({ phase: targets.phaseAt(event.at.getTime()), what: `event ${event.id} not delivered` })),
+        undeliveredWhy,
       },
     };
   } finally {
     await db.end();
   }
+}
+
+/**
+ * Groups undelivered events by what the outbox row and the queue say of them, so a failed drill says where the
+ * events stopped (never enqueued, a job waiting out a retry delay, no job at all) rather than only how many.
+ */
+async function explainUndelivered(db: pg.Client, targets: VerifyTargets, eventIds: string[]): Promise<string[]> {
+  if (eventIds.length === 0) return [];
+  const { rows } = await db.query<{ id: string; status: string; enqueued: boolean; attempts: number; error: string | null }>(
+    `SELECT e.id, e.status, e.enqueued_at IS NOT NULL AS enqueued, e.attempt_count AS attempts,
+            (SELECT coalesce(a.error, 'HTTP ' || a.status_code) FROM delivery_attempts a WHERE a.event_id = e.id
+             ORDER BY a.started_at DESC LIMIT 1) AS error
+       FROM outbox_events e WHERE e.id = ANY($1::uuid[])`,
+    [eventIds],
+  );
+  const groups = new Map<string, number>();
+  for (const row of rows) {
+    const job = await targets.jobOf(row.id).catch((error: unknown) => `job unreadable (${String(error)})`);
+    const why =
+      `${row.status}, ${row.enqueued ? 'enqueued' : 'never enqueued'}, ${row.attempts} attempt(s)` +
+      `${row.error ? `, last: ${row.error.slice(0, 120)}` : ''}; ${job}`;
+    groups.set(why, (groups.get(why) ?? 0) + 1);
+  }
+  return [...groups].sort((a, b) => b[1] - a[1]).map(([why, count]) => `${count} × ${why}`);
 }

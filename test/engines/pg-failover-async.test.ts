@@ -108,9 +108,11 @@ describe('PostgreSQL failover to an asynchronous replica', () => {
     expect(kept.length + lost.length).toBe(traffic.creates.length);
     // Received before the cut, applied or not: all kept (the apply delay had left some unapplied).
     expect(beforeCut.filter((created) => lost.includes(created))).toEqual([]);
-    // What the replica never received is lost: acknowledged after the cut and before the kill.
+    // What the replica never received is lost: acknowledged after the cut, and committed before the kill. `at` is when
+    // the answer reached the test, which on a loaded machine can be seconds after the commit: the bound is the promotion
+    // (every create answered after it was committed by the promoted server, and is kept).
     expect(lost.length).toBeGreaterThan(0);
-    expect(lost.every((created) => created.at >= cutAt && created.at <= killedAt + 1_000)).toBe(true);
+    expect(lost.filter((created) => created.at < cutAt || created.at > promotedAt).map((created) => created.at - killedAt)).toEqual([]);
 
     // A partner retrying a lost create with the same key and body: 409 idempotency_record_lost, nothing created.
     const retry = (created: AcknowledgedCreate) => partner('POST', '/deposits', { 'idempotency-key': created.key }, created.body);

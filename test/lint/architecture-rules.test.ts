@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: root });
-const RULES = ['no-restricted-syntax', '@typescript-eslint/no-restricted-imports'];
+const RULES = ['no-restricted-syntax', '@typescript-eslint/no-restricted-imports', 'no-restricted-imports'];
 
 /** The architecture rules' complaints about `code` written at `path` (relative to the repository). */
 async function complaints(code: string, path: string): Promise<string[]> {
@@ -23,7 +23,7 @@ const LEDGER = 'services/ledger/src';
 const ROUTE = `${LEDGER}/returns/sender-returns-ops.routes.ts`;
 const USE_CASE = `${LEDGER}/returns/sender-return.use-case.ts`;
 const REPOSITORY = `${LEDGER}/returns/sender-return.repository.ts`;
-const RECIPE = `${LEDGER}/shared/transition.ts`;
+const RECIPE = `${LEDGER}/review/transition.ts`;
 const VIEW = `${LEDGER}/returns/sender-return.views.ts`;
 
 const modelCall = `
@@ -111,5 +111,26 @@ describe('(c) no service imports another service', () => {
   it('allows packages and the service’s own folders', async () => {
     const code = `import { AppError } from '@kasa/http';\nimport { HousePostings } from './house-accounts.js';\nimport { Postings } from '../journal/accounts.js';\nexport const all = [AppError, HousePostings, Postings];\n`;
     expect(await complaints(code, USE_CASE)).toEqual([]);
+  });
+});
+
+describe("(d) the ledger's folders depend one way: shared/ is the bottom", () => {
+  const SHARED = `${LEDGER}/shared/clock.ts`;
+  const SHARED_REPOSITORY = `${LEDGER}/shared/row-lock.repository.ts`;
+
+  it('refuses an import of another ledger folder in shared/, a type-only one and one in a repository alike', async () => {
+    const up = `import { operatorAuth } from '../operators/operator-auth.js';\nexport const guard = operatorAuth;\n`;
+    expect(await complaints(up, SHARED)).toEqual([expect.stringContaining("shared/ is the ledger's bottom layer")]);
+    const typeOnly = `import type { OutboxPublisher } from '../outbox/outbox.publisher.js';\nexport type P = OutboxPublisher;\n`;
+    expect(await complaints(typeOnly, SHARED)).toEqual([expect.stringContaining("shared/ is the ledger's bottom layer")]);
+    const root = `import type { LedgerDeps } from '../ledger-deps.js';\nexport type D = LedgerDeps;\n`;
+    expect(await complaints(root, SHARED_REPOSITORY)).toEqual([expect.stringContaining("shared/ is the ledger's bottom layer")]);
+  });
+
+  it('lets shared/ import its own files and packages, and every folder import shared/', async () => {
+    const own = `import { isUuid } from './http-guards.js';\nimport { AppError } from '@kasa/http';\nexport const ok = [isUuid, AppError];\n`;
+    expect(await complaints(own, SHARED)).toEqual([]);
+    const down = `import { systemClock } from '../shared/clock.js';\nexport const clock = systemClock;\n`;
+    expect(await complaints(down, USE_CASE)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeTrIban } from '@kasa/testkit';
-import { KasaApiError, KasaClient } from '@kasa/sdk';
+import { KasaApiError, KasaClient, verifyBalanceStatement } from '@kasa/sdk';
 import { TEST_WEBHOOK_TYPES } from '@kasa/contracts';
 import { waitFor, type Stack } from '../../services/webhook-worker/test/support/stack.js';
 import { strictContract, type CapturedAnswer, type StrictContract } from '../contract/support/strict-contract.js';
@@ -139,6 +139,26 @@ describe('the partner contract, from the traffic of a whole sandbox integration'
     expect(await kasa.withdrawals.get(returned.withdrawalId)).toMatchObject({ returnReason: { code: 'AC01' } });
     expect((await kasa.withdrawals.list({ limit: 100 })).data).toHaveLength(3);
     expect(await kasa.balance.get()).toMatchObject({ currency: 'TRY' });
+
+    // The balance's movements, and a signed statement: today's is refused as not final; the sandbox's postings are then
+    // moved two days back in PostgreSQL, so that day is a finished one with movements of every kind above.
+    const movements = (await kasa.balanceTransactions.list({ limit: 100 })).data;
+    expect(new Set(movements.map((m) => m.type))).toEqual(
+      new Set(['deposit', 'withdrawal_reserved', 'withdrawal_sent', 'withdrawal_returned']),
+    );
+    const istanbulDay = (at: number) => new Date(at + 3 * 3_600_000).toISOString().slice(0, 10);
+    expect(await refusal(kasa.balanceStatements.get(istanbulDay(Date.now())))).toMatchObject({
+      status: 409,
+      reason: 'statement_not_final',
+    });
+    await stack.h.ledger.deps.db.$executeRawUnsafe(
+      `UPDATE journal_entries SET created_at = created_at - interval '2 days' WHERE site_id = $1::uuid`,
+      issued.body.siteId,
+    );
+    const [newest] = (await kasa.balanceTransactions.list({ limit: 1 })).data;
+    const statement = await kasa.balanceStatements.get(istanbulDay(Date.parse(newest!.createdAt)));
+    expect(statement.movements.length).toBeGreaterThan(0);
+    expect(verifyBalanceStatement(statement, (await kasa.balanceStatements.keys()).keys[0]!)).toEqual(statement);
 
     // Every event type, delivered: then the events API shows each with its attempts, replays one and recovers none.
     const eventTypes = TEST_WEBHOOK_TYPES.filter((type) => type !== 'ping');

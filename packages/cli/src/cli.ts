@@ -10,6 +10,9 @@ import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
 import { registerStatementCommands } from './commands/statements.commands.js';
 import { registerPayoutCommands } from './commands/payouts.commands.js';
+import { registerScreeningCommands } from './commands/screening.commands.js';
+import { registerRiskCommands } from './commands/risk.commands.js';
+import { registerErasureCommands } from './commands/erasure.commands.js';
 import { createContext, DEFAULT_URL } from './context.js';
 import { printJson, type Io } from './output.js';
 
@@ -34,10 +37,13 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerReviewCommands(program, ctx);
   registerStatementCommands(program, ctx);
   registerPayoutCommands(program, ctx);
+  registerScreeningCommands(program, ctx);
+  registerRiskCommands(program, ctx);
   registerAccountCommands(program, ctx);
   registerLedgerCommands(program, ctx);
   registerEventCommands(program, ctx);
   registerDeskCommands(program, ctx);
+  registerErasureCommands(program, ctx);
   for (const command of program.commands) command.exitOverride();
   // Checks KASA_TIME_ZONE before any command sends a request (an unknown zone is exit 1, naming the variable).
   program.hook('preAction', () => void ctx.time(null));

@@ -29,8 +29,12 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
     'you gave the first approval, are tied to whoever did (one created or last changed the other account), or are the bootstrap token; a different operator must approve it (four-eyes)',
   nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
   sandbox_payout: "a sandbox's simulated money never leaves through the house's account; leave it out (the simulator plays it out)",
+  compliance_hold:
+    'a sanctions screening hit holds it: two admins decide it with `kasa screening decide <hitId> clear|confirm` (docs/compliance.md)',
   idempotency_record_lost:
     'partner API only: the key was answered but its record was lost in a database failover; the partner creates it again under a new key',
+  statement_not_final:
+    'a partner asked for the balance statement of a day not finished yet; it is given from five minutes after the day ends',
   // The second factor's 401 and 403.
   otp_required: 'log in again with the code from your authenticator app (`kasa login`, or --code)',
   otp_invalid: 'the code is wrong, expired or already used; wait for the next one',

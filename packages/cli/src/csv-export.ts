@@ -1,4 +1,4 @@
-import type { OpsCsvOperationId, Query } from '@kasa/ops-client';
+import type { OpsCsvFile, OpsCsvFileOperationId, OpsCsvOperationId, Query } from '@kasa/ops-client';
 import type { Context } from './context.js';
 import type { Writer } from './output.js';
 
@@ -14,7 +14,15 @@ type DrainableWriter = Writer & { once?: (event: 'drain', listener: () => void) 
  * download back until it drains. A refused filter throws before anything is printed.
  */
 export async function printCsv(ctx: Context, operationId: OpsCsvOperationId, query: Query): Promise<void> {
-  const file = await ctx.client().exportCsv(operationId, query);
+  await writeCsv(ctx, await ctx.client().exportCsv(operationId, query));
+}
+
+/** Streams a CSV file of its own (the risk report for the authority) to stdout as {@link printCsv} streams a list's. */
+export async function printCsvFile(ctx: Context, operationId: OpsCsvFileOperationId, query: Query): Promise<void> {
+  await writeCsv(ctx, await ctx.client().csvFile(operationId, query));
+}
+
+async function writeCsv(ctx: Context, file: OpsCsvFile): Promise<void> {
   const out: DrainableWriter = ctx.io.stdout;
   const decoder = new TextDecoder();
   const reader = file.body.getReader();

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLedger, type LedgerService } from '@kasa/ledger';
 import { createTestEnvironment, makeTrIban, type TestEnvironment } from '@kasa/testkit';
-import { runCli } from '../src/index.js';
+import { captureKasa } from './capture-kasa.js';
 
 let env: TestEnvironment;
 let ledger: LedgerService;
@@ -15,16 +15,7 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-async function kasa(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: env.config.opsBootstrapToken },
-  });
-  return { code, stdout, stderr };
-}
+const kasa = (args: string[]) => captureKasa(args, { KASA_URL: ledger.url, KASA_TOKEN: env.config.opsBootstrapToken });
 
 describe('kasa accounts', () => {
   it('creates an account with its number and branch code, lists them, changes and removes them', async () => {

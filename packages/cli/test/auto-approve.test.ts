@@ -3,57 +3,46 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { describe, expect, it } from '@jest/globals';
+import { makeTrIban } from '@kasa/testkit';
 import { runCli } from '../src/index.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
-beforeAll(async () => {
-  env = await createTestEnvironment();
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
-});
+const real = useRealLedger();
 
-async function kasa(args: string[], token = env.config.opsBootstrapToken) {
+async function kasa(args: string[], token = real.env.config.opsBootstrapToken) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: token },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: token },
   });
   return { code, stdout, stderr };
 }
 
 /** The rule as the ops API stores it. */
 async function ruleOf(siteId: string): Promise<unknown> {
-  const site = await scenario.ops('GET', `/sites/${siteId}`);
+  const site = await real.scenario.ops('GET', `/sites/${siteId}`);
   expect(site.status).toBe(200);
   return (site.body as { autoApprove: unknown }).autoApprove;
 }
 
 describe('kasa sites auto-approve', () => {
   it("shows a new site's rule as off, with nothing changed", async () => {
-    const site = await scenario.createSite();
+    const site = await real.scenario.createSite();
     const shown = await kasa(['sites', 'auto-approve', site.siteId]);
     expect(shown.stderr).toBe('');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/^straight-through +off$/m);
     expect(shown.stdout).toMatch(/^max amount \(TRY\) +0,00$/m);
     expect(shown.stdout).toContain('Deposits of this site wait for an operator');
-    const audit = await scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const audit = await real.scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
     expect((audit.body as { data: unknown[] }).data).toHaveLength(0);
   });
 
   it('turns the rule on with a maximum typed in lira, prints it in lira, and audits before and after', async () => {
-    const site = await scenario.createSite();
+    const site = await real.scenario.createSite();
     const on = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '10.000,50', '--no-sender-match']);
     expect(on.stderr).toBe('');
     expect(on.code).toBe(0);
@@ -62,13 +51,13 @@ describe('kasa sites auto-approve', () => {
     expect(on.stdout).toMatch(/^sender must match +no: from any sender$/m);
     expect(await ruleOf(site.siteId)).toEqual({ enabled: true, maxAmount: '1000050', requireSenderMatch: false });
 
-    const audit = await scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const audit = await real.scenario.ops('GET', `/audit?entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
     const [entry] = (audit.body as { data: Array<{ metadata: { before: unknown; after: unknown } }> }).data;
     expect(entry?.metadata.after).toMatchObject({ autoApproveEnabled: true, autoApproveMaxAmount: '1000050' });
   });
 
   it('changes only what a flag names and keeps the rest; --json answers kuruş digits', async () => {
-    const site = await scenario.createSite();
+    const site = await real.scenario.createSite();
     expect((await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '5000'])).code).toBe(0);
 
     const bound = await kasa(['--json', 'sites', 'auto-approve', site.siteId, '--max-amount', '2500,75']);
@@ -81,7 +70,7 @@ describe('kasa sites auto-approve', () => {
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {
-    const site = await scenario.createSite();
+    const site = await real.scenario.createSite();
     const before = await ruleOf(site.siteId);
 
     const noMaximum = await kasa(['sites', 'auto-approve', site.siteId, '--on']);
@@ -109,12 +98,12 @@ describe('kasa sites auto-approve', () => {
 
   it('is the rule the ledger applies: a statement line paying a deposit up to the maximum is approved without an operator', async () => {
     const iban = makeTrIban(Math.floor(Math.random() * 1e9));
-    const account = await scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
+    const account = await real.scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
     expect(account.status).toBe(201);
-    const site = await scenario.createSite();
+    const site = await real.scenario.createSite();
     expect((await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '2.000,00', '--no-sender-match'])).code).toBe(0);
-    const within = await scenario.createDeposit(site.siteId, '150000');
-    const above = await scenario.createDeposit(site.siteId, '250000');
+    const within = await real.scenario.createDeposit(site.siteId, '150000');
+    const above = await real.scenario.createDeposit(site.siteId, '250000');
 
     // One statement of today paying both deposits exactly, on time (Kasa's CSV statement layout, docs/statements.md).
     const now = new Date().toISOString();
@@ -144,13 +133,13 @@ describe('kasa sites auto-approve', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect((await scenario.ops('GET', `/intents/${within.intentId}`)).body).toMatchObject({ status: 'APPROVED' });
-    expect((await scenario.ops('GET', `/intents/${above.intentId}`)).body).toMatchObject({ status: 'PENDING_REVIEW' });
+    expect((await real.scenario.ops('GET', `/intents/${within.intentId}`)).body).toMatchObject({ status: 'APPROVED' });
+    expect((await real.scenario.ops('GET', `/intents/${above.intentId}`)).body).toMatchObject({ status: 'PENDING_REVIEW' });
   });
 
   it('lets a reviewer see the rule but not change it', async () => {
-    const site = await scenario.createSite();
-    const token = await scenario.login(await scenario.createOperator('REVIEWER'));
+    const site = await real.scenario.createSite();
+    const token = await real.scenario.login(await real.scenario.createOperator('REVIEWER'));
     expect((await kasa(['sites', 'auto-approve', site.siteId], token)).code).toBe(0);
     const refused = await kasa(['sites', 'auto-approve', site.siteId, '--on', '--max-amount', '100'], token);
     expect(refused.code).toBe(1);

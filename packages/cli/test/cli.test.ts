@@ -4,22 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, makeTrIban, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { makeTrIban } from '@kasa/testkit';
 import { formatAmount, parseAmount, runCli } from '../src/index.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
-beforeAll(async () => {
-  env = await createTestEnvironment();
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
-});
+const real = useRealLedger();
 
 interface Run {
   code: number;
@@ -38,7 +27,7 @@ async function kasa(args: string[], options: { token?: string; env?: Record<stri
       { write: (chunk: string) => ((stderr += chunk), true) },
       options.tty ? { isTTY: true, columns: 100, cursorTo: () => true, clearLine: () => true, moveCursor: () => true } : {},
     ),
-    env: { KASA_URL: ledger.url, KASA_TOKEN: options.token ?? env.config.opsBootstrapToken, ...options.env },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: options.token ?? real.env.config.opsBootstrapToken, ...options.env },
   });
   let json: unknown = null;
   try {
@@ -50,7 +39,7 @@ async function kasa(args: string[], options: { token?: string; env?: Record<stri
 }
 
 async function createDeposit(siteId: string, amount: string): Promise<{ intentId: string; referenceNo: string }> {
-  return scenario.createDeposit(siteId, amount);
+  return real.scenario.createDeposit(siteId, amount);
 }
 
 let siteCount = 0;
@@ -63,7 +52,7 @@ async function newSite(): Promise<string> {
 
 describe('kasa', () => {
   it('sets up a receiving account precondition through the ops API', async () => {
-    const response = await scenario.ops('POST', '/receiving-accounts', {
+    const response = await real.scenario.ops('POST', '/receiving-accounts', {
       bankName: 'Test Bankası',
       holderName: 'Kasa A.Ş.',
       iban: makeTrIban(99),
@@ -210,7 +199,7 @@ describe('kasa', () => {
       intent.referenceNo,
     ]);
     await kasa(['intents', 'approve', intent.intentId]);
-    const { withdrawalId } = await scenario.createWithdrawal(siteId, '40000', {
+    const { withdrawalId } = await real.scenario.createWithdrawal(siteId, '40000', {
       externalUserId: 'u1',
       targetIban: makeTrIban(6),
       targetHolderName: 'Ali Veli',
@@ -247,7 +236,7 @@ describe('kasa', () => {
       const userReason = intent === intents[0] ? ['--user-reason', 'TRANSFER_NOT_RECEIVED'] : [];
       expect((await kasa(['intents', 'reject', intent.intentId, '--reason', 'test', ...userReason])).code).toBe(0);
     }
-    const db = ledger.deps.db;
+    const db = real.ledger.deps.db;
     const told = await db.deposit.findMany({
       where: { id: { in: intents.map((i) => i.intentId) } },
       select: { rejectedUserReason: true },
@@ -388,7 +377,7 @@ describe("the operators' desk from the terminal", () => {
   it('finds a deposit by its reference as a user reads it, and lists by --reference and --user', async () => {
     const siteId = await newSite();
     const user = `cli-user-${randomUUID().slice(0, 6)}`;
-    const deposit = await scenario.createDeposit(siteId, '25000', { externalUserId: user });
+    const deposit = await real.scenario.createDeposit(siteId, '25000', { externalUserId: user });
     const spoken = `${deposit.referenceNo.slice(0, 4)} ${deposit.referenceNo.slice(4)}`.toLowerCase();
     const found = await kasa(['--json', 'search', ...spoken.split(' ')]);
     expect(found.code).toBe(0);
@@ -399,7 +388,7 @@ describe("the operators' desk from the terminal", () => {
 
     const byReference = await kasa(['--json', 'intents', 'list', '--reference', spoken]);
     expect(byReference.json.map((i: { intentId: string }) => i.intentId)).toEqual([deposit.intentId]);
-    await scenario.createDeposit(siteId, '90000', { externalUserId: user });
+    await real.scenario.createDeposit(siteId, '90000', { externalUserId: user });
     const byUser = await kasa(['--json', 'intents', 'list', '--user', user, '--max-amount', '250', '--order', 'oldest']);
     expect(byUser.json.map((i: { intentId: string }) => i.intentId)).toEqual([deposit.intentId]);
     expect((await kasa(['intents', 'list', '--order', 'sideways'])).code).toBe(2);
@@ -448,7 +437,7 @@ describe("the operators' desk from the terminal", () => {
 
 describe('returns to senders from the terminal', () => {
   it('asks for a return, approves it and marks it sent; a second ask is refused', async () => {
-    const loose = await scenario.transfer('', '33300', { senderName: 'MEHMET DEMIR' });
+    const loose = await real.scenario.transfer('', '33300', { senderName: 'MEHMET DEMIR' });
     const transferId = (loose.body as { bankTransferId: string }).bankTransferId;
     const asked = await kasa(['--json', 'transfers', 'return', transferId, '--reason', 'Not our customer']);
     expect(asked.json).toMatchObject({ status: 'PENDING_REVIEW', amount: '33300' });
@@ -473,13 +462,13 @@ describe('sandbox records from the terminal', () => {
     expect(issued.code).toBe(0);
     const twin = issued.json.siteId as string;
     const simulate = (path: string, request: Record<string, unknown> = {}) =>
-      scenario.internal('POST', `/sites/${twin}/test${path}`, { apiKeyId: issued.json.apiKeyId, request });
+      real.scenario.internal('POST', `/sites/${twin}/test${path}`, { apiKeyId: issued.json.apiKeyId, request });
     // With the test key only: a deposit paid and approved for less than arrived (its remainder goes back), a withdrawal.
     const deposit = await createDeposit(twin, '20000');
     const paid = await simulate(`/deposits/${deposit.intentId}/transfers`);
     expect(paid.status).toBe(201);
     expect((await simulate(`/deposits/${deposit.intentId}/approve`, { amount: '15000' })).status).toBe(200);
-    const withdrawal = await scenario.createWithdrawal(twin, '10000');
+    const withdrawal = await real.scenario.createWithdrawal(twin, '10000');
     const liveDeposit = await createDeposit(live, '5000');
 
     const rowOf = (stdout: string, id: string) => stdout.split('\n').find((line) => line.includes(id)) ?? '';
@@ -525,7 +514,7 @@ describe('bank statements from the terminal', () => {
 
   async function newAccount(): Promise<{ id: string; iban: string }> {
     const iban = makeTrIban(Math.floor(Math.random() * 1e9));
-    const created = await scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
+    const created = await real.scenario.ops('POST', '/receiving-accounts', { bankName: 'Ziraat Bankası', holderName: 'Kasa A.Ş.', iban });
     expect(created.status).toBe(201);
     return { id: created.body.id as string, iban };
   }
@@ -545,7 +534,7 @@ describe('bank statements from the terminal', () => {
     const again = await kasa(['--json', 'statements', 'import', file, '--account', account.id]);
     expect(again.code).toBe(0);
     expect(again.json).toMatchObject({ format: 'csv', lines: 3, created: 0, duplicates: 3, matched: 0 });
-    const intent = await scenario.ops('GET', `/intents/${deposit.intentId}`);
+    const intent = await real.scenario.ops('GET', `/intents/${deposit.intentId}`);
     expect(intent.body.receivedAmount).toBe('150000');
   });
 

@@ -1,24 +1,14 @@
 /** `kasa ... --csv` against a real ledger: the list's CSV file streamed to stdout, the same rows as `--json` shows. */
 import { EventEmitter } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../src/index.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
+const real = useRealLedger();
 let siteId: string;
 beforeAll(async () => {
-  env = await createTestEnvironment();
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-  await scenario.createReceivingAccount();
-  siteId = (await scenario.createSite()).siteId;
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
+  await real.scenario.createReceivingAccount();
+  siteId = (await real.scenario.createSite()).siteId;
 });
 
 /**
@@ -52,7 +42,7 @@ async function kasa(args: string[], stdout = capture().stdout) {
   const code = await runCli(args, {
     stdout,
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: env.config.opsBootstrapToken },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: real.env.config.opsBootstrapToken },
   });
   return { code, stderr };
 }
@@ -69,9 +59,9 @@ describe('kasa --csv', () => {
     // More than one CSV page (500 rows), so the file arrives in more than one piece whatever the timing: the ledger
     // reads each page before writing it, and the first with the header.
     for (let i = 0; i < 520; i += 13) {
-      await Promise.all(Array.from({ length: 13 }, (_, j) => scenario.createDeposit(siteId, String(5000 + (i + j) * 25))));
+      await Promise.all(Array.from({ length: 13 }, (_, j) => real.scenario.createDeposit(siteId, String(5000 + (i + j) * 25))));
     }
-    await scenario.createDeposit(siteId, '1000');
+    await real.scenario.createDeposit(siteId, '1000');
     const { out, stdout } = capture(true);
     const run = await kasa(['intents', 'list', '--site', siteId, '--min-amount', '50', '--limit', '5', '--csv'], stdout);
     expect(run).toEqual({ code: 0, stderr: '' });

@@ -1,21 +1,11 @@
 /** `kasa withdrawals approve` and `kasa returns approve` under four-eyes, against a real ledger (PostgreSQL and Redis). */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../src/index.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
+const real = useRealLedger({ DUAL_APPROVAL_ABOVE_KURUS: '100000' });
 beforeAll(async () => {
-  env = await createTestEnvironment({ DUAL_APPROVAL_ABOVE_KURUS: '100000' });
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-  await scenario.createReceivingAccount();
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
+  await real.scenario.createReceivingAccount();
 });
 
 async function kasa(args: string[], token: string) {
@@ -24,19 +14,19 @@ async function kasa(args: string[], token: string) {
   const code = await runCli(args, {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: token },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: token },
   });
   return { code, stdout, stderr };
 }
 
 describe('kasa approvals under four-eyes', () => {
   it('says 1 of 2 after the first approval, refuses the same operator with a hint, and names both approvers', async () => {
-    const site = await scenario.createSite();
-    await scenario.fund(site.siteId, 500000);
-    const { withdrawalId } = await scenario.createWithdrawal(site.siteId, 200000);
-    const ayse = await scenario.createOperator('REVIEWER');
-    const mehmet = await scenario.createOperator('REVIEWER');
-    const [ayseToken, mehmetToken] = [await scenario.login(ayse), await scenario.login(mehmet)];
+    const site = await real.scenario.createSite();
+    await real.scenario.fund(site.siteId, 500000);
+    const { withdrawalId } = await real.scenario.createWithdrawal(site.siteId, 200000);
+    const ayse = await real.scenario.createOperator('REVIEWER');
+    const mehmet = await real.scenario.createOperator('REVIEWER');
+    const [ayseToken, mehmetToken] = [await real.scenario.login(ayse), await real.scenario.login(mehmet)];
 
     const first = await kasa(['withdrawals', 'approve', withdrawalId], ayseToken);
     expect(first.stderr).toBe('');

@@ -1,22 +1,12 @@
 /** kasa prints times in the operator's zone (KASA_TIME_ZONE, Europe/Istanbul by default), or UTC ISO with --utc. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, Scenario, type TestEnvironment } from '@kasa/testkit';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { runCli } from '../src/index.js';
 import { bookedTime, localTimes, utcTimes, withTimes } from '../src/times.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
+const real = useRealLedger();
 beforeAll(async () => {
-  env = await createTestEnvironment();
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-  await scenario.createReceivingAccount();
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
+  await real.scenario.createReceivingAccount();
 });
 
 async function kasa(args: string[], extraEnv: Record<string, string> = {}) {
@@ -25,7 +15,7 @@ async function kasa(args: string[], extraEnv: Record<string, string> = {}) {
   const code = await runCli(args, {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: env.config.opsBootstrapToken, ...extraEnv },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: real.env.config.opsBootstrapToken, ...extraEnv },
   });
   return { code, stdout, stderr };
 }
@@ -82,9 +72,9 @@ describe('times in the operator zone', () => {
   });
 
   it('prints a record and a table in Europe/Istanbul by default, in KASA_TIME_ZONE when set, and UTC ISO with --utc', async () => {
-    const site = await scenario.createSite();
-    const key = await scenario.issueApiKey(site.siteId);
-    const deposit = await scenario.createDeposit(site.siteId, '25000');
+    const site = await real.scenario.createSite();
+    const key = await real.scenario.issueApiKey(site.siteId);
+    const deposit = await real.scenario.createDeposit(site.siteId, '25000');
     const json = await kasa(['--json', 'sites', 'show', site.siteId]);
     const createdAt = (JSON.parse(json.stdout) as { createdAt: string }).createdAt;
     expect(createdAt).toMatch(/Z$/);
@@ -118,7 +108,7 @@ describe('times in the operator zone', () => {
   });
 
   it('refuses an unknown KASA_TIME_ZONE before the command sends anything', async () => {
-    const slug = `tz-${scenario.unique()}`.toLowerCase();
+    const slug = `tz-${real.scenario.unique()}`.toLowerCase();
     const refused = await kasa(['sites', 'create', slug, '--name', 'Zone Site'], { KASA_TIME_ZONE: 'Europe/Istanbull' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('KASA_TIME_ZONE must be an IANA time zone such as Europe/Istanbul, got "Europe/Istanbull"');

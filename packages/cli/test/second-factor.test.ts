@@ -1,21 +1,10 @@
 /** `kasa 2fa` and `kasa login` with a second factor, against a real ledger (PostgreSQL and Redis). */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLedger, type LedgerService } from '@kasa/ledger';
-import { createTestEnvironment, Scenario, totpCode, type TestEnvironment } from '@kasa/testkit';
+import { describe, expect, it } from '@jest/globals';
+import { totpCode } from '@kasa/testkit';
 import { runCli } from '../src/index.js';
+import { useRealLedger } from './real-ledger.js';
 
-let env: TestEnvironment;
-let ledger: LedgerService;
-let scenario: Scenario;
-beforeAll(async () => {
-  env = await createTestEnvironment();
-  ledger = await startLedger(env.config, 0);
-  scenario = new Scenario({ ledgerUrl: ledger.url, opsToken: env.config.opsBootstrapToken, internalToken: env.config.internalToken });
-});
-afterAll(async () => {
-  await ledger?.stop();
-  await env?.cleanup();
-});
+const real = useRealLedger();
 
 async function kasa(args: string[], options: { token: string; env?: Record<string, string>; prompt?: (q: string) => Promise<string> }) {
   let stdout = '';
@@ -23,7 +12,7 @@ async function kasa(args: string[], options: { token: string; env?: Record<strin
   const code = await runCli(args, {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { KASA_URL: ledger.url, KASA_TOKEN: options.token, ...options.env },
+    env: { KASA_URL: real.ledger.url, KASA_TOKEN: options.token, ...options.env },
     ...(options.prompt ? { prompt: options.prompt } : {}),
   });
   return { code, stdout, stderr };
@@ -31,8 +20,8 @@ async function kasa(args: string[], options: { token: string; env?: Record<strin
 
 describe('kasa 2fa and kasa login with a code', () => {
   it('enrolls, then asks for the code at login (prompt or --code) and refuses without one off a terminal', async () => {
-    const operator = await scenario.createOperator('REVIEWER');
-    const token = await scenario.login(operator);
+    const operator = await real.scenario.createOperator('REVIEWER');
+    const token = await real.scenario.login(operator);
     const env = { KASA_PASSWORD: operator.password };
 
     const started = await kasa(['--json', '2fa', 'enroll'], { token });

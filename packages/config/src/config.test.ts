@@ -98,6 +98,8 @@ describe('OPERATOR_2FA_REQUIRED and STEP_UP_ABOVE_KURUS', () => {
     OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
     CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
     SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+    STATEMENT_SIGNING_KEY: Buffer.alloc(32, 43).toString('base64'),
+    HISTORY_SEAL_KEY: Buffer.alloc(32, 43).toString('base64'),
   };
 
   it('requires a second factor of admins in production and of no one elsewhere, by default', () => {
@@ -150,6 +152,8 @@ describe('published development secrets in production', () => {
     OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
     CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
     SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+    STATEMENT_SIGNING_KEY: Buffer.alloc(32, 43).toString('base64'),
+    HISTORY_SEAL_KEY: Buffer.alloc(32, 43).toString('base64'),
   };
 
   it('start with secrets of their own', () => {
@@ -165,6 +169,8 @@ describe('published development secrets in production', () => {
         'kasa-dev-password-change-me',
         'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE=',
         Buffer.alloc(32, 7).toString('base64'),
+        // HISTORY_SEAL_KEY's development seed (docker-compose.yml and the fallback)
+        'a2FzYS1kZXYtc2VhbC1rZXktY2hhbmdlLW1lLTMyYiE=',
       ]),
     );
     expect(Object.isFrozen(PUBLISHED_DEV_SECRETS)).toBe(true);
@@ -208,6 +214,23 @@ describe('published development secrets in production', () => {
     expect(run).not.toThrow(/kasa-dev-password/);
   });
 
+  it('STATEMENT_SIGNING_KEY is required in production, 32 bytes of base64, and never the published development key', () => {
+    const { STATEMENT_SIGNING_KEY: own, ...without } = production;
+    expect(loadConfig(production).statementSigningKey.equals(Buffer.from(own, 'base64'))).toBe(true);
+    expect(() => loadConfig(without)).toThrow(/^STATEMENT_SIGNING_KEY: is required/);
+    expect(() => loadConfig({ ...production, STATEMENT_SIGNING_KEY: Buffer.alloc(16, 1).toString('base64') })).toThrow(
+      /^STATEMENT_SIGNING_KEY: must be 32 bytes, base64-encoded/,
+    );
+    const published = Buffer.from('kasa-statement-dev-key-change-me').toString('base64');
+    expect(PUBLISHED_DEV_SECRETS).toContain(published);
+    expect(() => loadConfig({ ...production, STATEMENT_SIGNING_KEY: published })).toThrow(
+      /^STATEMENT_SIGNING_KEY: is a published development value/,
+    );
+    // Outside production the published key signs, so development statements verify against docs/api.md's key.
+    const { NODE_ENV: _production, ...rest } = without;
+    expect(loadConfig({ ...rest, NODE_ENV: 'development' }).statementSigningKey.equals(Buffer.from(published, 'base64'))).toBe(true);
+  });
+
   it('refuses a published value in any of the secret variables, not only its own', () => {
     expect(() => loadConfig({ ...production, CURSOR_SIGNING_KEY: 'dev-internal-token-change-me' })).toThrow(/^CURSOR_SIGNING_KEY:/);
   });
@@ -246,6 +269,8 @@ describe('REDIS_CLUSTER_NODES', () => {
       OPS_BOOTSTRAP_TOKEN: 'own-ops-bootstrap-token-0123456789',
       CURSOR_SIGNING_KEY: 'own-cursor-signing-key-0123456789',
       SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
+      STATEMENT_SIGNING_KEY: Buffer.alloc(32, 43).toString('base64'),
+      HISTORY_SEAL_KEY: Buffer.alloc(32, 43).toString('base64'),
     };
     expect(() => loadConfig(production)).toThrow(/^REDIS_URL: is required/);
     expect(loadConfig({ ...production, REDIS_CLUSTER_NODES: 'redis-0:6379' }).redisClusterNodes).toEqual([{ host: 'redis-0', port: 6379 }]);

@@ -3,6 +3,7 @@
  * Nothing else in the project reads `process.env`; a bad value stops the process with a message
  * naming the variable.
  */
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 
 export class ConfigError extends Error {
@@ -123,10 +124,27 @@ export interface KasaConfig {
   followUpGraceMs: number;
   /** How often the ledger's history worker links newly committed audit and journal entries into their hash chains. */
   historyChainIntervalMs: number;
+  /** How often the ledger's re-screening worker screens open records again after a sanctions list import. */
+  screeningRescreenIntervalMs: number;
+  /**
+   * Retention classes (docs/compliance.md, Retention and erasure): how many years after its end user's last transaction
+   * on the site (a bank line with no user: after its own booking) each kind of record is kept before it is anonymised.
+   */
+  retentionYears: RetentionYears;
+  /** How often the ledger's destruction job anonymises records whose retention ended (KVKK: at least every 6 months). */
+  destructionIntervalMs: number;
+  /** Risk flags (docs/compliance.md, Risk flags and reports): the rules' thresholds, the review deadline and the worker's pace. */
+  risk: RiskSettings;
   /** 32-byte key (base64) that encrypts webhook secrets at rest. */
   secretEncryptionKey: Buffer;
   /** Secret that binds list cursors to their filters (HMAC). */
   cursorSigningKey: string;
+  /** The 32-byte ed25519 private key (seed) that signs partners' daily balance statements (docs/api.md). */
+  statementSigningKey: Buffer;
+  /** HISTORY_SEAL_KEY: the ed25519 key that signs each Istanbul day's seal of the history chains (docs/compliance.md). */
+  historySealKey: HistorySealKey;
+  /** HISTORY_SEAL_PUBLIC_KEYS: earlier seal keys' public keys, so seals signed before a rotation still verify. */
+  historySealPublicKeys: KeyObject[];
   logLevel: string;
   /** How often the ledger sweeps RESERVED intents past expiresAt into AUTO_CANCELLED. */
   expirySweepIntervalMs: number;
@@ -158,6 +176,12 @@ export interface KasaConfig {
   shutdownGraceMs: number;
 }
 
+/** The seal key: its private half, and whether it is the published development key (never in production). */
+export interface HistorySealKey {
+  privateKey: KeyObject;
+  development: boolean;
+}
+
 /** The roles `OPERATOR_2FA_REQUIRED` may name: the people who log in (a bank connector never does). */
 export type SecondFactorRole = 'ADMIN' | 'REVIEWER';
 
@@ -183,12 +207,17 @@ const DEV_INTERNAL_TOKEN = 'dev-internal-token-change-me';
 const DEV_OPS_BOOTSTRAP_TOKEN = 'dev-ops-bootstrap-token-change-me';
 const DEV_CURSOR_SIGNING_KEY = 'dev-cursor-signing-key-change-me';
 const DEV_SECRET_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+// A public ed25519 seed (base64 of the 32 ASCII bytes "kasa-statement-dev-key-change-me"): development statements
+// verify against its published public key (docs/api.md), and prove nothing.
+const DEV_STATEMENT_SIGNING_KEY = Buffer.from('kasa-statement-dev-key-change-me').toString('base64');
+// The development seal key's 32-byte ed25519 seed: base64 of the ASCII bytes "kasa-dev-seal-key-change-me-32b!".
+const DEV_HISTORY_SEAL_KEY = 'a2FzYS1kZXYtc2VhbC1rZXktY2hhbmdlLW1lLTMyYiE=';
 
 /**
  * Every development secret Kasa publishes: the fallbacks above, the defaults of docker-compose.yml (its
  * tokens, its encryption key, the PostgreSQL password in its DATABASE_URL) and the examples in the docs.
  * Anyone can read them, so a production process (NODE_ENV=production) refuses to start with any of them
- * in INTERNAL_TOKEN, OPS_BOOTSTRAP_TOKEN, CURSOR_SIGNING_KEY, SECRET_ENCRYPTION_KEY or the password of
+ * in INTERNAL_TOKEN, OPS_BOOTSTRAP_TOKEN, CURSOR_SIGNING_KEY, SECRET_ENCRYPTION_KEY, STATEMENT_SIGNING_KEY or the password of
  * DATABASE_URL. test/deploy checks that every development default in docker-compose.yml is listed here.
  */
 export const PUBLISHED_DEV_SECRETS: readonly string[] = Object.freeze([
@@ -196,6 +225,8 @@ export const PUBLISHED_DEV_SECRETS: readonly string[] = Object.freeze([
   DEV_OPS_BOOTSTRAP_TOKEN,
   DEV_CURSOR_SIGNING_KEY,
   DEV_SECRET_ENCRYPTION_KEY,
+  DEV_STATEMENT_SIGNING_KEY,
+  DEV_HISTORY_SEAL_KEY,
   // docker-compose.yml: base64 of the 32 ASCII bytes "kasa-dev-key-change-me-32-bytes!"
   'a2FzYS1kZXYta2V5LWNoYW5nZS1tZS0zMi1ieXRlcyE=',
   // docker-compose.yml: POSTGRES_PASSWORD, also the password in its DATABASE_URL
@@ -242,6 +273,38 @@ function str(env: Env, name: string, fallback?: string): string {
     return fallback;
   }
   return value;
+}
+
+/** Years each retention class is kept (docs/compliance.md, Retention and erasure). */
+/** The risk rules' thresholds (docs/compliance.md, Risk flags and reports). */
+export interface RiskSettings {
+  /** How often the ledger's risk worker evaluates the bank lines committed since its last pass. */
+  intervalMs: number;
+  /** Days an officer has to review a flag before the journal check names it overdue. */
+  reviewDays: number;
+  /** `name_mismatch` below this similarity (percent) of the sender's name to the user's. */
+  nameMatchMinPercent: number;
+  /** `just_under_limit`: a credit at or above this share (percent) of the site's per-deposit maximum... */
+  nearLimitPercent: number;
+  /** ...this many or more for one user within 24 hours. */
+  nearLimitCount: number;
+  /** `returned_and_resent`: money from an IBAN that Kasa sent a return to within this many days. */
+  resentDays: number;
+  /** `velocity`: this many credits or more for one user... */
+  velocityCount: number;
+  /** ...within this many minutes. */
+  velocityWindowMinutes: number;
+}
+
+export interface RetentionYears {
+  deposits: number;
+  withdrawals: number;
+  /** Bank lines (bank_transfers). */
+  bankTransfers: number;
+  /** Returns to senders. */
+  returns: number;
+  /** Audit entries about a user's records. */
+  audit: number;
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -325,14 +388,65 @@ function secret(env: Env, name: string, production: boolean, devFallback: string
   return value;
 }
 
-function encryptionKey(env: Env, production: boolean): Buffer {
-  const name = 'SECRET_ENCRYPTION_KEY';
+function encryptionKey(env: Env, production: boolean, name = 'SECRET_ENCRYPTION_KEY', devKey = DEV_SECRET_ENCRYPTION_KEY): Buffer {
   // The development key is fixed and public: it only protects local demo data.
-  const raw = production ? str(env, name) : str(env, name, DEV_SECRET_ENCRYPTION_KEY);
+  const raw = production ? str(env, name) : str(env, name, devKey);
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError(name, 'must be 32 bytes, base64-encoded');
   if (production && (PUBLISHED_DEV_SECRETS.includes(raw) || isPublishedKey(key))) throw publishedSecret(name);
   return key;
+}
+
+/** PKCS#8 DER of an ed25519 private key is this prefix and the 32-byte seed (RFC 8410). */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+/** SPKI DER of an ed25519 public key is this prefix and the 32 raw bytes (RFC 8410). */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * `HISTORY_SEAL_KEY`: an ed25519 private key as PKCS#8 PEM (`openssl genpkey -algorithm ed25519`) or as its 32-byte
+ * seed in base64. Required in production, where the published development key is refused; elsewhere that key is used
+ * when the variable is unset, and the ledger says so in its log.
+ */
+function historySealKey(env: Env, production: boolean): HistorySealKey {
+  const name = 'HISTORY_SEAL_KEY';
+  const raw = (production ? str(env, name) : str(env, name, DEV_HISTORY_SEAL_KEY)).trim();
+  let privateKey: KeyObject;
+  if (raw.startsWith('-----BEGIN')) {
+    try {
+      privateKey = createPrivateKey({ key: raw.replace(/\\n/g, '\n'), format: 'pem' });
+    } catch {
+      throw new ConfigError(name, 'is not a readable PEM private key');
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519') throw new ConfigError(name, 'must be an ed25519 key');
+  } else {
+    const seed = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+    if (seed.length !== 32) throw new ConfigError(name, 'must be an ed25519 PKCS#8 PEM key or a 32-byte seed, base64-encoded');
+    privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  }
+  const development = rawSeed(privateKey).equals(Buffer.from(DEV_HISTORY_SEAL_KEY, 'base64'));
+  if (production && (development || PUBLISHED_DEV_SECRETS.includes(raw) || isPublishedKey(rawSeed(privateKey)))) {
+    throw publishedSecret(name);
+  }
+  return { privateKey, development };
+}
+
+/** An ed25519 private key's 32-byte seed. */
+function rawSeed(privateKey: KeyObject): Buffer {
+  return privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(ED25519_PKCS8_PREFIX.length);
+}
+
+/** `HISTORY_SEAL_PUBLIC_KEYS`: a comma list of earlier seal keys' ed25519 public keys, each its 32 raw bytes in base64. */
+function historySealPublicKeys(env: Env): KeyObject[] {
+  const name = 'HISTORY_SEAL_PUBLIC_KEYS';
+  return str(env, name, '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0)
+    .map((item) => {
+      const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(item) ? Buffer.from(item, 'base64') : Buffer.alloc(0);
+      if (bytes.length !== 32) throw new ConfigError(name, 'must be a comma list of ed25519 public keys, each 32 bytes in base64');
+      return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, bytes]), format: 'der', type: 'spki' });
+    });
 }
 
 /** libpq's `target_session_attrs` values, which @kasa/db's multi-host connections honour. */
@@ -518,8 +632,31 @@ export function loadConfig(env: Env = process.env): KasaConfig {
     followUpIntervalMs: int(env, 'FOLLOW_UP_INTERVAL_MS', 1000, 100, 600000),
     followUpGraceMs: int(env, 'FOLLOW_UP_GRACE_MS', 10000, 0, 3600000),
     historyChainIntervalMs: int(env, 'HISTORY_CHAIN_INTERVAL_MS', 1000, 100, 600000),
+    screeningRescreenIntervalMs: int(env, 'SCREENING_RESCREEN_INTERVAL_MS', 5000, 100, 600000),
+    retentionYears: {
+      deposits: int(env, 'RETENTION_DEPOSITS_YEARS', 8, 1, 100),
+      withdrawals: int(env, 'RETENTION_WITHDRAWALS_YEARS', 8, 1, 100),
+      bankTransfers: int(env, 'RETENTION_BANK_TRANSFERS_YEARS', 8, 1, 100),
+      returns: int(env, 'RETENTION_RETURNS_YEARS', 8, 1, 100),
+      audit: int(env, 'RETENTION_AUDIT_YEARS', 8, 1, 100),
+    },
+    // At most a week: a timer cannot wait longer than 24.8 days, and KVKK asks for a pass at least every 6 months.
+    destructionIntervalMs: int(env, 'DESTRUCTION_INTERVAL_MS', 86400000, 1000, 604800000),
+    risk: {
+      intervalMs: int(env, 'RISK_INTERVAL_MS', 5000, 100, 600000),
+      reviewDays: int(env, 'RISK_REVIEW_DAYS', 10, 1, 90),
+      nameMatchMinPercent: int(env, 'RISK_NAME_MATCH_MIN_PERCENT', 80, 1, 100),
+      nearLimitPercent: int(env, 'RISK_NEAR_LIMIT_PERCENT', 90, 1, 100),
+      nearLimitCount: int(env, 'RISK_NEAR_LIMIT_COUNT', 3, 2, 1000),
+      resentDays: int(env, 'RISK_RESENT_DAYS', 30, 1, 3650),
+      velocityWindowMinutes: int(env, 'RISK_VELOCITY_WINDOW_MINUTES', 60, 1, 10080),
+      velocityCount: int(env, 'RISK_VELOCITY_COUNT', 5, 2, 10000),
+    },
     secretEncryptionKey: encryptionKey(env, production),
     cursorSigningKey: secret(env, 'CURSOR_SIGNING_KEY', production, DEV_CURSOR_SIGNING_KEY),
+    statementSigningKey: encryptionKey(env, production, 'STATEMENT_SIGNING_KEY', DEV_STATEMENT_SIGNING_KEY),
+    historySealKey: historySealKey(env, production),
+    historySealPublicKeys: historySealPublicKeys(env),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     expirySweepIntervalMs: int(env, 'EXPIRY_SWEEP_INTERVAL_MS', 5000, 100, 3600000),
     invalidKeyAttemptsPerMinute: int(env, 'INVALID_KEY_ATTEMPTS_PER_MINUTE', 30, 1, 100000),

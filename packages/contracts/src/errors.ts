@@ -70,8 +70,12 @@ export const CONFLICT_REASONS = {
     'No approved payout is left to batch, or a withdrawal named is not APPROVED or is in a batch already: nothing was batched.',
   sandbox_payout:
     "The payout is a sandbox's simulated money (a test withdrawal, or a return of simulated money): it never leaves through the house's real account, so it cannot be batched, approved or sent by an operator. Nothing was changed.",
+  compliance_hold:
+    'The withdrawal (or deposit) is held by a sanctions screening hit that is undecided or was confirmed (docs/compliance.md): it cannot be approved, sent or batched until two admins clear the hit. Nothing was changed.',
   idempotency_record_lost:
     'This Idempotency-Key was answered before (the gateway remembers it, with this body) but the ledger no longer has the record it created: a database failover lost it. Nothing was created, so no second record exists for the key; look the record up by the id you were given (404 means lost) and create it again with a new Idempotency-Key if it is still wanted.',
+  statement_not_final:
+    'The day of the balance statement has not finished yet (today, a future day, or a day that ended less than five minutes ago, or a posting of it may still be committing): ask again later; a finished day always answers the same statement.',
 } as const satisfies Record<string, string>;
 
 export type ConflictReason = keyof typeof CONFLICT_REASONS;

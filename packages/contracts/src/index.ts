@@ -4,6 +4,15 @@
  */
 export * from './errors.js';
 export * from './statuses.js';
+export {
+  EVENT_TYPE_REGISTRY,
+  eventTypeEntry,
+  eventTypesOf,
+  type AlwaysSentEventType,
+  type EventRecord,
+  type EventTypeEntry,
+  type EventTypeOf,
+} from './event-types.js';
 export * from './records.js';
 export * from './response-types.js';
 export * from './ops-routes.js';
@@ -12,6 +21,7 @@ export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPa
 export * from './auth-cache.js';
 export * from './iban.js';
 export * from './canonical-json.js';
+export * from './balance-statement.js';
 export { validateRequest, type SchemaName } from './validation.js';
 export { LIST_FILTERS_INVALID, parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
 export { RECOVER_WINDOW_MAX_DAYS, REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';

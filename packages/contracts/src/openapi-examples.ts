@@ -128,6 +128,64 @@ export const PARTNER_EXAMPLES = {
   testWebhookRequest: { type: 'ping' },
   testWebhookResponse: { delivered: true, statusCode: 200, durationMs: 87, error: null },
   balance: { available: '1250000', reserved: '50000', currency: 'TRY' },
+  balanceTransactionList: {
+    data: [
+      {
+        id: '0d5c7b1e-2f4a-4c3b-9e8d-7a6b5c4d3e2f',
+        balance: 'available',
+        type: 'deposit',
+        amount: '150000',
+        currency: 'TRY',
+        intentId: '8b0f2a1e-6c3d-4e5f-9a7b-1c2d3e4f5a6b',
+        withdrawalId: null,
+        referenceNo: 'KD7K2M9PQR',
+        createdAt: '2026-01-31T12:01:05.210Z',
+      },
+    ],
+    nextCursor: null,
+  },
+  balanceStatement: {
+    format: 'kasa.balance-statement.v1',
+    siteId: '3f2b1c0d-9e8a-4b7c-8d6e-5f4a3b2c1d0e',
+    livemode: true,
+    date: '2026-01-31',
+    timeZone: 'Europe/Istanbul',
+    from: '2026-01-30T21:00:00.000Z',
+    to: '2026-01-31T21:00:00.000Z',
+    currency: 'TRY',
+    opening: { available: '1100000', reserved: '50000' },
+    closing: { available: '1250000', reserved: '50000' },
+    movements: [
+      {
+        id: '0d5c7b1e-2f4a-4c3b-9e8d-7a6b5c4d3e2f',
+        balance: 'available',
+        type: 'deposit',
+        amount: '150000',
+        currency: 'TRY',
+        intentId: '8b0f2a1e-6c3d-4e5f-9a7b-1c2d3e4f5a6b',
+        withdrawalId: null,
+        referenceNo: 'KD7K2M9PQR',
+        createdAt: '2026-01-31T12:01:05.210Z',
+        balanceAfter: '1250000',
+      },
+    ],
+    signature: {
+      algorithm: 'ed25519',
+      keyId: 'c667a5ba0da2148d',
+      value: 'PZP3lhjdj5JzS70/ASuSsipOmXb+vJl8FpMkfMbn8Zw5WEgbwBehqsJ5VEyWYQ3PGq5CSiGpNjZR4NtIwkEWDw==',
+    },
+  },
+  balanceStatementKeys: {
+    keys: [
+      {
+        keyId: 'c667a5ba0da2148d',
+        algorithm: 'ed25519',
+        publicKey: 'PDQx/v/f5hc4c+LI2Qxp2htQNTx215VJ+r37c+zjUYY=',
+        publicKeyPem:
+          '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAPDQx/v/f5hc4c+LI2Qxp2htQNTx215VJ+r37c+zjUYY=\n-----END PUBLIC KEY-----\n',
+      },
+    ],
+  },
   recoverEventsRequest: { since: '2026-01-30T00:00:00.000Z', until: '2026-01-31T00:00:00.000Z' },
   recoverEventsResponse: { replayed: 2, eventIds: [eventId, '5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'] },
   eventWithAttempts: {

@@ -97,6 +97,14 @@ function operation(operationId: string, spec: OpsOperationSpec): Json {
             },
         ...(spec.csvExport ? { headers: { 'Content-Disposition': CSV_DISPOSITION } } : {}),
       },
+      ...(spec.unchangedStatus
+        ? {
+            [spec.unchangedStatus.status]: {
+              description: spec.unchangedStatus.description,
+              content: { 'application/json': { schema: ref(spec.response) } },
+            },
+          }
+        : {}),
       ...pick(spec.errors),
     },
   };
@@ -142,6 +150,11 @@ export function buildOpsOpenApiDocument(serverUrl = 'http://127.0.0.1:8081') {
       { name: 'Desk', description: "The dashboard and the partners' delivery health." },
       { name: 'Search', description: 'One box that finds any record by reference, id, user, name or IBAN tail.' },
       { name: 'Events', description: "Every site's webhook events, and replay." },
+      {
+        name: 'Compliance',
+        description:
+          'Sanctions and asset-freeze lists and the screening hits awaiting a decision; KVKK erasure requests, legal holds and the destruction log; the daily seals of the history.',
+      },
     ],
     components: {
       securitySchemes: {

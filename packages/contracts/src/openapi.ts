@@ -15,7 +15,7 @@ import {
 } from './partner-routes.js';
 import { REQUEST_SCHEMAS } from './schemas/requests.js';
 import { RESPONSE_SCHEMAS } from './schemas/responses.js';
-import { EVENT_TYPES, OPT_IN_EVENT_TYPES, type EventType } from './statuses.js';
+import { EVENT_TYPES, eventTypeEntry, type EventType } from './event-types.js';
 
 const body = (schema: string, example: unknown) => ({ required: true, content: { 'application/json': { schema: ref(schema), example } } });
 
@@ -57,6 +57,10 @@ function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec, ope
           'idempotency_key_in_use: the same key is still in flight; or conflict with reason idempotency_record_lost: the key was answered before but a database failover lost its record, and nothing was created',
           EX.inUseProblem,
         );
+      if (operationId === 'getBalanceStatement')
+        return problem(
+          'conflict with reason statement_not_final: the day has not finished yet (or a posting of it may still be committing)',
+        );
       return problem('idempotency_key_in_use: the same key is still in flight', EX.inUseProblem);
     case '413':
       return problem('payload_too_large: body over 64 KiB');
@@ -73,10 +77,19 @@ function errorAnswer(status: PartnerErrorStatus, spec: PartnerOperationSpec, ope
   }
 }
 
+/** A statement's day, the one path parameter that is not a UUID. */
+const STATEMENT_DATE = {
+  name: 'date',
+  in: 'path',
+  required: true,
+  description: 'A calendar day in Europe/Istanbul, YYYY-MM-DD.',
+  schema: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+};
+
 /** An operation of the table as the document describes it. */
 function operation(operationId: string, spec: PartnerOperationSpec): Json {
   const parameters = [
-    ...pathParameterNames(spec.path).map(pathId),
+    ...pathParameterNames(spec.path).map((name) => (name === 'date' ? STATEMENT_DATE : pathId(name))),
     ...(spec.idempotent ? [IDEMPOTENCY_KEY] : []),
     ...(spec.query ? queryParametersOf(REQUEST_SCHEMAS[spec.query]) : []),
   ];
@@ -135,27 +148,36 @@ const WEBHOOK_HEADERS = [
   },
 ].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
 
-/** The example body of each event type's `webhooks` entry, and of the test webhook `ping`. */
-const WEBHOOK_EXAMPLES: Record<EventType | 'ping', Json> = {
+/**
+ * The example body of each event type's `webhooks` entry, and of the test webhook `ping`: the examples written out
+ * here, else the record's example with the type and the status its registry entry gives.
+ */
+const WRITTEN_WEBHOOK_EXAMPLES: Partial<Record<EventType | 'ping', Json>> = {
   'intent.approved': EX.intentWebhook,
-  'intent.rejected': { ...EX.intentWebhook, type: 'intent.rejected' },
   'intent.received': EX.receivedWebhook,
   'intent.auto_cancelled': EX.autoCancelledWebhook,
   'intent.late_arrival': EX.lateArrivalWebhook,
   'intent.topped_up': EX.topUpWebhook,
   'withdrawal.sent': EX.withdrawalWebhook,
-  'withdrawal.rejected': { ...EX.withdrawalWebhook, type: 'withdrawal.rejected' },
-  'withdrawal.returned': { ...EX.withdrawalWebhook, type: 'withdrawal.returned' },
   ping: EX.pingWebhook,
 };
+
+function webhookExample(type: EventType | 'ping'): Json {
+  const written = WRITTEN_WEBHOOK_EXAMPLES[type];
+  if (written !== undefined || type === 'ping') return written ?? EX.pingWebhook;
+  const { record, status } = eventTypeEntry(type);
+  const base = (record === 'intent' ? EX.intentWebhook : EX.withdrawalWebhook) as { data: Json };
+  return { ...base, type, data: { ...base.data, status } };
+}
 
 /** What a `webhooks` entry says of when and to whom it is sent; `ping` is only ever a test webhook. */
 function whenSent(type: EventType | 'ping'): string {
   if (type === 'ping')
     return "Kasa POSTs this once to the site's webhook URL when the partner asks for a test webhook of type `ping` (POST /api/v1/external/test/webhooks): never retried, never recorded, about no record.";
+  const entry = eventTypeEntry(type);
   return (
-    "Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it." +
-    ((OPT_IN_EVENT_TYPES as readonly string[]).includes(type)
+    `${entry.sentWhen} Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it.` +
+    (entry.delivery === 'opt-in'
       ? ' Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.'
       : ' Sent to every site.')
   );
@@ -164,7 +186,7 @@ function whenSent(type: EventType | 'ping'): string {
 /** The body schema of a `webhooks` entry. */
 function webhookSchemaOf(type: EventType | 'ping'): string {
   if (type === 'ping') return 'PingWebhookEvent';
-  return type.startsWith('intent.') ? 'IntentWebhookEvent' : 'WithdrawalWebhookEvent';
+  return eventTypeEntry(type).record === 'intent' ? 'IntentWebhookEvent' : 'WithdrawalWebhookEvent';
 }
 
 /** One `webhooks` entry per event type (and the test `ping`): what Kasa POSTs to the site's webhook URL, and what it expects back. */
@@ -179,7 +201,7 @@ function webhookOperations(): Json {
           summary: type === 'ping' ? 'The test webhook `ping`' : `The \`${type}\` event`,
           description: whenSent(type),
           parameters: WEBHOOK_HEADERS,
-          requestBody: body(webhookSchemaOf(type), WEBHOOK_EXAMPLES[type]),
+          requestBody: body(webhookSchemaOf(type), webhookExample(type)),
           responses: {
             '200': { description: 'Stored (or a duplicate): any 2xx ends the delivery.' },
             '401': { description: 'Signature missing or wrong: counted as a failed attempt and retried.' },
@@ -214,7 +236,7 @@ function fullDocument(serverUrl: string) {
       { name: 'Deposits', description: 'Deposit intents: create, look up, list.' },
       { name: 'Withdrawals', description: 'Withdrawal requests: create, look up, list.' },
       { name: 'Events', description: 'The delivery ledger of webhook events, and replay.' },
-      { name: 'Site', description: "The site's webhook configuration." },
+      { name: 'Site', description: "The site's webhook configuration, its balance, its balance movements and signed daily statements." },
       {
         name: 'Sandbox',
         description:

@@ -32,7 +32,8 @@ export type OpsTag =
   | 'Returns'
   | 'Desk'
   | 'Search'
-  | 'Events';
+  | 'Events'
+  | 'Compliance';
 
 /** A route the ledger serves under `/ops/v1`. */
 export interface OpsRouteSpec {
@@ -53,6 +54,8 @@ export interface OpsOperationSpec extends OpsRouteSpec {
   response: ResponseSchemaName;
   /** The success answer's description; `Done` unless given. */
   responseDescription?: string;
+  /** A second success status answered with the same schema when nothing was created (the same file imported again). */
+  unchangedStatus?: { status: '200'; description: string };
   /** An example answer. */
   example?: Json;
   /** The JSON body's request schema; `optional` when every field may be left out (an empty body is `{}`). */
@@ -435,7 +438,7 @@ export const OPS_ROUTES = {
     tag: 'Bank transfers',
     summary: 'Import a bank statement of a receiving account',
     description:
-      "Reads a statement file (camt.053, MT940 or Kasa's CSV layout; docs/statements.md) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. The answer counts the lines by outcome and lists the file's first 1,000 lines (`lineOutcomes`), each with its outcome (approved straight through, matched, suggested, unmatched, known, a payout, a debit) and the reasons the matching and straight-through rules gave. Lines already imported (by their line key on the account: reference, direction, amount, booking day and occurrence in the statement; docs/statements.md) are counted as duplicates and change nothing; a credit line answering a transfer recorded by hand confirms it or flags the difference instead of crediting it again. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
+      "Reads a statement file (in a format docs/statements.md lists, such as camt.053 or MT940) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. The answer counts the lines by outcome and lists the file's first 1,000 lines (`lineOutcomes`), each with its outcome (approved straight through, matched, suggested, unmatched, known, a payout, a debit) and the reasons the matching and straight-through rules gave. Lines already imported (by their line key on the account: reference, direction, amount, booking day and occurrence in the statement; docs/statements.md) are counted as duplicates and change nothing; a credit line answering a transfer recorded by hand confirms it or flags the difference instead of crediting it again. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     status: '201',
     response: 'StatementImport',
     responseDescription: 'Imported',
@@ -443,7 +446,7 @@ export const OPS_ROUTES = {
       types: ['application/xml', 'text/plain', 'text/csv'],
       maxBytes: 16 * 1024 * 1024,
       description:
-        'The statement file as the bank delivered it: camt.053 (`application/xml`), MT940 (`text/plain`) or CSV (`text/csv`); at most 16 MiB (a 100,000-line CSV is some 13 MB).',
+        'The statement file as the bank delivered it, sent with the media type its format is read as (docs/statements.md, Which format), or a generic one; at most 16 MiB (a 100,000-line CSV is some 13 MB).',
     },
     example: {
       statementId: '5b0c3f55-8a0e-4c1e-9d7c-2f4c2b6a9e10',
@@ -695,6 +698,131 @@ export const OPS_ROUTES = {
     response: 'OpsWithdrawalDecision',
     body: { schema: 'markReturned', example: { reason: 'Returned by the receiving bank: account closed.' } },
     errors: DECISION,
+  },
+  importScreeningList: {
+    method: 'POST',
+    path: '/screening/lists',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Import a sanctions or asset-freeze list (ADMIN)',
+    description:
+      "Reads a list file as published: `source=un` the UN Security Council consolidated list XML, `source=csv` a national list in Kasa's CSV layout (`list` names it, e.g. `tr-masak-6415`; docs/compliance.md). It becomes its list's current version: every ledger screens against it from its next screening, and every withdrawal still open (and, where a site screens them, every deposit sender still open) is screened again by the re-screening worker. The same bytes imported again change nothing (200, `created: false`). A file that cannot be read is 400 `validation_failed` naming the line or entry; nothing is imported then. Audited `SCREENING_LIST.IMPORTED`. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
+    status: '201',
+    response: 'ScreeningListImport',
+    responseDescription: 'Imported',
+    unchangedStatus: { status: '200', description: 'Imported before: nothing changed (`created: false`)' },
+    query: 'importScreeningList',
+    rawBody: {
+      types: ['application/xml', 'text/xml', 'text/csv'],
+      maxBytes: 64 * 1024 * 1024,
+      description:
+        'The list file as published: the UN consolidated XML (`application/xml`) or a national list CSV (`text/csv`); at most 64 MiB.',
+    },
+    example: {
+      version: {
+        versionId: '7d1c2a4e-3b5f-4e8a-9c0d-1e2f3a4b5c6d',
+        source: 'un-sc-consolidated',
+        format: 'un',
+        generated: '2020-06-19T17:00:04.015Z',
+        sha256: '9f2c5e0b8a7d6c5b4a3928170605f4e3d2c1b0a9f8e7d6c5b4a3928170605f4e',
+        entries: 1003,
+        importedAt: '2026-12-26T09:30:00.000Z',
+        importedBy: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        current: true,
+      },
+      created: true,
+    },
+    errors: [...WRITE, '403'],
+  },
+  listScreeningLists: {
+    method: 'GET',
+    path: '/screening/lists',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Imported sanctions list versions, newest first (ADMIN)',
+    description:
+      'Every imported version of every list, newest first, `current` marking the version each list is screened against. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    response: 'ScreeningListVersionList',
+    errors: [...READ, '403'],
+  },
+  listScreeningHits: {
+    method: 'GET',
+    path: '/screening/hits',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Screening hits: the compliance queue (ADMIN)',
+    description:
+      'Names that matched a sanctions or asset-freeze list entry (score 0.82 or above), each holding its withdrawal (or deposit) until decided: the OPEN ones oldest first (the queue), or the decided ones newest first; at most 200. Only admins see them: a hit is never shown to the partner, nor to a reviewer (docs/compliance.md). House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    query: 'listScreeningHits',
+    response: 'ScreeningHitList',
+    errors: [...LIST, '403'],
+  },
+  decideScreeningHit: {
+    method: 'POST',
+    path: '/screening/hits/:hitId/decision',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Decide a screening hit: clear or confirm (ADMIN, four-eyes)',
+    description:
+      "`clear`: the name is not the listed person or entity, the hold lifts and the payout continues; `confirm`: it is, and the record stays frozen (never paid; an operator may still reject it). Always four-eyes: the first decision is recorded (`status` stays OPEN) and a second admin's same decision settles it; the same operator, an operator tied to the first (the admin who created or last changed the other account) or the bootstrap token is refused 409 `second_approver_required` (audited FOUR_EYES.REFUSED). A second admin deciding the other way replaces the first decision, which then needs a second again. 409 `invalid_transition` when the hit is decided already. Audited `SCREENING.FIRST_DECISION`, `SCREENING.CLEARED` or `SCREENING.CONFIRMED`. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
+    response: 'ScreeningHit',
+    body: {
+      schema: 'decideScreeningHit',
+      example: { decision: 'clear', note: 'Different birth date and nationality; customer ID checked.' },
+    },
+    errors: [...DECISION, '403'],
+  },
+  listRiskFlags: {
+    method: 'GET',
+    path: '/risk-flags',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Risk flags: the review queue (ADMIN)',
+    description:
+      "What the risk rules flagged for a compliance officer (docs/compliance.md, Risk flags and reports): a sender whose name differs from the user's (`name_mismatch`), credits just under the site's per-deposit maximum within 24 hours (`just_under_limit`), money from an IBAN Kasa returned money to (`returned_and_resent`), a credit naming a payout from an account that is not its beneficiary's (`stranger_credit`), many credits for one user in a short window (`velocity`). OPEN (the default): due soonest first; CLOSED: newest review first; at most 200. A flag never holds money, and is never shown to partners nor sent in a webhook. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
+    query: 'listRiskFlags',
+    response: 'RiskFlagList',
+    errors: [...LIST, '403'],
+  },
+  riskReport: {
+    method: 'GET',
+    path: '/risk-flags/report',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Export the flags reported to the authority, as CSV (ADMIN)',
+    description:
+      "The flags reviewed `reported` on the Istanbul days `from` to `to` (both included, at most 366 days), oldest review first, one row each with its bank line: the columns of docs/compliance.md, the sender's full IBAN among them (the file is for the authority; it is never logged). Audited `RISK.REPORT_EXPORTED` with the period and the row count. 400 for a day that is not a calendar day or a period that is not valid. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
+    query: 'riskReport',
+    response: 'RiskReportFile',
+    responseDescription: 'The report',
+    fileResponse: { types: ['text/csv'] },
+    errors: [...LIST, '403'],
+  },
+  getRiskFlag: {
+    method: 'GET',
+    path: '/risk-flags/:flagId',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'One risk flag (ADMIN)',
+    description:
+      'The flag with what its rule saw (`facts`), its deadline and, once reviewed, its outcome. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    response: 'RiskFlag',
+    errors: [...READ, '404', '403'],
+  },
+  reviewRiskFlag: {
+    method: 'POST',
+    path: '/risk-flags/:flagId/review',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Review a risk flag: no action, or reported to the authority (ADMIN)',
+    description:
+      '`no_action`: looked at, nothing to report; `reported`: reported to the authority (MASAK), and the flag goes into the report export. The note says why. The flag is CLOSED; 409 `invalid_transition` when it was reviewed already (read under its lock). Audited `RISK.REVIEWED`. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    response: 'RiskFlag',
+    body: {
+      schema: 'reviewRiskFlag',
+      example: { outcome: 'no_action', note: "The sender is the user's spouse; the account holder confirmed by phone." },
+    },
+    errors: [...DECISION, '403'],
   },
   createPayoutBatch: {
     method: 'POST',
@@ -975,6 +1103,20 @@ export const OPS_ROUTES = {
     csvExport: true,
     errors: LIST,
   },
+  listSeals: {
+    method: 'GET',
+    path: '/seals',
+    role: 'REVIEWER',
+    tag: 'Audit',
+    summary: 'The signed daily seals of the history chains, newest day first',
+    description:
+      'One seal per Istanbul calendar day (docs/compliance.md, Tamper-evident history): the heads of the audit and journal ' +
+      'chains and the journal balances they cover, signed with ed25519; each with its public key and whether it verifies now. ' +
+      'In pages joined by `nextCursor`. House-wide: an operator limited to some sites is refused 403 `site_scope`.',
+    query: 'listSeals',
+    response: 'HistorySealList',
+    errors: [...LIST, '403'],
+  },
   opsDashboard: {
     method: 'GET',
     path: '/dashboard',
@@ -1078,6 +1220,88 @@ export const OPS_ROUTES = {
       "as the partner's `POST /events/recover` does for a window. `replayed` counts them; `eventIds` lists the first 1000.",
     response: 'RecoverEventsResponse',
     errors: ['401', '404', '413', '415', '500', '503'],
+  },
+  createErasureRequest: {
+    method: 'POST',
+    path: '/erasure-requests',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: "File a KVKK erasure request for a partner's end user (ADMIN)",
+    description:
+      'Records the request (due 30 days after it is received) and answers it at once: every record of the user (by site and ' +
+      '`externalUserId`) that no hold covers is anonymised, and what is held is listed with the date its hold ends (ANSWERED), ' +
+      'or nothing waits (COMPLETED). The destruction job anonymises the rest when its holds end. An unknown site answers 400. ' +
+      'Audited (`ERASURE.REQUESTED`) with the request id only.',
+    status: '201',
+    response: 'ErasureRequest',
+    responseDescription: 'Filed',
+    body: {
+      schema: 'createErasureRequest',
+      example: { siteId: '3f9a2b1c-4d5e-4f60-8a7b-9c0d1e2f3a4b', externalUserId: 'user-123', reason: 'Ticket KVKK-2026-0042' },
+    },
+    errors: [...WRITE, '403'],
+  },
+  listErasureRequests: {
+    method: 'GET',
+    path: '/erasure-requests',
+    role: 'REVIEWER',
+    tag: 'Compliance',
+    summary: 'Erasure requests, newest first',
+    description: 'Filtered by site, status, or `overdue=true` (still OPEN past the due date), in pages joined by `nextCursor`.',
+    query: 'listErasureRequests',
+    response: 'ErasureRequestList',
+    errors: LIST,
+  },
+  getErasureRequest: {
+    method: 'GET',
+    path: '/erasure-requests/:erasureRequestId',
+    role: 'REVIEWER',
+    tag: 'Compliance',
+    summary: 'Read an erasure request',
+    description: 'The request, what its passes anonymised, and what still waits for which hold.',
+    response: 'ErasureRequest',
+    errors: [...READ, '404'],
+  },
+  placeLegalHold: {
+    method: 'POST',
+    path: '/legal-holds',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Place a legal hold (ADMIN)',
+    description:
+      "Keeps a user's records (`siteId` + `externalUserId`) or one record (`recordType` + `recordId`, with its payout lines, " +
+      'events and audit entries) past their retention and out of every erasure until released. Audited (`LEGAL_HOLD.PLACED`).',
+    status: '201',
+    response: 'LegalHold',
+    responseDescription: 'Placed',
+    body: {
+      schema: 'placeLegalHold',
+      example: { siteId: '3f9a2b1c-4d5e-4f60-8a7b-9c0d1e2f3a4b', externalUserId: 'user-123', reason: 'Court order 2026/118' },
+    },
+    errors: [...WRITE, '403'],
+  },
+  releaseLegalHold: {
+    method: 'POST',
+    path: '/legal-holds/:legalHoldId/release',
+    role: 'ADMIN',
+    tag: 'Compliance',
+    summary: 'Release a legal hold (ADMIN)',
+    description:
+      'The records it kept are anonymised by the next erasure pass or destruction job when nothing else holds them. Audited (`LEGAL_HOLD.RELEASED`); a hold already released answers 409 `invalid_transition`.',
+    response: 'LegalHold',
+    errors: [...DECISION, '403'],
+  },
+  listDestructionLog: {
+    method: 'GET',
+    path: '/destruction-log',
+    role: 'REVIEWER',
+    tag: 'Compliance',
+    summary: 'The destruction log, newest first',
+    description:
+      'What was anonymised, which fields, when and why (an erasure request, or retention expired), and by whom. Append-only; rows are kept three years.',
+    query: 'listDestructionLog',
+    response: 'DestructionLogList',
+    errors: LIST,
   },
 } as const satisfies Record<string, OpsOperationSpec>;
 

@@ -13,7 +13,7 @@ import type { RequestSchemaName } from './schemas/requests.js';
  * docs/partner-changelog.md (a test holds them equal). Semantic: minor for additions, major for a breaking
  * change (docs/versioning.md).
  */
-export const PARTNER_API_VERSION = '1.2.0';
+export const PARTNER_API_VERSION = '1.3.0';
 
 /** Where the gateway mounts the partner API; every path of the table is under it. */
 export const PARTNER_BASE_PATH = '/api/v1/external';
@@ -189,6 +189,42 @@ export const PARTNER_ROUTES = {
     responseDescription: 'The balance now',
     example: EX.balance,
     errors: COMMON,
+  },
+  listBalanceTransactions: {
+    method: 'GET',
+    path: '/balance-transactions',
+    tag: 'Site',
+    summary: "List the site's balance movements, newest first",
+    description:
+      "Every movement of the calling site's `available` and `reserved` balances (one leg of a journal posting each), newest first, in pages joined by an opaque `nextCursor`; `createdFrom` inclusive, `createdTo` exclusive. A test key sees its sandbox's movements only.",
+    response: 'BalanceTransactionList',
+    responseDescription: 'A page',
+    example: EX.balanceTransactionList,
+    query: 'listBalanceTransactions',
+    errors: LIST,
+  },
+  getBalanceStatementKeys: {
+    method: 'GET',
+    path: '/balance-statements/keys',
+    tag: 'Site',
+    summary: 'The public keys that verify signed balance statements',
+    description: 'The ed25519 public keys whose `keyId` a statement names; the same keys are printed in docs/api.md.',
+    response: 'BalanceStatementKeys',
+    responseDescription: 'The keys',
+    example: EX.balanceStatementKeys,
+    errors: COMMON,
+  },
+  getBalanceStatement: {
+    method: 'GET',
+    path: '/balance-statements/:date',
+    tag: 'Site',
+    summary: "One finished day's signed balance statement",
+    description:
+      "The calling site's balance movements of one calendar day in Europe/Istanbul (`YYYY-MM-DD`, by each movement's `createdAt`), with the opening and closing balances, signed with ed25519 over the canonical JSON of the rest. Only finished days: today, a future day, or a day that ended less than five minutes ago answers 409 `conflict` with reason `statement_not_final`. The same day answers the same bytes every time.",
+    response: 'BalanceStatement',
+    responseDescription: 'The signed statement',
+    example: EX.balanceStatement,
+    errors: ['400', '409', ...COMMON],
   },
   listEvents: {
     method: 'GET',

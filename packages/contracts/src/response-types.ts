@@ -15,6 +15,9 @@ export type ResponseOf<N extends ResponseSchemaName> = ResponseTypes[N];
 
 // The ops API's answers by name, for code that holds one (a page rendering a withdrawal, say); each is its schema's type.
 export type OpsOperator = ResponseOf<'OpsOperator'>;
+export type ScreeningListVersion = ResponseOf<'ScreeningListVersion'>;
+export type ScreeningListImport = ResponseOf<'ScreeningListImport'>;
+export type ScreeningHit = ResponseOf<'ScreeningHit'>;
 export type OperatorRole = OpsOperator['role'];
 export type OpsPrincipal = ResponseOf<'OpsPrincipal'>;
 export type LoginResult = ResponseOf<'LoginResult'>;
@@ -49,6 +52,7 @@ export type OpsBalance = ResponseOf<'OpsBalance'>;
 export type SiteBalance = ResponseOf<'SiteBalance'>;
 export type JournalCheckReport = ResponseOf<'JournalCheckReport'>;
 export type AuditEntry = ResponseOf<'AuditEntry'>;
+export type HistorySeal = ResponseOf<'HistorySeal'>;
 export type OpsEvent = ResponseOf<'OpsEvent'>;
 export type OpsEventDetail = ResponseOf<'OpsEventDetail'>;
 export type OpsSearchResult = ResponseOf<'OpsSearchResult'>;

@@ -1,3 +1,5 @@
+import { EVENT_TYPES } from './event-types.js';
+
 export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
 export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
 export const BANK_TRANSFER_STATUSES = [
@@ -23,20 +25,8 @@ export const MATCH_REASONS = [
   'top_up',
 ] as const;
 export const SENDER_RETURN_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED'] as const;
-/** The SPEC's five event types (section 6): every site receives them; they cannot be unsubscribed. */
-export const ALWAYS_SENT_EVENT_TYPES = [
-  'intent.approved',
-  'intent.rejected',
-  'withdrawal.sent',
-  'withdrawal.rejected',
-  'withdrawal.returned',
-] as const;
-/**
- * Event types a site receives only when it chose them (`eventTypes` of the webhook config PUT); an event of a type
- * the site did not choose is not written at all (docs/webhooks.md, Choose your events).
- */
-export const OPT_IN_EVENT_TYPES = ['intent.received', 'intent.auto_cancelled', 'intent.late_arrival', 'intent.topped_up'] as const;
-export const EVENT_TYPES = [...ALWAYS_SENT_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
+// The event types are declared once, with what each means, in event-types.ts.
+export { ALWAYS_SENT_EVENT_TYPES, EVENT_TYPES, OPT_IN_EVENT_TYPES, type EventType, type OptInEventType } from './event-types.js';
 /** What a test webhook (`POST /test/webhooks`) may send: a sample of any event type, or `ping`. */
 export const TEST_WEBHOOK_TYPES = [...EVENT_TYPES, 'ping'] as const;
 export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
@@ -59,8 +49,6 @@ export type RemainderAction = (typeof REMAINDER_ACTIONS)[number];
 
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
-export type EventType = (typeof EVENT_TYPES)[number];
-export type OptInEventType = (typeof OPT_IN_EVENT_TYPES)[number];
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 export const CURRENCIES = ['TRY'] as const;

@@ -40,7 +40,7 @@ export function createDatabase(options: DbOptions): Database {
   const pool = createPool(options);
   // No `statementNameGenerator`: Prisma's statements go unnamed, and its transactions (BEGIN ... COMMIT on one
   // checked-out connection) hold nothing past their end, so both are safe behind a transaction pooler.
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_DEFAULTS });
   return {
     prisma,
     pool,
@@ -50,6 +50,13 @@ export function createDatabase(options: DbOptions): Database {
     },
   };
 }
+
+/**
+ * How long a transaction may wait for a connection of the pool before Prisma gives up (its default is 2 s): a busy
+ * pool (a ledger starting its workers, a burst of requests) waits its turn rather than failing the request. A server
+ * that cannot be reached still fails sooner, by the pool's connection timeout.
+ */
+const TRANSACTION_DEFAULTS = { maxWait: 10_000 } as const;
 
 /** A node-postgres pool that fails fast when the server is unreachable (a read replica's, or under Prisma). */
 export function createPool(options: DbOptions): pg.Pool {
@@ -81,12 +88,15 @@ function multiHostPoolOptions(url: DatabaseUrl, connectionTimeoutMs: number): pg
 /** A Prisma client over node-postgres, with no native engine. */
 export function createPrismaClient(options: DbOptions): PrismaClient {
   if (multiHostUrl(options.connectionString)) {
-    return new PrismaClient({ adapter: new PrismaPg(createPool(options), { disposeExternalPool: true }) });
+    return new PrismaClient({
+      adapter: new PrismaPg(createPool(options), { disposeExternalPool: true }),
+      transactionOptions: TRANSACTION_DEFAULTS,
+    });
   }
   const adapter = new PrismaPg({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
   });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter, transactionOptions: TRANSACTION_DEFAULTS });
 }

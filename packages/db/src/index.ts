@@ -33,6 +33,13 @@ export type {
   PayoutBatchItem,
   HouseJournalEntry,
   FollowUp,
+  ScreeningListVersion,
+  ScreeningListEntry,
+  Screening,
+  ErasureRequest,
+  RiskFlag,
+  LegalHold,
+  DestructionLog,
 } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
 export { MicroBatch } from './micro-batch.js';

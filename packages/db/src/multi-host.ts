@@ -160,14 +160,21 @@ export function multiHostClient(selector: HostSelector): new (config?: pg.Client
       // pg.Client reads host and port when it connects; both were set from the first host at construction.
       this.host = host.host;
       this.port = host.port;
+      // Until the pool has this client it listens for none of its errors, and node-postgres emits a dead socket's
+      // error on the client as well as failing the session check: unheard, it would crash the process. The check's
+      // own failure reports it.
+      const untilPooled = () => undefined;
+      this.on('error', untilPooled);
       try {
         await super.connect();
         await selector.check(this, host);
       } catch (error) {
+        // The client is dropped; the listener stays, so nothing it still emits is unheard.
         selector.forget(host);
         await this.end().catch(() => undefined);
         throw error;
       }
+      this.removeListener('error', untilPooled);
     }
   };
 }

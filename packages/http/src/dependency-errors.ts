@@ -49,6 +49,8 @@ const UNAVAILABLE_MESSAGES = [
   /Client has encountered a connection error/i,
   /the database system is (starting up|shutting down|in recovery mode)/i,
   /Can't reach database server/i,
+  // Prisma's P2028 when no pooled connection came free within the transaction's maxWait: busy, not broken.
+  /Unable to start a transaction in the given time/,
   /Stream isn't writeable and enableOfflineQueue options is false/,
   /Connection is closed\./,
   /Command timed out/,

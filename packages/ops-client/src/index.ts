@@ -6,6 +6,7 @@ export {
   type Method,
   type OpsClientOptions,
   type OpsCsvFile,
+  type OpsCsvFileOperationId,
   type OpsCsvOperationId,
   type OpsFile,
   type OpsFileOperationId,

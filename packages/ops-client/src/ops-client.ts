@@ -78,6 +78,9 @@ export type OpsCsvOperationId = {
   [Op in OpsOperationId]: (typeof OPS_ROUTES)[Op] extends { csvExport: true } ? Op : never;
 }[OpsOperationId];
 
+/** The GET operations that answer a CSV file of their own, not a list's rows (`csvFile` streams them). */
+export type OpsCsvFileOperationId = Extract<OpsOperationId, 'riskReport'>;
+
 /** A CSV file as the ledger streams it: its body unread, and the name it offers to save it under. */
 export interface OpsCsvFile {
   body: ReadableStream<Uint8Array>;
@@ -128,15 +131,17 @@ export class OpsClient {
 
   /**
    * Calls an operation whose body is a file (`ops.upload('importStatement', { params: { accountId } }, { bytes, contentType })`):
-   * the bytes are sent unchanged with their media type; the answer is typed as for {@link call}.
+   * the bytes are sent unchanged with their media type (and `query`, where the route reads one: a list's source); the
+   * answer is typed as for {@link call}.
    */
   upload<Op extends OpsFileOperationId>(
     operationId: Op,
-    input: { params?: Record<string, string> },
+    input: { params?: Record<string, string>; query?: Query },
     file: OpsFile,
   ): Promise<OpsResponse<Op>> {
     return this.send(OPS_ROUTES[operationId].method, `${OPS_PREFIX}${this.fill(operationId, input.params)}`, {
       file,
+      query: input.query,
     }) as Promise<OpsResponse<Op>>;
   }
 
@@ -154,13 +159,25 @@ export class OpsClient {
    * file is never held whole. A refused query (a bad filter: 400) throws {@link OpsApiError} before any row. The
    * client's timeout covers the answer's headers only; the body takes as long as it takes.
    */
-  async exportCsv(operationId: OpsCsvOperationId, query: Query = {}): Promise<OpsCsvFile> {
+  exportCsv(operationId: OpsCsvOperationId, query: Query = {}): Promise<OpsCsvFile> {
+    return this.streamCsv(OPS_ROUTES[operationId].path, query);
+  }
+
+  /**
+   * An operation whose answer is a CSV file of its own rather than a list's rows (the risk report for the authority):
+   * streamed as {@link exportCsv} streams a list's, and refused (a bad query: 400) the same way before any row.
+   */
+  csvFile(operationId: OpsCsvFileOperationId, query: Query = {}): Promise<OpsCsvFile> {
+    return this.streamCsv(OPS_ROUTES[operationId].path, query);
+  }
+
+  private async streamCsv(path: string, query: Query): Promise<OpsCsvFile> {
     const { baseUrl, token, requestId } = this.options;
     const headersDue = new AbortController();
     const timer = setTimeout(() => headersDue.abort(new Error('no answer in time')), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let response: Awaited<ReturnType<FetchLike>>;
     try {
-      response = await this.fetch(`${baseUrl.replace(/\/+$/, '')}${withQuery(`${OPS_PREFIX}${OPS_ROUTES[operationId].path}`, query)}`, {
+      response = await this.fetch(`${baseUrl.replace(/\/+$/, '')}${withQuery(`${OPS_PREFIX}${path}`, query)}`, {
         method: 'GET',
         headers: {
           accept: 'text/csv',

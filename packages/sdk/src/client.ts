@@ -9,12 +9,15 @@
  * - Errors: `KasaApiError` with the API's `code` (typed), `status` and `requestId`.
  * - Lists: `list()` gives one page; `iterate()` follows `nextCursor` through every page; `events.since()` reads
  *   the events created since a checkpoint you store.
+ * - Balance: `balanceTransactions` lists the balance's movements; `balanceStatements.get(date)` fetches a signed daily
+ *   statement, which `verifyBalanceStatement` checks offline.
  * - `sandbox`: with a test key (`sk_test_...`) only, the simulator moves test records as the bank and Kasa's operators
  *   would (docs/sandbox.md); a live key gets `not_found`.
  */
 import { randomUUID } from 'node:crypto';
 import type { components, operations } from './generated/kasa-api.js';
 import { callApi, type ApiRequest, type TransportOptions } from './transport.js';
+import type { BalanceStatement, BalanceStatementKeys } from './balance-statements.js';
 
 type Schemas = components['schemas'];
 type QueryOf<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
@@ -38,6 +41,8 @@ export type WebhookConfig = Schemas['WebhookConfig'];
 export type TestWebhookRequest = Schemas['TestWebhookRequest'];
 export type TestWebhookResponse = Schemas['TestWebhookResponse'];
 export type Balance = Schemas['Balance'];
+export type BalanceTransaction = Schemas['BalanceTransaction'];
+export type BalanceTransactionList = Schemas['BalanceTransactionList'];
 export type RecoverEventsRequest = Schemas['RecoverEventsRequest'];
 export type RecoverEventsResponse = Schemas['RecoverEventsResponse'];
 export type SimulateTransferRequest = Schemas['SimulateTransferRequest'];
@@ -50,6 +55,7 @@ export type SimulatedWithdrawal = Schemas['SimulatedWithdrawal'];
 export type ListIntentsQuery = QueryOf<'listIntents'>;
 export type ListWithdrawalsQuery = QueryOf<'listWithdrawals'>;
 export type ListEventsQuery = QueryOf<'listEvents'>;
+export type ListBalanceTransactionsQuery = QueryOf<'listBalanceTransactions'>;
 
 /** One page of a list: `data` and the opaque cursor of the next page (null on the last). */
 export interface Page<T> {
@@ -149,6 +155,25 @@ export class KasaClient {
   readonly balance = {
     /** The site's balance in minor units: `available` to pay out, `reserved` for approved withdrawals not sent yet. */
     get: (): Promise<Balance> => this.call({ method: 'GET', path: '/api/v1/external/balance' }),
+  };
+
+  /** Every movement of the `available` and `reserved` balances, newest first: one leg of a posting each, with its cause. */
+  readonly balanceTransactions = {
+    list: (query: ListBalanceTransactionsQuery = {}): Promise<BalanceTransactionList> =>
+      this.call({ method: 'GET', path: '/api/v1/external/balance-transactions', query }),
+    iterate: (query: ListBalanceTransactionsQuery = {}): AsyncGenerator<BalanceTransaction> =>
+      pages((q) => this.balanceTransactions.list(q), query),
+  };
+
+  /**
+   * Signed daily statements: `get('2026-01-31')` answers one finished day in Europe/Istanbul (`conflict` with reason
+   * `statement_not_final` before it is); check it with `verifyBalanceStatement` and a key from `keys()` or
+   * docs/api.md, and keep the statement as it came.
+   */
+  readonly balanceStatements = {
+    get: (date: string): Promise<BalanceStatement> =>
+      this.call({ method: 'GET', path: `/api/v1/external/balance-statements/${segment(date)}` }),
+    keys: (): Promise<BalanceStatementKeys> => this.call({ method: 'GET', path: '/api/v1/external/balance-statements/keys' }),
   };
 
   readonly webhookConfig = {

@@ -14,6 +14,8 @@ export class KasaApiError extends Error {
   readonly code: KasaErrorCode;
   readonly status: number;
   readonly requestId: string | undefined;
+  /** The case of `code` to branch on where one code has several (a `conflict`'s, e.g. `statement_not_final`); else undefined. */
+  readonly reason: Problem['reason'];
   readonly fieldErrors: { field: string; message: string }[];
 
   constructor(problem: Problem, status: number, requestId: string | undefined) {
@@ -22,6 +24,7 @@ export class KasaApiError extends Error {
     this.code = problem.error;
     this.status = status;
     this.requestId = problem.requestId ?? requestId;
+    this.reason = problem.reason;
     this.fieldErrors = problem.errors ?? [];
   }
 }

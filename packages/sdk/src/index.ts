@@ -6,6 +6,9 @@
 export { KasaClient, type CreateOptions, type EventFeed, type EventsSinceOptions, type KasaClientOptions, type Page } from './client.js';
 export type {
   Balance,
+  BalanceTransaction,
+  BalanceTransactionList,
+  ListBalanceTransactionsQuery,
   CreateDepositRequest,
   CreateDepositResponse,
   CreateWithdrawalRequest,
@@ -37,6 +40,17 @@ export type {
   WithdrawalList,
   WithdrawalListItem,
 } from './client.js';
+export {
+  BALANCE_STATEMENT_FORMAT,
+  BalanceStatementVerificationError,
+  verifyBalanceStatement,
+  type BalanceStatement,
+  type BalanceStatementFailure,
+  type BalanceStatementKey,
+  type BalanceStatementKeys,
+  type BalanceStatementMovement,
+  type BalanceStatementPublicKey,
+} from './balance-statements.js';
 export { KasaApiError, KasaNetworkError, type KasaErrorCode, type Problem } from './errors.js';
 export {
   toStandardWebhooksSecret,

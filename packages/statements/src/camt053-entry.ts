@@ -128,6 +128,7 @@ function line(
       counterpartyIban: iban === undefined ? null : (normaliseIban(iban) ?? iban),
       endToEndId: endToEndId === undefined || endToEndId === NOT_PROVIDED ? null : endToEndId,
       returnReason: returnReason(tx),
+      purpose: purpose(tx),
       reversal: entry.reversal,
       charges: own.charges,
     },
@@ -139,6 +140,14 @@ function line(
 function returnReason(tx: XmlElement | undefined): string | null {
   const proprietary = textAt(tx, 'RtrInf/Rsn/Prtry');
   return textAt(tx, 'RtrInf/Rsn/Cd') ?? (proprietary !== undefined && proprietary.length <= 8 ? proprietary : null);
+}
+
+/** `Purp/Cd` (ISO 20022 ExternalPurpose1Code, at most 4), else the bank's own `Purp/Prtry` (at most 35). */
+function purpose(tx: XmlElement | undefined): string | null {
+  const code = textAt(tx, 'Purp/Cd')?.trim();
+  if (code) return code;
+  const proprietary = textAt(tx, 'Purp/Prtry')?.trim();
+  return proprietary || null;
 }
 
 /** Unstructured remittance lines joined; failing those the creditor reference, then the bank's own texts (a return's reason). */

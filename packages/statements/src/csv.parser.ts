@@ -20,7 +20,7 @@ const REQUIRED = [
   'description',
   'end_to_end_id',
 ] as const;
-const OPTIONAL = ['return_reason', 'reversal', 'charges'] as const;
+const OPTIONAL = ['return_reason', 'purpose', 'reversal', 'charges'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 
 interface Draft {
@@ -100,6 +100,7 @@ export function parseCsv(body: string): Statement[] {
       counterpartyIban: counterpartyIban ? (normaliseIban(counterpartyIban) ?? counterpartyIban) : null,
       endToEndId: cell('end_to_end_id') || null,
       returnReason: cell('return_reason') || null,
+      purpose: cell('purpose') || null,
       reversal: reversal === 'true',
       charges: charges ? parseAmount(charges, currency, where, { decimalMark: '.' }) : null,
     };

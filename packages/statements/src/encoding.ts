@@ -136,7 +136,7 @@ const NOT_TEXT: ReadonlyArray<[string, number[]]> = [
   ['gzip-compressed', [0x1f, 0x8b]],
 ];
 
-/** `<?xml` and `:20:` as EBCDIC (IBM host code pages 037/1026 agree on these), the start of a camt.053 or an MT940. */
+/** `<?xml` and `:20:` as EBCDIC (IBM host code pages 037/1026 agree on these), the start of an XML or a SWIFT statement. */
 const EBCDIC_STARTS = [
   [0x4c, 0x6f, 0xa7, 0x94, 0x93],
   [0x7a, 0xf2, 0xf0, 0x7a],
@@ -146,7 +146,7 @@ const EBCDIC_STARTS = [
 function refuseNonText(bytes: Uint8Array): void {
   const startsWith = (prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
   const kind = NOT_TEXT.find(([, magic]) => startsWith(magic))?.[0];
-  if (kind) throw new StatementError(`is ${kind}, not a statement's text (camt.053 XML, MT940 or CSV)`, 'line 1');
+  if (kind) throw new StatementError(`is ${kind}, not a statement's text (docs/statements.md names the formats Kasa reads)`, 'line 1');
   if (EBCDIC_STARTS.some(startsWith)) {
     throw new StatementError(`is EBCDIC (an IBM host's encoding); Kasa reads ${KNOWN}: convert the file first`, 'line 1');
   }

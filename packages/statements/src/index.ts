@@ -1,5 +1,5 @@
 /**
- * @kasa/statements: bank statements (ISO 20022 camt.053, SWIFT MT940, Kasa's CSV layout) read into one shape, with
+ * @kasa/statements: bank statements, in each format of the registry (formats/index.ts), read into one shape, with
  * amounts in exact minor units. Pure parsing: no database, no HTTP. The formats, the fields read and what is refused
  * are in docs/statements.md.
  */

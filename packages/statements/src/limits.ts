@@ -20,7 +20,7 @@ export const FIRST_YEAR = 2000;
 export const LAST_YEAR = 2099;
 
 /** Lengths of the references Kasa keeps (the columns they are stored in); a longer one is refused, never cut. */
-export const MAX_LENGTH = { statementId: 140, bankTxId: 128, endToEndId: 128, returnReason: 8, counterpartyIban: 34 } as const;
+export const MAX_LENGTH = { statementId: 140, bankTxId: 128, endToEndId: 128, returnReason: 8, purpose: 35, counterpartyIban: 34 } as const;
 
 /**
  * C0 control characters other than tab, line feed and carriage return, and DEL: never text in a statement, and NUL
@@ -84,6 +84,7 @@ export function checkLine(line: StatementLine, where: string): StatementLine {
     ['bankTxId', line.bankTxId],
     ['endToEndId', line.endToEndId],
     ['returnReason', line.returnReason],
+    ['purpose', line.purpose],
     ['counterpartyIban', line.counterpartyIban === null ? null : line.counterpartyIban.replace(/\s+/g, '')],
   ];
   for (const [name, value] of references) {

@@ -44,7 +44,7 @@ export function readEntry(lines: string[], line: number, details: string[] | und
   const nameOnLine = afterReference.join(' ').trim();
   const read = details
     ? readField86(details)
-    : { description: '', counterpartyName: null, counterpartyIban: null, endToEndId: null, returnReason: null };
+    : { description: '', counterpartyName: null, counterpartyIban: null, endToEndId: null, returnReason: null, purpose: null };
   return checkLine(
     {
       // A line with neither a bank reference nor a customer one is NONREF, as the bank wrote it: its amount, day and
@@ -63,6 +63,7 @@ export function readEntry(lines: string[], line: number, details: string[] | und
       counterpartyIban: read.counterpartyIban ?? findIban(supplementary),
       endToEndId: read.endToEndId,
       returnReason: read.returnReason,
+      purpose: read.purpose,
       reversal: mark.startsWith('R'),
       charges: null,
     },

@@ -9,6 +9,8 @@ export interface Field86 {
   endToEndId: string | null;
   /** The ISO 20022 reason of a return (`/RTRN/MS03/`). */
   returnReason: string | null;
+  /** The declared purpose, an ISO 20022 ExternalPurpose1Code (`PURP+SALA` in `?2x`, `/PURP/SALA/`). */
+  purpose: string | null;
 }
 
 /**
@@ -34,6 +36,12 @@ const SLASH_CODES = [
 const SLASH_CODE = new RegExp(`/(${SLASH_CODES.join('|')})/`, 'g');
 const SLASH_LAYOUT = new RegExp(`^/(${SLASH_CODES.join('|')})/`);
 const RETURN_REASON = /^[A-Z0-9]{4}$/;
+/** An ISO 20022 ExternalPurpose1Code: four capitals or digits. */
+const PURPOSE_CODE = /^[A-Z0-9]{4}$/;
+const purposeCode = (value: string | undefined): string | null => {
+  const code = value?.trim() ?? '';
+  return PURPOSE_CODE.test(code) ? code : null;
+};
 
 /**
  * Reads the details of a `:86:` field (several repeated `:86:` fields of one line arrive as one list of lines). Three
@@ -47,7 +55,14 @@ export function readField86(lines: string[]): Field86 {
   if (structured) return readSubfields(joined, structured[1] === '?' ? '\\?' : '>');
   if (SLASH_LAYOUT.test(joined)) return readSlashLayout(joined);
   const description = squash(joinWrapped(lines, LINE_WIDTH, FIRST_LINE_WIDTH));
-  return { description, counterpartyName: null, counterpartyIban: findIban(description), endToEndId: null, returnReason: null };
+  return {
+    description,
+    counterpartyName: null,
+    counterpartyIban: findIban(description),
+    endToEndId: null,
+    returnReason: null,
+    purpose: null,
+  };
 }
 
 function readSubfields(joined: string, separator: string): Field86 {
@@ -69,6 +84,7 @@ function readSubfields(joined: string, separator: string): Field86 {
     counterpartyIban: (account === undefined ? null : normaliseIban(account)) ?? normaliseIban(sepa.get('IBAN') ?? '') ?? findIban(purpose),
     endToEndId: reference(sepa.get('EREF')),
     returnReason: null,
+    purpose: purposeCode(sepa.get('PURP')),
   };
 }
 
@@ -104,6 +120,7 @@ function readSlashLayout(joined: string): Field86 {
     counterpartyIban: normaliseIban(values.get('IBAN') ?? '') ?? normaliseIban(cntpAccount) ?? findIban(description),
     endToEndId: reference(values.get('EREF')),
     returnReason: RETURN_REASON.test(returnReason) ? returnReason : null,
+    purpose: purposeCode(values.get('PURP')),
   };
 }
 

@@ -1,15 +1,14 @@
-import { formatOf } from './formats/index.js';
+import { formatOf, type StatementFormatDescriptor } from './formats/index.js';
 import { checkBodyText } from './limits.js';
-import { withoutSwiftFrame } from './mt940-envelope.js';
 import { StatementError, type ParsedStatements } from './statement.js';
 
 /** Bytes to text (encoding.ts), here as well so that it is found beside the parsing it comes before. */
 export { decodeStatementBody } from './encoding.js';
 
 /**
- * Reads a bank statement body into statements. The content type picks the format when it names one (formats/: XML
- * types are camt.053, `text/csv` CSV, anything with `mt940` MT940); a generic one (`text/plain`,
- * `application/octet-stream`, '') is settled by the body's first characters. Throws StatementError, naming what is wrong and where, for any bad input.
+ * Reads a bank statement body into statements. The content type picks the format when it names one (each
+ * descriptor in formats/ says which types name it); a generic one (`text/plain`, `application/octet-stream`, '') is
+ * settled by the body's first characters. Throws StatementError, naming what is wrong and where, for any bad input.
  */
 export function parseStatements(body: string, contentType: string): ParsedStatements {
   const text = body.startsWith('\uFEFF') ? body.slice(1) : body;
@@ -21,7 +20,7 @@ export function parseStatements(body: string, contentType: string): ParsedStatem
     );
   }
   const format = formatOf(text, contentType);
-  // The SWIFT frame (SOH before an MT940 message, ETX after it) is envelope, not text holding control characters.
-  checkBodyText(format.name === 'mt940' ? withoutSwiftFrame(text) : text);
+  const { withoutEnvelope }: StatementFormatDescriptor = format;
+  checkBodyText(withoutEnvelope ? withoutEnvelope(text) : text);
   return { format: format.name, ...format.parse(text) };
 }

@@ -1,8 +1,10 @@
 /** The shape every format is read into: one account's statement for a period, and its booked lines. */
 
 import type { StatementAccount } from './account-id.js';
+import type { StatementFormat } from './formats/index.js';
 
-export type StatementFormat = 'camt.053' | 'mt940' | 'csv';
+/** A format's name: one of the registry's descriptors (formats/index.ts). */
+export type { StatementFormat } from './formats/index.js';
 
 /** One booked movement on the account, in the account holder's view (credit = money in). */
 export interface StatementLine {
@@ -28,6 +30,11 @@ export interface StatementLine {
   endToEndId: string | null;
   /** ISO 20022 return reason code (AC01, AC04, AM04, MS03, ...) when the bank says the line returns a payment. */
   returnReason: string | null;
+  /**
+   * The payer's declared purpose of the transfer when the file carries one: an ISO 20022 ExternalPurpose1Code (`SALA`,
+   * `SUPP`, `GDDS`, ...) from camt.053 `Purp/Cd` or MT940 `PURP+` / `/PURP/`, else a bank's own `Purp/Prtry` text.
+   */
+  purpose: string | null;
   /** The line undoes an earlier one; `direction` is the direction of this line's own effect on the balance. */
   reversal: boolean;
   /** Charges the bank reports for the line (informational: they are not part of the balance arithmetic). */

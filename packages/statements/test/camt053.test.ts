@@ -4,7 +4,15 @@ import { sample, statementError } from './samples.js';
 
 const v02 = sample('camt053-v02.xml');
 const v08 = sample('camt053-v08.xml');
-const noExtras = { counterpartyName: null, counterpartyIban: null, endToEndId: null, returnReason: null, reversal: false, charges: null };
+const noExtras = {
+  counterpartyName: null,
+  counterpartyIban: null,
+  endToEndId: null,
+  returnReason: null,
+  purpose: null,
+  reversal: false,
+  charges: null,
+};
 
 describe('camt.053.001.02', () => {
   const { format, statements } = parseStatements(v02, 'application/xml; charset=utf-8');
@@ -208,5 +216,20 @@ describe('camt.053 refusals', () => {
     expect(statementError(() => parseStatements(undated, 'text/xml')).location).toBe('Stmt[1]/Ntry[3]/BookgDt');
     const withDoctype = v08.replace('<ns2:Document', '<!DOCTYPE x [<!ENTITY a "a">]>\n<ns2:Document');
     expect(statementError(() => parseStatements(withDoctype, 'text/xml')).location).toBe('line 3');
+  });
+});
+
+describe('a declared transfer purpose', () => {
+  it('reads Purp/Cd (an ISO 20022 ExternalPurpose1Code), else the bank’s own Purp/Prtry, else none', () => {
+    const withPurpose = v02
+      .replace('<RmtInf><Ustrd>KD7MX4Q2RH</Ustrd></RmtInf>', '<Purp><Cd>SALA</Cd></Purp><RmtInf><Ustrd>KD7MX4Q2RH</Ustrd></RmtInf>')
+      .replace('<RmtInf><Ustrd>KD9PQ3ZT7W</Ustrd></RmtInf>', '<Purp><Prtry>KIRA</Prtry></Purp><RmtInf><Ustrd>KD9PQ3ZT7W</Ustrd></RmtInf>');
+    const [first] = parseStatements(withPurpose, 'application/xml').statements;
+    expect(first?.lines.slice(0, 3).map((line) => line.purpose)).toEqual(['SALA', 'KIRA', null]);
+  });
+
+  it('refuses a purpose longer than any column keeps, naming it', () => {
+    const tooLong = v02.replace('<RmtInf><Ustrd>KD7MX4Q2RH</Ustrd></RmtInf>', `<Purp><Prtry>${'P'.repeat(36)}</Prtry></Purp>`);
+    expect(statementError(() => parseStatements(tooLong, 'application/xml')).message).toMatch(/purpose .* is 36 characters; at most 35/);
   });
 });

@@ -51,6 +51,7 @@ describe('CSV', () => {
         counterpartyIban: 'TR260001000201234567890123',
         endToEndId: null,
         returnReason: null,
+        purpose: null,
         reversal: false,
         charges: null,
       },
@@ -66,6 +67,7 @@ describe('CSV', () => {
         counterpartyIban: 'TR800004600123888000098765',
         endToEndId: 'KASA-WD-8F3K2M',
         returnReason: null,
+        purpose: null,
         reversal: false,
         charges: null,
       },
@@ -81,6 +83,7 @@ describe('CSV', () => {
         counterpartyIban: null,
         endToEndId: 'KASA-WD-7Q1M0P',
         returnReason: 'AC04',
+        purpose: null,
         reversal: false,
         charges: null,
       },
@@ -98,6 +101,19 @@ describe('CSV', () => {
     ].join('\r\n');
     const [statement] = parseStatements(body, 'text/csv').statements;
     expect(statement?.lines[0]).toMatchObject({ reversal: true, charges: 125n });
+  });
+
+  it('reads the optional purpose column: the transfer purpose the bank declared', () => {
+    const iban = 'TR690006700010000000555666';
+    const body = [
+      `${header},purpose`,
+      `${iban},S,2025-03-14,opening,0.00,TRY,,,,,,,`,
+      `${iban},S,2025-03-14,credit,600.00,TRY,R1,AYŞE YILMAZ,,MAAS,,,SALA`,
+      `${iban},S,2025-03-14,credit,1.00,TRY,R2,AYŞE YILMAZ,,X,,,`,
+      `${iban},S,2025-03-14,closing,601.00,TRY,,,,,,,`,
+    ].join('\r\n');
+    const [statement] = parseStatements(body, 'text/csv').statements;
+    expect(statement?.lines.map((line) => line.purpose)).toEqual(['SALA', null]);
   });
 
   it('adds up, and names the statement when a row was removed', () => {

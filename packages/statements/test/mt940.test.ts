@@ -1,9 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { balanceProblem, parseStatements } from '../src/index.js';
+import { readField86 } from '../src/mt940-field86.js';
 import { sample, statementError } from './samples.js';
 
 const mt940 = sample('mt940-two-statements.sta');
-const noExtras = { counterpartyName: null, counterpartyIban: null, endToEndId: null, returnReason: null, reversal: false, charges: null };
+const noExtras = {
+  counterpartyName: null,
+  counterpartyIban: null,
+  endToEndId: null,
+  returnReason: null,
+  purpose: null,
+  reversal: false,
+  charges: null,
+};
 
 describe('MT940', () => {
   const { format, statements } = parseStatements(mt940, 'text/plain');
@@ -156,5 +165,23 @@ describe('MT940 refusals', () => {
       statementError(() => parseStatements(mt940.replace(':25:TGBATRIS/TR180006200119000006672315', ':25: '), 'text/plain')).location,
     ).toBe('line 2');
     expect(statementError(() => parseStatements(`hello\n${mt940}`, 'application/x-mt940')).location).toBe('line 1');
+  });
+});
+
+describe('a declared transfer purpose in :86:', () => {
+  it('reads PURP+ among the SEPA keywords of ?2x subfields, and /PURP/ in the slash layout', () => {
+    const withPurpose = mt940.replace(
+      ':86:051?00HAVALE?20KD9PQ3ZT7W MEHMET DEMİR?21YATIRIM',
+      ':86:051?00HAVALE?20PURP+SALA SVWZ+KD9PQ3ZT7W?21YATIRIM',
+    );
+    const [, second] = parseStatements(withPurpose, 'text/plain').statements;
+    expect(second?.lines[0]).toMatchObject({ purpose: 'SALA', description: 'KD9PQ3ZT7W YATIRIM' });
+    expect(readField86(['/EREF/E2E-9//PURP/SUPP/REMI/USTD//Invoice 7/'])).toMatchObject({ purpose: 'SUPP', description: 'Invoice 7' });
+  });
+
+  it('takes only a code as a purpose: free text and a word after PURP+ are none', () => {
+    expect(readField86(['HAVALE AYŞE YILMAZ PURP SALA']).purpose).toBeNull();
+    expect(readField86(['?20PURP+maas odemesi'])).toMatchObject({ purpose: null });
+    expect(readField86(['/PURP/SALARY/REMI/USTD//x/']).purpose).toBeNull();
   });
 });

@@ -31,6 +31,8 @@ export function productionEnvironment(extra: Record<string, string> = {}, name =
     OPS_BOOTSTRAP_TOKEN: randomBytes(24).toString('hex'),
     CURSOR_SIGNING_KEY: randomBytes(24).toString('hex'),
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    STATEMENT_SIGNING_KEY: randomBytes(32).toString('base64'),
+    HISTORY_SEAL_KEY: randomBytes(32).toString('base64'),
     GATEWAY_PORT: '0',
     LEDGER_PORT: '0',
     WORKER_PORT: '0',

@@ -15,11 +15,14 @@ import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
 import { depositRoutes } from './pages/deposits.page.js';
 import { payoutRoutes } from './pages/payouts.page.js';
+import { screeningRoutes } from './pages/screening.page.js';
+import { riskFlagRoutes } from './pages/risk-flags.page.js';
 import { multipartUpload } from './pages/multipart.js';
 import { searchRoutes } from './pages/search.page.js';
 import { statementRoutes } from './pages/statements.page.js';
 import { reconciliationRoutes } from './pages/reconciliation.page.js';
 import { receivingAccountRoutes } from './pages/receiving-accounts.page.js';
+import { erasureRoutes } from './pages/erasure.page.js';
 import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
@@ -91,6 +94,8 @@ export function createApp(deps: ConsoleDeps): Express {
     liveCountRoutes(deps),
     withdrawalRoutes(deps),
     payoutRoutes(deps),
+    screeningRoutes(deps),
+    riskFlagRoutes(deps),
     bankTransferRoutes(deps),
     bankTransferDetailRoutes(deps),
     statementRoutes(deps),
@@ -103,6 +108,7 @@ export function createApp(deps: ConsoleDeps): Express {
     balanceRoutes(deps),
     reconciliationRoutes(deps),
     receivingAccountRoutes(deps),
+    erasureRoutes(deps),
     auditRoutes(deps),
     csvExportRoutes(deps),
     secondFactorRoutes(deps),

@@ -89,4 +89,37 @@ describe('money in by hand and by statement', () => {
     await p.getByRole('button', { name: 'Import statement' }).click();
     await expect(p.locator('section.error h2').textContent()).resolves.toMatch(/cannot be read at/);
   });
+  it('shows the transfer purpose a statement declares on the line, and the Unmatched list filters by it; axe-clean', async () => {
+    const { h } = setup;
+    const iban = makeTrIban(Math.floor(Math.random() * 1e9));
+    const account = await h.ops('POST', '/receiving-accounts', { bankName: 'Garanti BBVA', holderName: 'Kasa A.Ş.', iban });
+    expect(account.status).toBe(201);
+    const declared = camt(iban, 'NO-SUCH-REF').replace(
+      '<RmtInf><Ustrd>KD9PQ3ZT7W</Ustrd></RmtInf>',
+      '<Purp><Cd>SALA</Cd></Purp><RmtInf><Ustrd>KD9PQ3ZT7W</Ustrd></RmtInf>',
+    );
+    const p = setup.page;
+    await p.goto('/statements');
+    await p.getByLabel('Receiving account').selectOption(account.body.id as string);
+    await p.getByLabel('Statement file').setInputFiles({ name: 'day.xml', mimeType: 'application/xml', buffer: Buffer.from(declared) });
+    await p.getByRole('button', { name: 'Import statement' }).click();
+    await p.locator('.import-result').waitFor();
+
+    await p.goto('/bank-transfers?status=UNMATCHED');
+    const unfiltered = await p.locator('table tbody tr').count();
+    await p.getByLabel('Declared purpose').fill('SALA');
+    await p.getByRole('button', { name: 'Filter' }).click();
+    await p.waitForURL(/purpose=SALA/);
+    const rows = p.locator('table tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(unfiltered).toBeGreaterThan(1);
+    await expect(rows.first().textContent()).resolves.toContain('KD9PQ3ZT7W');
+    expect(await axeFindings(p)).toEqual([]);
+
+    const listed = await h.ops('GET', '/bank-transfers?purpose=SALA&limit=100');
+    const transferId = listed.body.data[0].bankTransferId as string;
+    await p.goto(`/bank-transfers/${transferId}`);
+    const facts = (await p.locator('main').textContent()) ?? '';
+    expect(facts).toMatch(/Declared purpose\s*SALA/);
+  });
 });

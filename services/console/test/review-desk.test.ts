@@ -31,9 +31,17 @@ async function lateArrival(amount: number) {
   return intent;
 }
 
-/** A reference one character off: two neighbours swapped (the matcher corrects it to the deposit's). */
+/**
+ * A reference one character off: two different neighbours swapped (the matcher corrects it to the deposit's). Equal
+ * neighbours would swap into the reference itself, an exact match.
+ */
 function nearOf(referenceNo: string): string {
-  return `${referenceNo.slice(0, 4)}${referenceNo[5]}${referenceNo[4]}${referenceNo.slice(6)}`;
+  for (let i = 4; i + 1 < referenceNo.length; i += 1) {
+    if (referenceNo[i] !== referenceNo[i + 1]) {
+      return `${referenceNo.slice(0, i)}${referenceNo[i + 1]}${referenceNo[i]}${referenceNo.slice(i + 2)}`;
+    }
+  }
+  throw new Error(`no two different neighbours to swap in ${referenceNo}`);
 }
 
 /** An unmatched transfer whose description carries `deposit`'s reference one character off. */

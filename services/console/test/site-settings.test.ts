@@ -111,6 +111,34 @@ describe('site settings', () => {
     expect(changes.join()).toContain('autoApproveMaxAmount');
   });
 
+  it('lets an admin switch the sanctions screening of deposit senders on and off, each change audited', async () => {
+    const { h, page } = setup;
+    const site = await h.createSite();
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.screenDepositSenders).toBe(false);
+    await page.goto(`/sites/${site.siteId}`);
+    await expect(page.locator('main').textContent()).resolves.toMatch(/Sanctions screening of senders\s*off/);
+    await page.getByLabel('Screen the senders of deposit payments against the sanctions lists').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.screenDepositSenders).toBe(true);
+    await expect(page.locator('main').textContent()).resolves.toContain('on: the sender of every deposit payment is screened');
+    await expect(page.getByLabel('Screen the senders of deposit payments against the sanctions lists').isChecked()).resolves.toBe(true);
+
+    await page.getByLabel('Screen the senders of deposit payments against the sanctions lists').uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`**/sites/${site.siteId}?notice=site-settings-saved`);
+    expect((await h.ops('GET', `/sites/${site.siteId}`)).body.screenDepositSenders).toBe(false);
+    const audit = await h.ops('GET', `/audit?entityType=site&entityId=${site.siteId}&action=SITE.SETTINGS_CHANGED`);
+    const changes = (audit.body.data as Array<{ metadata: { before: unknown; after: unknown } }>).map((entry) => entry.metadata);
+    expect(changes).toHaveLength(2);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { before: { screenDepositSenders: false }, after: { screenDepositSenders: true } },
+        { before: { screenDepositSenders: true }, after: { screenDepositSenders: false } },
+      ]),
+    );
+  });
+
   it('refuses an unreadable straight-through limit, or none when switching on, naming the field and changing nothing', async () => {
     const { h, page } = setup;
     const site = await h.createSite({ rateLimitPerMinute: 60 });
@@ -147,6 +175,7 @@ describe('site settings', () => {
       'Ayarlar',
       'Otomatik onay',
       'açık, 10.000,00 ₺ tutarına kadar',
+      'Gönderen yaptırım taraması',
       'Ayarları kaydet',
       'API anahtarları',
       'Deneme bildirimi',
@@ -166,6 +195,7 @@ describe('site settings', () => {
     const { context, page } = await loginInBrowser(h.browser, h.console.url, { operatorId: created.body.operatorId, ...scoped });
     await page.goto(`/sites/${site.siteId}`);
     await expect(page.locator('input[name^="autoApprove"]').count()).resolves.toBe(0);
+    await expect(page.locator('input[name="screenDepositSenders"]').count()).resolves.toBe(0);
     await expect(page.locator('main').textContent()).resolves.toContain('Straight-through approval is house-wide');
     // Its other settings save as before: the form sends nothing of the rule, so the ledger has nothing to refuse.
     await page.getByLabel('Rate limit (requests/minute)').fill('8');

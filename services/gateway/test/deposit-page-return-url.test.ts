@@ -13,7 +13,13 @@ let h: Harness;
 let site: TestSite;
 
 beforeAll(async () => {
-  h = await startHarness({ NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+  h = await startHarness({
+    NODE_ENV: 'production',
+    // Production refuses the published development keys: each secret its own.
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    STATEMENT_SIGNING_KEY: randomBytes(32).toString('base64'),
+    HISTORY_SEAL_KEY: randomBytes(32).toString('base64'),
+  });
   site = await h.createSite({ name: 'Örnek Bahis' });
 });
 afterAll(async () => {

@@ -24,6 +24,7 @@ import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
 import { reconciliationOpsRoutes } from './reconciliation/reconciliation-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
 import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
+import { erasureOpsRoutes } from './erasure/erasure-ops.routes.js';
 import { depositHotRoutes, depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
@@ -31,10 +32,13 @@ import { sandboxRoutes } from './sandbox/sandbox.routes.js';
 import { balanceRoutes } from './journal/balance.routes.js';
 import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
+import { sealsOpsRoutes } from './history/seals-ops.routes.js';
 import { searchOpsRoutes } from './search/search-ops.routes.js';
 import { deskOpsRoutes } from './desk/desk-ops.routes.js';
 import { senderReturnOpsRoutes } from './returns/sender-returns-ops.routes.js';
 import { payoutOpsRoutes } from './payouts/payouts-ops.routes.js';
+import { riskOpsRoutes } from './risk/risk-ops.routes.js';
+import { screeningOpsRoutes } from './screening/screening-ops.routes.js';
 import { operatorAuth } from './operators/operator-auth.js';
 import { siteScopeGuard } from './operators/site-scope.guard.js';
 import { opsLoginRoutes, opsOperatorRoutes } from './operators/operators-ops.routes.js';
@@ -111,12 +115,16 @@ export function createApp(deps: LedgerDeps): Express {
     reconciliationOpsRoutes(deps),
     journalOpsRoutes(deps),
     auditOpsRoutes(deps),
+    sealsOpsRoutes(deps),
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
     senderReturnOpsRoutes(deps),
     payoutOpsRoutes(deps),
     eventOpsRoutes(deps),
     testWebhookOpsRoutes(deps),
+    screeningOpsRoutes(deps),
+    riskOpsRoutes(deps),
+    erasureOpsRoutes(deps),
   );
   // An operator's refused request (403, four-eyes) is written into the audit log before its problem is answered.
   app.use('/ops/v1', auditRefusals(deps));

@@ -1,24 +1,7 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { accessLog, AppError, errorHandler, noStore, requestId, type HttpMetrics } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
-
-/** One route of the gateway's hot calls: its method, its path under `/internal/v1`, and its handlers in order. */
-export interface InternalRoute {
-  method: 'GET' | 'POST';
-  /** Under `/internal/v1`, Express style: `/sites/:siteId/intents/:intentId`. */
-  path: string;
-  handlers: RequestHandler[];
-}
-
-/** The routes as an Express router, for the path the fast table does not take (see {@link internalRouteTable}). */
-export function routerOf(routes: readonly InternalRoute[]): Router {
-  const router = express.Router();
-  for (const route of routes) {
-    if (route.method === 'GET') router.get(route.path, ...route.handlers);
-    else router.post(route.path, ...route.handlers);
-  }
-  return router;
-}
+import type { InternalRoute } from './shared/internal-route.js';
 
 const MOUNT = '/internal/v1';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

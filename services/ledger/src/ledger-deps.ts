@@ -27,14 +27,23 @@ import { BankStatementRepository } from './bank-transfers/bank-statement.reposit
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
+import { BalanceMovementRepository } from './journal/balance-movements.repository.js';
+import { StatementSigner } from './journal/statement-signer.js';
 import { SenderReturnRepository } from './returns/sender-return.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { HistoryRepository } from './history/history.repository.js';
+import { HistorySealRepository } from './history/history-seal.repository.js';
+import { sealKeys, type SealKeys } from './history/history-seal.js';
 import { LoginThrottle } from './operators/login-throttle.js';
 import { OperatorRepository } from './operators/operator.repository.js';
 import { DepositReviewRepository } from './deposits/deposit-review.repository.js';
 import { WithdrawalReviewRepository } from './withdrawals/withdrawal-review.repository.js';
 import { systemClock, type Clock } from './shared/clock.js';
+import { ScreeningListRepository } from './screening/screening-list.repository.js';
+import { RiskRepository } from './risk/risk.repository.js';
+import { ScreeningRepository } from './screening/screening.repository.js';
+import { ListIndex } from './screening/list-index.js';
+import { ErasureRepository } from './erasure/erasure.repository.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
@@ -85,6 +94,10 @@ export interface LedgerDeps {
   withdrawalReview: WithdrawalReviewRepository;
   /** The sites' double-entry journal and its balances. */
   journal: JournalRepository;
+  /** A site's balance movements: the partner's list and signed daily statements, and their journal check. */
+  balanceMovements: BalanceMovementRepository;
+  /** Signs the daily balance statements (`STATEMENT_SIGNING_KEY`). */
+  statementSigner: StatementSigner;
   /** Returns to senders and their house journal (money no site owns). */
   senderReturns: SenderReturnRepository;
   bankTransfers: BankTransferRepository;
@@ -103,6 +116,20 @@ export interface LedgerDeps {
   auditLog: AuditQueryRepository;
   /** The hash chains over the audit log and the journal (docs/compliance.md, Tamper-evident history). */
   history: HistoryRepository;
+  /** The imported sanctions and asset-freeze lists (docs/compliance.md, Sanctions and asset-freeze screening). */
+  screeningLists: ScreeningListRepository;
+  /** This ledger's screening index over the lists' current versions, rebuilt when a version changes. */
+  listIndex: ListIndex;
+  /** Screenings of names and the holds their hits put on withdrawals and deposits. */
+  screenings: ScreeningRepository;
+  /** The daily signed seals of the chains (docs/compliance.md, Tamper-evident history). */
+  historySeals: HistorySealRepository;
+  /** HISTORY_SEAL_KEY (signs) and the public keys seals are verified with. */
+  sealKeys: SealKeys;
+  /** Erasure requests, legal holds and the destruction log (docs/compliance.md, Retention and erasure). */
+  erasure: ErasureRepository;
+  /** Risk flags and the bank lines still to evaluate (docs/compliance.md, Risk flags and reports). */
+  risk: RiskRepository;
 }
 
 /** How long a list waits to connect to the read replica, and for its answer, before it reads the primary instead. */
@@ -168,6 +195,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
       allowedPorts: config.webhookAllowedPorts,
     });
   const ca = trustedAuthorities(config.webhookCaFile);
+  const screeningLists = new ScreeningListRepository(db);
   return {
     config,
     logger,
@@ -208,6 +236,8 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     depositReview: new DepositReviewRepository(db),
     withdrawalReview: new WithdrawalReviewRepository(db),
     journal: new JournalRepository(db),
+    balanceMovements: new BalanceMovementRepository(db),
+    statementSigner: new StatementSigner(config.statementSigningKey),
     senderReturns: new SenderReturnRepository(db),
     bankTransfers: new BankTransferRepository(db),
     statements: new BankStatementRepository(db),
@@ -219,6 +249,13 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     expiryScheduler: new ExpiryScheduler(expiryQueue, logger),
     auditLog: new AuditQueryRepository(db),
     history: new HistoryRepository(),
+    screeningLists,
+    listIndex: new ListIndex(screeningLists),
+    screenings: new ScreeningRepository(db),
+    historySeals: new HistorySealRepository(),
+    sealKeys: sealKeys(config.historySealKey.privateKey, config.historySealPublicKeys),
+    erasure: new ErasureRepository(db),
+    risk: new RiskRepository(db),
     ...overrides,
   };
 }

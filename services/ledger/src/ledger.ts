@@ -7,6 +7,9 @@ import { startExpiryWorker } from './expiry/expiry.worker.js';
 import { startAutoReplayWorker } from './events/auto-replay.worker.js';
 import { FollowUpWorker } from './follow-ups/follow-up.worker.js';
 import { HistoryWorker } from './history/history.worker.js';
+import { RiskWorker } from './risk/risk.worker.js';
+import { RescreenWorker } from './screening/rescreen.worker.js';
+import { DestructionWorker } from './erasure/destruction.worker.js';
 
 /** The longest one shutdown step may take before it is forced. */
 const STEP_MS = 10_000;
@@ -40,8 +43,23 @@ export async function startLedger(
   const followUpWorker = new FollowUpWorker(deps, { intervalMs: config.followUpIntervalMs, graceMs: config.followUpGraceMs });
   followUpWorker.start();
   // Links committed audit and journal entries into their hash chains (docs/compliance.md, Tamper-evident history).
+  // and seals each Istanbul day once it has ended, signed with HISTORY_SEAL_KEY.
+  if (config.historySealKey.development) {
+    deps.logger.warn('history seals are signed with the published development key (HISTORY_SEAL_KEY unset); set a key of your own', {
+      keyId: deps.sealKeys.signing.keyId,
+    });
+  }
   const historyWorker = new HistoryWorker(deps, config.historyChainIntervalMs);
   historyWorker.start();
+  // Screens open withdrawals again against a newly imported sanctions list (docs/compliance.md).
+  const rescreenWorker = new RescreenWorker(deps, config.screeningRescreenIntervalMs);
+  rescreenWorker.start();
+  // Anonymises what retention no longer keeps (docs/compliance.md, Retention and erasure).
+  const destructionWorker = new DestructionWorker(deps, config.destructionIntervalMs);
+  destructionWorker.start();
+  // Evaluates each bank line against the risk rules once committed (docs/compliance.md, Risk flags and reports).
+  const riskWorker = new RiskWorker(deps, config.risk.intervalMs);
+  riskWorker.start();
   const expiryWorker = startExpiryWorker(deps, deps.queueConnection);
   // Replays a recovered site's DEAD events when the webhook worker asks (docs/webhooks.md, Auto-replay).
   const autoReplayWorker = startAutoReplayWorker(deps, deps.queueConnection);
@@ -62,6 +80,9 @@ export async function startLedger(
           await settleWithin(deps.outboxRelay.stop(), STEP_MS);
           await settleWithin(followUpWorker.stop(), STEP_MS);
           await settleWithin(historyWorker.stop(), STEP_MS);
+          await settleWithin(rescreenWorker.stop(), STEP_MS);
+          await settleWithin(destructionWorker.stop(), STEP_MS);
+          await settleWithin(riskWorker.stop(), STEP_MS);
           if (!(await settleWithin(expiryWorker.close(), STEP_MS))) await settleWithin(expiryWorker.close(true), STEP_MS);
           if (!(await settleWithin(autoReplayWorker.close(), STEP_MS))) await settleWithin(autoReplayWorker.close(true), STEP_MS);
         })(),

@@ -159,6 +159,29 @@ describe('a bank connector posting lines', () => {
     expect(audits).toBe(2);
   });
 
+  it("keeps a line's declared purpose as a statement's, and refuses one that is no purpose code", async () => {
+    const { h } = setup;
+    const account = await newAccount();
+    const posted = await postLines(account.id, [{ ...credit('PURP-1', '2500', 'maaş'), purpose: ' SALA ' }, credit('PURP-2', '2500', 'x')]);
+    expect(posted.status).toBe(201);
+    expect((await transfersOf(account.id)).map((t) => [t.bankTxId, t.purpose])).toEqual([
+      ['PURP-1', 'SALA'],
+      ['PURP-2', null],
+    ]);
+    const listed = await h.ops('GET', `/bank-transfers?purpose=SALA&limit=100`);
+    expect(listed.body.data.map((t: { bankTxId: string }) => t.bankTxId)).toContain('PURP-1');
+
+    for (const purpose of ['', 'SALA;DROP', 'x'.repeat(36)]) {
+      const refused = await postLines(account.id, [{ ...credit('PURP-BAD', '2500', 'x'), purpose }]);
+      expect([refused.status, refused.body.error, JSON.stringify(refused.body)]).toEqual([
+        400,
+        'validation_failed',
+        expect.stringContaining('purpose'),
+      ]);
+    }
+    expect((await transfersOf(account.id)).map((t) => t.bankTxId)).not.toContain('PURP-BAD');
+  });
+
   it('lets an admin post lines; refuses a reviewer, an unknown account, a bad batch and a body over 1 MiB', async () => {
     const { h } = setup;
     const account = await newAccount();

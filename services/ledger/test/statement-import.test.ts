@@ -165,6 +165,32 @@ describe('importing a statement', () => {
       status: 'MATCHED',
     });
   });
+
+  it('keeps the transfer purpose the file declares, and the desk lists by it', async () => {
+    const { h, site } = setup;
+    const account = await newAccount();
+    const deposit = await h.createDeposit(site, 255000);
+    const file = template(sample('camt053-v08.xml'), account.iban, [
+      ['KDW8N5R2XP', deposit.referenceNo],
+      ['<ns2:RmtInf><ns2:Ustrd>', '<ns2:Purp><ns2:Cd>SALA</ns2:Cd></ns2:Purp><ns2:RmtInf><ns2:Ustrd>'],
+    ]);
+    expect((await importFile(account.id, file, 'application/xml')).status).toBe(201);
+    const transfers = await transfersOf(account.id);
+    const declared = transfers.find((t) => t.intentId === deposit.intentId);
+    expect(declared?.purpose).toBe('SALA');
+    expect(transfers.filter((t) => t.id !== declared?.id).every((t) => t.purpose === null)).toBe(true);
+
+    const listed = await h.ops('GET', '/bank-transfers?purpose=SALA&limit=100');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((t: { bankTransferId: string }) => t.bankTransferId)).toContain(declared?.id);
+    expect(listed.body.data.every((t: { purpose: string }) => t.purpose === 'SALA')).toBe(true);
+    expect((await h.ops('GET', `/bank-transfers/${declared?.id}`)).body).toMatchObject({ purpose: 'SALA' });
+    expect((await h.ops('GET', '/bank-transfers?purpose=SUPP&limit=100')).body.data).toEqual([]);
+    // A filter that is no purpose code is refused, naming it.
+    const refused = await h.ops('GET', `/bank-transfers?purpose=${encodeURIComponent("SALA' OR 1=1")}`);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('purpose');
+  });
 });
 
 describe('matching an imported line', () => {

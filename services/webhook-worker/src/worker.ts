@@ -7,7 +7,7 @@ import { backOffWhenFailing, queueBacklog, queuePrefix, WEBHOOK_QUEUE, type Deli
 import { retryDelayMs } from './deliveries/retry-schedule.js';
 import { SiteRecovery } from './deliveries/site-recovery.js';
 import { createApp } from './app.js';
-import { deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
+import { AttemptFailedError, deliverEventProcessor, type DeliverEventResult } from './deliveries/deliver-event.job.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
 import { createWorkerDeps, type WorkerDeps, type WorkerOverrides } from './worker-deps.js';
 
@@ -64,7 +64,13 @@ export async function startWorker(
   deps.queue.on('error', (error) => log('debug', 'webhook queue connection error', { error }));
   deps.autoReplayQueue.on('error', (error) => log('debug', 'auto-replay queue connection error', { error }));
   worker.on('failed', (job, error) => {
-    if (job) deps.logger.debug('webhook attempt failed', { jobId: job.id, attemptsMade: job.attemptsMade, error: error.message });
+    if (!job) return;
+    const fields = { jobId: job.id, attemptsMade: job.attemptsMade, error: error.message };
+    // A partner's failed attempt is logged by the job itself; anything else failed the job on Kasa's side, and
+    // the job now waits out a retry delay that no partner caused: worth a warning.
+    const partners = error instanceof AttemptFailedError || error.message.startsWith('delivery attempt ');
+    if (partners) deps.logger.debug('webhook attempt failed', fields);
+    else log('warn', 'webhook job failed outside a delivery attempt; BullMQ retries it on the schedule', fields);
   });
 
   let server: Server;

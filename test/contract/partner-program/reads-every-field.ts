@@ -6,6 +6,11 @@
  */
 import type {
   Balance,
+  BalanceStatement,
+  BalanceStatementKeys,
+  BalanceStatementMovement,
+  BalanceTransaction,
+  BalanceTransactionList,
   components,
   CreateDepositResponse,
   CreateWithdrawalResponse,
@@ -127,6 +132,60 @@ export function readCreateWithdrawalResponse(r: CreateWithdrawalResponse): Read 
 
 export function readBalance(b: Balance): Read {
   return [BigInt(b.available), BigInt(b.reserved), b.currency];
+}
+
+export function readBalanceTransaction(t: BalanceTransaction): Read {
+  const balance: 'available' | 'reserved' = t.balance;
+  const type: 'deposit' | 'withdrawal_reserved' | 'withdrawal_released' | 'withdrawal_sent' | 'withdrawal_returned' = t.type;
+  return [t.id, balance, type, BigInt(t.amount), t.currency, t.intentId ?? t.withdrawalId, t.referenceNo, t.createdAt];
+}
+
+export function readBalanceTransactionList(page: BalanceTransactionList): Read {
+  return [page.data.map(readBalanceTransaction), page.nextCursor];
+}
+
+export function readBalanceStatementMovement(m: BalanceStatementMovement): Read {
+  return [
+    m.id,
+    m.balance,
+    m.type,
+    BigInt(m.amount),
+    m.currency,
+    m.intentId,
+    m.withdrawalId,
+    m.referenceNo,
+    m.createdAt,
+    BigInt(m.balanceAfter),
+  ];
+}
+
+export function readBalanceStatement(s: BalanceStatement): Read {
+  const format: 'kasa.balance-statement.v1' = s.format;
+  return [
+    format,
+    s.siteId,
+    s.livemode,
+    s.date,
+    s.timeZone,
+    s.from,
+    s.to,
+    s.currency,
+    s.opening,
+    BigInt(s.opening.available),
+    BigInt(s.opening.reserved),
+    s.closing,
+    BigInt(s.closing.available),
+    BigInt(s.closing.reserved),
+    s.movements.map(readBalanceStatementMovement),
+    s.signature,
+    s.signature.algorithm,
+    s.signature.keyId,
+    s.signature.value,
+  ];
+}
+
+export function readBalanceStatementKeys(k: BalanceStatementKeys): Read {
+  return [k.keys, k.keys.map((key) => [key.keyId, key.algorithm, key.publicKey, key.publicKeyPem])];
 }
 
 export function readWebhookConfig(c: WebhookConfig): Read {

@@ -41,9 +41,9 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
       if (!report.ok) ctx.exitCode = 1;
     });
 
-  program
+  const audit = program
     .command('audit')
-    .description('read the audit log, newest first')
+    .description('read the audit log, newest first; `audit verify` checks the history chains and their daily seals')
     .option('--entity <id>', 'entries about this record')
     .option('--actor <id>', 'entries by this operator id (or "bootstrap")')
     .option('--action <action>', 'for example INTENT.APPROVED')
@@ -65,6 +65,36 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
         ]),
       );
     });
+
+  audit
+    .command('verify')
+    .description('verify the history chains and their signed daily seals (docs/compliance.md); exits 1 when anything is wrong')
+    .action(async () => {
+      // The journal check's history part: each chain walked link by link, each seal checked against the public keys.
+      const report = await ctx.client().call('checkJournal');
+      const problems = report.problems.filter((problem) => problem.kind === 'history_altered');
+      ctx.emit({ ok: problems.length === 0, problems }, () => {
+        if (problems.length === 0) ctx.io.stdout.write('History OK: every chain links its rows unchanged and every seal verifies.\n');
+        for (const { detail } of problems) ctx.io.stdout.write(`${historyProblemLine(detail)}\n`);
+      });
+      if (problems.length > 0) ctx.exitCode = 1;
+    });
+}
+
+/** One history problem on a line: the case, then the seal's day, the chain and place, the row, and why. */
+export function historyProblemLine(detail: Record<string, string>): string {
+  const place = detail.chain
+    ? ` ${detail.chain}${detail.fromSeq ? ` seq ${detail.fromSeq}..${detail.seq}` : detail.seq ? ` seq ${detail.seq}` : ''}`
+    : '';
+  return [
+    `${detail.case ?? 'history_altered'}:`,
+    detail.day ? `seal of ${detail.day}` : null,
+    place ? place.trim() : null,
+    detail.rowId ? `row ${detail.rowId}` : null,
+    detail.reason ? `(${detail.reason})` : null,
+  ]
+    .filter((part): part is string => part !== null)
+    .join(' ');
 }
 
 /** An audit entry's change on one line: each setting before → after, a status from → to, and a reason. */

@@ -155,6 +155,11 @@ const bankTransferProperties = {
   senderName: { type: 'string' },
   senderIban: { type: 'string' },
   description: { type: 'string' },
+  purpose: {
+    type: ['string', 'null'],
+    description:
+      "The transfer's declared purpose when the bank file carries one (ISO 20022 ExternalPurpose1Code such as `SALA`, or the bank's own code; docs/statements.md).",
+  },
   receivedAt: timestamp,
   receivedTimeKnown: {
     type: 'boolean',
@@ -247,6 +252,10 @@ const siteProperties = {
     { enabled: { type: 'boolean' }, maxAmount: amount, requireSenderMatch: { type: 'boolean' } },
     'Straight-through approval (docs/operations.md): off unless enabled.',
   ),
+  screenDepositSenders: {
+    type: 'boolean',
+    description: "The senders of the money credited to the site's deposits are screened against the sanctions lists (docs/compliance.md).",
+  },
 } as const;
 
 const eventId = {
@@ -374,8 +383,95 @@ const payoutBatchProperties = {
   createdAt: timestamp,
 } as const;
 
+const screeningListVersion = object('ScreeningListVersion', {
+  versionId: uuid,
+  source: { type: 'string', description: '`un-sc-consolidated`, or the national list named at import.' },
+  format: { type: 'string', enum: ['un', 'csv'] },
+  generated: { ...nullableString, description: "The publisher's date of the file (the UN list's dateGenerated), when given." },
+  sha256: { type: 'string', description: "SHA-256 of the file's bytes, hex." },
+  entries: { type: 'integer', minimum: 0 },
+  importedAt: timestamp,
+  importedBy: { type: 'string', description: 'The operator id of who imported it (`bootstrap` for the bootstrap token).' },
+  current: { type: 'boolean', description: "Whether it is its list's newest version, the one names are screened against." },
+});
+
+const screeningDecision = object('ScreeningDecision', {
+  operatorId: { type: 'string' },
+  email: nullableString,
+  at: timestamp,
+  decision: { type: 'string', enum: ['clear', 'confirm'] },
+  note: { type: 'string' },
+});
+
+const screeningHit = object('ScreeningHit', {
+  hitId: uuid,
+  status: { type: 'string', enum: ['OPEN', 'CLEARED', 'CONFIRMED'] },
+  subjectType: { type: 'string', enum: ['withdrawal', 'deposit'] },
+  subjectId: uuid,
+  siteId: uuid,
+  referenceNo: { ...nullableString, description: "The held record's reference number." },
+  screenedName: { type: 'string', description: 'The name screened: the beneficiary (target holder) or the sender.' },
+  score: { type: 'number', description: 'How well the name matched the entry, 0 to 1 (0.82 and above is a hit).' },
+  entry: object('ScreeningHitEntry', {
+    source: { type: 'string' },
+    entryId: { type: 'string', description: "The list's own id (the UN list's DATAID)." },
+    reference: { ...nullableString, description: "The list's reference (the UN list's REFERENCE_NUMBER, e.g. QDi.400)." },
+    matchedName: { type: 'string', description: "The entry's name that matched (its primary name or an alias)." },
+    listVersionId: uuid,
+  }),
+  otherEntries: {
+    type: 'array',
+    description: 'Other entries that also reached the threshold, best first.',
+    items: { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } },
+  },
+  listVersionIds: { type: 'array', items: uuid, description: 'The list versions the name was screened against.' },
+  decisions: { type: 'array', items: { $ref: 'ScreeningDecision' }, description: 'The decisions given so far, oldest first.' },
+  createdAt: timestamp,
+  decidedAt: nullableTimestamp,
+});
+
+const riskFlag = object('RiskFlag', {
+  id: uuid,
+  siteId: { ...nullableString, format: 'uuid', description: 'The site whose user or payout it concerns; null for money no site has.' },
+  rule: { type: 'string', enum: ['name_mismatch', 'just_under_limit', 'returned_and_resent', 'stranger_credit', 'velocity'] },
+  subjectType: { type: 'string', enum: ['deposit', 'bank_transfer'] },
+  subjectId: uuid,
+  externalUserId: nullableString,
+  facts: {
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'null'] },
+    description: "What the rule saw (docs/compliance.md lists each rule's keys): amounts in kuruş as strings, IBANs masked.",
+  },
+  status: { type: 'string', enum: ['OPEN', 'CLOSED'] },
+  detectedAt: timestamp,
+  dueAt: { ...timestamp, description: 'When its review is due: detected plus RISK_REVIEW_DAYS.' },
+  overdue: { type: 'boolean', description: 'OPEN past its due time.' },
+  outcome: { type: ['string', 'null'], enum: ['no_action', 'reported', null] },
+  note: nullableString,
+  reviewedBy: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['operatorId', 'email'],
+    properties: { operatorId: nullableString, email: nullableString },
+    description: 'Who reviewed it; null while OPEN.',
+  },
+  reviewedAt: nullableTimestamp,
+});
+
 export const OPS_RESPONSE_SCHEMAS = {
   OpsOperator: operator,
+  ScreeningListVersion: screeningListVersion,
+  ScreeningListVersionList: dataOf('ScreeningListVersionList', 'ScreeningListVersion'),
+  ScreeningListImport: object('ScreeningListImport', {
+    version: { $ref: 'ScreeningListVersion' },
+    created: { type: 'boolean', description: 'False when the same file was imported before (nothing changed).' },
+  }),
+  ScreeningDecision: screeningDecision,
+  ScreeningHit: screeningHit,
+  ScreeningHitList: dataOf('ScreeningHitList', 'ScreeningHit'),
+  RiskFlag: riskFlag,
+  RiskFlagList: dataOf('RiskFlagList', 'RiskFlag'),
+  RiskReportFile: { $id: 'RiskReportFile', type: 'string', description: 'CSV: one row per flag reported, with its bank line.' },
   OpsOperatorList: dataOf('OpsOperatorList', 'OpsOperator'),
   OpsPrincipal: object(
     'OpsPrincipal',
@@ -652,7 +748,17 @@ export const OPS_RESPONSE_SCHEMAS = {
               'promised_work_undone: a follow-up a commit promised marked done with its record unmoved (`detail.case` ' +
               'done_not_applied) or still pending an hour on (overdue), or history_altered: an audit or journal entry ' +
               'edited, deleted or written behind its hash chain, or a link of the chain changed (`detail.case`: row_changed, ' +
-              'row_deleted, row_unlinked, link_changed, link_missing, head_mismatch; `detail.rowId` names the row).',
+              'row_deleted, row_unlinked, link_changed, link_missing, head_mismatch; `detail.rowId` names the row), or a daily seal of ' +
+              'the chains that no longer verifies (`detail.case`: seal_signature_invalid, seal_mismatch, seal_missing; `detail.day` ' +
+              'names the seal), or ' +
+              'unclassified_movement: a journal entry on a site balance that no posting of the chart makes, or about no record ' +
+              'of that site (`detail.entryId`), which a partner statement could not explain, or ' +
+              'screening_hold_bypassed: a withdrawal approved, put in a payout batch, or sent other than by a batch made ' +
+              'before the hit, or a deposit approved, after a sanctions screening hit that is OPEN or CONFIRMED was written ' +
+              'for it (`detail.withdrawalId` or `detail.intentId`; `detail.moved`: approved, batched, sent; `detail.hitId`), or ' +
+              'personal_data_kept: an anonymised record that still carries personal data, one anonymised without a ' +
+              'destruction-log row, or a completed erasure request whose user has a record not anonymised (`detail.case`: ' +
+              'kept_after_destruction, destroyed_unlogged, erasure_incomplete).',
           },
           detail: { type: 'object', additionalProperties: { type: 'string' } },
         },
@@ -675,6 +781,51 @@ export const OPS_RESPONSE_SCHEMAS = {
     metadata: { description: 'What the action changed; its shape depends on the action.' },
   }),
   AuditList: listResponseSchema('AuditList', { $id: 'AuditEntry' }),
+  HistorySeal: object(
+    'HistorySeal',
+    {
+      sealId: uuid,
+      day: { type: 'string', format: 'date', description: 'The Istanbul calendar day sealed.' },
+      sealedAt: timestamp,
+      heads: {
+        type: 'array',
+        description: "Each chain's last link when the day was sealed: the chain, its place and its hash (hex).",
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['chain', 'seq', 'linkHash'],
+          properties: { chain: { type: 'string' }, seq: { type: 'string' }, linkHash: { type: 'string' } },
+        },
+      },
+      balances: {
+        type: 'array',
+        description: 'Per site and journal account, the signed sum (kuruş) of the journal entries the sealed heads cover.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['siteId', 'account', 'balance'],
+          properties: { siteId: uuid, account: { type: 'string' }, balance: { type: 'string', pattern: '^-?(0|[1-9][0-9]*)$' } },
+        },
+      },
+      previousSealHash: { ...nullableString, description: "The previous day's seal's payloadHash (hex); null for the first seal." },
+      payload: { type: 'string', description: 'The exact canonical JSON signed (its UTF-8 bytes).' },
+      payloadHash: { type: 'string', description: 'SHA-256 of the payload (hex).' },
+      signature: { type: 'string', description: 'ed25519 signature of the payload, base64.' },
+      keyId: { type: 'string', description: 'First 16 hex digits of the SHA-256 of the public key.' },
+      publicKey: { ...nullableString, description: "The signing key's ed25519 public key (32 bytes, base64); null when not trusted." },
+      verifies: {
+        type: 'boolean',
+        description: 'Whether the seal verifies now: its signature, its place in the seals, its heads in the chains.',
+      },
+      problems: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'What does not verify: seal_signature_invalid, seal_mismatch, seal_missing (as the journal check names them).',
+      },
+    },
+    "A day's signed seal of the history chains (docs/compliance.md, Tamper-evident history).",
+  ),
+  HistorySealList: listResponseSchema('HistorySealList', { $id: 'HistorySeal' }),
   OpsEvent: {
     ...eventSchema,
     $id: 'OpsEvent',
@@ -842,4 +993,76 @@ export const OPS_RESPONSE_SCHEMAS = {
     required: [...eventWithAttemptsSchema.required, 'siteId'],
     properties: { ...eventWithAttemptsSchema.properties, siteId: uuid, user: eventUser },
   },
+  ErasureRequest: object('ErasureRequest', {
+    erasureRequestId: uuid,
+    siteId: uuid,
+    externalUserId: { type: 'string' },
+    reason: { type: 'string' },
+    status: { type: 'string', enum: ['OPEN', 'ANSWERED', 'COMPLETED'] },
+    receivedAt: timestamp,
+    dueAt: { ...timestamp, description: "receivedAt + 30 days: KVKK's answer period." },
+    overdue: { type: 'boolean', description: 'Still OPEN past dueAt.' },
+    filedBy: { type: 'string' },
+    answeredAt: nullableTimestamp,
+    completedAt: nullableTimestamp,
+    anonymised: {
+      type: 'array',
+      description: 'What its passes anonymised, by kind of record.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['recordType', 'count'],
+        properties: { recordType: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+      },
+    },
+    waiting: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'records'],
+      description: 'Records still held at the last pass, and what holds each (the first 500 listed).',
+      properties: {
+        count: { type: 'integer', minimum: 0 },
+        records: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['recordType', 'recordId', 'hold', 'holdEndsAt'],
+            properties: {
+              recordType: { type: 'string' },
+              recordId: uuid,
+              hold: { type: 'string', enum: ['retention', 'legal_hold'] },
+              holdEndsAt: { ...nullableTimestamp, description: 'When its retention ends; null for a legal hold (until released).' },
+              legalHoldId: uuid,
+            },
+          },
+        },
+      },
+    },
+  }),
+  ErasureRequestList: listResponseSchema('ErasureRequestList', { $id: 'ErasureRequest' }),
+  LegalHold: object('LegalHold', {
+    legalHoldId: uuid,
+    siteId: { type: ['string', 'null'], format: 'uuid' },
+    externalUserId: nullableString,
+    recordType: nullableString,
+    recordId: { type: ['string', 'null'], format: 'uuid' },
+    reason: { type: 'string' },
+    placedBy: { type: 'string' },
+    placedAt: timestamp,
+    releasedBy: nullableString,
+    releasedAt: nullableTimestamp,
+  }),
+  DestructionLogEntry: object('DestructionLogEntry', {
+    destructionId: uuid,
+    recordType: { type: 'string' },
+    recordId: uuid,
+    siteId: { type: ['string', 'null'], format: 'uuid' },
+    fields: { type: 'array', items: { type: 'string' }, description: 'The columns (and JSON documents) whose personal data was replaced.' },
+    cause: { type: 'string', enum: ['erasure_request', 'retention_expired'] },
+    erasureRequestId: { type: ['string', 'null'], format: 'uuid' },
+    actor: { type: 'string', description: 'The operator who filed the request, or the job.' },
+    destroyedAt: timestamp,
+  }),
+  DestructionLogList: listResponseSchema('DestructionLogList', { $id: 'DestructionLogEntry' }),
 } as const;

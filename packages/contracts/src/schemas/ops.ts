@@ -92,6 +92,11 @@ export const updateSiteRequestSchema = {
         requireSenderMatch: { type: 'boolean' },
       },
     },
+    screenDepositSenders: {
+      type: 'boolean',
+      description:
+        "Screen the sender's name of every bank transfer credited to the site's live deposits against the sanctions and asset-freeze lists (docs/compliance.md): a hit holds the deposit from approval until two admins decide it. House-wide admins only.",
+    },
   },
 } as const;
 
@@ -312,6 +317,15 @@ const bankText = (maxLength: number) =>
     'x-message': `must be at most ${maxLength} characters with no control characters but tab and line breaks`,
   }) as const;
 
+/** A declared transfer purpose: an ISO 20022 ExternalPurpose1Code such as `SALA`, or a bank's own code of up to 35. */
+const purposeCode = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 35,
+  pattern: '^[A-Za-z0-9 ./-]+$',
+  'x-message': 'must be 1 to 35 of A-Z a-z 0-9 space . / - (a purpose code such as SALA)',
+} as const;
+
 /** One line a bank connector posts: a credit (money in, recorded as a transfer) or a debit (money out, kept). */
 const bankLineSchema = {
   type: 'object',
@@ -330,6 +344,11 @@ const bankLineSchema = {
       description: "The counterparty's IBAN; spaces are ignored and letters upper-cased. May be empty when the bank gives none.",
     },
     description: bankText(500),
+    purpose: {
+      ...purposeCode,
+      description:
+        "The transfer's declared purpose when the bank gives one (ISO 20022 ExternalPurpose1Code such as `SALA`, or the bank's own code); kept on the transfer as a statement's is (docs/statements.md).",
+    },
   },
 } as const;
 
@@ -530,7 +549,15 @@ export const opsListBankTransfersQuerySchema = {
   $id: 'OpsListBankTransfersQuery',
   type: 'object',
   additionalProperties: false,
-  properties: { ...opsListProperties(BANK_TRANSFER_STATUSES), mode },
+  properties: {
+    ...opsListProperties(BANK_TRANSFER_STATUSES),
+    mode,
+    purpose: {
+      ...purposeCode,
+      description:
+        "Only lines whose bank file declared this transfer purpose (ISO 20022 ExternalPurpose1Code such as `SALA`, or a bank's own code; docs/statements.md), matched exactly.",
+    },
+  },
 } as const;
 
 export const opsListSenderReturnsQuerySchema = {
@@ -571,6 +598,14 @@ export const listAuditQuerySchema = {
   },
 } as const;
 
+/** `GET /ops/v1/seals`: the page window only (the seals of the history chains, newest first). */
+export const listSealsQuerySchema = {
+  $id: 'ListSealsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...opsPage },
+} as const;
+
 export const opsSearchQuerySchema = {
   $id: 'OpsSearchQuery',
   type: 'object',
@@ -609,4 +644,170 @@ export const listSitesQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: opsPage,
+} as const;
+
+/** `POST /ops/v1/screening/lists`' query: which published format the file is in, and a national list's name. */
+export const importScreeningListQuerySchema = {
+  $id: 'ImportScreeningListQuery',
+  type: 'object',
+  additionalProperties: false,
+  required: ['source'],
+  properties: {
+    source: {
+      type: 'string',
+      enum: ['un', 'csv'],
+      description: "`un`: the UN Security Council consolidated list (XML); `csv`: a national list in Kasa's CSV layout.",
+    },
+    list: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[a-z0-9][a-z0-9.-]*$',
+      'x-message': 'must be 1 to 64 of a-z 0-9 . - (a national list name such as tr-masak-6415)',
+      description: 'The national list the CSV file is a version of (`tr-masak-6415`); required with `source=csv`.',
+    },
+  },
+} as const;
+
+/** `GET /ops/v1/screening/hits`' query: the queue (OPEN, the default) or the decided hits. */
+export const listScreeningHitsQuerySchema = {
+  $id: 'ListScreeningHitsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['OPEN', 'CLEARED', 'CONFIRMED', 'DECIDED'],
+      description: '`OPEN` (the default): hits awaiting a decision; `CLEARED`, `CONFIRMED`, or `DECIDED` for both.',
+    },
+  },
+} as const;
+
+/** A compliance decision on a screening hit: `clear` (not the listed person: the hold lifts) or `confirm` (frozen). */
+export const decideScreeningHitRequestSchema = {
+  $id: 'DecideScreeningHitRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['decision', 'note'],
+  properties: {
+    decision: { type: 'string', enum: ['clear', 'confirm'] },
+    note: reason,
+  },
+} as const;
+
+// Risk flags (docs/compliance.md, Risk flags and reports).
+const RISK_RULE_NAMES = ['name_mismatch', 'just_under_limit', 'returned_and_resent', 'stranger_credit', 'velocity'] as const;
+
+/** `GET /ops/v1/risk-flags`' query: the queue (OPEN, the default) or the reviewed flags, by rule and site. */
+export const listRiskFlagsQuerySchema = {
+  $id: 'ListRiskFlagsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['OPEN', 'CLOSED'], description: '`OPEN` (the default): awaiting review; `CLOSED`: reviewed.' },
+    rule: { type: 'string', enum: [...RISK_RULE_NAMES], description: "Only this rule's flags." },
+    siteId: { type: 'string', format: 'uuid', description: 'Only the flags of this site.' },
+  },
+} as const;
+
+/** `GET /ops/v1/risk-flags/report`' period: Istanbul calendar days, both included. */
+export const riskReportQuerySchema = {
+  $id: 'RiskReportQuery',
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to'],
+  properties: {
+    from: {
+      type: 'string',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      'x-message': 'must be a day written YYYY-MM-DD',
+      description: 'The first day (Istanbul).',
+    },
+    to: {
+      type: 'string',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      'x-message': 'must be a day written YYYY-MM-DD',
+      description: 'The last day (Istanbul), included.',
+    },
+  },
+} as const;
+
+/** A compliance officer's review of a risk flag. */
+export const reviewRiskFlagRequestSchema = {
+  $id: 'ReviewRiskFlagRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['outcome', 'note'],
+  properties: {
+    outcome: { type: 'string', enum: ['no_action', 'reported'], 'x-message': 'must be no_action or reported' },
+    note: { ...reason, maxLength: 2000, 'x-message': 'must be 1 to 2000 characters and not only spaces' },
+  },
+} as const;
+
+// Retention and erasure (docs/compliance.md).
+const externalUserId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '\\S',
+  'x-message': 'must be 1 to 64 characters and not only spaces',
+  description: "The partner's id of the end user, as their deposits and withdrawals carry it.",
+} as const;
+
+export const createErasureRequestSchema = {
+  $id: 'CreateErasureRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['siteId', 'externalUserId', 'reason'],
+  properties: {
+    siteId: uuid,
+    externalUserId,
+    reason: { ...reason, description: 'The ticket or letter the request answers; kept with the request, never in the audit log.' },
+  },
+} as const;
+
+export const listErasureRequestsQuerySchema = {
+  $id: 'ListErasureRequestsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    createdFrom: opsTimestamp,
+    createdTo: opsTimestamp,
+    ...opsPage,
+    siteId: uuid,
+    status: { type: 'string', enum: ['OPEN', 'ANSWERED', 'COMPLETED'], 'x-message': 'must be OPEN, ANSWERED or COMPLETED' },
+    overdue: { type: 'string', enum: ['true'], 'x-message': 'must be true', description: 'Only requests still OPEN past their due date.' },
+  },
+} as const;
+
+export const placeLegalHoldSchema = {
+  $id: 'PlaceLegalHold',
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  description: 'Either `siteId` and `externalUserId` (every record of that user), or `recordType` and `recordId` (one record).',
+  properties: {
+    siteId: uuid,
+    externalUserId,
+    recordType: {
+      type: 'string',
+      enum: ['deposit', 'withdrawal', 'bank_transfer', 'sender_return'],
+      'x-message': 'must be deposit, withdrawal, bank_transfer or sender_return',
+    },
+    recordId: uuid,
+    reason: { ...reason, description: "Why the records must be kept (a court order, an authority's request)." },
+  },
+} as const;
+
+export const listDestructionLogQuerySchema = {
+  $id: 'ListDestructionLogQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    createdFrom: opsTimestamp,
+    createdTo: opsTimestamp,
+    ...opsPage,
+    recordType: shortText,
+    erasureRequestId: uuid,
+  },
 } as const;

@@ -8,6 +8,12 @@ import {
   bulkApproveIntentsRequestSchema,
   approveWithdrawalRequestSchema,
   createPayoutBatchRequestSchema,
+  importScreeningListQuerySchema,
+  listScreeningHitsQuerySchema,
+  decideScreeningHitRequestSchema,
+  listRiskFlagsQuerySchema,
+  riskReportQuerySchema,
+  reviewRiskFlagRequestSchema,
   assignBankTransferRequestSchema,
   createOperatorRequestSchema,
   setOperatorScopeRequestSchema,
@@ -19,6 +25,11 @@ import {
   secondFactorCodeRequestSchema,
   disableSecondFactorRequestSchema,
   listAuditQuerySchema,
+  listSealsQuerySchema,
+  createErasureRequestSchema,
+  listErasureRequestsQuerySchema,
+  placeLegalHoldSchema,
+  listDestructionLogQuerySchema,
   listSitesQuerySchema,
   opsSearchQuerySchema,
   opsListSenderReturnsQuerySchema,
@@ -165,6 +176,14 @@ export const listIntentsQuerySchema = listQuery('ListIntentsQuery', DEPOSIT_STAT
 export const listWithdrawalsQuerySchema = listQuery('ListWithdrawalsQuery', WITHDRAWAL_STATUSES);
 export const listEventsQuerySchema = listQuery('ListEventsQuery', EVENT_STATUSES, { type: statusList(EVENT_TYPES) });
 
+/** `GET /balance-transactions`: the site's balance movements, newest first, in a `createdFrom`/`createdTo` window. */
+export const listBalanceTransactionsQuerySchema = {
+  $id: 'ListBalanceTransactionsQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: { createdFrom: timestamp, createdTo: timestamp, cursor, limit },
+} as const;
+
 /** The longest window one recovery covers (docs/api.md, Events: recover DEAD events). */
 export const RECOVER_WINDOW_MAX_DAYS = 31;
 
@@ -198,6 +217,7 @@ export const REQUEST_SCHEMAS = {
   listIntents: listIntentsQuerySchema,
   listWithdrawals: listWithdrawalsQuerySchema,
   listEvents: listEventsQuerySchema,
+  listBalanceTransactions: listBalanceTransactionsQuerySchema,
   updateWebhookConfig: updateWebhookConfigRequestSchema,
   testWebhook: testWebhookRequestSchema,
   simulateTransfer: simulateTransferRequestSchema,
@@ -227,6 +247,17 @@ export const REQUEST_SCHEMAS = {
   opsListWithdrawals: opsListWithdrawalsQuerySchema,
   opsListBankTransfers: opsListBankTransfersQuerySchema,
   listAudit: listAuditQuerySchema,
+  importScreeningList: importScreeningListQuerySchema,
+  listScreeningHits: listScreeningHitsQuerySchema,
+  decideScreeningHit: decideScreeningHitRequestSchema,
+  listRiskFlags: listRiskFlagsQuerySchema,
+  riskReport: riskReportQuerySchema,
+  reviewRiskFlag: reviewRiskFlagRequestSchema,
+  listSeals: listSealsQuerySchema,
+  createErasureRequest: createErasureRequestSchema,
+  listErasureRequests: listErasureRequestsQuerySchema,
+  placeLegalHold: placeLegalHoldSchema,
+  listDestructionLog: listDestructionLogQuerySchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

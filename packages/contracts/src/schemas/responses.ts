@@ -5,6 +5,12 @@
 import { ERROR_REASONS, ERROR_STATUS } from '../errors.js';
 import { DEPOSIT_STATUSES, EVENT_STATUSES, EVENT_TYPES, MATCH_REASONS, WITHDRAWAL_STATUSES } from '../statuses.js';
 import { WEBHOOK_EVENT_SCHEMAS } from './webhook-events.js';
+import {
+  BALANCE_STATEMENT_FORMAT,
+  BALANCE_STATEMENT_TIME_ZONE,
+  BALANCE_TRANSACTION_TYPES,
+  PARTNER_BALANCES,
+} from '../balance-statement.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
@@ -231,6 +237,115 @@ export const balanceSchema = {
   },
 } as const;
 
+const balanceFigure = {
+  type: 'string',
+  pattern: '^(0|-?[1-9][0-9]*)$',
+  description: 'Minor units (kurus), as a string; the site is owed this much.',
+} as const;
+
+/** One movement of the site's `available` or `reserved` balance: one leg of a journal posting (docs/api.md). */
+export const balanceTransactionSchema = {
+  $id: 'BalanceTransaction',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'balance', 'type', 'amount', 'currency', 'intentId', 'withdrawalId', 'referenceNo', 'createdAt'],
+  properties: {
+    id: { ...uuid, description: 'The movement, stable: the same movement always has the same id.' },
+    balance: { type: 'string', enum: [...PARTNER_BALANCES], description: 'The balance it moved.' },
+    type: { type: 'string', enum: [...BALANCE_TRANSACTION_TYPES], description: 'What moved it.' },
+    amount: {
+      type: 'string',
+      pattern: '^-?[1-9][0-9]*$',
+      description: 'Minor units (kurus), signed: positive adds to the balance, negative takes from it.',
+    },
+    currency: { type: 'string', enum: ['TRY'] },
+    intentId: { type: ['string', 'null'], format: 'uuid', description: 'The deposit intent that moved it; null for a withdrawal.' },
+    withdrawalId: { type: ['string', 'null'], format: 'uuid', description: 'The withdrawal that moved it; null for a deposit.' },
+    referenceNo: { ...referenceNo, description: "The deposit's or withdrawal's reference." },
+    createdAt: { ...timestamp, description: 'When the posting was made; it decides the statement day.' },
+  },
+} as const;
+
+/** A movement in a signed daily statement: a balance transaction and the balance it left. */
+export const balanceStatementMovementSchema = {
+  ...balanceTransactionSchema,
+  $id: 'BalanceStatementMovement',
+  required: [...balanceTransactionSchema.required, 'balanceAfter'],
+  properties: {
+    ...balanceTransactionSchema.properties,
+    balanceAfter: { ...balanceFigure, description: 'The moved balance after this movement, in statement order (kurus).' },
+  },
+} as const;
+
+const balances = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...PARTNER_BALANCES],
+  properties: { available: balanceFigure, reserved: balanceFigure },
+} as const;
+
+/** `GET /balance-statements/{date}`: one finished Istanbul day of the site's balance movements, signed. */
+export const balanceStatementSchema = {
+  $id: 'BalanceStatement',
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'siteId', 'livemode', 'date', 'timeZone', 'from', 'to', 'currency', 'opening', 'closing', 'movements', 'signature'],
+  properties: {
+    format: { type: 'string', enum: [BALANCE_STATEMENT_FORMAT] },
+    siteId: { ...uuid, description: 'The site (its sandbox for a test key) the statement is of.' },
+    livemode: { type: 'boolean', description: 'false for the sandbox of a test key.' },
+    date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'The calendar day in Europe/Istanbul.' },
+    timeZone: { type: 'string', enum: [BALANCE_STATEMENT_TIME_ZONE] },
+    from: { ...timestamp, description: 'Start of the day (inclusive), UTC.' },
+    to: { ...timestamp, description: 'End of the day (exclusive), UTC.' },
+    currency: { type: 'string', enum: ['TRY'] },
+    opening: { ...balances, description: 'The balances at `from`.' },
+    closing: { ...balances, description: "The balances at `to`: opening plus the day's movements of each balance." },
+    movements: {
+      type: 'array',
+      items: { $ref: 'BalanceStatementMovement' },
+      description: 'Every movement of the day, oldest first (createdAt, then id).',
+    },
+    signature: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['algorithm', 'keyId', 'value'],
+      properties: {
+        algorithm: { type: 'string', enum: ['ed25519'] },
+        keyId: { type: 'string', description: 'Which published key (`GET /balance-statements/keys`) verifies it.' },
+        value: {
+          type: 'string',
+          description: 'base64 ed25519 signature of the canonical JSON of every other member (keys sorted, no spaces), UTF-8.',
+        },
+      },
+    },
+  },
+} as const;
+
+/** `GET /balance-statements/keys`: the public keys that verify statements. */
+export const balanceStatementKeysSchema = {
+  $id: 'BalanceStatementKeys',
+  type: 'object',
+  additionalProperties: false,
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['keyId', 'algorithm', 'publicKey', 'publicKeyPem'],
+        properties: {
+          keyId: { type: 'string', description: 'The first 16 hex characters of the SHA-256 of the raw public key.' },
+          algorithm: { type: 'string', enum: ['ed25519'] },
+          publicKey: { type: 'string', description: 'The raw 32-byte ed25519 public key, base64.' },
+          publicKeyPem: { type: 'string', description: 'The same key as an SPKI PEM document.' },
+        },
+      },
+    },
+  },
+} as const;
+
 /** What `POST /events/recover` answers. */
 export const recoverEventsResponseSchema = {
   $id: 'RecoverEventsResponse',
@@ -390,6 +505,11 @@ export const RESPONSE_SCHEMAS = {
   WebhookConfig: webhookConfigSchema,
   TestWebhookResponse: testWebhookResponseSchema,
   Balance: balanceSchema,
+  BalanceTransaction: balanceTransactionSchema,
+  BalanceTransactionList: listResponseSchema('BalanceTransactionList', balanceTransactionSchema),
+  BalanceStatementMovement: balanceStatementMovementSchema,
+  BalanceStatement: balanceStatementSchema,
+  BalanceStatementKeys: balanceStatementKeysSchema,
   RecoverEventsResponse: recoverEventsResponseSchema,
   Event: eventSchema,
   DeliveryAttempt: deliveryAttemptSchema,

@@ -4,7 +4,7 @@
  * delivered (a `oneOf` of the two event bodies). Each event body's `type` lists only its kind's event types, so `type` tells a
  * reader which body it holds.
  */
-import { EVENT_TYPES } from '../statuses.js';
+import { eventTypesOf } from '../event-types.js';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
@@ -21,10 +21,8 @@ const test = {
     'Only on a test webhook (POST /api/v1/external/test/webhooks): a sample, not an event of a record; receivers may ignore it. Never in the events API.',
 } as const;
 
-const intentEventTypes = EVENT_TYPES.filter((type): type is Extract<typeof type, `intent.${string}`> => type.startsWith('intent.'));
-const withdrawalEventTypes = EVENT_TYPES.filter((type): type is Extract<typeof type, `withdrawal.${string}`> =>
-  type.startsWith('withdrawal.'),
-);
+const intentEventTypes = eventTypesOf('intent');
+const withdrawalEventTypes = eventTypesOf('withdrawal');
 
 export const topUpSchema = {
   $id: 'TopUp',

@@ -1,5 +1,6 @@
 /** JSON Schemas of the webhook surface: the webhook config PUT (docs/api.md, endpoint 7) and test webhooks. */
-import { ALWAYS_SENT_EVENT_TYPES, EVENT_TYPES, TEST_WEBHOOK_TYPES } from '../statuses.js';
+import { ALWAYS_SENT_EVENT_TYPES, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '../event-types.js';
+import { TEST_WEBHOOK_TYPES } from '../statuses.js';
 
 /**
  * The event types a site receives. The SPEC's five are always sent and must be listed; the opt-in ones are added
@@ -10,8 +11,8 @@ export const eventTypesProperty = {
   maxItems: EVENT_TYPES.length,
   uniqueItems: true,
   items: { type: 'string', enum: [...EVENT_TYPES], 'x-message': `must be one of ${EVENT_TYPES.join(', ')}` },
-  description: `Every event type the site receives. Must include the five always sent (${ALWAYS_SENT_EVENT_TYPES.join(', ')}); add intent.received, intent.auto_cancelled, intent.late_arrival or intent.topped_up to receive them too. Omitted: unchanged.`,
-  examples: [[...ALWAYS_SENT_EVENT_TYPES, 'intent.topped_up']],
+  description: `Every event type the site receives. Must include the five always sent (${ALWAYS_SENT_EVENT_TYPES.join(', ')}); add ${OPT_IN_EVENT_TYPES.slice(0, -1).join(', ')} or ${OPT_IN_EVENT_TYPES.at(-1)} to receive them too. Omitted: unchanged.`,
+  examples: [[...ALWAYS_SENT_EVENT_TYPES, OPT_IN_EVENT_TYPES.at(-1)]],
 } as const;
 
 /**

@@ -170,6 +170,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/external/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the site's balance movements, newest first
+         * @description Every movement of the calling site's `available` and `reserved` balances (one leg of a journal posting each), newest first, in pages joined by an opaque `nextCursor`; `createdFrom` inclusive, `createdTo` exclusive. A test key sees its sandbox's movements only.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/balance-statements/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify signed balance statements
+         * @description The ed25519 public keys whose `keyId` a statement names; the same keys are printed in docs/api.md.
+         */
+        get: operations["getBalanceStatementKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external/balance-statements/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One finished day's signed balance statement
+         * @description The calling site's balance movements of one calendar day in Europe/Istanbul (`YYYY-MM-DD`, by each movement's `createdAt`), with the opening and closing balances, signed with ed25519 over the canonical JSON of the rest. Only finished days: today, a future day, or a day that ended less than five minutes ago answers 409 `conflict` with reason `statement_not_final`. The same day answers the same bytes every time.
+         */
+        get: operations["getBalanceStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/external/events": {
         parameters: {
             query?: never;
@@ -423,7 +483,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.approved` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
+         * @description An operator (or the straight-through rule) approved the deposit: credit the user `data.amount`. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_intent_approved"];
         delete?: never;
@@ -443,7 +503,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.rejected` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
+         * @description An operator rejected the deposit (`data.rejectedReason` says why): credit nothing. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_intent_rejected"];
         delete?: never;
@@ -463,7 +523,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.sent` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
+         * @description The money was sent to the beneficiary's IBAN: the withdrawal is final unless the bank returns it (`withdrawal.returned`). Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_sent"];
         delete?: never;
@@ -483,7 +543,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.rejected` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
+         * @description An operator rejected the withdrawal (`data.rejectedReason` says why): no money was sent; restore the user's balance. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_rejected"];
         delete?: never;
@@ -503,7 +563,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `withdrawal.returned` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
+         * @description The beneficiary's bank returned a sent payout (`data.returnReason` says why): restore the user's balance. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent to every site.
          */
         post: operations["webhook_withdrawal_returned"];
         delete?: never;
@@ -523,7 +583,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.received` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         * @description Money reached the deposit and it now waits for an operator's review (once per transfer that adds money). Do not credit yet: wait for `intent.approved`. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
          */
         post: operations["webhook_intent_received"];
         delete?: never;
@@ -543,7 +603,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.auto_cancelled` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         * @description Nobody paid before `expiresAt`: the deposit was cancelled automatically (written in the same transaction as the cancellation). Close the pending deposit. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
          */
         post: operations["webhook_intent_auto_cancelled"];
         delete?: never;
@@ -563,7 +623,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.late_arrival` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         * @description Money arrived after the deposit expired. An operator decides what happens to it (approval, a rejection or a return to the sender); do not credit yet. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
          */
         post: operations["webhook_intent_late_arrival"];
         delete?: never;
@@ -583,7 +643,7 @@ export interface webhooks {
         put?: never;
         /**
          * The `intent.topped_up` event
-         * @description Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         * @description An operator credited money that arrived after approval to the approved deposit (above). Credit `topUp.amount`. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
          */
         post: operations["webhook_intent_topped_up"];
         delete?: never;
@@ -943,6 +1003,152 @@ export interface components {
             /** @enum {string} */
             currency: "TRY";
         };
+        BalanceTransaction: {
+            /**
+             * Format: uuid
+             * @description The movement, stable: the same movement always has the same id.
+             */
+            id: string;
+            /**
+             * @description The balance it moved.
+             * @enum {string}
+             */
+            balance: "available" | "reserved";
+            /**
+             * @description What moved it.
+             * @enum {string}
+             */
+            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned";
+            /** @description Minor units (kurus), signed: positive adds to the balance, negative takes from it. */
+            amount: string;
+            /** @enum {string} */
+            currency: "TRY";
+            /**
+             * Format: uuid
+             * @description The deposit intent that moved it; null for a withdrawal.
+             */
+            intentId: string | null;
+            /**
+             * Format: uuid
+             * @description The withdrawal that moved it; null for a deposit.
+             */
+            withdrawalId: string | null;
+            /** @description The deposit's or withdrawal's reference. */
+            referenceNo: string;
+            /**
+             * Format: date-time
+             * @description When the posting was made; it decides the statement day.
+             */
+            createdAt: string;
+        };
+        BalanceTransactionList: {
+            data: components["schemas"]["BalanceTransaction"][];
+            /** @description Opaque. Null when the range is exhausted. */
+            nextCursor: string | null;
+        };
+        BalanceStatementMovement: {
+            /**
+             * Format: uuid
+             * @description The movement, stable: the same movement always has the same id.
+             */
+            id: string;
+            /**
+             * @description The balance it moved.
+             * @enum {string}
+             */
+            balance: "available" | "reserved";
+            /**
+             * @description What moved it.
+             * @enum {string}
+             */
+            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned";
+            /** @description Minor units (kurus), signed: positive adds to the balance, negative takes from it. */
+            amount: string;
+            /** @enum {string} */
+            currency: "TRY";
+            /**
+             * Format: uuid
+             * @description The deposit intent that moved it; null for a withdrawal.
+             */
+            intentId: string | null;
+            /**
+             * Format: uuid
+             * @description The withdrawal that moved it; null for a deposit.
+             */
+            withdrawalId: string | null;
+            /** @description The deposit's or withdrawal's reference. */
+            referenceNo: string;
+            /**
+             * Format: date-time
+             * @description When the posting was made; it decides the statement day.
+             */
+            createdAt: string;
+            /** @description The moved balance after this movement, in statement order (kurus). */
+            balanceAfter: string;
+        };
+        BalanceStatement: {
+            /** @enum {string} */
+            format: "kasa.balance-statement.v1";
+            /**
+             * Format: uuid
+             * @description The site (its sandbox for a test key) the statement is of.
+             */
+            siteId: string;
+            /** @description false for the sandbox of a test key. */
+            livemode: boolean;
+            /** @description The calendar day in Europe/Istanbul. */
+            date: string;
+            /** @enum {string} */
+            timeZone: "Europe/Istanbul";
+            /**
+             * Format: date-time
+             * @description Start of the day (inclusive), UTC.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the day (exclusive), UTC.
+             */
+            to: string;
+            /** @enum {string} */
+            currency: "TRY";
+            /** @description The balances at `from`. */
+            opening: {
+                /** @description Minor units (kurus), as a string; the site is owed this much. */
+                available: string;
+                /** @description Minor units (kurus), as a string; the site is owed this much. */
+                reserved: string;
+            };
+            /** @description The balances at `to`: opening plus the day's movements of each balance. */
+            closing: {
+                /** @description Minor units (kurus), as a string; the site is owed this much. */
+                available: string;
+                /** @description Minor units (kurus), as a string; the site is owed this much. */
+                reserved: string;
+            };
+            /** @description Every movement of the day, oldest first (createdAt, then id). */
+            movements: components["schemas"]["BalanceStatementMovement"][];
+            signature: {
+                /** @enum {string} */
+                algorithm: "ed25519";
+                /** @description Which published key (`GET /balance-statements/keys`) verifies it. */
+                keyId: string;
+                /** @description base64 ed25519 signature of the canonical JSON of every other member (keys sorted, no spaces), UTF-8. */
+                value: string;
+            };
+        };
+        BalanceStatementKeys: {
+            keys: {
+                /** @description The first 16 hex characters of the SHA-256 of the raw public key. */
+                keyId: string;
+                /** @enum {string} */
+                algorithm: "ed25519";
+                /** @description The raw 32-byte ed25519 public key, base64. */
+                publicKey: string;
+                /** @description The same key as an SPKI PEM document. */
+                publicKeyPem: string;
+            }[];
+        };
         RecoverEventsResponse: {
             /** @description How many DEAD events were put back for delivery. */
             replayed: number;
@@ -1203,7 +1409,7 @@ export interface components {
              * @description Which case of `error` this is, where a caller must tell cases apart (the cases of `conflict`, and of an operator's second factor on `unauthorized` and `forbidden`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
              * @enum {string}
              */
-            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token" | "otp_already_enrolled" | "otp_not_pending" | "otp_not_enrolled" | "second_approver_required" | "not_exact_match" | "nothing_to_batch" | "sandbox_payout" | "idempotency_record_lost" | "otp_required" | "otp_invalid" | "otp_enrollment_required" | "step_up_required" | "site_scope";
+            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token" | "otp_already_enrolled" | "otp_not_pending" | "otp_not_enrolled" | "second_approver_required" | "not_exact_match" | "nothing_to_batch" | "sandbox_payout" | "compliance_hold" | "idempotency_record_lost" | "statement_not_final" | "otp_required" | "otp_invalid" | "otp_enrollment_required" | "step_up_required" | "site_scope";
             errors?: {
                 field: string;
                 message: string;
@@ -2541,6 +2747,375 @@ export interface operations {
                      *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                createdFrom?: string;
+                createdTo?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0d5c7b1e-2f4a-4c3b-9e8d-7a6b5c4d3e2f",
+                     *           "balance": "available",
+                     *           "type": "deposit",
+                     *           "amount": "150000",
+                     *           "currency": "TRY",
+                     *           "intentId": "8b0f2a1e-6c3d-4e5f-9a7b-1c2d3e4f5a6b",
+                     *           "withdrawalId": null,
+                     *           "referenceNo": "KD7K2M9PQR",
+                     *           "createdAt": "2026-01-31T12:01:05.210Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransactionList"];
+                };
+            };
+            /** @description validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#validation_failed",
+                     *       "title": "The request is not valid",
+                     *       "status": 400,
+                     *       "detail": "The request body is not valid; nothing was created.",
+                     *       "error": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "must be a string of digits in minor units (kurus) with no leading zero, sign or decimal point"
+                     *         }
+                     *       ],
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalanceStatementKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "keyId": "c667a5ba0da2148d",
+                     *           "algorithm": "ed25519",
+                     *           "publicKey": "PDQx/v/f5hc4c+LI2Qxp2htQNTx215VJ+r37c+zjUYY=",
+                     *           "publicKeyPem": "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAPDQx/v/f5hc4c+LI2Qxp2htQNTx215VJ+r37c+zjUYY=\n-----END PUBLIC KEY-----\n"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceStatementKeys"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The rate limit of this API key is exceeded; retry after Retry-After seconds.",
+                     *       "error": "rate_limited",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalanceStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A calendar day in Europe/Istanbul, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed statement */
+            200: {
+                headers: {
+                    /** @description Remaining requests and seconds until reset: `"default";r=<n>;t=<s>`. */
+                    RateLimit?: string;
+                    /** @description The key's quota: `"default";q=60;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Request id; a valid incoming one is kept. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "format": "kasa.balance-statement.v1",
+                     *       "siteId": "3f2b1c0d-9e8a-4b7c-8d6e-5f4a3b2c1d0e",
+                     *       "livemode": true,
+                     *       "date": "2026-01-31",
+                     *       "timeZone": "Europe/Istanbul",
+                     *       "from": "2026-01-30T21:00:00.000Z",
+                     *       "to": "2026-01-31T21:00:00.000Z",
+                     *       "currency": "TRY",
+                     *       "opening": {
+                     *         "available": "1100000",
+                     *         "reserved": "50000"
+                     *       },
+                     *       "closing": {
+                     *         "available": "1250000",
+                     *         "reserved": "50000"
+                     *       },
+                     *       "movements": [
+                     *         {
+                     *           "id": "0d5c7b1e-2f4a-4c3b-9e8d-7a6b5c4d3e2f",
+                     *           "balance": "available",
+                     *           "type": "deposit",
+                     *           "amount": "150000",
+                     *           "currency": "TRY",
+                     *           "intentId": "8b0f2a1e-6c3d-4e5f-9a7b-1c2d3e4f5a6b",
+                     *           "withdrawalId": null,
+                     *           "referenceNo": "KD7K2M9PQR",
+                     *           "createdAt": "2026-01-31T12:01:05.210Z",
+                     *           "balanceAfter": "1250000"
+                     *         }
+                     *       ],
+                     *       "signature": {
+                     *         "algorithm": "ed25519",
+                     *         "keyId": "c667a5ba0da2148d",
+                     *         "value": "PZP3lhjdj5JzS70/ASuSsipOmXb+vJl8FpMkfMbn8Zw5WEgbwBehqsJ5VEyWYQ3PGq5CSiGpNjZR4NtIwkEWDw=="
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceStatement"];
+                };
+            };
+            /** @description validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.kasa.example/errors.md#unauthorized",
+                     *       "title": "Missing or invalid credentials",
+                     *       "status": 401,
+                     *       "detail": "The API key is not valid.",
+                     *       "error": "unauthorized",
+                     *       "requestId": "4c0f3c1e-0b7e-4f57-9d7c-3f1f0b1d2a10"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict with reason statement_not_final: the day has not finished yet (or a posting of it may still be committing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5131,7 +5706,7 @@ export interface operations {
                  *       "data": {
                  *         "intentId": "3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11",
                  *         "referenceNo": "KD7MX4Q2RH",
-                 *         "status": "APPROVED",
+                 *         "status": "REJECTED",
                  *         "amount": "150000",
                  *         "currency": "TRY",
                  *         "approvedAt": "2026-01-31T12:09:41.512Z",
@@ -5283,7 +5858,7 @@ export interface operations {
                  *       "data": {
                  *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
                  *         "referenceNo": "KW4HN8P2TA",
-                 *         "status": "SENT",
+                 *         "status": "REJECTED",
                  *         "amount": "50000",
                  *         "currency": "TRY",
                  *         "sentAt": "2026-01-31T15:20:03.004Z",
@@ -5360,7 +5935,7 @@ export interface operations {
                  *       "data": {
                  *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
                  *         "referenceNo": "KW4HN8P2TA",
-                 *         "status": "SENT",
+                 *         "status": "RETURNED",
                  *         "amount": "50000",
                  *         "currency": "TRY",
                  *         "sentAt": "2026-01-31T15:20:03.004Z",

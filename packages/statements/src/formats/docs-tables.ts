@@ -12,10 +12,18 @@ export const GENERATED_TABLES: Record<string, () => string> = {
 
 /** `markdown` with the text between each `<!-- NAME:start ... -->` and `<!-- NAME:end -->` made anew. */
 export function withGeneratedTables(markdown: string): string {
+  return withGeneratedBlocks(markdown, GENERATED_TABLES, 'docs/statements.md');
+}
+
+/**
+ * `markdown` (the file `file`) with the text between each `<!-- NAME:start ... -->` and `<!-- NAME:end -->` made anew
+ * by `tables[NAME]`; a block missing from the file is an error naming it.
+ */
+export function withGeneratedBlocks(markdown: string, tables: Record<string, () => string>, file: string): string {
   let out = markdown;
-  for (const [name, make] of Object.entries(GENERATED_TABLES)) {
+  for (const [name, make] of Object.entries(tables)) {
     const block = new RegExp(`(<!-- ${name}:start[^>]*-->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
-    if (!block.test(out)) throw new Error(`docs/statements.md has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
+    if (!block.test(out)) throw new Error(`${file} has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
     out = out.replace(block, (_, start: string, end: string) => `${start}\n${make()}\n\n${end}`);
   }
   return out;
@@ -23,7 +31,7 @@ export function withGeneratedTables(markdown: string): string {
 
 function formatsTable(): string {
   const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(', ');
-  return table(
+  return markdownTable(
     ['Format', 'Content types that name it', 'A generic type is settled when', 'File endings', 'Picked as'],
     STATEMENT_FORMATS.map((format) => [
       format.label,
@@ -36,7 +44,7 @@ function formatsTable(): string {
 }
 
 function bankProfilesTable(): string {
-  const sourced = table(
+  const sourced = markdownTable(
     ['Bank', 'IBAN bank code', "Sender's name", 'Source'],
     BANK_PROFILES.map((profile: BankProfile) => [
       profile.bank,
@@ -50,7 +58,7 @@ function bankProfilesTable(): string {
 }
 
 /** A Markdown table laid out as Prettier lays it out (columns padded to their widest cell), so the check stays green. */
-function table(header: string[], rows: string[][]): string {
+export function markdownTable(header: string[], rows: string[][]): string {
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
   const all = [header, ...rows].map((row) => row.map(escape));
   const widths = header.map((_, column) => Math.max(3, ...all.map((row) => width(row[column] ?? ''))));

@@ -1,4 +1,4 @@
-import type { StatementFormat, StatementsRead } from '../statement.js';
+import type { StatementsRead } from '../statement.js';
 
 /**
  * One statement format, declared once: what names it (content types, file extensions, the word an operator picks),
@@ -6,7 +6,8 @@ import type { StatementFormat, StatementsRead } from '../statement.js';
  * its row in docs/statements.md. The registry (formats/index.ts) derives every table from these.
  */
 export interface StatementFormatDescriptor {
-  readonly name: StatementFormat;
+  /** Its name in an import's answer (`format`) and in the stored statement. */
+  readonly name: string;
   /** The word an operator picks it by: the console's format select and the CLI's `--format`. */
   readonly choice: string;
   /** How people call it, in the console and the docs. */
@@ -22,6 +23,11 @@ export interface StatementFormatDescriptor {
   /** 0 (not this format) to 1 (certainly this format), from the body alone; the surest non-zero guess wins. */
   detect(body: string): number;
   parse(body: string): StatementsRead;
+  /**
+   * The body without its transport envelope (a SWIFT frame's SOH and ETX), for the check that a body holds no
+   * control characters; absent when the format has none.
+   */
+  readonly withoutEnvelope?: (body: string) => string;
   /** Files in packages/statements/test/samples that must parse as this format. */
   readonly samples: readonly string[];
   /** docs/statements.md's "Which format" table: how a body is recognised, in words. */

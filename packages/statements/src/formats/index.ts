@@ -1,4 +1,4 @@
-import { StatementError, type StatementFormat } from '../statement.js';
+import { StatementError } from '../statement.js';
 import { camt053Format } from './camt053.format.js';
 import { csvFormat } from './csv.format.js';
 import type { StatementFormatDescriptor } from './format.js';
@@ -13,10 +13,10 @@ export type { StatementFormatDescriptor } from './format.js';
  */
 export const STATEMENT_FORMATS = [camt053Format, mt940Format, csvFormat] as const satisfies readonly StatementFormatDescriptor[];
 
-// Every StatementFormat has a descriptor: a format left out of the list fails to compile here.
-type Undeclared = Exclude<StatementFormat, (typeof STATEMENT_FORMATS)[number]['name']>;
-const everyFormatDeclared: [Undeclared] extends [never] ? true : Undeclared = true;
-void everyFormatDeclared;
+/** A format Kasa reads: one of the registry's descriptors. */
+export type RegisteredFormat = (typeof STATEMENT_FORMATS)[number];
+/** A format's name, as an import's answer and a stored statement give it: one of the descriptors'. */
+export type StatementFormat = RegisteredFormat['name'];
 
 /** Types that say nothing about the format (a browser's or curl's default): the body decides. */
 export const GENERIC_CONTENT_TYPES: readonly string[] = ['text/plain', 'application/octet-stream'];
@@ -31,7 +31,7 @@ function names(format: StatementFormatDescriptor, type: string): boolean {
 }
 
 /** The format a content type names, or null for a generic or unknown one. */
-export function formatNamedBy(contentType: string): StatementFormatDescriptor | null {
+export function formatNamedBy(contentType: string): RegisteredFormat | null {
   const type = mediaType(contentType);
   return STATEMENT_FORMATS.find((format) => names(format, type)) ?? null;
 }
@@ -47,10 +47,10 @@ export function isStatementContentType(contentType: string): boolean {
  * The format of a body: the one its content type names, else the one its first characters point to most surely.
  * Throws a StatementError at line 1 when neither tells.
  */
-export function formatOf(body: string, contentType: string): StatementFormatDescriptor {
+export function formatOf(body: string, contentType: string): RegisteredFormat {
   const named = formatNamedBy(contentType);
   if (named) return named;
-  let best: { format: StatementFormatDescriptor; confidence: number } | null = null;
+  let best: { format: RegisteredFormat; confidence: number } | null = null;
   for (const format of STATEMENT_FORMATS) {
     const confidence = format.detect(body);
     if (confidence > 0 && (!best || confidence > best.confidence)) best = { format, confidence };
@@ -63,12 +63,12 @@ export function formatOf(body: string, contentType: string): StatementFormatDesc
 }
 
 /** The format an operator picked by its word (`camt`, `mt940`, `csv`), or null. */
-export function formatByChoice(choice: string): StatementFormatDescriptor | null {
+export function formatByChoice(choice: string): RegisteredFormat | null {
   return STATEMENT_FORMATS.find((format) => format.choice === choice) ?? null;
 }
 
 /** The format a file name's ending gives (`.xml`, `.sta`, ...), or null. */
-export function formatByFileName(fileName: string): StatementFormatDescriptor | null {
+export function formatByFileName(fileName: string): RegisteredFormat | null {
   const name = fileName.toLowerCase();
   return STATEMENT_FORMATS.find((format) => format.extensions.some((ext) => name.endsWith(ext))) ?? null;
 }

@@ -1,3 +1,4 @@
+import { withoutSwiftFrame } from '../mt940-envelope.js';
 import { parseMt940 } from '../mt940.parser.js';
 import type { StatementFormatDescriptor } from './format.js';
 
@@ -20,6 +21,8 @@ export const mt940Format = {
     return /^:20:/m.test(start.slice(0, ENVELOPE_ROOM)) ? 0.8 : 0;
   },
   parse: parseMt940,
+  // The SWIFT frame (SOH before an MT940 message, ETX after it) is envelope, not text holding control characters.
+  withoutEnvelope: withoutSwiftFrame,
   samples: ['mt940-two-statements.sta'],
   recognisedBy: 'the body starts with `:20:` or `{1:`, or a line starting `:20:` follows a header within 2,000 characters',
 } as const satisfies StatementFormatDescriptor;

@@ -21,9 +21,26 @@ import { payouts } from './messages/payouts.js';
 import { records } from './messages/records.js';
 import { review } from './messages/review.js';
 import { sites } from './messages/sites.js';
+import { screening } from './messages/screening.js';
+import { risk } from './messages/risk.js';
 
 /** Every area, by the prefix its keys start with (the catalogue test holds keys to their area's prefix). */
-export const AREAS = { common, auth, errors, components, client, review, sites, dashboard, payouts, records, money, csv } as const;
+export const AREAS = {
+  common,
+  auth,
+  errors,
+  components,
+  client,
+  review,
+  sites,
+  dashboard,
+  payouts,
+  records,
+  money,
+  csv,
+  screening,
+  risk,
+} as const;
 
 type AreaKey<A> = A extends Catalogue<infer K> ? K : never;
 export type MessageKey = { [A in keyof typeof AREAS]: AreaKey<(typeof AREAS)[A]> }[keyof typeof AREAS];

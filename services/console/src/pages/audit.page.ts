@@ -34,6 +34,8 @@ const ENTITY_TYPES = [
   'operator_token',
   'receiving_account',
   'ops_request',
+  'screening_hit',
+  'screening_list_version',
 ] as const;
 
 /** A kind of record as the operator reads it ("Deposit", "Yatırım"); an unknown kind as the ledger names it. */
@@ -86,9 +88,22 @@ const KNOWN_ACTIONS = [
   'OPERATOR.LOGIN_REFUSED',
   'ACCESS.REFUSED',
   'FOUR_EYES.REFUSED',
+  'SCREENING_LIST.IMPORTED',
+  'SCREENING.HELD',
+  'SCREENING.FIRST_DECISION',
+  'SCREENING.CLEARED',
+  'SCREENING.CONFIRMED',
+  'RISK.FLAGGED',
+  'RISK.REVIEWED',
+  'RISK.REPORT_EXPORTED',
   'OPERATOR.SECOND_FACTOR_ENROLLED',
   'OPERATOR.SECOND_FACTOR_DISABLED',
   'OPERATOR.RECOVERY_CODE_USED',
+  'ERASURE.REQUESTED',
+  'ERASURE.ANSWERED',
+  'ERASURE.COMPLETED',
+  'LEGAL_HOLD.PLACED',
+  'LEGAL_HOLD.RELEASED',
 ];
 
 const AMOUNT_KEYS = new Set(['amount', 'requestedAmount', 'receivedAmount', 'transferAmount', 'minAmount', 'maxAmount', 'approvedAmount']);

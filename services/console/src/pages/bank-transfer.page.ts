@@ -191,6 +191,7 @@ function detail(
         [tr('review.col.amount'), html`<strong>${formatTry(t.amount)}</strong>`],
         [tr('review.col.sender'), html`${t.senderName}<br /><code class="iban">${t.senderIban ? groupIban(t.senderIban) : '—'}</code>`],
         [tr('review.transfers.col.description'), t.description],
+        [tr('review.transfer.purpose'), t.purpose ? html`<code>${t.purpose}</code>` : null],
         [tr('review.transfers.col.bankTxId'), html`<code>${t.bankTxId}</code>`],
         [tr('review.col.received'), formatBooked(t.receivedAt, t.receivedTimeKnown)],
         [tr('review.transfers.col.deposit'), depositFact(t, deposit, sites)],

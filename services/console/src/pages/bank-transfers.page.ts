@@ -168,13 +168,32 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
     const statuses = statusTabs();
     const status = currentTab(statuses, ctx.query('status'), 'UNMATCHED');
     // Real money only: the sandboxes' simulated transfers are nobody's work (their deposit pages show them).
-    const page = await ctx.ops.call('listBankTransfers', { query: { status, mode: 'live', limit: '50', cursor: ctx.query('cursor') } });
+    // The declared transfer purpose the bank file gave (docs/statements.md): SALA, SUPP, ...; the ops API refuses what is no code.
+    const purpose = ctx.query('purpose')?.trim() || undefined;
+    const filters = { status, ...(purpose ? { purpose } : {}) };
+    const page = await ctx.ops.call('listBankTransfers', {
+      query: { ...filters, mode: 'live', limit: '50', cursor: ctx.query('cursor') },
+    });
     const extras = await listExtras(ctx, page.data);
     const body = html`<p class="actions">
         <a class="btn plain" href="/bank-transfers/record">${tr('review.transfers.record')}</a>
         <a class="btn plain" href="/statements">${tr('review.transfers.import')}</a>
       </p>
       ${tabs('/bank-transfers', status, statuses)}
+      <form method="get" action="/bank-transfers" class="filters" data-purpose-filter>
+        <input type="hidden" name="status" value="${status}" />
+        <label
+          >${tr('review.transfers.purposeFilter')}
+          <input
+            type="text"
+            name="purpose"
+            value="${purpose ?? ''}"
+            size="8"
+            maxlength="35"
+            placeholder="${tr('review.transfers.purposeExample')}"
+        /></label>
+        <button class="btn plain" type="submit">${tr('review.transfers.filter')}</button>
+      </form>
       <p class="hint">${tr('review.transfers.hint')}</p>
       ${table({
         columns: [
@@ -189,7 +208,7 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
         rowId: (t) => t.bankTransferId,
         empty: tr('review.transfers.empty'),
       })}
-      ${nextPageLink('/bank-transfers', { status }, page.nextCursor)} ${exportCsvLink('bank-transfers', { status, mode: 'live' })}`;
+      ${nextPageLink('/bank-transfers', filters, page.nextCursor)} ${exportCsvLink('bank-transfers', { ...filters, mode: 'live' })}`;
     ctx.render(tr('review.transfers.title'), 'transfers', body);
   });
 

@@ -73,6 +73,22 @@ function autoApproveFields(rule: OpsSite['autoApprove']): SafeHtml {
 }
 
 /**
+ * The screening of deposit senders (admins with every site, like the straight-through rule: a compliance policy). The
+ * hidden `screenSendersInForm` says the box was on the form, so an unticked box reads as "off".
+ */
+function screenSendersFields(on: boolean): SafeHtml {
+  return html`<fieldset class="screen-senders">
+    <legend>${t('sites.screenSenders.title')}</legend>
+    <input type="hidden" name="screenSendersInForm" value="1" />
+    <label class="check"
+      ><input type="checkbox" name="screenDepositSenders" value="on" ${on ? html` checked=""` : ''} />
+      ${t('sites.screenSenders.label')}</label
+    >
+    <p class="hint">${t('sites.screenSenders.hint')}</p>
+  </fieldset>`;
+}
+
+/**
  * The form an admin changes the site's other settings with, filled with the current ones (amounts in lira, as the
  * tables write them). One labelled field per setting; {@link changedSettings} reads them back. The webhook URL has
  * its own form ({@link webhookUrlForm}), beside the test webhook it is checked with.
@@ -117,6 +133,7 @@ function settingsForm(ctx: PageContext, site: OpsSite): SafeHtml {
       /><small>${t('sites.field.dualApprovalHint')}</small></label
     >
     ${ctx.operator.scoped ? '' : autoApproveFields(site.autoApprove)}
+    ${ctx.operator.scoped ? '' : screenSendersFields(site.screenDepositSenders)}
     <div class="form-end"><button type="submit" class="btn primary">${t('sites.settings.save')}</button></div>
   </form>`;
 }
@@ -164,6 +181,7 @@ export function siteSettingsSection(ctx: PageContext, site: OpsSite, health: Sit
           site.dualApprovalAbove === null ? t('sites.fact.serviceDefault') : formatTry(site.dualApprovalAbove),
         ],
         [t('sites.fact.autoApprove'), autoApproveLine(site.autoApprove)],
+        [t('sites.fact.screenSenders'), t(site.screenDepositSenders ? 'sites.screenSenders.on' : 'sites.screenSenders.off')],
         [t('sites.fact.created'), formatTime(site.createdAt)],
       ])}
       <p class="muted">
@@ -237,6 +255,10 @@ export function changedSettings(site: OpsSite, field: (name: string) => string):
   }
   const autoApprove = changedAutoApprove(site.autoApprove, field, bad);
   if (autoApprove) out.autoApprove = autoApprove;
+  if (field('screenSendersInForm') === '1') {
+    const screenDepositSenders = field('screenDepositSenders') === 'on';
+    if (screenDepositSenders !== site.screenDepositSenders) out.screenDepositSenders = screenDepositSenders;
+  }
   if (bad.length > 0) throw AppError.validation(bad, t('sites.settings.invalid'));
   return out;
 }

@@ -10,6 +10,7 @@ export type Section =
   | 'deposits'
   | 'withdrawals'
   | 'payouts'
+  | 'screening'
   | 'transfers'
   | 'returns'
   | 'deliveries'
@@ -18,6 +19,8 @@ export type Section =
   | 'reconciliation'
   | 'bank-accounts'
   | 'audit'
+  | 'erasure'
+  | 'risk'
   | 'search'
   // The operator's own account (two-factor authentication): reached from the e-mail in the header, not the navigation.
   | 'account';
@@ -28,6 +31,7 @@ const NAV: Array<[Section, SafeUrl]> = [
   ['deposits', safeUrl('/deposits')],
   ['withdrawals', safeUrl('/withdrawals')],
   ['payouts', safeUrl('/payouts')],
+  ['screening', safeUrl('/screening')],
   ['transfers', safeUrl('/bank-transfers')],
   ['returns', safeUrl('/returns')],
   ['deliveries', safeUrl('/deliveries')],
@@ -36,10 +40,14 @@ const NAV: Array<[Section, SafeUrl]> = [
   ['reconciliation', safeUrl('/reconciliation')],
   ['bank-accounts', safeUrl('/receiving-accounts')],
   ['audit', safeUrl('/audit')],
+  ['erasure', safeUrl('/erasure-requests')],
+  ['risk', safeUrl('/risk-flags')],
 ];
 
 /** Sections about the house's own money, which an operator limited to some sites may not open (403 `site_scope`). */
-const HOUSE_WIDE = new Set<Section>(['payouts', 'reconciliation', 'bank-accounts']);
+const HOUSE_WIDE = new Set<Section>(['payouts', 'screening', 'reconciliation', 'bank-accounts', 'erasure', 'risk']);
+/** Sections only admins may open (the ops API refuses a reviewer 403): the compliance queues of screening and risk flags. */
+const ADMIN_ONLY = new Set<Section>(['screening', 'risk']);
 
 /** What every page's frame shows besides its body. */
 export interface Frame {
@@ -103,7 +111,7 @@ function header(frame: Frame): SafeHtml {
       </div>
     </div>
     <nav aria-label="${t('common.sections')}">
-      ${NAV.filter(([key]) => !(op.scoped && HOUSE_WIDE.has(key))).map(
+      ${NAV.filter(([key]) => !(op.scoped && HOUSE_WIDE.has(key)) && !(op.role !== 'ADMIN' && ADMIN_ONLY.has(key))).map(
         ([key, href]) =>
           html`<a href="${href}" ${key === frame.section ? html` class="current" aria-current="page"` : ''}
             >${t(`common.nav.${key as NavSection}`)}${key === 'review' ? html` <span class="nav-count" data-live-count="review" hidden></span>` : ''}</a

@@ -69,6 +69,15 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   partnerRoute(router, 'getBalance', async (req, res) => {
     sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance`, req.requestId));
   });
+  list('listBalanceTransactions', 'balance/transactions', (query) => parseRequest('listBalanceTransactions', query, LIST_FILTERS_INVALID));
+  // Before `/balance-statements/:date`, which would take `keys` for a day.
+  partnerRoute(router, 'getBalanceStatementKeys', async (req, res) => {
+    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance/statements/keys`, req.requestId));
+  });
+  partnerRoute(router, 'getBalanceStatement', async (req, res) => {
+    const date = encodeURIComponent(pathParam(req, 'date'));
+    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance/statements/${date}`, req.requestId));
+  });
 
   router.use(webhookConfigRoutes(deps));
   router.use(eventRoutes(deps));

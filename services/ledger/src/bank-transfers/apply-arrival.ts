@@ -2,9 +2,10 @@ import type { Deposit, Prisma } from '@kasa/db';
 import type { Actor, AuditEntry } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import { writeAudit } from '../shared/audit.repository.js';
-import { writeArrivalEvents } from '../outbox/arrival-events.js';
+import { writeArrivalEvents } from '../deposits/arrival-events.js';
 import type { WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
+import { screenSenders, type SenderScreeningDeps } from '../screening/screen-senders.js';
 import { arrivalEffect } from './arrival.js';
 
 /** The transfer whose money reaches an intent. */
@@ -13,6 +14,7 @@ export interface ArrivingTransfer {
   amount: bigint;
   receivedAt: Date;
   bankTxId: string;
+  senderName: string;
 }
 
 /** What a transfer's money does to a locked intent: the row's fields to write, the row after, and its audit entry. */
@@ -71,13 +73,14 @@ export function arrivalChange(
 
 /**
  * Applies a transfer's money to a locked intent inside the caller's transaction ({@link arrivalChange}): one
- * conditional write, its audit entry and the opt-in events the site chose (`intent.received`, `intent.late_arrival`;
- * docs/webhooks.md), which the caller publishes once committed. Returns the updated deposit and those events, or null
+ * conditional write, its audit entry, the sender's screening where the site's policy asks for it (screen-senders.ts)
+ * and the opt-in events the site chose (`intent.received`, `intent.late_arrival`; docs/webhooks.md), which the caller
+ * publishes once committed. Returns the updated deposit and those events, or null
  * when the intent was already decided.
  */
 export async function applyArrival(
   tx: Prisma.TransactionClient,
-  deps: { depositReview: DepositReviewRepository; clock: Clock; config: { arrivalClockSkewMs: number } },
+  deps: SenderScreeningDeps & { depositReview: DepositReviewRepository; clock: Clock; config: { arrivalClockSkewMs: number } },
   actor: Actor,
   deposit: Deposit,
   transfer: ArrivingTransfer,
@@ -88,5 +91,6 @@ export async function applyArrival(
   const updated = await deps.depositReview.updateDeposit(tx, deposit.id, deposit.status, change.data);
   if (!updated) return null;
   await writeAudit(tx, change.audit);
+  await screenSenders(tx, deps, [{ depositId: updated.id, siteId: updated.siteId, senderName: transfer.senderName }]);
   return { deposit: updated, events: await writeArrivalEvents(tx, { before: deposit, after: updated, requestId }) };
 }

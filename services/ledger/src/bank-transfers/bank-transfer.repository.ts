@@ -1,7 +1,7 @@
 import { Prisma, type BankTransfer, type BankTransferStatus, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { columnsOf, lockRow } from '../shared/row-lock.repository.js';
-import { transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { transferScopeWhere, type SiteScope } from '../shared/site-scope.js';
 import { transferLineKey } from './line-key.js';
 
 type Tx = Prisma.TransactionClient;
@@ -13,6 +13,8 @@ export interface NewBankTransfer {
   senderName: string;
   senderIban: string;
   description: string;
+  /** The declared purpose the bank file gave the line (docs/statements.md), if any. */
+  purpose?: string | null;
   receivedAt: Date;
   /** False when the bank gave the booking date alone (`receivedAt` is midnight UTC of that day); default true. */
   receivedTimeKnown?: boolean;
@@ -54,17 +56,18 @@ export class BankTransferRepository {
     const keys = inputs.map(transferLineKey);
     const rows = await tx.$queryRaw<Array<{ id: string; lineKey: string; inserted: boolean }>>`
       INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
-        received_time_known, status, receiving_account_id, statement_id, livemode, created_at)
+        received_time_known, status, receiving_account_id, statement_id, livemode, purpose, created_at)
       SELECT gen_random_uuid(), l.bank_tx_id, l.line_key, l.hand_entry, l.amount, l.currency, l.sender_name, l.sender_iban, l.description,
-        l.received_at, l.received_time_known, 'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, now()
+        l.received_at, l.received_time_known, 'UNMATCHED'::"BankTransferStatus", l.receiving_account_id, l.statement_id, l.livemode, l.purpose, now()
       FROM unnest(${inputs.map((t) => t.bankTxId)}::text[], ${keys}::text[], ${inputs.map((t) => t.handEntry ?? false)}::boolean[],
         ${inputs.map((t) => t.amount.toString())}::bigint[], ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[],
         ${inputs.map((t) => t.senderIban)}::text[], ${inputs.map((t) => t.description)}::text[],
         ${inputs.map((t) => t.receivedAt.toISOString())}::timestamptz[], ${inputs.map((t) => t.receivedTimeKnown ?? true)}::boolean[],
         ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[],
-        ${inputs.map((t) => t.statementId ?? null)}::uuid[], ${inputs.map((t) => t.livemode ?? true)}::boolean[])
+        ${inputs.map((t) => t.statementId ?? null)}::uuid[], ${inputs.map((t) => t.livemode ?? true)}::boolean[],
+        ${inputs.map((t) => t.purpose ?? null)}::text[])
         WITH ORDINALITY AS l(bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
-          received_time_known, receiving_account_id, statement_id, livemode, ord)
+          received_time_known, receiving_account_id, statement_id, livemode, purpose, ord)
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, line_key) DO UPDATE SET statement_id = EXCLUDED.statement_id
         WHERE bank_transfers.statement_id IS NULL AND EXCLUDED.statement_id IS NOT NULL
@@ -114,10 +117,10 @@ export class BankTransferRepository {
     const inserted = await tx.$queryRaw<BankTransfer[]>`
       INSERT INTO bank_transfers (id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
         received_time_known, status, intent_id, unmatched_reason, match_reasons, suggestions, receiving_account_id, statement_id, livemode,
-        created_at)
+        purpose, created_at)
       SELECT l.id, l.bank_tx_id, l.line_key, l.hand_entry, l.amount, l.currency, l.sender_name, l.sender_iban, l.description,
         l.received_at, l.received_time_known, l.status::"BankTransferStatus", l.intent_id, l.unmatched_reason, l.match_reasons,
-        l.suggestions, l.receiving_account_id, l.statement_id, l.livemode, now()
+        l.suggestions, l.receiving_account_id, l.statement_id, l.livemode, l.purpose, now()
       FROM unnest(${ids}::uuid[], ${inputs.map((t) => t.bankTxId)}::text[], ${inputs.map(transferLineKey)}::text[],
         ${inputs.map((t) => t.handEntry ?? false)}::boolean[], ${inputs.map((t) => t.amount.toString())}::bigint[],
         ${inputs.map((t) => t.currency)}::text[], ${inputs.map((t) => t.senderName)}::text[], ${inputs.map((t) => t.senderIban)}::text[],
@@ -126,10 +129,10 @@ export class BankTransferRepository {
         ${rows.map((r) => r.intentId)}::uuid[], ${rows.map((r) => r.unmatchedReason)}::text[],
         ${rows.map((r) => JSON.stringify(r.matchReasons))}::jsonb[], ${rows.map((r) => JSON.stringify(r.suggestions))}::jsonb[],
         ${inputs.map((t) => t.receivingAccountId ?? null)}::uuid[], ${inputs.map((t) => t.statementId ?? null)}::uuid[],
-        ${inputs.map((t) => t.livemode ?? true)}::boolean[])
+        ${inputs.map((t) => t.livemode ?? true)}::boolean[], ${inputs.map((t) => t.purpose ?? null)}::text[])
         WITH ORDINALITY AS l(id, bank_tx_id, line_key, hand_entry, amount, currency, sender_name, sender_iban, description, received_at,
           received_time_known, status, intent_id, unmatched_reason, match_reasons, suggestions, receiving_account_id, statement_id,
-          livemode, ord)
+          livemode, purpose, ord)
       ORDER BY l.ord
       ON CONFLICT (receiving_account_id, line_key) DO NOTHING
       RETURNING ${columnsOf(Prisma.BankTransferScalarFieldEnum, ['status'])}`;
@@ -218,7 +221,11 @@ export class BankTransferRepository {
       suggestions?: Prisma.InputJsonValue;
     },
   ): Promise<BankTransfer | null> {
-    const result = await tx.bankTransfer.updateMany({ where: { id, status: from }, data });
+    // Money newly credited to a deposit (an assignment, a top-up) is for the risk worker to evaluate again, in this commit.
+    const result = await tx.bankTransfer.updateMany({
+      where: { id, status: from },
+      data: data.intentId ? { ...data, riskCheckedAt: null } : data,
+    });
     return result.count === 1 ? tx.bankTransfer.findUnique({ where: { id } }) : null;
   }
 
@@ -251,12 +258,15 @@ export class BankTransferRepository {
     scope: SiteScope,
     /** The ops list's transaction (its statement timeout). */
     db: PrismaClient | Tx = this.db,
+    /** Only lines whose bank file declared this purpose (docs/statements.md). */
+    purpose?: string,
   ): Promise<BankTransfer[]> {
     return db.bankTransfer.findMany(
       keysetPage(
         {
           ...(statuses ? { status: { in: statuses } } : {}),
           ...(livemode !== undefined ? { livemode } : {}),
+          ...(purpose !== undefined ? { purpose } : {}),
           ...transferScopeWhere(scope),
         },
         window,

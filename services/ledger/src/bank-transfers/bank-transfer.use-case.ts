@@ -1,11 +1,11 @@
 import type { BankTransfer, Deposit, Prisma } from '@kasa/db';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
-import { inTransaction, runTransition, type TransitionDeps } from '../shared/transition.js';
+import { inTransaction, runTransition, type TransitionDeps } from '../review/transition.js';
 import { assertTransferAction } from './bank-transfer.states.js';
 import { toDepositRecord, toOpsDeposit } from '../deposits/deposit.views.js';
 import { writeAudit } from '../shared/audit.repository.js';
@@ -14,13 +14,15 @@ import type { JournalRepository } from '../journal/journal.repository.js';
 import { toOpsBankTransfer } from './bank-transfer.views.js';
 import type { Clock } from '../shared/clock.js';
 import { applyArrival } from './apply-arrival.js';
+import { assertNotHeld } from '../screening/compliance-hold.js';
+import { screenSenders, type SenderScreeningDeps } from '../screening/screen-senders.js';
 import { recordArrival } from './record-arrival.js';
 import { explainMatch, storedSuggestions, type MatchReason } from './matching.js';
 import { findReferenceNos } from '../site-records/reference-no.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 
-export interface BankTransferDeps extends TransitionDeps {
+export interface BankTransferDeps extends TransitionDeps, SenderScreeningDeps {
   clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
@@ -259,11 +261,22 @@ export function topUpBankTransfer(
       // Step-up on what the deposit's credit becomes, read under its lock: approving 40,000 TL and topping it up by
       // 29,000 TL moves as much as approving 69,000 TL at once.
       requireStepUp(deps, request.caller, deposit.amount + transfer.amount);
+      // A top-up credits money at once, like an approval: never for a deposit a screening hit holds.
+      await assertNotHeld(deps, tx, 'deposit', deposit.id);
       const credited = await deps.depositReview.updateDeposit(tx, deposit.id, 'APPROVED', {
         amount: deposit.amount + transfer.amount,
         receivedAmount: (deposit.receivedAmount ?? 0n) + transfer.amount,
       });
       if (!credited) throw AppError.conflict('state_changed', 'The intent changed meanwhile; nothing was changed.');
+      // Nor from a sender a screening finds listed: the credit is refused and nothing is written (the transfer stays
+      // where it was, for an operator to set aside and a compliance officer to weigh).
+      const held = await screenSenders(tx, deps, [{ depositId: deposit.id, siteId: deposit.siteId, senderName: transfer.senderName }]);
+      if (held.length > 0) {
+        throw AppError.conflict(
+          'compliance_hold',
+          "The transfer's sender matches an entry of a sanctions or asset-freeze list: a top-up credits money at once, so it is refused. Nothing was changed; set the transfer aside and tell your compliance officer.",
+        );
+      }
       const reasons: MatchReason[] = findReferenceNos(transfer.description).includes(deposit.referenceNo)
         ? ['reference_exact', 'top_up']
         : ['top_up'];

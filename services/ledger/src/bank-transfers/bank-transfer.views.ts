@@ -20,6 +20,7 @@ export function toOpsBankTransfer(row: BankTransfer) {
     senderName: row.senderName,
     senderIban: row.senderIban,
     description: row.description,
+    purpose: row.purpose,
     receivedAt: row.receivedAt.toISOString(),
     receivedTimeKnown: row.receivedTimeKnown,
     receivingAccountId: row.receivingAccountId,

@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
 import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { foundOr404, isUuid } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -15,12 +14,23 @@ import {
 } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer, toOpsBankTransferDetail } from './bank-transfer.views.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { principalOf } from '../operators/operator-auth.js';
-import type { OperatorPrincipal } from '../operators/operator-principal.js';
-import { ensureInScope, scopeOf } from '../operators/site-scope.js';
+import { principalOf } from '../shared/operator-principal.js';
+import type { OperatorPrincipal } from '../shared/operator-principal.js';
+import { ensureInScope, scopeOf } from '../shared/site-scope.js';
+import type { BankTransferRepository } from './bank-transfer.repository.js';
+import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type BankTransfersOpsRoutesDeps = Parameters<typeof recordBankTransfer>[0] &
+  Parameters<typeof opsListRoute>[0] &
+  Parameters<typeof closedIntentOf>[0] &
+  Parameters<typeof topUpBankTransfer>[0] & {
+    bankTransfers: BankTransferRepository;
+    depositReview: DepositReviewRepository;
+  };
 
 /** Incoming money (`/ops/v1/bank-transfers`): record (matched by reference), the unmatched queue, and manual assignment. */
-export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
+export function bankTransferOpsRoutes(deps: BankTransfersOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'recordBankTransfer', jsonBody, async (req, res) => {
@@ -54,6 +64,7 @@ export function bankTransferOpsRoutes(deps: LedgerDeps): Router {
           filters.mode ? filters.mode === 'live' : undefined,
           scope,
           tx,
+          filters.purpose,
         ),
       toItem: toOpsBankTransfer,
     }),

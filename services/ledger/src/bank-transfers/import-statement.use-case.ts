@@ -10,11 +10,11 @@ import {
 } from '@kasa/statements';
 import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { inTransaction } from '../shared/transition.js';
+import { inTransaction } from '../review/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { ReceivingBankAccount } from '@kasa/db';
 import {
@@ -27,11 +27,13 @@ import {
   type RecordLinesDeps,
 } from './record-lines.js';
 import type { FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
 import { toImportedLine } from './line-outcomes.js';
 
 export interface ImportStatementDeps extends RecordLinesDeps, FollowUpDeps {
   accounts: ReceivingAccountRepository;
   config: RecordLinesDeps['config'] & FollowUpDeps['config'];
+  screenings: ScreeningRepository;
 }
 
 /** What importing a file did; `created: 0` when every line was imported before. */

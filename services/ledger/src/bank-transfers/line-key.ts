@@ -1,3 +1,4 @@
+import { bookingDay } from '../shared/istanbul-day.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
 
 /**
@@ -10,23 +11,6 @@ import type { NewBankTransfer } from './bank-transfer.repository.js';
  * while the same file again, an overlapping statement, or an intraday then an end-of-day statement of the same day
  * give every line the key it had (same lines, same order), so nothing is recorded twice.
  */
-
-/** Turkey has kept UTC+03:00 all year since 2016 (as packages/statements reads a time without an offset). */
-const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
-
-/**
- * The booking day, `YYYY-MM-DD` in Istanbul: a statement's date-only line (midnight UTC of its day) and a connector's
- * line with a time on that day both land on the day the bank booked them.
- */
-export function bookingDay(at: Date): string {
-  return new Date(at.getTime() + ISTANBUL_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** The Istanbul calendar day `at` falls on, from its first to its last millisecond: what a date given alone means. */
-export function istanbulDay(at: Date): { start: Date; end: Date } {
-  const start = Date.parse(bookingDay(at)) - ISTANBUL_OFFSET_MS;
-  return { start: new Date(start), end: new Date(start + 86_400_000 - 1) };
-}
 
 /** Calendar days between two bookings (Istanbul), whatever their order. */
 export function daysApart(a: Date, b: Date): number {

@@ -1,6 +1,6 @@
 import type { StatementLine } from '@kasa/statements';
 import { UNMATCHED_REASON_TEXTS, type UnmatchedReason } from './arrival.js';
-import { bookingDay } from './line-key.js';
+import { bookingDay } from '../shared/istanbul-day.js';
 import { MATCH_REASON_TEXTS, type MatchReason, type Suggestion } from './matching.js';
 import type { StraightThroughDecision } from './straight-through.js';
 

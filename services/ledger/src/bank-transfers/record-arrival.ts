@@ -11,11 +11,12 @@ import { explainMatch, nearReferenceNos, rankSuggestions, type MatchReason, type
 import type { UnmatchedReason } from './arrival.js';
 import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
 import { transferLineKey } from './line-key.js';
-import { arrivalEventTypes } from '../outbox/arrival-events.js';
+import { arrivalEventTypes } from '../deposits/arrival-events.js';
 import { writeEventsIfSubscribed, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import { toDepositRecord } from '../deposits/deposit.views.js';
+import { screenSenders, type SenderScreeningDeps } from '../screening/screen-senders.js';
 
-export interface RecordArrivalDeps {
+export interface RecordArrivalDeps extends SenderScreeningDeps {
   clock: Clock;
   config: { arrivalClockSkewMs: number };
   bankTransfers: BankTransferRepository;
@@ -252,6 +253,12 @@ async function writeDecided(
   if ((await deps.depositReview.writeArrivals(tx, moved)) !== moved.length) {
     throw new Error('a deposit locked in this transaction changed under it');
   }
+  // The senders of the money credited, screened with the credit where the deposit's site asks for it.
+  await screenSenders(
+    tx,
+    deps,
+    decided.flatMap((d) => (d.matched ? [{ depositId: d.matched.id, siteId: d.matched.siteId, senderName: d.transfer.senderName }] : [])),
+  );
   await writeAudits(
     tx,
     decided.flatMap((d, index) => {

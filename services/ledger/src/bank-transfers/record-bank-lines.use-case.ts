@@ -2,11 +2,11 @@ import type { RequestOf } from '@kasa/contracts';
 import { normalizeIban } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { StatementLine } from '@kasa/statements';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { inTransaction } from '../shared/transition.js';
+import { inTransaction } from '../review/transition.js';
 import type { ImportStatementDeps } from './import-statement.use-case.js';
 import { afterLinesCommitted, countsOf, newTally, promiseLineWork, recordLines, type LineCounts } from './record-lines.js';
 
@@ -97,6 +97,7 @@ function lineOf(line: RequestOf<'recordBankLines'>['lines'][number]): StatementL
     counterpartyIban: line.senderIban.replace(/\s+/g, '') ? normalizeIban(line.senderIban) : null,
     endToEndId: null,
     returnReason: null,
+    purpose: line.purpose?.trim() || null,
     reversal: false,
     charges: null,
   };

@@ -13,7 +13,7 @@ import {
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { yieldToEventLoop } from '../shared/event-loop.js';
-import type { TransitionDeps } from '../shared/transition.js';
+import type { TransitionDeps } from '../review/transition.js';
 import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
@@ -434,6 +434,7 @@ function transferOf(line: StatementLine, { receivingAccountId, statementId }: Li
     senderName: (line.counterpartyName ?? '').slice(0, 140),
     senderIban: line.counterpartyIban ? normalizeIban(line.counterpartyIban) : '',
     description: line.description.slice(0, 500),
+    purpose: line.purpose,
     receivedAt: line.bookedAt,
     receivedTimeKnown: line.timeKnown,
     receivingAccountId,

@@ -2,11 +2,13 @@ import express, { type RequestHandler, type Router } from 'express';
 import { OPS_ROUTES, parseRequest } from '@kasa/contracts';
 import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
 import { isStatementContentType, UPLOAD_CONTENT_TYPES_TEXT } from '@kasa/statements';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { importStatement } from './import-statement.use-case.js';
 import { recordBankLines } from './record-bank-lines.use-case.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type StatementsOpsRoutesDeps = Parameters<typeof importStatement>[0];
 
 /** A bank connector's batch: up to 500 lines, far above the JSON routes' 64 KiB. */
 const LINES_MAX_BYTES = 1024 * 1024;
@@ -48,7 +50,7 @@ const statementBody: RequestHandler = (req, res, next) => {
  * Statement import (`/ops/v1/receiving-accounts/:accountId/statements`): a receiving account's bank statement file;
  * and a bank connector's lines (`.../lines`), the same path for lines that come one by one rather than in a file.
  */
-export function statementOpsRoutes(deps: LedgerDeps): Router {
+export function statementOpsRoutes(deps: StatementsOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'importStatement', statementBody, async (req, res) => {

@@ -1,16 +1,27 @@
 import express, { type Router } from 'express';
 import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { simulateTransfer } from '../sandbox/simulator.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
+import type { Clock } from '../shared/clock.js';
+import type { KasaConfig } from '@kasa/config';
+import type { PrismaClient } from '@kasa/db';
+import type { Logger } from '@kasa/logger';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type DepositPageRoutesDeps = Parameters<typeof simulateTransfer>[0] & {
+  clock: Clock;
+  config: KasaConfig;
+  db: PrismaClient;
+  logger: Logger;
+};
 
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
  * reaches the ledger or its logs: the gateway sends its SHA-256, which is what the ledger stores.
  */
-export function depositPageRoutes(deps: LedgerDeps): Router {
+export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
   const tokenHashOf = (req: express.Request): string => {

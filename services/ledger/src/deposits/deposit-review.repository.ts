@@ -2,7 +2,7 @@ import { Prisma, type Deposit, type DepositStatus, type PrismaClient } from '@ka
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { columnsOf, lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, type ReviewListFilter } from '../site-records/review-filters.js';
-import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { siteScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 type Db = PrismaClient | Tx;

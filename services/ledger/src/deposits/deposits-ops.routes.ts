@@ -2,7 +2,6 @@ import express, { type Router } from 'express';
 import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -12,11 +11,24 @@ import { approveDeposit, rejectDeposit } from './review-deposit.use-case.js';
 import { bulkApproveDeposits } from './bulk-approve.use-case.js';
 import { waitForRest } from './wait-for-rest.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { inScope, scopeOf } from '../operators/site-scope.js';
+import { inScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository } from '../operators/site-scope.repository.js';
+import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
+import type { PrismaClient } from '@kasa/db';
+import type { DepositReviewRepository } from './deposit-review.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type DepositsOpsRoutesDeps = Parameters<typeof opsListRoute>[0] &
+  Parameters<typeof approveDeposit>[0] &
+  Parameters<typeof bulkApproveDeposits>[0] &
+  Parameters<typeof waitForRest>[0] & {
+    bankTransfers: BankTransferRepository;
+    db: PrismaClient;
+    depositReview: DepositReviewRepository;
+  };
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
-export function depositOpsRoutes(deps: LedgerDeps): Router {
+export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
   const router = express.Router();
   const scopes = new SiteScopeRepository(deps.db);
 

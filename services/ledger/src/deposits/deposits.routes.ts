@@ -1,19 +1,28 @@
 import express, { type Router } from 'express';
 import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
-import { routerOf, type InternalRoute } from '../internal-routes.js';
+import { routerOf, type InternalRoute } from '../shared/internal-route.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createDeposit } from './create-deposit.use-case.js';
 import { toDepositListItem, toDepositRecord } from './deposit.views.js';
+import type { KasaConfig } from '@kasa/config';
+import type { CursorCodec } from '../shared/cursor.js';
+import type { DepositRepository } from './deposit.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type DepositsRoutesDeps = Parameters<typeof createDeposit>[0] & {
+  config: KasaConfig;
+  cursors: CursorCodec;
+  deposits: DepositRepository;
+};
 
 /**
  * The partner's deposits behind the gateway (`/internal/v1`). The gateway has authenticated the partner and
  * passes the site id in the path; every read is scoped by it, so another site's intent answers like a missing one.
  */
-export function depositRoutes(deps: LedgerDeps): Router {
+export function depositRoutes(deps: DepositsRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
   router.use(routerOf(depositHotRoutes(deps)));
@@ -29,7 +38,7 @@ export function depositRoutes(deps: LedgerDeps): Router {
 }
 
 /** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */
-export function depositHotRoutes(deps: LedgerDeps): InternalRoute[] {
+export function depositHotRoutes(deps: DepositsRoutesDeps): InternalRoute[] {
   const auth = internalAuth(deps.config.internalToken);
   return [
     {

@@ -10,13 +10,15 @@ import type { BankTransferRepository } from '../bank-transfers/bank-transfer.rep
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 import { writeAudits } from '../shared/audit.repository.js';
 import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
 import { requestRemainderReturns } from '../returns/sender-return.use-case.js';
-import { commitTransition, runTransition, type TransitionDeps, type TransitionOutcome } from '../shared/transition.js';
+import { assertNotHeld } from '../screening/compliance-hold.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
+import { commitTransition, runTransition, type TransitionDeps, type TransitionOutcome } from '../review/transition.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -29,6 +31,8 @@ export interface DepositReviewDeps extends TransitionDeps, StepUpDeps {
   journal: JournalRepository;
   bankTransfers: BankTransferRepository;
   senderReturns: SenderReturnRepository;
+  /** The holds screening hits put on deposits (their senders', docs/compliance.md). */
+  screenings: ScreeningRepository;
 }
 
 interface Step<Decision extends { to: DepositStatus }> {
@@ -70,7 +74,7 @@ function logged(step: Pick<Step<never>, 'log'>, request: OperatorRequest, update
   };
 }
 
-/** Every intent step on the one transition recipe (shared/transition.ts); the answer is the ops view with the event's id. */
+/** Every intent step on the one transition recipe (review/transition.ts); the answer is the ops view with the event's id. */
 function transition<Decision extends { to: DepositStatus }>(
   deps: DepositReviewDeps,
   request: OperatorRequest,
@@ -212,12 +216,20 @@ function requireExactMatch(current: Deposit, received: bigint): void {
  * approval, its remainder's returns and step-up. The guard and the decision read the money received once, on the
  * locked intent: a transfer assigned at the same moment waits for the lock, so what is checked is what is credited.
  */
-function approveStep(input: ApprovalInput, receivedFor: (tx: Tx) => Promise<bigint>, operator?: OperatorApproval): Step<Approval> {
+function approveStep(
+  input: ApprovalInput,
+  receivedFor: (tx: Tx) => Promise<bigint>,
+  screenings: Pick<ScreeningRepository, 'holdOf'>,
+  operator?: OperatorApproval,
+): Step<Approval> {
   let read: Promise<bigint> | undefined;
   const receivedOnce = (tx: Tx) => (read ??= receivedFor(tx));
   return {
     action: 'approve',
     guard: async (tx, current) => {
+      // A screening hit on a sender holds the deposit (409 `compliance_hold`), read under its lock: a hit written by a
+      // racing credit or re-screening committed before the lock is seen.
+      await assertNotHeld({ screenings }, tx, 'deposit', current.id);
       const received = await receivedOnce(tx);
       if (input.exact) requireExactMatch(current, received);
       // What the approval would credit: the operator's figure, else everything received.
@@ -283,7 +295,7 @@ export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest
     deps,
     request,
     intentId,
-    approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId), {
+    approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId), deps.screenings, {
       returnRemainder: async (tx, updated, remainder, reason) =>
         (
           await requestRemainderReturns(deps, tx, request, {
@@ -298,6 +310,9 @@ export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest
     }),
   );
 }
+
+/** Why a rule's approval left a deposit to its operators: a screening hit on a sender holds it (for operators only). */
+const COMPLIANCE_HOLD_SKIP = 'On compliance hold: a sanctions screening hit on a sender awaits its decision or was confirmed.';
 
 /** A deposit the service approves by a site's rule: the credit and the rule, for the audit entry. */
 export interface RuleApproval {
@@ -331,6 +346,8 @@ export async function approveDepositsByRuleIn(
   const ids = approvals.map((a) => a.intentId);
   const locked = await deps.depositReview.lockDeposits(tx, ids);
   const received = await deps.bankTransfers.receivedForMany(tx, ids);
+  // Read after the locks: a hit on a sender committed before them holds its deposit from the rule's approval too.
+  const held = await deps.screenings.heldAmong(tx, ids);
   const skipped: Array<{ intentId: string; reason: string }> = [];
   const decided: Array<{ current: Deposit; step: Step<Approval>; decision: Approval; changes: { amount: bigint; approvedAt: Date } }> = [];
   for (const { intentId, amount, rule } of approvals) {
@@ -339,7 +356,11 @@ export async function approveDepositsByRuleIn(
       skipped.push({ intentId, reason: 'No deposit intent with this id.' });
       continue;
     }
-    const step = approveStep({ amount, rule }, () => Promise.resolve(received.get(intentId) ?? 0n));
+    if (held.has(intentId)) {
+      skipped.push({ intentId, reason: COMPLIANCE_HOLD_SKIP });
+      continue;
+    }
+    const step = approveStep({ amount, rule }, () => Promise.resolve(received.get(intentId) ?? 0n), deps.screenings);
     try {
       const decision = await step.decide(tx, current, assertDepositAction(step.action, current.status));
       decided.push({ current, step, decision, changes: approvalChanges(decision) });

@@ -2,7 +2,7 @@ import { formatTry } from '@kasa/money';
 import { AppError } from '@kasa/http';
 import type { Clock } from '../shared/clock.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { runTransition, type TransitionDeps } from '../shared/transition.js';
+import { runTransition, type TransitionDeps } from '../review/transition.js';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
 import { toOpsDeposit } from './deposit.views.js';
 

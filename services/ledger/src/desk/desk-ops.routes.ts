@@ -1,14 +1,23 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { readWithTimeout } from '../shared/read-timeout.repository.js';
 import { reconcileAll, type AccountReconciliation } from '../reconciliation/reconcile-account.use-case.js';
-import { principalOf } from '../operators/operator-auth.js';
-import { scopeOf } from '../operators/site-scope.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { scopeOf } from '../shared/site-scope.js';
 import { AUTO_REPLAY_RULE } from '../events/auto-replay.use-case.js';
+import type { Clock } from '../shared/clock.js';
+import type { KasaConfig } from '@kasa/config';
+import type { PrismaClient } from '@kasa/db';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type DeskOpsRoutesDeps = Parameters<typeof reconcileAll>[0] & {
+  clock: Clock;
+  config: KasaConfig;
+  db: PrismaClient;
+};
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
@@ -56,7 +65,7 @@ const isFailing = (row: DeliveryHealthRow) => row.failingSince !== null || row.d
  * The operators' desk: `GET /dashboard` (what needs an operator: counts and the item that has waited
  * longest) and `GET /delivery-health` (each partner's webhook deliveries). Any operator may read them.
  */
-export function deskOpsRoutes(deps: LedgerDeps): Router {
+export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
   const router = express.Router();
   const desk = new DeskRepository(deps.db);
 

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '@kasa/db';
-import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteScope } from '../shared/site-scope.js';
 import { returnModeWhere } from '../returns/sender-return.repository.js';
 
 /** The pool, or the dashboard's transaction (its statement timeout). */

@@ -1,7 +1,7 @@
 import type { DeliveryAttempt, EventStatus, OutboxEvent, Prisma, PrismaClient } from '@kasa/db';
 import type { CursorPosition } from '../shared/cursor.js';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { siteScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 /** The audit action that opens a new delivery cycle; counting them gives an event's current cycle. */
 export const EVENT_REPLAYED = 'EVENT.REPLAYED';
@@ -46,7 +46,7 @@ export interface EventUser {
 /** Filters of an event list; `siteId` undefined lists every site (ops only). */
 export interface EventFilter {
   siteId?: string;
-  /** An operator's scope (operators/site-scope.ts): only these sites' events; null or absent: every site. */
+  /** An operator's scope (shared/site-scope.ts): only these sites' events; null or absent: every site. */
   scope?: SiteScope;
   statuses?: EventStatus[];
   types?: string[];

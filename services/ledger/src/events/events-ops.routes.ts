@@ -1,28 +1,44 @@
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { replayDeadEvents } from './recover-events.use-case.js';
 import { retryEventNow } from './retry-event-now.use-case.js';
 import { deliveryScheduleOf, toEventDetail, toEventView, withUsers, type DeliverySchedule } from './event-view.js';
 import type { EventRow } from './event.repository.js';
-import { principalOf } from '../operators/operator-auth.js';
-import { scopeOf } from '../operators/site-scope.js';
-import { actorOf } from '../operators/operator-principal.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { scopeOf } from '../shared/site-scope.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { wantsCsv } from '../shared/csv.js';
 import { sendOpsListCsv } from '../shared/ops-list-csv.js';
 import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
+import type { Clock } from '../shared/clock.js';
+import type { KasaConfig } from '@kasa/config';
+import type { PrismaClient } from '@kasa/db';
+import type { EventRepository } from './event.repository.js';
+import type { SiteRepository } from '../sites/site.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type EventsOpsRoutesDeps = Parameters<typeof listEvents>[0] &
+  Parameters<typeof deliveryScheduleOf>[0] &
+  Parameters<typeof replayEvent>[0] &
+  Parameters<typeof retryEventNow>[0] & {
+    clock: Clock;
+    config: KasaConfig;
+    db: PrismaClient;
+    events: EventRepository;
+    sites: SiteRepository;
+  };
 
 /**
  * The operators' delivery ledger (`/ops/v1/events`): every site's events with a `siteId` filter,
  * one event with its attempts, replay (one event, or a site's DEAD ones) and retry-now of a PENDING one, each audited
  * with the operator.
  */
-export function eventOpsRoutes(deps: LedgerDeps): Router {
+export function eventOpsRoutes(deps: EventsOpsRoutesDeps): Router {
   const router = express.Router();
   router.use(opsAuth(deps.config.opsBootstrapToken));
 

@@ -1,18 +1,27 @@
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { listEvents } from './list-events.use-case.js';
 import { recoverEvents, RECOVER_INVALID } from './recover-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { deliveryScheduleOf, toEventDetail } from './event-view.js';
 import { internalAuth, lookupId } from '../shared/http-guards.js';
+import type { KasaConfig } from '@kasa/config';
+import type { EventRepository } from './event.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type EventsRoutesDeps = Parameters<typeof listEvents>[0] &
+  Parameters<typeof recoverEvents>[0] &
+  Parameters<typeof deliveryScheduleOf>[0] & {
+    config: KasaConfig;
+    events: EventRepository;
+  };
 
 /**
  * The partner's events surface behind the gateway, mounted at `/internal/v1/sites/:siteId/events`. Every read
  * is scoped by the site, so another site's event answers exactly like a missing one.
  */
-export function eventRoutes(deps: LedgerDeps): Router {
+export function eventRoutes(deps: EventsRoutesDeps): Router {
   const router = express.Router({ mergeParams: true });
   router.use(internalAuth(deps.config.internalToken));
 

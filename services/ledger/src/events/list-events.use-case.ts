@@ -1,6 +1,6 @@
 import { EVENT_STATUSES, type ListResponse, type RequestOf } from '@kasa/contracts';
 import type { Prisma } from '@kasa/db';
-import type { SiteScope } from '../operators/site-scope.js';
+import type { SiteScope } from '../shared/site-scope.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import type { CursorCodec } from '../shared/cursor.js';
 import { listPage } from '../shared/partner-list.use-case.js';

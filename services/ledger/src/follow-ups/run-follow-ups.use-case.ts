@@ -1,13 +1,14 @@
 import type { FollowUp, Prisma } from '@kasa/db';
 import type { ReturnReasonCode } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { STRAIGHT_THROUGH_PRINCIPAL } from '../operators/operator-principal.js';
+import { STRAIGHT_THROUGH_PRINCIPAL } from '../shared/operator-principal.js';
 import { approveDepositsByRuleIn, type DepositReviewDeps, type RuleApproval } from '../deposits/review-deposit.use-case.js';
 import { PAYOUT_STATEMENT_PRINCIPAL } from '../payouts/payout-statement.js';
 import { markSenderReturnSentIn, type ReturnDeps } from '../returns/sender-return.use-case.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { commitTransition, type TransitionOutcome, type TransitionStep } from '../shared/transition.js';
+import { commitTransition, type TransitionOutcome, type TransitionStep } from '../review/transition.js';
 import type { WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import { markWithdrawalReturnedIn, markWithdrawalsSentIn, type WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
 import type { FollowUpPosition, FollowUpRepository, FollowUpSelection } from './follow-up.repository.js';
@@ -18,6 +19,7 @@ export interface FollowUpDeps extends DepositReviewDeps, WithdrawalReviewDeps, R
   config: DepositReviewDeps['config'] & WithdrawalReviewDeps['config'];
   followUps: FollowUpRepository;
   sites: SiteRepository;
+  screenings: ScreeningRepository;
 }
 
 /** What a run finished: deposits approved straight through, payouts marked sent and returned, work an operator had done first. */

@@ -20,6 +20,11 @@ export interface AuditRowText {
   entityId: string;
   /** `metadata::text`: PostgreSQL's one text form of the JSON value (keys ordered, spacing fixed). */
   metadata: string;
+  /**
+   * `metadata_sha256`: set only by an erasure (docs/compliance.md, Retention and erasure), the SHA-256 (hex) of the
+   * metadata as it was chained before its personal data was replaced; null for every entry never erased.
+   */
+  metadataSha256: string | null;
   /** `created_at` in UTC to the millisecond, `2026-11-28T12:00:00.000Z`. */
   createdAt: string;
 }
@@ -43,8 +48,9 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 
 /**
  * The row's hash: SHA-256 of a JSON array of its fields in a fixed order, the source's name first. An audit entry's
- * metadata enters as its own SHA-256 (hex), so that an erasure may one day replace personal data in it and keep the hash
- * it was chained with beside it, without the chain breaking.
+ * metadata enters as its own SHA-256 (hex), so that an erasure can replace personal data in it and keep the hash it was
+ * chained with beside it (`metadata_sha256`), without the chain breaking; every other column of an erased entry is still
+ * hashed as it is now.
  */
 export function rowHash(entry: HistoryRowText): Buffer {
   if (entry.source === 'audit') {
@@ -59,7 +65,7 @@ export function rowHash(entry: HistoryRowText): Buffer {
         r.action,
         r.entityType,
         r.entityId,
-        sha256(r.metadata).toString('hex'),
+        r.metadataSha256 ?? sha256(r.metadata).toString('hex'),
         r.createdAt,
       ]),
     );

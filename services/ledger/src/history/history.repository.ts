@@ -42,7 +42,7 @@ export interface StoredLink {
 const CREATED_AT = Prisma.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 const AUDIT_COLUMNS = Prisma.sql`id::text AS id, site_id::text AS "siteId", actor_type::text AS "actorType", actor_id AS "actorId",
-  action, entity_type AS "entityType", entity_id AS "entityId", metadata::text AS metadata, ${CREATED_AT} AS "createdAt"`;
+  action, entity_type AS "entityType", entity_id AS "entityId", metadata::text AS metadata, metadata_sha256::text AS "metadataSha256", ${CREATED_AT} AS "createdAt"`;
 const JOURNAL_COLUMNS = Prisma.sql`id::text AS id, transaction_id::text AS "transactionId", site_id::text AS "siteId", account,
   amount::text AS amount, entity_type AS "entityType", entity_id::text AS "entityId", ${CREATED_AT} AS "createdAt"`;
 

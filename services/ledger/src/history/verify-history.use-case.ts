@@ -1,6 +1,9 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
 import { linkHash, rowHash, type HistorySource } from './history-hash.js';
 import { ONE_SNAPSHOT, type HistoryRepository } from './history.repository.js';
+import type { HistorySealRepository } from './history-seal.repository.js';
+import { verifySeals } from './verify-seals.js';
+import type { SealKeys } from './history-seal.js';
 
 /** Links read per page while verifying. */
 const LINKS_PER_PAGE = 5_000;
@@ -14,35 +17,67 @@ export interface HistoryProblem {
    * - `link_changed`: a link's hash does not follow from the one before it (a link edited or moved);
    * - `link_missing`: links are missing inside a chain;
    * - `head_mismatch`: the chain does not end where its head says (links removed at its end, or the head rewritten);
-   * - `row_unlinked`: a row sorts before rows already linked but no link names it (written behind the chain).
+   * - `row_unlinked`: a row sorts before rows already linked but no link names it (written behind the chain);
+   * - `seal_signature_invalid`: a day's seal does not verify with a trusted public key, or its row differs from what was
+   *   signed (`reason` says which);
+   * - `seal_mismatch`: a sealed head (chain, seq, hash) is no longer in the chain: the chain was rewritten after the day
+   *   was sealed, somewhere from `fromSeq` (after the previous seal's head of the chain) to `seq`;
+   * - `seal_missing`: a day without a seal while later days are sealed, or a seal that does not follow the one before.
    */
-  problem: 'row_changed' | 'row_deleted' | 'link_changed' | 'link_missing' | 'head_mismatch' | 'row_unlinked';
-  source: HistorySource;
+  problem:
+    | 'row_changed'
+    | 'row_deleted'
+    | 'link_changed'
+    | 'link_missing'
+    | 'head_mismatch'
+    | 'row_unlinked'
+    | 'seal_signature_invalid'
+    | 'seal_mismatch'
+    | 'seal_missing';
+  /** The table the chain is over, or `seal` for a problem of the seals' own chain. */
+  source: HistorySource | 'seal';
   chain: string | null;
   seq: string | null;
   rowId: string | null;
+  /** The Istanbul day of the seal concerned. */
+  day?: string;
+  /** seal_mismatch: the first place the rewrite may start at. */
+  fromSeq?: string;
+  /** seal_signature_invalid, seal_missing: what is wrong, in words. */
+  reason?: string;
 }
 
 export interface HistoryReport {
   ok: boolean;
   chains: number;
   links: number;
+  /** Seals checked. */
+  seals: number;
   problemCount: number;
   problems: HistoryProblem[];
+}
+
+export interface VerifyHistoryDeps {
+  db: PrismaClient;
+  history: HistoryRepository;
+  historySeals: HistorySealRepository;
+  sealKeys: SealKeys;
 }
 
 /**
  * Walks every chain link by link and recomputes it from the rows as they are now (docs/compliance.md, Tamper-evident
  * history): a row edited, deleted, swapped or written behind the chain, or a link edited, removed or moved, is reported
  * with its chain, place and row. Everything is read in one snapshot (a read-only repeatable-read transaction), so links
- * the worker appends meanwhile are not mistaken for a chain running past its head. What it cannot see alone: the chains
- * and heads all rewritten consistently by someone who can write to the database; a seal signed outside it would.
+ * the worker appends meanwhile are not mistaken for a chain running past its head. What the walk cannot see alone, the
+ * chains and heads all rewritten consistently by someone who can write to the database, the daily seals show: each is
+ * checked against the public keys and the chain as it is now (verify-seals.ts).
  */
-export async function verifyHistory(deps: { db: PrismaClient; history: HistoryRepository }): Promise<HistoryReport> {
-  return deps.db.$transaction((tx) => walkChains(tx, deps.history), ONE_SNAPSHOT);
+export async function verifyHistory(deps: VerifyHistoryDeps): Promise<HistoryReport> {
+  return deps.db.$transaction((tx) => walkChains(tx, deps), ONE_SNAPSHOT);
 }
 
-async function walkChains(tx: Prisma.TransactionClient, history: HistoryRepository): Promise<HistoryReport> {
+async function walkChains(tx: Prisma.TransactionClient, deps: VerifyHistoryDeps): Promise<HistoryReport> {
+  const { history } = deps;
   const problems: HistoryProblem[] = [];
   let problemCount = 0;
   const report = (problem: HistoryProblem) => {
@@ -107,5 +142,6 @@ async function walkChains(tx: Prisma.TransactionClient, history: HistoryReposito
       report({ problem: 'head_mismatch', source: chain === 'audit' ? 'audit' : 'journal', chain, seq: head.seq.toString(), rowId: null });
     }
   }
-  return { ok: problemCount === 0, chains: heads.size, links, problemCount, problems };
+  const seals = await verifySeals(tx, deps.historySeals, deps.sealKeys, report);
+  return { ok: problemCount === 0, chains: heads.size, links, seals, problemCount, problems };
 }

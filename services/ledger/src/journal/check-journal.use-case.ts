@@ -1,36 +1,21 @@
 import type { PrismaClient } from '@kasa/db';
 import type { JournalRepository } from './journal.repository.js';
-import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
+import type { BalanceMovementRepository } from './balance-movements.repository.js';
 import { reconcileAll, type ReconciliationDeps } from '../reconciliation/reconcile-account.use-case.js';
 import type { FollowUpRepository } from '../follow-ups/follow-up.repository.js';
 import type { HistoryRepository } from '../history/history.repository.js';
 import { verifyHistory } from '../history/verify-history.use-case.js';
+import type { RiskRepository } from '../risk/risk.repository.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
+import type { HistorySealRepository } from '../history/history-seal.repository.js';
+import type { SealKeys } from '../history/history-seal.js';
+import type { ErasureRepository } from '../erasure/erasure.repository.js';
+import type { HouseJournalChecks, JournalCheckReport, JournalProblem } from './journal-problem.js';
+
+export type { JournalCheckReport, JournalProblem } from './journal-problem.js';
 
 /** A follow-up still pending this long after its commit means no ledger is doing the work (the worker retries within 5 minutes). */
 const FOLLOW_UP_OVERDUE_MS = 60 * 60 * 1000;
-
-export interface JournalProblem {
-  kind:
-    | 'unbalanced_transaction'
-    | 'balance_mismatch'
-    | 'impossible_balance'
-    | 'record_mismatch'
-    | 'unbacked_credit'
-    | 'unaccounted_money'
-    | 'reconciliation_difference'
-    | 'statement_gap'
-    | 'cross_mode_money'
-    | 'bank_line_credited_twice'
-    | 'promised_work_undone'
-    | 'history_altered';
-  detail: Record<string, string>;
-}
-
-export interface JournalCheckReport {
-  ok: boolean;
-  checkedAt: string;
-  problems: JournalProblem[];
-}
 
 const stringify = (row: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(Object.entries(row).map(([key, value]) => [key, String(value)]));
@@ -44,33 +29,65 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * crossed between live and sandbox (`cross_mode_money`, docs/sandbox.md), and no bank transaction was recorded both by
  * hand and from the bank (`bank_line_credited_twice`), and what a commit promised was done (`promised_work_undone`,
  * statements.md "After the lines commit"), and no audit or journal entry was edited, deleted or written behind its hash
- * chain (`history_altered`, docs/compliance.md). Run by tests, by
+ * chain (`history_altered`, docs/compliance.md), and every movement of a site's balances is a posting of the chart about
+ * a record of that site, so a partner's statement can name its cause (`unclassified_movement`), and no withdrawal moved past a sanctions screening hold
+ * (`screening_hold_bypassed`, docs/compliance.md), and no anonymised record kept personal data or went unlogged
+ * (`personal_data_kept`, docs/compliance.md), and every risk flag is reviewed by its deadline, each review audited
+ * (`risk_review_overdue`, `risk_review_unaudited`). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
 export async function checkJournal(
   deps: {
     journal: JournalRepository;
-    senderReturns: SenderReturnRepository;
+    balanceMovements: BalanceMovementRepository;
+    senderReturns: HouseJournalChecks;
     followUps: FollowUpRepository;
     db: PrismaClient;
     history: HistoryRepository;
+    screenings: Pick<ScreeningRepository, 'holdsBypassed' | 'depositHoldsBypassed'>;
+    historySeals: HistorySealRepository;
+    sealKeys: SealKeys;
+    erasure: ErasureRepository;
+    risk: Pick<RiskRepository, 'problems'>;
   } & ReconciliationDeps,
 ): Promise<JournalCheckReport> {
-  const [unbalanced, mismatches, impossible, records, unbacked, unaccounted, house, accounts, crossMode, twice, undone, history] =
-    await Promise.all([
-      deps.journal.unbalancedTransactions(),
-      deps.journal.balanceMismatches(),
-      deps.journal.impossibleBalances(),
-      deps.journal.recordMismatches(),
-      deps.journal.unbackedCredits(),
-      deps.journal.unaccountedMoney(),
-      deps.senderReturns.houseProblems(),
-      reconcileAll(deps),
-      deps.journal.crossModeMoney(),
-      deps.journal.bankLinesCreditedTwice(),
-      deps.followUps.undone(FOLLOW_UP_OVERDUE_MS),
-      verifyHistory(deps),
-    ]);
+  const [
+    unbalanced,
+    mismatches,
+    impossible,
+    records,
+    unbacked,
+    unaccounted,
+    house,
+    accounts,
+    crossMode,
+    twice,
+    undone,
+    history,
+    unclassified,
+    bypassed,
+    depositsBypassed,
+    kept,
+    risk,
+  ] = await Promise.all([
+    deps.journal.unbalancedTransactions(),
+    deps.journal.balanceMismatches(),
+    deps.journal.impossibleBalances(),
+    deps.journal.recordMismatches(),
+    deps.journal.unbackedCredits(),
+    deps.journal.unaccountedMoney(),
+    deps.senderReturns.houseProblems(),
+    reconcileAll(deps),
+    deps.journal.crossModeMoney(),
+    deps.journal.bankLinesCreditedTwice(),
+    deps.followUps.undone(FOLLOW_UP_OVERDUE_MS),
+    verifyHistory(deps),
+    deps.balanceMovements.unclassified(),
+    deps.screenings.holdsBypassed(),
+    deps.screenings.depositHoldsBypassed(),
+    deps.erasure.personalDataKept(deps.db),
+    deps.risk.problems(new Date()),
+  ]);
   const problems: JournalProblem[] = [
     ...unbalanced.map((row) => ({ kind: 'unbalanced_transaction' as const, detail: stringify({ ...row }) })),
     ...mismatches.map((row) => ({ kind: 'balance_mismatch' as const, detail: stringify({ ...row }) })),
@@ -115,9 +132,35 @@ export async function checkJournal(
       detail: stringify({ ...row, createdAt: row.createdAt.toISOString() }),
     })),
     // The history nobody may change: each problem of the hash chains' walk, naming the chain, the place and the row.
-    ...history.problems.map(({ problem, source, chain, seq, rowId }) => ({
+    // A day's seal (history-seal.ts) that does not verify, no longer matches its chain, or is missing: `day` names it.
+    ...history.problems.map(({ problem, source, chain, seq, rowId, day, fromSeq, reason }) => ({
       kind: 'history_altered' as const,
-      detail: stringify({ case: problem, source, ...(chain ? { chain } : {}), ...(seq ? { seq } : {}), ...(rowId ? { rowId } : {}) }),
+      detail: stringify({
+        case: problem,
+        source,
+        ...(chain ? { chain } : {}),
+        ...(seq ? { seq } : {}),
+        ...(rowId ? { rowId } : {}),
+        ...(day ? { day } : {}),
+        ...(fromSeq ? { fromSeq } : {}),
+        ...(reason ? { reason } : {}),
+      }),
+    })),
+    // A movement of a site's balance that no posting of the chart makes, or about no record of the site: its partner
+    // list and signed statement could not say what moved the money (docs/api.md, Balance transactions).
+    ...unclassified.map((row) => ({ kind: 'unclassified_movement' as const, detail: stringify({ ...row }) })),
+    // A screening hit holds its payout or deposit (docs/compliance.md): none approved, sent or batched after an OPEN or
+    // CONFIRMED hit.
+    ...[...bypassed, ...depositsBypassed].map((row) => ({ kind: 'screening_hold_bypassed' as const, detail: stringify({ ...row }) })),
+    // Erasure (docs/compliance.md, Retention and erasure): personal data the destruction log says is gone, an anonymised
+    // record the log does not name, or a completed request whose user still has records not anonymised.
+    ...kept.map((row) => ({ kind: 'personal_data_kept' as const, detail: stringify({ ...row }) })),
+    // Risk flags (docs/compliance.md, Risk flags and reports): a flag not reviewed by its deadline, and a flag closed
+    // without the RISK.REVIEWED entry every review writes (closed around the API).
+    ...risk.overdue.map((row) => ({ kind: 'risk_review_overdue' as const, detail: stringify({ ...row, dueAt: row.dueAt.toISOString() }) })),
+    ...risk.unaudited.map((row) => ({
+      kind: 'risk_review_unaudited' as const,
+      detail: stringify({ ...row, reviewedAt: row.reviewedAt?.toISOString() ?? null }),
     })),
   ];
   return { ok: problems.length === 0, checkedAt: new Date().toISOString(), problems };

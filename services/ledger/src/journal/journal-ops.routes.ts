@@ -1,15 +1,22 @@
 import express, { type Router } from 'express';
 import { pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { balanceView } from './accounts.js';
 import { checkJournal } from './check-journal.use-case.js';
 import { siteOr404 } from '../sites/provisioning.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { principalOf } from '../operators/operator-auth.js';
-import { scopeOf } from '../operators/site-scope.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { scopeOf } from '../shared/site-scope.js';
+import type { JournalRepository } from './journal.repository.js';
+import type { SiteRepository } from '../sites/site.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type JournalOpsRoutesDeps = Parameters<typeof checkJournal>[0] & {
+  journal: JournalRepository;
+  sites: SiteRepository;
+};
 
 /** Site balances and the journal invariant check (`/ops/v1/balances`, `/ops/v1/journal/check`). */
-export function journalOpsRoutes(deps: LedgerDeps): Router {
+export function journalOpsRoutes(deps: JournalOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'listBalances', async (_req, res) => {

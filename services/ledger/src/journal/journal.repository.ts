@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '@kasa/db';
 import { ACCOUNTS, type JournalAccount, type JournalPosting } from './accounts.js';
-import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { siteRowScopeWhere, type SiteScope } from '../shared/site-scope.js';
 import { writesAhead, type Writes } from '../shared/writes.repository.js';
 
 type Tx = Prisma.TransactionClient;

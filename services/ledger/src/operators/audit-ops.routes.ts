@@ -1,15 +1,28 @@
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import type { AuditLog } from '@kasa/db';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsListPage } from '../shared/ops-list.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { wantsCsv } from '../shared/csv.js';
 import { sendOpsListCsv } from '../shared/ops-list-csv.js';
 import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
-import { principalOf } from './operator-auth.js';
-import { scopeOf } from './site-scope.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { scopeOf } from '../shared/site-scope.js';
+import type { AuditQueryRepository } from './audit-query.repository.js';
+import type { KasaConfig } from '@kasa/config';
+import type { CursorCodec } from '../shared/cursor.js';
+import type { PrismaClient } from '@kasa/db';
+import type { OperatorRepository } from './operator.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type AuditOpsRoutesDeps = {
+  auditLog: AuditQueryRepository;
+  config: KasaConfig;
+  cursors: CursorCodec;
+  db: PrismaClient;
+  operators: OperatorRepository;
+};
 
 function auditView(row: AuditLog, emails: Map<string, string>) {
   return {
@@ -25,7 +38,7 @@ function auditView(row: AuditLog, emails: Map<string, string>) {
 }
 
 /** The audit log (`/ops/v1/audit`): who did what, newest first, with the operator's e-mail beside the id. */
-export function auditOpsRoutes(deps: LedgerDeps): Router {
+export function auditOpsRoutes(deps: AuditOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'listAudit', async (req, res) => {

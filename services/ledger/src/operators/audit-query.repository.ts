@@ -1,6 +1,6 @@
 import type { AuditLog, Prisma, PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { siteScopeWhere, type SiteScope } from './site-scope.js';
+import { siteScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 export interface AuditFilter {
   siteId?: string;

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@kasa/http';
 import type { Clock } from '../shared/clock.js';
 import { constantTimeEqual } from '../shared/secrets.js';
-import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from './operator-principal.js';
+import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from '../shared/operator-principal.js';
 import { hashOperatorToken } from './operator-token.js';
 import type { OperatorRepository } from './operator.repository.js';
 
@@ -61,22 +61,4 @@ export function operatorAuth(deps: {
       (error: unknown) => next(error),
     );
   };
-}
-
-/** Lets the request through only for the given roles (403 otherwise); put after the auth guard. */
-export function requireRole(...roles: Array<OperatorPrincipal['role']>): RequestHandler {
-  return (_req, res, next) => {
-    const operator = res.locals.operator;
-    if (!operator) {
-      next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
-      return;
-    }
-    next(roles.includes(operator.role) ? undefined : new AppError('forbidden', `This action needs the ${roles.join(' or ')} role.`));
-  };
-}
-
-/** The authenticated operator of a request that passed {@link operatorAuth}. */
-export function principalOf(locals: { operator?: OperatorPrincipal }): OperatorPrincipal {
-  if (!locals.operator) throw new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.');
-  return locals.operator;
 }

@@ -3,13 +3,20 @@ import express, { type Request, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { constantTimeEqual } from '../shared/secrets.js';
-import type { LedgerDeps } from '../ledger-deps.js';
-import { isAdmin } from './operator-principal.js';
-import { principalOf } from './operator-auth.js';
+import { isAdmin } from '../shared/operator-principal.js';
+import { principalOf } from '../shared/operator-principal.js';
 import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken, setOperatorScope } from './operators.use-case.js';
 import { operatorView, tokenView } from './operator.views.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
+import type { KasaConfig } from '@kasa/config';
+import type { OperatorRepository } from './operator.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type OperatorsOpsRoutesDeps = Parameters<typeof login>[0] & {
+  config: KasaConfig;
+  operators: OperatorRepository;
+};
 
 /** Where the console puts the browser's address when it logs an operator in on their behalf. */
 export const CLIENT_ADDRESS_HEADER = 'x-kasa-client-address';
@@ -30,7 +37,7 @@ function loginClientAddress(req: Request, internalToken: string): string {
 }
 
 /** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
-export function opsLoginRoutes(deps: LedgerDeps): Router {
+export function opsLoginRoutes(deps: OperatorsOpsRoutesDeps): Router {
   const router = express.Router();
   opsRoute(router, 'login', jsonBody, async (req, res) => {
     const body = parseRequest('operatorLogin', req.body);
@@ -41,7 +48,7 @@ export function opsLoginRoutes(deps: LedgerDeps): Router {
 }
 
 /** Operator accounts and tokens: who may act, and with which credentials. */
-export function opsOperatorRoutes(deps: LedgerDeps): Router {
+export function opsOperatorRoutes(deps: OperatorsOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'whoAmI', (_req, res) => {

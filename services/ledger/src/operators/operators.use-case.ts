@@ -1,5 +1,6 @@
 import type { Operator, OperatorRole, OperatorToken, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
+import type { Logger } from '@kasa/logger';
 import { writeAudit } from '../shared/audit.repository.js';
 import { msFromNow, type Clock } from '../shared/clock.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
@@ -7,12 +8,13 @@ import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateOperatorToken } from './operator-token.js';
 import { operatorView, tokenView } from './operator.views.js';
-import { actorOf, isAdmin, type OperatorPrincipal } from './operator-principal.js';
+import { actorOf, isAdmin, type OperatorPrincipal } from '../shared/operator-principal.js';
 import type { OperatorRepository } from './operator.repository.js';
 import { checkSecondFactorCode, type SecondFactorDeps } from './second-factor.use-case.js';
 
 export interface OperatorsDeps extends SecondFactorDeps {
   db: PrismaClient;
+  logger: Logger;
   clock: Clock;
   operators: OperatorRepository;
   loginThrottle: LoginThrottle;
@@ -103,8 +105,9 @@ async function recordRefusedLogin(deps: OperatorsDeps, email: string, operatorId
       entityId: operatorId ?? 'unknown',
       metadata: { email: EMAIL_SHAPE.test(email) ? email : null, clientAddress, reason: error.reason ?? error.code },
     });
-  } catch {
+  } catch (failure) {
     // The login is refused either way; the database that could not take the entry is the one the login needed too.
+    deps.logger.warn('could not write a refused login into the audit log', { error: failure });
   }
 }
 

@@ -3,7 +3,7 @@ import type { PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
 import { writeAudit } from '../shared/audit.repository.js';
-import { actorOf, type OperatorPrincipal } from './operator-principal.js';
+import { actorOf, type OperatorPrincipal } from '../shared/operator-principal.js';
 
 /** What a refusal is recorded as: a 403 of any kind (role, site scope, step-up), and four-eyes' second approver refused. */
 function refusalOf(error: unknown): 'ACCESS.REFUSED' | 'FOUR_EYES.REFUSED' | null {

@@ -1,14 +1,16 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { isUuid } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { principalOf } from './operator-auth.js';
+import { principalOf } from '../shared/operator-principal.js';
 import { confirmSecondFactor, disableSecondFactor, enrollSecondFactor, verifySecondFactor } from './second-factor.use-case.js';
 
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type SecondFactorOpsRoutesDeps = Parameters<typeof enrollSecondFactor>[0];
+
 /** An operator's second factor (TOTP): enroll, confirm, step up, turn off (docs/operations.md). */
-export function secondFactorOpsRoutes(deps: LedgerDeps): Router {
+export function secondFactorOpsRoutes(deps: SecondFactorOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'enrollSecondFactor', async (_req, res) => {

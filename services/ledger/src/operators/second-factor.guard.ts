@@ -3,7 +3,7 @@ import { OPS_ROUTES, type OpsOperationId } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { formatTry } from '@kasa/money';
 import type { Clock } from '../shared/clock.js';
-import type { OperatorPrincipal } from './operator-principal.js';
+import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { STEP_UP_WINDOW_MS } from './second-factor.use-case.js';
 
 /** What a token of an operator who must enroll a second factor, and has not, may still do. */

@@ -4,7 +4,7 @@ import type { SecretBox } from '@kasa/secret-box';
 import { writeAudit } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { actorOf, BOOTSTRAP_OPERATOR_ID, isAdmin, type OperatorPrincipal } from './operator-principal.js';
+import { actorOf, BOOTSTRAP_OPERATOR_ID, isAdmin, type OperatorPrincipal } from '../shared/operator-principal.js';
 import type { OperatorRepository } from './operator.repository.js';
 import { operatorView } from './operator.views.js';
 import { enrollmentOf, isTotpCode, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStepOf } from './totp.js';

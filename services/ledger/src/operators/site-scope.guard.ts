@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import { opsRouteList, pathParameterNames, type OpsOperationId } from '@kasa/contracts';
 import type { PrismaClient } from '@kasa/db';
 import { isUuid } from '../shared/http-guards.js';
-import type { OperatorPrincipal } from './operator-principal.js';
-import { ensureHouseWide, ensureInScope, scopeOf } from './site-scope.js';
+import type { OperatorPrincipal } from '../shared/operator-principal.js';
+import { ensureHouseWide, ensureInScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository, type SiteOwnedRecord } from './site-scope.repository.js';
 
 /**
@@ -26,10 +26,25 @@ export const HOUSE_WIDE: Partial<Record<OpsOperationId, string>> = {
   getReconciliation: 'reconciliation',
   listReconciliations: 'reconciliation',
   checkJournal: 'the journal check',
+  listSeals: 'the history seals',
   createPayoutBatch: 'payout batches',
   listPayoutBatches: 'payout batches',
   getPayoutBatch: 'payout batches',
   getPayoutBatchFile: 'payout batches',
+  importScreeningList: 'sanctions screening',
+  listScreeningLists: 'sanctions screening',
+  listScreeningHits: 'sanctions screening',
+  decideScreeningHit: 'sanctions screening',
+  listRiskFlags: 'risk flags',
+  riskReport: 'risk flags',
+  getRiskFlag: 'risk flags',
+  reviewRiskFlag: 'risk flags',
+  createErasureRequest: 'retention and erasure',
+  listErasureRequests: 'retention and erasure',
+  getErasureRequest: 'retention and erasure',
+  placeLegalHold: 'retention and erasure',
+  releaseLegalHold: 'retention and erasure',
+  listDestructionLog: 'retention and erasure',
 };
 
 /** Path parameters that name a site's record: the record's kind and the 404 detail of a missing id on those routes. */

@@ -3,7 +3,6 @@ import { repeatLimited, type Logger, type RepeatLimitedLog } from '@kasa/logger'
 import { deliveryJobId, type DeliverEventJob } from '@kasa/queue';
 import type { CursorPosition } from '../shared/cursor.js';
 import { RepeatingPass } from '../shared/repeating-pass.js';
-import type { EventRepository } from '../events/event.repository.js';
 import type { OutboxPublisher } from './outbox.publisher.js';
 
 export interface OutboxRelayOptions {
@@ -14,6 +13,25 @@ export interface OutboxRelayOptions {
   lostJobAfterMs: number;
   /** Rows looked at per pass and per kind; keeps every pass short. */
   batchSize?: number;
+}
+
+/**
+ * The outbox rows the relay reads (the event repository, events/): the relay sits below the event log, which replays
+ * through the outbox, so it names only what it calls.
+ */
+export interface RelayRows {
+  /** PENDING rows never enqueued, unchanged since `changedBefore`, oldest first. */
+  unenqueued(changedBefore: Date, limit: number): Promise<Array<{ id: string; requestId: string | null }>>;
+  /** PENDING rows enqueued before `enqueuedBefore`, oldest first, after `after` (a scan position). */
+  pendingEnqueuedBefore(
+    enqueuedBefore: Date,
+    after: CursorPosition | undefined,
+    limit: number,
+  ): Promise<Array<{ id: string; createdAt: Date; requestId: string | null }>>;
+  /** Each event's delivery cycle: how many times it was replayed. */
+  cycles(eventIds: string[]): Promise<Map<string, number>>;
+  /** Those of `eventIds` still PENDING. */
+  stillPending(eventIds: string[]): Promise<string[]>;
 }
 
 /** What one relay pass did. */
@@ -38,7 +56,7 @@ export class OutboxRelay {
   private readonly failures: RepeatLimitedLog;
 
   constructor(
-    private readonly events: EventRepository,
+    private readonly events: RelayRows,
     private readonly queue: Queue<DeliverEventJob>,
     private readonly publisher: OutboxPublisher,
     private readonly options: OutboxRelayOptions,

@@ -63,6 +63,7 @@ export class PayoutBatchRepository {
         FROM withdrawals w JOIN sites s ON s.id = w.site_id AND s.livemode
         WHERE w.status = 'APPROVED' AND (NOT ${onlyIds} OR w.id = ANY(${withdrawalIds ?? []}::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM payout_batch_items i WHERE i.withdrawal_id = w.id)
+          AND NOT EXISTS (SELECT 1 FROM screenings h WHERE h.subject_id = w.id AND h.status IN ('OPEN', 'CONFIRMED'))
         ORDER BY w.approved_at, w.id
         FOR UPDATE OF w
       ), returns AS (
@@ -85,6 +86,12 @@ export class PayoutBatchRepository {
       FROM items
       ON CONFLICT DO NOTHING`;
     return tx.payoutBatchItem.findMany({ where: { batchId }, orderBy: { position: 'asc' } });
+  }
+
+  /** Takes these withdrawals out of a batch being created (a hold committed while the batch waited for their lock). */
+  async removeWithdrawals(tx: Tx, batchId: string, withdrawalIds: readonly string[]): Promise<void> {
+    if (withdrawalIds.length === 0) return;
+    await tx.payoutBatchItem.deleteMany({ where: { batchId, withdrawalId: { in: [...withdrawalIds] } } });
   }
 
   setTotals(tx: Tx, batchId: string, count: number, total: bigint): Promise<PayoutBatch> {

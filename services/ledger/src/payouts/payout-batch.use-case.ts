@@ -1,20 +1,22 @@
 import type { PayoutBatch, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { writeAudit } from '../shared/audit.repository.js';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { inTransaction } from '../shared/transition.js';
+import { inTransaction } from '../review/transition.js';
 import type { ReceivingAccountRepository } from '../sites/receiving-account.repository.js';
 import type { PayoutBatchRepository, PayoutBatchWithItems } from './payout-batch.repository.js';
 import { pain001, payoutCsv } from './payout-file.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
 
 export interface PayoutBatchDeps {
   db: PrismaClient;
   logger: Logger;
   accounts: ReceivingAccountRepository;
   payoutBatches: PayoutBatchRepository;
+  screenings: Pick<ScreeningRepository, 'heldAmong'>;
 }
 
 export interface CreatedPayoutBatch {
@@ -64,7 +66,20 @@ export async function createPayoutBatch(
       );
     }
     const created = await deps.payoutBatches.createBatch(tx, { receivingAccountId: account.id, createdBy: actor.id });
-    const items = await deps.payoutBatches.insertItems(tx, created.id, ids);
+    let items = await deps.payoutBatches.insertItems(tx, created.id, ids);
+    // The insert's own check ran on its snapshot: a hold committed while it waited for a withdrawal's lock is read
+    // now, with the withdrawals locked (docs/compliance.md, Sanctions and asset-freeze screening).
+    const held = await deps.screenings.heldAmong(tx, ids ?? items.flatMap((item) => (item.withdrawalId ? [item.withdrawalId] : [])));
+    if (held.size > 0) {
+      if (ids) {
+        throw AppError.conflict(
+          'compliance_hold',
+          `${held.size} of the withdrawals named are on compliance hold (${[...held].join(', ')}); nothing was batched.`,
+        );
+      }
+      await deps.payoutBatches.removeWithdrawals(tx, created.id, [...held]);
+      items = items.filter((item) => !item.withdrawalId || !held.has(item.withdrawalId));
+    }
     if (items.length === 0) throw AppError.conflict('nothing_to_batch', 'No approved payout is left to batch; nothing was batched.');
     if (ids && items.length !== ids.length) {
       const batched = new Set(items.map((item) => item.withdrawalId));

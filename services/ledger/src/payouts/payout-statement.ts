@@ -2,7 +2,7 @@ import type { Prisma } from '@kasa/db';
 import { normalizeIban, RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
 import type { Logger } from '@kasa/logger';
 import type { StatementLine } from '@kasa/statements';
-import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { writeAudits, type Actor } from '../shared/audit.repository.js';
 import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
 import type { LineSource } from '../bank-transfers/record-lines.js';

@@ -1,22 +1,31 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { foundOr404, isUuid } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { createPayoutBatch, payoutBatchFile, toOpsPayoutBatch, toOpsPayoutBatchDetail } from './payout-batch.use-case.js';
+import type { Clock } from '../shared/clock.js';
+import type { OperatorRepository } from '../operators/operator.repository.js';
+import type { PayoutBatchRepository } from './payout-batch.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type PayoutsOpsRoutesDeps = Parameters<typeof createPayoutBatch>[0] & {
+  clock: Clock;
+  operators: OperatorRepository;
+  payoutBatches: PayoutBatchRepository;
+};
 
 /** Room for the most payouts one batch may name (5,000 withdrawal ids of 39 bytes each in JSON), beyond the usual 64 KiB. */
 const BATCH_BODY_BYTES = 256 * 1024;
 
 /** The e-mails of the operators who created `batches` (the bootstrap token's `bootstrap` is no operator). */
-function creatorEmails(deps: LedgerDeps, batches: ReadonlyArray<{ createdBy: string }>): Promise<Map<string, string>> {
+function creatorEmails(deps: PayoutsOpsRoutesDeps, batches: ReadonlyArray<{ createdBy: string }>): Promise<Map<string, string>> {
   return deps.operators.emailsOf([...new Set(batches.map((batch) => batch.createdBy).filter(isUuid))]);
 }
 
 /** Payout batches (`/ops/v1/payout-batches`): approved payouts gathered into a file for the bank; any operator. */
-export function payoutOpsRoutes(deps: LedgerDeps): Router {
+export function payoutOpsRoutes(deps: PayoutsOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'createPayoutBatch', jsonBodyOf(BATCH_BODY_BYTES), async (req, res) => {

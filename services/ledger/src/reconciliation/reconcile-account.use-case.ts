@@ -2,7 +2,7 @@ import type { ResponseOf } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { isoOrNull } from '../shared/iso.js';
 import { isUuid } from '../shared/http-guards.js';
-import { bookingDay, istanbulDay } from '../bank-transfers/line-key.js';
+import { bookingDay, istanbulDayAt } from '../shared/istanbul-day.js';
 import type { ReconciliationRepository, StatementRow, Window } from './reconciliation.repository.js';
 
 export type AccountReconciliation = ResponseOf<'AccountReconciliation'>;
@@ -25,8 +25,8 @@ function asBooked(s: StatementRow): StatementRow {
   if (s.periodTimeKnown) return s;
   return {
     ...s,
-    periodFrom: s.periodFrom && istanbulDay(s.periodFrom).start,
-    periodTo: s.periodTo && istanbulDay(s.periodTo).end,
+    periodFrom: s.periodFrom && istanbulDayAt(s.periodFrom).start,
+    periodTo: s.periodTo && istanbulDayAt(s.periodTo).end,
   };
 }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient, SenderReturn, SenderReturnStatus } from '@kasa/db';
-import type { JournalProblem } from '../journal/check-journal.use-case.js';
+import type { JournalProblem } from '../journal/journal-problem.js';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
 import { HOUSE_ACCOUNTS, type HouseAccount, type HouseLeg } from './house-accounts.js';
-import { senderReturnScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { senderReturnScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 

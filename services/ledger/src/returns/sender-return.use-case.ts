@@ -4,7 +4,7 @@ import { AppError } from '@kasa/http';
 import { maskIban } from '@kasa/logger';
 import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import type { Clock } from '../shared/clock.js';
@@ -18,8 +18,8 @@ import {
   type ApprovalsView,
   type FourEyesDeps,
   withApprovalsRequired,
-} from '../shared/four-eyes.js';
-import { inTransaction, runTransition, transitionIn, type Transition, type TransitionDeps } from '../shared/transition.js';
+} from '../review/four-eyes.js';
+import { inTransaction, runTransition, transitionIn, type Transition, type TransitionDeps } from '../review/transition.js';
 import { HousePostings, type HouseLeg } from './house-accounts.js';
 import type { NewSenderReturn, SenderReturnRepository } from './sender-return.repository.js';
 import { assertReturnAction, type ReturnAction } from './sender-return.states.js';
@@ -245,7 +245,7 @@ function assertLiveReturn(current: SenderReturn): void {
 }
 
 /**
- * Every step of a return's review and payout on the one transition recipe (shared/transition.ts), with its
+ * Every step of a return's review and payout on the one transition recipe (review/transition.ts), with its
  * house journal posting and audit entry. A step from any other status is a 409 and changes nothing.
  */
 function transition(deps: ReturnDeps, request: OperatorRequest, returnId: string, step: Step) {

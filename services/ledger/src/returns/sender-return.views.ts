@@ -1,5 +1,5 @@
 import type { SenderReturn } from '@kasa/db';
-import { givenApprovals, type ApprovalsView } from '../shared/four-eyes.js';
+import { givenApprovals, type ApprovalsView } from '../review/four-eyes.js';
 
 /**
  * A return as the ops API shows it (the sender's IBAN in full: operators pay it back to it). `approvals`: four-eyes,

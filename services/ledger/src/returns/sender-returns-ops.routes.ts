@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
 import { parseRequest, SENDER_RETURN_STATUSES } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
@@ -15,12 +14,19 @@ import {
 } from './sender-return.use-case.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
 import { opsRoute } from '../shared/ops-route.js';
+import type { SenderReturnRepository } from './sender-return.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type SenderReturnsOpsRoutesDeps = Parameters<typeof requestSenderReturn>[0] &
+  Parameters<typeof opsListRoute>[0] & {
+    senderReturns: SenderReturnRepository;
+  };
 
 /**
  * Returns to senders (`/ops/v1`): asked for from a transfer, then reviewed and paid out like a withdrawal
  * (docs/operations.md, Returns to senders). Any operator, as for the other money decisions.
  */
-export function senderReturnOpsRoutes(deps: LedgerDeps): Router {
+export function senderReturnOpsRoutes(deps: SenderReturnsOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(router, 'requestSenderReturn', jsonBody, async (req, res) => {

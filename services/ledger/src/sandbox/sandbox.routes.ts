@@ -2,7 +2,6 @@ import express, { type Router } from 'express';
 import { parseRequest, type ReturnReasonCode } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { Request } from 'express';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
 import {
   simulateDepositApproval,
@@ -12,13 +11,19 @@ import {
   simulateWithdrawalStep,
   type SimulatorCaller,
 } from './simulator.use-case.js';
+import type { KasaConfig } from '@kasa/config';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type SandboxRoutesDeps = Parameters<typeof simulateTransfer>[0] & {
+  config: KasaConfig;
+};
 
 /**
  * The sandbox's simulator behind the gateway, mounted at `/internal/v1/sites/:siteId/test` with the partner's own
  * paths (docs/sandbox.md). The gateway has checked the body against its schema and the key's mode; the use cases
  * check again that the site is a sandbox and the record its own.
  */
-export function sandboxRoutes(deps: LedgerDeps): Router {
+export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
   const router = express.Router({ mergeParams: true });
   router.use(internalAuth(deps.config.internalToken));
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RETURN_REASON_CODES, type ReturnReasonCode, type UserRejectionReason } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { actorOf, HOSTED_PAGE_PRINCIPAL, sandboxPrincipal } from '../operators/operator-principal.js';
+import { actorOf, HOSTED_PAGE_PRINCIPAL, sandboxPrincipal } from '../shared/operator-principal.js';
 import type { ImportStatementDeps } from '../bank-transfers/import-statement.use-case.js';
 import { recordArrival } from '../bank-transfers/record-arrival.js';
 import { promiseLineWork } from '../bank-transfers/record-lines.js';
@@ -11,7 +11,7 @@ import { approveDeposit, rejectDeposit } from '../deposits/review-deposit.use-ca
 import { toDepositRecord } from '../deposits/deposit.views.js';
 import type { ExpiryRepository } from '../expiry/expiry.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { inTransaction } from '../shared/transition.js';
+import { inTransaction } from '../review/transition.js';
 import {
   approveWithdrawal,
   markWithdrawalReturned,

@@ -1,16 +1,25 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { toOpsDeposit } from '../deposits/deposit.views.js';
 import { deliveryScheduleOf, toEventView } from '../events/event-view.js';
-import { approvalsView, withApprovalsRequired } from '../shared/four-eyes.js';
+import { approvalsView, withApprovalsRequired } from '../review/four-eyes.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
 import { SearchRepository } from './search.repository.js';
 import { searchTermsOf } from './search-terms.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { principalOf } from '../operators/operator-auth.js';
-import { scopeOf } from '../operators/site-scope.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { scopeOf } from '../shared/site-scope.js';
+import type { KasaConfig } from '@kasa/config';
+import type pg from 'pg';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type SearchOpsRoutesDeps = Parameters<typeof deliveryScheduleOf>[0] &
+  Parameters<typeof withApprovalsRequired>[0] &
+  Parameters<typeof approvalsView>[0] & {
+    config: KasaConfig;
+    pool: pg.Pool;
+  };
 
 const DEFAULT_LIMIT = 20;
 
@@ -18,7 +27,7 @@ const DEFAULT_LIMIT = 20;
  * `GET /ops/v1/search?q=`: the console's search box and `kasa search`. Any operator; every kind of record
  * at once, each list newest first (docs/operations.md, Search).
  */
-export function searchOpsRoutes(deps: LedgerDeps): Router {
+export function searchOpsRoutes(deps: SearchOpsRoutesDeps): Router {
   const router = express.Router();
   const repository = new SearchRepository(deps.pool, deps.config.opsReadTimeoutMs);
   opsRoute(router, 'opsSearch', async (req, res) => {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { BankTransfer, Deposit, Withdrawal } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { EventRow } from '../events/event.repository.js';
-import type { SiteScope } from '../operators/site-scope.js';
+import type { SiteScope } from '../shared/site-scope.js';
 import type { SearchTerms } from './search-terms.js';
 
 /** What a search past OPS_READ_TIMEOUT_MS answers (503 `service_unavailable`). */
@@ -25,7 +25,7 @@ export interface Found {
 /**
  * The operators' one search box: deposits, withdrawals, bank transfers and webhook events that match a
  * reference, an id, the partner's user id, a sender's or holder's name, or an IBAN's last digits. Each kind
- * is newest first and at most `limit` long, and only of the operator's sites when it is scoped (operators/site-scope.ts):
+ * is newest first and at most `limit` long, and only of the operator's sites when it is scoped (shared/site-scope.ts):
  * one more condition on each probe, so `limit` counts what the operator may see.
  *
  * Plain statements on the ledger's pool, not Prisma: a search is a handful of index probes, and at 16 searches at

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@kasa/http';
 import { constantTimeEqual, secretMatcher } from './secrets.js';
 import type { Actor } from './audit.repository.js';
-import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import type { OperatorPrincipal } from './operator-principal.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Prisma, PrismaClient } from '@kasa/db';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
-import { principalOf } from '../operators/operator-auth.js';
-import { scopeOf, type SiteScope } from '../operators/site-scope.js';
+import { principalOf } from './operator-principal.js';
+import { scopeOf, type SiteScope } from './site-scope.js';
 import { wantsCsv } from './csv.js';
 import type { CursorCodec } from './cursor.js';
 import type { ListWindow } from './keyset.js';

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { OPS_ROUTES, type OpsOperationId } from '@kasa/contracts';
-import { requireRole } from '../operators/operator-auth.js';
+import { requireRole } from './operator-principal.js';
 
 const GUARDS: Record<(typeof OPS_ROUTES)[OpsOperationId]['role'], RequestHandler[]> = {
   PUBLIC: [],

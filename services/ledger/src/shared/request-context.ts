@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { principalOf } from '../operators/operator-auth.js';
-import type { OperatorPrincipal } from '../operators/operator-principal.js';
+import { principalOf } from './operator-principal.js';
+import type { OperatorPrincipal } from './operator-principal.js';
 
 /**
  * The HTTP request a use case runs for. Its id (the gateway's `X-Request-Id`, kept by the `requestId`

@@ -38,6 +38,16 @@ export interface OwnColumn {
 }
 
 /** A row as node-postgres returns it: BIGINT money as strings. */
+/**
+ * Another table's row inserted by the create's own statement (a data-modifying CTE reading the new record as
+ * `record`): it commits with the record or not at all, and only when the record was inserted.
+ */
+export interface AlongsideInsert {
+  /** The statement's further CTEs (`name AS (INSERT ... FROM record)`, ...); parameters numbered from `first` on. */
+  text: (first: number) => string;
+  values: unknown[];
+}
+
 type RawRow<Row> = Omit<Row, 'amount' | 'requestedAmount'> & { amount: string; requestedAmount: string };
 
 /** How a site's records are read: where lists go, and whether the hot statements are prepared by name. */
@@ -150,6 +160,7 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
     own: Record<string, OwnColumn>,
     returning: string,
     condition?: (param: (column: string) => string) => string,
+    alongside?: AlongsideInsert,
   ): Promise<Returned | null> {
     const ownColumns = Object.keys(own);
     const params = new Map(ownColumns.map((column, i) => [column, `$${i + 11}`]));
@@ -157,14 +168,18 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
     const lockKey = `$${ownColumns.length + 11}`;
     const selected = ownColumns.map((column) => own[column]?.expression?.(param(column)) ?? param(column));
     // INSERT ... SELECT rather than VALUES, for the site's row and the WHERE; the target columns type the parameters.
-    const text = `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
+    const insert = `INSERT INTO ${this.table.name} (id, site_id, reference_no, status, requested_amount, amount, currency,
          external_user_id, external_user_label, idempotency_key, idempotency_fingerprint, ${ownColumns.join(', ')}, created_at, updated_at)
        SELECT $1, site.id, $3, $4, $5, $5, $6, $7, $8, $9, $10, ${selected.join(', ')}, now(), now()
        FROM sites site
        WHERE site.id = $2 AND $5 BETWEEN site.min_amount AND site.max_amount${condition ? ` AND ${condition(param)}` : ''}
          AND pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0))
        ON CONFLICT (site_id, idempotency_key) DO NOTHING
-       RETURNING ${returning}`;
+       RETURNING ${alongside ? '*' : returning}`;
+    // A row that must commit with the record (its screening) rides in the same statement: nothing without the other.
+    const text = alongside
+      ? `WITH record AS (${insert}), ${alongside.text(ownColumns.length + 12)} SELECT ${returning} FROM record`
+      : insert;
     const result = await run<Returned>(this.pool, this.namedStatements, `${this.table.name}-insert`, text, [
       record.id,
       record.siteId,
@@ -178,6 +193,7 @@ export abstract class SiteScopedRepository<Row extends SiteRecordRow<Status>, St
       record.idempotencyFingerprint,
       ...ownColumns.map((column) => own[column]?.value),
       `${record.siteId}:${this.table.name}:${record.idempotencyKey}`,
+      ...(alongside?.values ?? []),
     ]);
     return result.rows[0] ?? null;
   }

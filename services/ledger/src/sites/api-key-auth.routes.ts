@@ -1,12 +1,17 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { resolveApiKey } from './resolve-api-key.use-case.js';
+import type { KasaConfig } from '@kasa/config';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type ApiKeyAuthRoutesDeps = Parameters<typeof resolveApiKey>[0] & {
+  config: KasaConfig;
+};
 
 /** `POST /internal/v1/auth/resolve`: the gateway asks which site an API key (by hash) belongs to. */
-export function apiKeyAuthRoutes(deps: LedgerDeps): Router {
+export function apiKeyAuthRoutes(deps: ApiKeyAuthRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
 

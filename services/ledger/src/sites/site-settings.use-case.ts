@@ -22,6 +22,8 @@ export interface SiteSettingsChange {
   autoApproveEnabled?: boolean;
   autoApproveMaxAmount?: bigint;
   autoApproveRequireSenderMatch?: boolean;
+  /** Sanctions screening of the senders of the money credited to its deposits (docs/compliance.md). */
+  screenDepositSenders?: boolean;
   /** Four-eyes threshold (kuruş); null: the service's DUAL_APPROVAL_ABOVE_KURUS. */
   dualApprovalAbove?: bigint | null;
 }
@@ -41,6 +43,7 @@ const SETTINGS: Setting[] = [
   'autoApproveEnabled',
   'autoApproveMaxAmount',
   'autoApproveRequireSenderMatch',
+  'screenDepositSenders',
   'dualApprovalAbove',
 ];
 

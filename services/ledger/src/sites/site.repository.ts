@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient, Site } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockRow } from '../shared/row-lock.repository.js';
-import { siteRowScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { siteRowScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 export interface NewSite {
   slug: string;

@@ -22,5 +22,6 @@ export function siteView(site: Site, testSiteId: string | null = null) {
       maxAmount: site.autoApproveMaxAmount.toString(),
       requireSenderMatch: site.autoApproveRequireSenderMatch,
     },
+    screenDepositSenders: site.screenDepositSenders,
   };
 }

@@ -2,9 +2,8 @@ import type { Site } from '@kasa/db';
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
-import { principalOf } from '../operators/operator-auth.js';
-import { actorOf } from '../operators/operator-principal.js';
+import { principalOf } from '../shared/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { isUuid, opsAuth } from '../shared/http-guards.js';
 import { listPage } from '../shared/partner-list.use-case.js';
 import { createSite, issueApiKey, revokeApiKey, siteOr404 } from './provisioning.use-case.js';
@@ -12,10 +11,25 @@ import { siteView } from './site.views.js';
 import { updateSiteSettings } from './site-settings.use-case.js';
 import { createReceivingAccount, updateReceivingAccount } from './receiving-accounts.use-case.js';
 import { opsRoute } from '../shared/ops-route.js';
-import { ensureHouseWide, scopeOf } from '../operators/site-scope.js';
+import { ensureHouseWide, scopeOf } from '../shared/site-scope.js';
+import type { ReceivingAccountRepository } from './receiving-account.repository.js';
+import type { ApiKeyRepository } from './api-key.repository.js';
+import type { KasaConfig } from '@kasa/config';
+import type { CursorCodec } from '../shared/cursor.js';
+import type { SiteRepository } from './site.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type SitesOpsRoutesDeps = Parameters<typeof createSite>[0] &
+  Parameters<typeof createReceivingAccount>[0] & {
+    accounts: ReceivingAccountRepository;
+    apiKeys: ApiKeyRepository;
+    config: KasaConfig;
+    cursors: CursorCodec;
+    sites: SiteRepository;
+  };
 
 /** The ops API's provisioning (`/ops/v1`): sites, their API keys, and the service's receiving bank accounts. */
-export function siteOpsRoutes(deps: LedgerDeps): Router {
+export function siteOpsRoutes(deps: SitesOpsRoutesDeps): Router {
   const router = express.Router();
   router.use(opsAuth(deps.config.opsBootstrapToken));
   const actor = (locals: Parameters<typeof principalOf>[0]) => actorOf(principalOf(locals));
@@ -56,6 +70,8 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
   opsRoute(router, 'updateSite', jsonBody, async (req, res) => {
     const body = parseRequest('updateSite', req.body, 'The settings are not valid; nothing was changed.');
     if (body.autoApprove) ensureHouseWide(principalOf(res.locals), 'the straight-through rule');
+    // A compliance policy: an admin limited to some sites may not switch a site's screening off.
+    if (body.screenDepositSenders !== undefined) ensureHouseWide(principalOf(res.locals), 'the screening of deposit senders');
     const siteId = pathParam(req, 'siteId');
     if (!isUuid(siteId)) throw new AppError('not_found', 'No site with this id.');
     const site = await updateSiteSettings(deps, actor(res.locals), siteId, {
@@ -66,6 +82,7 @@ export function siteOpsRoutes(deps: LedgerDeps): Router {
       ...(body.minAmount !== undefined ? { minAmount: BigInt(body.minAmount) } : {}),
       ...(body.maxAmount !== undefined ? { maxAmount: BigInt(body.maxAmount) } : {}),
       ...(body.returnUrl !== undefined ? { returnUrl: body.returnUrl } : {}),
+      ...(body.screenDepositSenders !== undefined ? { screenDepositSenders: body.screenDepositSenders } : {}),
       ...(body.dualApprovalAbove !== undefined
         ? { dualApprovalAbove: body.dualApprovalAbove === null ? null : BigInt(body.dualApprovalAbove) }
         : {}),

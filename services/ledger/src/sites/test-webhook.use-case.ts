@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RETURN_REASON_CODES, type EventType } from '@kasa/contracts';
+import { eventTypeEntry, RETURN_REASON_CODES, type EventType } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { SecretBox } from '@kasa/secret-box';
 import { signedHeaders, webhookBody, type WebhookSender } from '@kasa/webhook-sender';
@@ -32,10 +32,8 @@ function sampleBody(type: TestWebhookType, eventId: string, now: string, livemod
   if (type === 'ping') return { ...envelope, data: {} };
   const rejected = type.endsWith('.rejected');
   const decided = { rejectedAt: rejected ? now : null, rejectedReason: rejected ? 'Test webhook' : null, createdAt: now, updatedAt: now };
-  if (type.startsWith('withdrawal.')) {
-    const status = ({ 'withdrawal.sent': 'SENT', 'withdrawal.rejected': 'REJECTED', 'withdrawal.returned': 'RETURNED' } as const)[
-      type as 'withdrawal.sent' | 'withdrawal.rejected' | 'withdrawal.returned'
-    ];
+  const { record, status } = eventTypeEntry(type);
+  if (record === 'withdrawal') {
     const data = { withdrawalId: SAMPLE_WITHDRAWAL_ID, referenceNo: 'KWTESTTEST', status, amount: '50000', currency: 'TRY' };
     const returned = status === 'RETURNED';
     const returnReason = returned ? { code: 'AC01', text: RETURN_REASON_CODES.AC01 } : null;
@@ -44,16 +42,6 @@ function sampleBody(type: TestWebhookType, eventId: string, now: string, livemod
       data: { ...data, sentAt: status === 'REJECTED' ? null : now, ...decided, returnedAt: returned ? now : null, returnReason },
     };
   }
-  const status = (
-    {
-      'intent.approved': 'APPROVED',
-      'intent.topped_up': 'APPROVED',
-      'intent.rejected': 'REJECTED',
-      'intent.received': 'PENDING_REVIEW',
-      'intent.auto_cancelled': 'AUTO_CANCELLED',
-      'intent.late_arrival': 'LATE_ARRIVAL',
-    } as const
-  )[type as Exclude<EventType, `withdrawal.${string}`>];
   const data = {
     intentId: SAMPLE_INTENT_ID,
     referenceNo: 'KDTESTTEST',

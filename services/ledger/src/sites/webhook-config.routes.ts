@@ -1,15 +1,21 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { readWebhookConfig, updateWebhookConfig } from './webhook-config.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
+import type { KasaConfig } from '@kasa/config';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type WebhookConfigRoutesDeps = Parameters<typeof readWebhookConfig>[0] &
+  Parameters<typeof updateWebhookConfig>[0] & {
+    config: KasaConfig;
+  };
 
 /**
  * `PUT /internal/v1/sites/:siteId/webhook-config` (endpoint 7 of docs/api.md, behind the gateway). The gateway passes
  * the acting API key's id, which the audit entry names. `GET` reads the URL back, never the secret.
  */
-export function webhookConfigRoutes(deps: LedgerDeps): Router {
+export function webhookConfigRoutes(deps: WebhookConfigRoutesDeps): Router {
   const router = express.Router({ mergeParams: true });
   router.use(internalAuth(deps.config.internalToken));
 

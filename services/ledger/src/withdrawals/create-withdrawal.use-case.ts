@@ -3,6 +3,7 @@ import { normalizeIban } from '@kasa/contracts';
 import type { Logger } from '@kasa/logger';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { WithdrawalRepository } from './withdrawal.repository.js';
+import { screeningOfNewRecord, type ScreenNameDeps } from '../screening/screen-name.js';
 import {
   assertSiteTakes,
   createOnce,
@@ -14,26 +15,35 @@ import {
 
 export type CreateWithdrawalCommand = CreateCommand<RequestOf<'createWithdrawal'>>;
 
-export interface CreateWithdrawalDeps {
+export interface CreateWithdrawalDeps extends ScreenNameDeps {
   logger: Logger;
   sites: SiteRepository;
   withdrawals: WithdrawalRepository;
 }
 
-/** Records a payout request for operator review; idempotent on (site, key) like deposits. */
+/**
+ * Records a payout request for operator review; idempotent on (site, key) like deposits. The beneficiary's name is
+ * screened against the sanctions lists first and the screening written by the create's own statement: a hit holds the
+ * withdrawal for a compliance decision (docs/compliance.md) and the partner sees nothing of it.
+ */
 export async function createWithdrawal(
   deps: CreateWithdrawalDeps,
   command: CreateWithdrawalCommand,
 ): Promise<Idempotent<CreateWithdrawalResponse>> {
   const amount = await requestedAmount(deps.sites, command);
   const siteId = command.siteId;
+  const targetHolderName = command.body.targetHolderName.trim();
+  const screening = await screeningOfNewRecord(deps, 'withdrawal', siteId, targetHolderName);
   const created = await createOnce({
     insert: () =>
-      deps.withdrawals.insertUnlessKeyExists({
-        ...newSiteRecord('withdrawal', amount, command),
-        targetIban: normalizeIban(command.body.targetIban),
-        targetHolderName: command.body.targetHolderName.trim(),
-      }),
+      deps.withdrawals.insertUnlessKeyExists(
+        {
+          ...newSiteRecord('withdrawal', amount, command),
+          targetIban: normalizeIban(command.body.targetIban),
+          targetHolderName,
+        },
+        screening,
+      ),
     findExisting: () => deps.withdrawals.findByIdempotencyKey(siteId, command.idempotencyKey),
     recheck: async () => {
       await assertSiteTakes(deps.sites, siteId, amount);

@@ -8,12 +8,14 @@ import type { WithdrawalReviewRepository } from './withdrawal-review.repository.
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
-import { approvalsRequired, approvalsView, decideApproval, type ApprovalDecision, type FourEyesDeps } from '../shared/four-eyes.js';
+import { approvalsRequired, approvalsView, decideApproval, type ApprovalDecision, type FourEyesDeps } from '../review/four-eyes.js';
 import type { OperatorRequest } from '../shared/request-context.js';
-import { runTransition, transitionIn, type Transition, type TransitionDeps, type TransitionOutcome } from '../shared/transition.js';
+import { runTransition, transitionIn, type Transition, type TransitionDeps, type TransitionOutcome } from '../review/transition.js';
 import { writeAudits } from '../shared/audit.repository.js';
-import { actorOf } from '../operators/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
+import type { ScreeningRepository } from '../screening/screening.repository.js';
+import { assertNotHeld } from '../screening/compliance-hold.js';
 
 /**
  * What reviewing a withdrawal needs: the transition's database, publisher and logger, the rows and the journal, and
@@ -23,6 +25,7 @@ export interface WithdrawalReviewDeps extends TransitionDeps, FourEyesDeps, Step
   config: FourEyesDeps['config'] & StepUpDeps['config'];
   withdrawalReview: WithdrawalReviewRepository;
   journal: JournalRepository;
+  screenings: Pick<ScreeningRepository, 'holdOf'>;
 }
 
 interface Step {
@@ -52,7 +55,7 @@ const waits = (decision: Decision) => decision.approval !== null && !decision.ap
 const approversOf = (approval: ApprovalDecision) => approval.approvals.map((given) => given.email ?? given.operatorId).join(', ');
 
 /**
- * Every withdrawal step on the one transition recipe (shared/transition.ts): lock, the state table, one
+ * Every withdrawal step on the one transition recipe (review/transition.ts): lock, the state table, one
  * conditional update, the journal posting (approval is refused past the available balance), the audit entry
  * and the event.
  */
@@ -71,6 +74,8 @@ function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorReque
     guard: (_tx, current) => (step.approval ? requireStepUp(deps, request.caller, current.amount) : undefined),
     decide: async (tx, current): Promise<Decision> => {
       const to = assertWithdrawalAction(step.action, current.status);
+      // A screening hit holds the money from leaving: read on the locked row, so a hit committed first is seen.
+      if (step.action === 'approve' || step.action === 'markSent') await assertNotHeld(deps, tx, 'withdrawal', withdrawalId);
       // Once in a payout batch its file may be at the bank: rejecting it would release money that may still be paid.
       const batchId = step.action === 'reject' ? await deps.withdrawalReview.batchOf(tx, withdrawalId) : null;
       if (batchId) {

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient, type Withdrawal, type WithdrawalStatus } fro
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
 import { amountWhere, reviewWhere, type ReviewListFilter } from '../site-records/review-filters.js';
-import { siteScopeWhere, type SiteScope } from '../operators/site-scope.js';
+import { siteScopeWhere, type SiteScope } from '../shared/site-scope.js';
 
 type Tx = Prisma.TransactionClient;
 

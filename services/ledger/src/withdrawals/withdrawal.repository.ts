@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { PrismaClient, Withdrawal, WithdrawalStatus } from '@kasa/db';
 import type { NewSiteRecord } from '../site-records/create-record.js';
-import { SiteScopedRepository, type SiteRecordRow, type SiteScopedAccess } from '../site-records/site-scoped.repository.js';
+import {
+  SiteScopedRepository,
+  type AlongsideInsert,
+  type SiteRecordRow,
+  type SiteScopedAccess,
+} from '../site-records/site-scoped.repository.js';
 
 export interface NewWithdrawal extends NewSiteRecord {
   targetIban: string;
@@ -39,11 +44,13 @@ export class WithdrawalRepository extends SiteScopedRepository<WithdrawalRow, Wi
    * Inserts the withdrawal PENDING_REVIEW unless the key is taken or the amount is outside the site's limits (then
    * null: see insertRecord).
    */
-  insertUnlessKeyExists(input: NewWithdrawal): Promise<{ id: string; referenceNo: string } | null> {
+  insertUnlessKeyExists(input: NewWithdrawal, alongside?: AlongsideInsert): Promise<{ id: string; referenceNo: string } | null> {
     return this.insertRecord(
       { ...input, id: randomUUID(), status: 'PENDING_REVIEW' },
       { target_iban: { value: input.targetIban }, target_holder_name: { value: input.targetHolderName } },
       'id::text AS id, reference_no AS "referenceNo"',
+      undefined,
+      alongside,
     );
   }
 

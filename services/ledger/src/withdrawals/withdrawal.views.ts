@@ -1,6 +1,6 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
-import { givenApprovals, type ApprovalsView } from '../shared/four-eyes.js';
+import { givenApprovals, type ApprovalsView } from '../review/four-eyes.js';
 import { isoOrNull } from '../shared/iso.js';
 import { siteRecordFields } from '../site-records/site-record.views.js';
 import type { WithdrawalRow } from './withdrawal.repository.js';

@@ -2,8 +2,7 @@ import express, { type Router } from 'express';
 import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { balanceView } from '../journal/accounts.js';
-import type { LedgerDeps } from '../ledger-deps.js';
-import { approvalsRequired, approvalsView, withApprovalsRequired } from '../shared/four-eyes.js';
+import { approvalsRequired, approvalsView, withApprovalsRequired } from '../review/four-eyes.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -11,9 +10,20 @@ import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
 import { toOpsWithdrawal } from './withdrawal.views.js';
 import { opsRoute } from '../shared/ops-route.js';
+import type { JournalRepository } from '../journal/journal.repository.js';
+import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type WithdrawalsOpsRoutesDeps = Parameters<typeof opsListRoute>[0] &
+  Parameters<typeof withApprovalsRequired>[0] &
+  Parameters<typeof approvalsView>[0] &
+  Parameters<typeof approveWithdrawal>[0] & {
+    journal: JournalRepository;
+    withdrawalReview: WithdrawalReviewRepository;
+  };
 
 /** The withdrawal review queue, decisions and payout steps (`/ops/v1/withdrawals`); reviewers and admins alike. */
-export function withdrawalOpsRoutes(deps: LedgerDeps): Router {
+export function withdrawalOpsRoutes(deps: WithdrawalsOpsRoutesDeps): Router {
   const router = express.Router();
 
   opsRoute(

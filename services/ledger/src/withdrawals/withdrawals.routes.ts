@@ -1,16 +1,25 @@
 import express, { type Router } from 'express';
 import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
-import type { LedgerDeps } from '../ledger-deps.js';
 import { internalAuth } from '../shared/http-guards.js';
-import { routerOf, type InternalRoute } from '../internal-routes.js';
+import { routerOf, type InternalRoute } from '../shared/internal-route.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createWithdrawal } from './create-withdrawal.use-case.js';
 import { toWithdrawalListItem, toWithdrawalRecord } from './withdrawal.views.js';
+import type { KasaConfig } from '@kasa/config';
+import type { CursorCodec } from '../shared/cursor.js';
+import type { WithdrawalRepository } from './withdrawal.repository.js';
+
+/** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
+export type WithdrawalsRoutesDeps = Parameters<typeof createWithdrawal>[0] & {
+  config: KasaConfig;
+  cursors: CursorCodec;
+  withdrawals: WithdrawalRepository;
+};
 
 /** The partner's withdrawals behind the gateway (`/internal/v1`), scoped by the site id in the path. */
-export function withdrawalRoutes(deps: LedgerDeps): Router {
+export function withdrawalRoutes(deps: WithdrawalsRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
   router.use(routerOf(withdrawalHotRoutes(deps)));
@@ -26,7 +35,7 @@ export function withdrawalRoutes(deps: LedgerDeps): Router {
 }
 
 /** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */
-export function withdrawalHotRoutes(deps: LedgerDeps): InternalRoute[] {
+export function withdrawalHotRoutes(deps: WithdrawalsRoutesDeps): InternalRoute[] {
   const auth = internalAuth(deps.config.internalToken);
   return [
     {

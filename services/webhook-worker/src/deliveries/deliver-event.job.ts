@@ -24,6 +24,14 @@ export interface DeliverEventDeps {
   now?: () => number;
 }
 
+/**
+ * A delivery attempt the partner's endpoint failed (not 2xx, no answer): BullMQ retries it on the schedule.
+ * Any other error out of the processor is Kasa's own trouble, which the worker logs as a warning.
+ */
+export class AttemptFailedError extends Error {
+  override readonly name = 'AttemptFailedError';
+}
+
 /** What a finished job reports (kept only in logs: completed jobs are removed). */
 export type DeliverEventResult = { attemptNo: number; statusCode: number | null } | { skipped: string };
 
@@ -194,5 +202,5 @@ async function attempt(
     throw new UnrecoverableError(`delivery attempt ${attemptNo} failed, the cycle's last: ${reason}`);
   }
   deps.logger.info('webhook attempt failed', { ...fields, reason });
-  throw new Error(`delivery attempt ${attemptNo} failed: ${reason}`);
+  throw new AttemptFailedError(`delivery attempt ${attemptNo} failed: ${reason}`);
 }

@@ -28,7 +28,10 @@ export const errors = defineMessages(
       'Two different people must approve this payout: not its first approver, an account tied to them (one created or last changed the other), nor the bootstrap token.',
     'errors.reason.nothing_to_batch': 'No approved payout is left to batch.',
     'errors.reason.sandbox_payout': "This is a sandbox's simulated money: it never leaves through the house's real account.",
+    'errors.reason.compliance_hold':
+      'On compliance hold: a sanctions screening hit awaits its decision by two admins (Screening page), or was confirmed.',
     'errors.reason.idempotency_record_lost': 'This request was answered before, but its record was lost in a database failover.',
+    'errors.reason.statement_not_final': 'The day of this balance statement has not finished yet.',
     'errors.reason.not_exact_match': 'Only exact matches are approved together: the money received differs from the amount requested.',
     'errors.reason.otp_required': 'Enter the code from your authenticator app.',
     'errors.reason.otp_invalid': 'The code is wrong, expired or already used.',
@@ -77,6 +80,9 @@ export const errors = defineMessages(
     'errors.notice.return-approved': 'Return approved and booked as owed to the sender. Send the money, then mark it sent.',
     'errors.notice.return-rejected': 'Return rejected; the transfer is back where it was.',
     'errors.notice.return-sent': 'Return marked as sent; the transfer is RETURNED.',
+    'errors.notice.screening-first-decision': 'Your decision is recorded; it takes effect when a second admin agrees.',
+    'errors.notice.screening-cleared': 'The hit is cleared: the hold lifted and the payout continues.',
+    'errors.notice.screening-confirmed': 'The match is confirmed: the payout stays frozen.',
     'errors.notice.payout-batch-created':
       'Batch created. Download its file for the bank; the statement then marks each payout SENT or RETURNED.',
     'errors.notice.nothing-to-batch': 'No approved payout is left to batch: every approved withdrawal and return is in a batch already.',
@@ -88,6 +94,8 @@ export const errors = defineMessages(
     'errors.notice.site-settings-saved': 'Settings saved and audited. A new rate limit applies at the gateway from its next request.',
     'errors.notice.site-unchanged': 'Nothing was changed: the form held the settings the site already has.',
     'errors.notice.receiving-account-created': 'Receiving account added; deposits are sent to it in turn from now on.',
+    'errors.notice.erasure-request-filed': 'Erasure request filed: what no hold covers is anonymised; the rest waits for its hold.',
+    'errors.notice.risk-flag-reviewed': 'Flag reviewed and closed; the review is audited.',
     'errors.notice.receiving-account-saved': 'Receiving account saved and audited.',
     'errors.notice.receiving-account-unchanged': 'Nothing was changed: the form held what the account already has.',
     'errors.notice.code-verified': 'Code accepted: for the next ten minutes you may approve large amounts. Press the button again.',
@@ -120,7 +128,10 @@ export const errors = defineMessages(
       'Bu ödemeyi iki farklı kişi onaylamalı: ilk onaylayan, ona bağlı bir hesap (biri diğerini oluşturmuş ya da en son değiştirmiş) veya kurulum anahtarı olamaz.',
     'errors.reason.nothing_to_batch': 'Toplu ödemeye alınacak onaylı ödeme kalmadı.',
     'errors.reason.sandbox_payout': 'Bu, deneme ortamının sanal parası: kurumun gerçek hesabından asla çıkmaz.',
+    'errors.reason.compliance_hold':
+      'Uyum incelemesinde bekletiliyor: bir yaptırım taraması eşleşmesi iki yöneticinin kararını bekliyor (Tarama sayfası) ya da onaylandı.',
     'errors.reason.idempotency_record_lost': 'Bu istek daha önce yanıtlandı, ancak kaydı bir veritabanı geçişinde kayboldu.',
+    'errors.reason.statement_not_final': 'Bu bakiye ekstresinin günü henüz bitmedi.',
     'errors.reason.not_exact_match': 'Yalnızca tam eşleşmeler birlikte onaylanır: gelen para istenen tutardan farklı.',
     'errors.reason.otp_required': 'Doğrulama uygulamanızdaki kodu girin.',
     'errors.reason.otp_invalid': 'Kod hatalı, süresi dolmuş ya da daha önce kullanılmış.',
@@ -171,6 +182,9 @@ export const errors = defineMessages(
       'İade onaylandı ve gönderene borç olarak kaydedildi. Parayı gönderin, ardından gönderildi olarak işaretleyin.',
     'errors.notice.return-rejected': 'İade reddedildi; havale önceki durumuna döndü.',
     'errors.notice.return-sent': 'İade gönderildi olarak işaretlendi; havale İADE EDİLDİ durumunda.',
+    'errors.notice.screening-first-decision': 'Kararınız kaydedildi; ikinci bir yönetici aynı kararı verince geçerli olur.',
+    'errors.notice.screening-cleared': 'Eşleşme temizlendi: bekletme kalktı, ödeme devam ediyor.',
+    'errors.notice.screening-confirmed': 'Eşleşme doğrulandı: ödeme dondurulmuş kalıyor.',
     'errors.notice.payout-batch-created':
       'Toplu ödeme oluşturuldu. Banka için dosyasını indirin; ardından hesap özeti her ödemeyi GÖNDERİLDİ ya da İADE EDİLDİ olarak işaretler.',
     'errors.notice.nothing-to-batch': 'Toplu ödemeye alınacak onaylı ödeme kalmadı: onaylı her çekim ve iade zaten bir toplu ödemede.',
@@ -183,6 +197,9 @@ export const errors = defineMessages(
       'Ayarlar kaydedildi ve denetim kaydına yazıldı. Yeni istek sınırı, ağ geçidinde bir sonraki istekten itibaren geçerli.',
     'errors.notice.site-unchanged': 'Hiçbir şey değişmedi: formda sitenin zaten sahip olduğu ayarlar vardı.',
     'errors.notice.receiving-account-created': 'Tahsilat hesabı eklendi; yatırımlar bundan sonra sırayla bu hesaba da yönlendirilir.',
+    'errors.notice.erasure-request-filed':
+      'Silme talebi kaydedildi: saklama yükümlülüğü olmayan veriler anonimleştirildi; kalanlar sürelerini bekliyor.',
+    'errors.notice.risk-flag-reviewed': 'İşaret incelendi ve kapatıldı; inceleme denetim kaydına yazıldı.',
     'errors.notice.receiving-account-saved': 'Tahsilat hesabı kaydedildi ve denetim kaydına yazıldı.',
     'errors.notice.receiving-account-unchanged': 'Hiçbir şey değişmedi: formda hesabın zaten sahip olduğu bilgiler vardı.',
     'errors.notice.code-verified':

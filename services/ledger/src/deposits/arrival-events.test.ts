@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { arrivalEventTypes } from './arrival-events.js';
-import { optInChoiceOf, receives, subscribedEventTypes } from './event-subscriptions.js';
+import { optInChoiceOf, receives, subscribedEventTypes } from '../outbox/event-subscriptions.js';
 
 describe('arrivalEventTypes', () => {
   const reserved = { status: 'RESERVED', receivedAmount: null } as const;

@@ -1,5 +1,7 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@kasa/http';
 import type { OperatorRole } from '@kasa/db';
-import type { Actor } from '../shared/audit.repository.js';
+import type { Actor } from './audit.repository.js';
 
 /** The operator behind an ops API request, as the auth guard resolved it. */
 export interface OperatorPrincipal {
@@ -63,4 +65,22 @@ export function actorOf(principal: OperatorPrincipal): Actor {
 
 export function isAdmin(principal: OperatorPrincipal): boolean {
   return principal.role === 'ADMIN';
+}
+
+/** Lets the request through only for the given roles (403 otherwise); put after the auth guard. */
+export function requireRole(...roles: Array<OperatorPrincipal['role']>): RequestHandler {
+  return (_req, res, next) => {
+    const operator = res.locals.operator;
+    if (!operator) {
+      next(new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.'));
+      return;
+    }
+    next(roles.includes(operator.role) ? undefined : new AppError('forbidden', `This action needs the ${roles.join(' or ')} role.`));
+  };
+}
+
+/** The authenticated operator of a request that passed {@link operatorAuth}. */
+export function principalOf(locals: { operator?: OperatorPrincipal }): OperatorPrincipal {
+  if (!locals.operator) throw new AppError('unauthorized', 'Send an operator token as Authorization: Bearer <token>.');
+  return locals.operator;
 }

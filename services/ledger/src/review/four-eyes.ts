@@ -1,9 +1,9 @@
 import type { Prisma, Site } from '@kasa/db';
 import { AppError } from '@kasa/http';
-import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from '../operators/operator-principal.js';
+import { BOOTSTRAP_OPERATOR_ID, type OperatorPrincipal } from '../shared/operator-principal.js';
 import type { Approver, OperatorRepository } from '../operators/operator.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../shared/clock.js';
 
 /**
  * Four-eyes approval of payouts (docs/operations.md, Four-eyes): a withdrawal or a return to a sender above its

@@ -1,14 +1,14 @@
 import type { Prisma, PrismaClient } from '@kasa/db';
 import { AppError } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
-import { actorOf } from '../operators/operator-principal.js';
-import { inScope } from '../operators/site-scope.js';
+import { actorOf } from '../shared/operator-principal.js';
+import { inScope } from '../shared/site-scope.js';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
 import { outboxInsert, prepareOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
-import { auditInsert, type AuditEntry } from './audit.repository.js';
-import { writeTogether, type Writes } from './writes.repository.js';
-import { isUuid } from './http-guards.js';
-import type { OperatorRequest, RequestContext } from './request-context.js';
+import { auditInsert, type AuditEntry } from '../shared/audit.repository.js';
+import { writeTogether, type Writes } from '../shared/writes.repository.js';
+import { isUuid } from '../shared/http-guards.js';
+import type { OperatorRequest, RequestContext } from '../shared/request-context.js';
 
 type Tx = Prisma.TransactionClient;
 

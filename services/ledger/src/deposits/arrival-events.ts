@@ -1,7 +1,7 @@
 import type { DepositStatus, EventType } from '@kasa/contracts';
 import type { Deposit, Prisma } from '@kasa/db';
-import { toDepositRecord } from '../deposits/deposit.views.js';
-import { writeEventIfSubscribed, type WrittenOutboxEvent } from './outbox.repository.js';
+import { toDepositRecord } from './deposit.views.js';
+import { writeEventIfSubscribed, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 
 /** What an arrival changes on a deposit, as far as its events are concerned. */
 export interface ArrivalState {
