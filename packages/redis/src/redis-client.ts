@@ -84,7 +84,10 @@ export const FAIL_FAST_CLUSTER_OPTIONS = {
 
 /** Options of {@link createCommandRedis} beyond the fail-fast ones it always sets. */
 export interface CommandRedisOptions {
-  /** Sends commands issued in the same tick in one round trip (per node on a cluster). */
+  /**
+   * Sends commands issued in the same tick in one round trip, on one Redis only: a cluster client always sends
+   * each command by itself ({@link createCommandRedis}).
+   */
   autoPipelining?: boolean;
 }
 
@@ -98,13 +101,18 @@ export interface CommandRedisOptions {
  * once instead of being retried until its replica is promoted ({@link FAIL_FAST_CLUSTER_OPTIONS}). `onError`
  * receives connection errors, the cluster's and each node's; a reconnect loop repeats them, so log them with
  * @kasa/logger's `repeatLimited` (as JSON: without a listener ioredis prints raw lines to stderr).
+ *
+ * A cluster client never auto-pipelines, whatever `options` ask: while a master fails over, ioredis 6.0's
+ * cluster pipelines (retried as a whole after a node error) hand some commands the reply of another command of
+ * the same batch, measured as one key's GET answered with another key's value and a rate-limit script's reply
+ * given to a GET (services/gateway/test/cluster-replies.test.ts). Each command sent by itself is still pipelined on
+ * the node's connection (nothing waits for the previous reply); only the batching into one write is lost.
  */
 export function createCommandRedis(target: RedisTarget, onError: (error: Error) => void, options: CommandRedisOptions = {}): RedisClient {
   const failFast = { maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, connectTimeout: 2_000 };
-  const autoPipelining = { enableAutoPipelining: options.autoPipelining ?? false };
   const client = target.redisClusterNodes
-    ? createRedisClient(target, { ...failFast, enableOfflineQueue: true }, { ...FAIL_FAST_CLUSTER_OPTIONS, ...autoPipelining })
-    : createRedisClient(target, { ...failFast, ...autoPipelining, enableOfflineQueue: true });
+    ? createRedisClient(target, { ...failFast, enableOfflineQueue: true }, { ...FAIL_FAST_CLUSTER_OPTIONS, enableAutoPipelining: false })
+    : createRedisClient(target, { ...failFast, enableAutoPipelining: options.autoPipelining ?? false, enableOfflineQueue: true });
   client.once('ready', () => {
     client.options.enableOfflineQueue = false;
   });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { authCacheKey } from '@kasa/contracts';
 import request from 'supertest';
 import { startHarness, type Harness, type TestSite } from './harness.js';
 import { partner } from './partner-client.js';
@@ -69,6 +71,41 @@ describe('API-key authentication', () => {
     await h.ops('DELETE', `/ops/v1/api-keys/${site.apiKeyId}`);
     await h.ledger.deps.redis.del(...(await h.ledger.deps.redis.keys(`${h.env.redisPrefix}:auth:*`)));
     expect((await partner(h.gateway.url, site).get(listPath)).status).toBe(401);
+  });
+
+  // A Redis Cluster client once handed the key's GET another command's reply during a failover: another key's entry or a
+  // rate-limit script's numbers. Neither may act for the key, nor fail the request.
+  const cacheKeyOf = (site: TestSite) => authCacheKey(h.env.redisPrefix, createHash('sha256').update(site.apiKey).digest('hex'));
+
+  it("never acts for the site named by another key's cache entry found under the key", async () => {
+    const owner = await h.createSite();
+    const ownersIntent = await partner(h.gateway.url, owner).createDeposit();
+    expect(ownersIntent.status).toBe(201);
+    const ownersEntry = await h.ledger.deps.redis.get(cacheKeyOf(owner));
+    expect(JSON.parse(ownersEntry as string)).toMatchObject({ siteSlug: owner.slug });
+    const site = await h.createSite();
+    await h.ledger.deps.redis.set(cacheKeyOf(site), ownersEntry as string);
+
+    const listed = await partner(h.gateway.url, site).get(listPath);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
+    const created = await partner(h.gateway.url, site).createDeposit();
+    expect(created.status).toBe(201);
+    expect((await partner(h.gateway.url, site).get(`${listPath}/${created.body.intentId}`)).status).toBe(200);
+    expect((await partner(h.gateway.url, owner).get(`${listPath}/${created.body.intentId}`)).status).toBe(404);
+  });
+
+  it.each([
+    ['a rate-limit reply', '12,59000'],
+    ['a number', '12'],
+    ['a principal without a site', '{"rateLimitPerMinute":600}'],
+    ['JSON null', 'null'],
+  ])('serves the key from the ledger when its cache entry is %s', async (_name, stray) => {
+    const site = await h.createSite();
+    await h.ledger.deps.redis.set(cacheKeyOf(site), stray);
+    const listed = await partner(h.gateway.url, site).get(listPath);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
   });
 });
 

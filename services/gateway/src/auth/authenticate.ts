@@ -65,13 +65,14 @@ export function authenticate(deps: {
       next();
       return;
     }
+    const slug = parsed[1] === 'test' ? `${parsed[2] as string}.test` : (parsed[2] as string);
     const version = deps.knownKeys.version;
     // Issued in the same tick, so auto-pipelining sends the three commands in one round trip, and awaited
     // together, so none of them can fail unobserved while another is awaited.
     const [counted, refusal, cached] = await Promise.all([
       deps.requestCounter.count(keyHash),
       deps.invalidKeys.refusalFor(address),
-      readSharedCache(deps.redis, authCacheKey(deps.redisPrefix, keyHash)),
+      readSharedCache(deps.redis, authCacheKey(deps.redisPrefix, keyHash), slug),
     ]);
     if (cached === REVOKED || cached === UNKNOWN) {
       if (refusal) throw refusal;
@@ -79,7 +80,7 @@ export function authenticate(deps: {
     }
     let principal: Principal;
     if (cached) {
-      principal = JSON.parse(cached) as Principal;
+      principal = cached;
       deps.knownKeys.remember(keyHash, principal, version);
     } else {
       // Redis could not answer: a key this process resolved a moment ago is trusted for a short while.
@@ -89,10 +90,7 @@ export function authenticate(deps: {
       } else {
         if (refusal) throw refusal;
         try {
-          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, {
-            keyHash,
-            slug: parsed[1] === 'test' ? `${parsed[2] as string}.test` : parsed[2],
-          });
+          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, { keyHash, slug });
           principal = JSON.parse(resolved.body) as Principal;
         } catch (error) {
           if (error instanceof AppError && error.code === 'unauthorized') return refuse(INVALID);
@@ -107,10 +105,30 @@ export function authenticate(deps: {
   };
 }
 
-/** The shared cache's entry for a key hash: its text, null when there is none, undefined when Redis cannot answer. */
-async function readSharedCache(redis: RedisClient, cacheKey: string): Promise<string | null | undefined> {
+/**
+ * The shared cache's entry for a key hash: a marker or the principal, null when there is none, undefined when
+ * Redis cannot answer. An answer that is neither a marker nor a principal of the key's own site and mode (a
+ * cluster client once handed a GET another command's reply during a failover) is taken as no answer, so the
+ * key is resolved as in an outage instead of acting for whichever site the stray reply names.
+ */
+async function readSharedCache(
+  redis: RedisClient,
+  cacheKey: string,
+  slug: string,
+): Promise<typeof REVOKED | typeof UNKNOWN | Principal | null | undefined> {
+  let text: string | null;
   try {
-    return await redis.get(cacheKey);
+    text = await redis.get(cacheKey);
+  } catch {
+    return undefined;
+  }
+  if (text === null || text === REVOKED || text === UNKNOWN) return text;
+  try {
+    const entry = JSON.parse(text) as Partial<Principal> | null;
+    if (typeof entry !== 'object' || entry === null || entry.siteSlug !== slug) return undefined;
+    if (typeof entry.siteId !== 'string' || typeof entry.apiKeyId !== 'string' || typeof entry.rateLimitPerMinute !== 'number')
+      return undefined;
+    return entry as Principal;
   } catch {
     return undefined;
   }
