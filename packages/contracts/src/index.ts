@@ -17,6 +17,7 @@ export * from './records.js';
 export * from './response-types.js';
 export * from './ops-routes.js';
 export * from './partner-routes.js';
+export * from './internal-routes.js';
 export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';

@@ -1,5 +1,13 @@
 import { Pool } from 'undici';
-import { isErrorCode, isErrorReason, type FieldError } from '@kasa/contracts';
+import {
+  INTERNAL_ROUTES,
+  internalPath,
+  isErrorCode,
+  isErrorReason,
+  type FieldError,
+  type InternalOperationId,
+  type InternalParams,
+} from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 
 export interface LedgerResponse {
@@ -24,6 +32,20 @@ export class LedgerClient {
     this.pool = new Pool(ledgerUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
   }
 
+  /**
+   * One operation of the internal API (@kasa/contracts' INTERNAL_ROUTES), by its id: the method and path come
+   * from the table, `params` fill the path (URI-encoded there), `query` is an encoded query string.
+   */
+  call<Op extends InternalOperationId>(
+    operation: Op,
+    params: InternalParams<Op>,
+    requestId: string,
+    options: { body?: unknown; query?: string } = {},
+  ): Promise<LedgerResponse> {
+    return this.request(INTERNAL_ROUTES[operation].method, internalPath(operation, params, options.query), requestId, options.body);
+  }
+
+  /** A request by path; the gateway's routes use {@link call}. */
   async request(method: 'GET' | 'POST' | 'PUT', path: string, requestId: string, body?: unknown): Promise<LedgerResponse> {
     let response;
     try {

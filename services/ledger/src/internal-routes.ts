@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { accessLog, AppError, errorHandler, noStore, requestId, type HttpMetrics } from '@kasa/http';
 import type { Logger } from '@kasa/logger';
+import { INTERNAL_PREFIX as MOUNT, INTERNAL_ROUTES } from '@kasa/contracts';
 import type { InternalRoute } from './shared/internal-route.js';
 
-const MOUNT = '/internal/v1';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 interface CompiledRoute {
@@ -15,8 +15,9 @@ interface CompiledRoute {
 }
 
 function compile(route: InternalRoute, first: readonly RequestHandler[]): CompiledRoute {
+  const { method, path } = INTERNAL_ROUTES[route.operation];
   const names: string[] = [];
-  const source = route.path
+  const source = path
     .split('/')
     .map((segment) => {
       if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -25,10 +26,10 @@ function compile(route: InternalRoute, first: readonly RequestHandler[]): Compil
     })
     .join('/');
   return {
-    method: route.method,
+    method,
     pattern: new RegExp(`^${MOUNT.replace(/\//g, '\\/')}${source}$`),
     names,
-    chain: [...first, labelled(`${MOUNT}${route.path}`), ...route.handlers],
+    chain: [...first, labelled(`${MOUNT}${path}`), ...route.handlers],
   };
 }
 

@@ -90,7 +90,7 @@ export function authenticate(deps: {
       } else {
         if (refusal) throw refusal;
         try {
-          const resolved = await deps.ledger.request('POST', '/internal/v1/auth/resolve', req.requestId, { keyHash, slug });
+          const resolved = await deps.ledger.call('resolveApiKey', {}, req.requestId, { body: { keyHash, slug } });
           principal = JSON.parse(resolved.body) as Principal;
         } catch (error) {
           if (error instanceof AppError && error.code === 'unauthorized') return refuse(INVALID);

@@ -69,7 +69,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
     if (!TOKEN.test(token)) return unknown(address);
     const hash = createHash('sha256').update(token).digest('hex');
     try {
-      const res = await deps.ledger.request('GET', `/internal/v1/deposit-pages/${hash}`, req.requestId);
+      const res = await deps.ledger.call('getDepositPage', { tokenHash: hash }, req.requestId);
       return JSON.parse(res.body) as DepositPageView;
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') return unknown(address);
@@ -108,7 +108,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
    * for this token's hash, then back to the page (303), which now shows what changed.
    */
   const postFromPage =
-    (ledgerAction: string): express.RequestHandler =>
+    (ledgerAction: 'confirmDepositPage' | 'simulateDepositPageTransfer'): express.RequestHandler =>
     async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       const lang = pickLanguage(req.query.lang, req.get('accept-language'));
@@ -125,7 +125,7 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
       }
       const hash = createHash('sha256').update(token).digest('hex');
       try {
-        await deps.ledger.request('POST', `/internal/v1/deposit-pages/${hash}/${ledgerAction}`, req.requestId, {});
+        await deps.ledger.call(ledgerAction, { tokenHash: hash }, req.requestId, { body: {} });
       } catch (error) {
         if (error instanceof AppError && error.code === 'not_found') {
           await unknown(address);
@@ -140,10 +140,10 @@ export function depositPageRoutes(deps: GatewayDeps): Router {
   // "I have sent the transfer": a form POST from the page itself, recorded once by the ledger, then back to
   // the page (303), which now says what happens next. The token is the capability; a post another site makes
   // a browser send (Sec-Fetch-Site, or an Origin that is not this host) is refused.
-  router.post('/:token/confirm', postFromPage('confirmation'));
+  router.post('/:token/confirm', postFromPage('confirmDepositPage'));
   // A test deposit's "Simulate the transfer", under the same rule: the ledger's simulator sends the money, and the
   // page comes back received or approved. The ledger answers 404 for a live deposit, whatever the post says.
-  router.post('/:token/simulate', postFromPage('simulated-transfer'));
+  router.post('/:token/simulate', postFromPage('simulateDepositPageTransfer'));
 
   router.get('/:token/status', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -4,7 +4,7 @@ import { AppError, jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency.js';
 import { partnerRoute } from '../partner-api/partner-route.js';
-import { sendStored, sitePathOf } from '../partner-api/respond.js';
+import { sendStored, siteOf } from '../partner-api/respond.js';
 import { searchOf } from '../partner-api/search-params.js';
 
 /**
@@ -18,10 +18,7 @@ export function eventRoutes(deps: GatewayDeps): Router {
   partnerRoute(router, 'listEvents', async (req, res) => {
     const filters = parseRequest('listEvents', req.query, LIST_FILTERS_INVALID);
     const query = searchOf(filters);
-    sendStored(
-      res,
-      await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events${query ? `?${query}` : ''}`, req.requestId),
-    );
+    sendStored(res, await deps.ledger.call('listEvents', siteOf(res), req.requestId, { query }));
   });
 
   // Before `/events/:eventId` in reading order only: a POST shares no path with the GET.
@@ -31,19 +28,14 @@ export function eventRoutes(deps: GatewayDeps): Router {
     const fingerprint = fingerprintOf(body);
     const { siteId, apiKeyId } = res.locals.principal;
     const result = await deps.idempotency.run({ siteId, route: 'events.recover', key, fingerprint }, () =>
-      deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/events/recover`, req.requestId, {
-        idempotencyKey: key,
-        fingerprint,
-        apiKeyId,
-        request: body,
-      }),
+      deps.ledger.call('recoverEvents', { siteId }, req.requestId, { body: { idempotencyKey: key, fingerprint, apiKeyId, request: body } }),
     );
     sendStored(res, result);
   });
 
   partnerRoute(router, 'getEvent', async (req, res) => {
-    const id = encodeURIComponent(pathParam(req, 'eventId'));
-    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/events/${id}`, req.requestId));
+    const eventId = pathParam(req, 'eventId');
+    sendStored(res, await deps.ledger.call('getEvent', { ...siteOf(res), eventId }, req.requestId));
   });
 
   partnerRoute(router, 'replayEvent', jsonBody, async (req, res) => {
@@ -61,11 +53,7 @@ export function eventRoutes(deps: GatewayDeps): Router {
     const fingerprint = fingerprintOf({ eventId });
     const { siteId, apiKeyId } = res.locals.principal;
     const result = await deps.idempotency.run({ siteId, route: 'events.replay', key, fingerprint }, () =>
-      deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/events/${encodeURIComponent(eventId)}/replay`, req.requestId, {
-        idempotencyKey: key,
-        fingerprint,
-        apiKeyId,
-      }),
+      deps.ledger.call('replayEvent', { siteId, eventId }, req.requestId, { body: { idempotencyKey: key, fingerprint, apiKeyId } }),
     );
     sendStored(res, result);
   });

@@ -1,13 +1,13 @@
 import express, { type Router } from 'express';
 import { sandboxRoutes } from '../sandbox/sandbox.routes.js';
-import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest, type PartnerOperationId } from '@kasa/contracts';
+import { fingerprintOf, LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { authenticate } from '../auth/authenticate.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency.js';
 import { eventRoutes } from '../events/events.routes.js';
 import { partnerRoute } from './partner-route.js';
-import { sendStored, sitePathOf } from './respond.js';
+import { sendStored, siteOf } from './respond.js';
 import { searchOf } from './search-params.js';
 import { webhookConfigRoutes } from '../webhook-config/webhook-config.routes.js';
 
@@ -22,17 +22,14 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   // failover lost is refused (409 idempotency_record_lost) rather than created again; `route` then names the key's
   // scope, and a deposit's answer, whose page link is a capability, is kept there only as "done".
   const guard = deps.config.idempotencyLostRecordGuard;
-  const create = (operationId: PartnerOperationId, route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
+  const create = (operationId: 'createDeposit' | 'createWithdrawal', route: 'deposits' | 'withdrawals', parse: (body: unknown) => object) =>
     partnerRoute(router, operationId, jsonBody, async (req, res) => {
       const key = idempotencyKeyOf(req.get('idempotency-key'));
       const body = parse(req.body);
       const fingerprint = fingerprintOf(body);
       const forward = (answeredBefore: boolean) =>
-        deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/${route}`, req.requestId, {
-          idempotencyKey: key,
-          fingerprint,
-          request: body,
-          ...(answeredBefore ? { answeredBefore } : {}),
+        deps.ledger.call(operationId, siteOf(res), req.requestId, {
+          body: { idempotencyKey: key, fingerprint, request: body, ...(answeredBefore ? { answeredBefore } : {}) },
         });
       const result = guard
         ? await deps.idempotency.run(
@@ -47,36 +44,37 @@ export function partnerRoutes(deps: GatewayDeps): Router {
   create('createDeposit', 'deposits', (body) => parseRequest('createDeposit', body, CREATE_INVALID));
   create('createWithdrawal', 'withdrawals', (body) => parseRequest('createWithdrawal', body, CREATE_INVALID));
 
-  const lookup = (operationId: PartnerOperationId, param: string, ledgerPath: string) =>
-    partnerRoute(router, operationId, async (req, res) => {
-      const id = encodeURIComponent(pathParam(req, param));
-      sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/${ledgerPath}/${id}`, req.requestId));
-    });
-  lookup('getIntent', 'intentId', 'intents');
-  lookup('getWithdrawal', 'withdrawalId', 'withdrawals');
+  partnerRoute(router, 'getIntent', async (req, res) => {
+    const intentId = pathParam(req, 'intentId');
+    sendStored(res, await deps.ledger.call('getIntent', { ...siteOf(res), intentId }, req.requestId));
+  });
+  partnerRoute(router, 'getWithdrawal', async (req, res) => {
+    const withdrawalId = pathParam(req, 'withdrawalId');
+    sendStored(res, await deps.ledger.call('getWithdrawal', { ...siteOf(res), withdrawalId }, req.requestId));
+  });
 
-  const list = (operationId: PartnerOperationId, ledgerPath: string, parse: (query: unknown) => Record<string, string | undefined>) =>
+  const list = (
+    operationId: 'listIntents' | 'listWithdrawals' | 'listBalanceTransactions',
+    parse: (query: unknown) => Record<string, string | undefined>,
+  ) =>
     partnerRoute(router, operationId, async (req, res) => {
       const query = searchOf(parse(req.query));
-      sendStored(
-        res,
-        await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/${ledgerPath}${query ? `?${query}` : ''}`, req.requestId),
-      );
+      sendStored(res, await deps.ledger.call(operationId, siteOf(res), req.requestId, { query }));
     });
-  list('listIntents', 'intents', (query) => parseRequest('listIntents', query, LIST_FILTERS_INVALID));
-  list('listWithdrawals', 'withdrawals', (query) => parseRequest('listWithdrawals', query, LIST_FILTERS_INVALID));
+  list('listIntents', (query) => parseRequest('listIntents', query, LIST_FILTERS_INVALID));
+  list('listWithdrawals', (query) => parseRequest('listWithdrawals', query, LIST_FILTERS_INVALID));
 
   partnerRoute(router, 'getBalance', async (req, res) => {
-    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance`, req.requestId));
+    sendStored(res, await deps.ledger.call('getBalance', siteOf(res), req.requestId));
   });
-  list('listBalanceTransactions', 'balance/transactions', (query) => parseRequest('listBalanceTransactions', query, LIST_FILTERS_INVALID));
+  list('listBalanceTransactions', (query) => parseRequest('listBalanceTransactions', query, LIST_FILTERS_INVALID));
   // Before `/balance-statements/:date`, which would take `keys` for a day.
   partnerRoute(router, 'getBalanceStatementKeys', async (req, res) => {
-    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance/statements/keys`, req.requestId));
+    sendStored(res, await deps.ledger.call('getBalanceStatementKeys', siteOf(res), req.requestId));
   });
   partnerRoute(router, 'getBalanceStatement', async (req, res) => {
-    const date = encodeURIComponent(pathParam(req, 'date'));
-    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/balance/statements/${date}`, req.requestId));
+    const date = pathParam(req, 'date');
+    sendStored(res, await deps.ledger.call('getBalanceStatement', { ...siteOf(res), date }, req.requestId));
   });
 
   router.use(webhookConfigRoutes(deps));

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import type { StoredResponse } from '../idempotency/idempotency.js';
 
-/** The authenticated site's id as a path segment of the ledger's internal API. */
-export function sitePathOf(res: Response): string {
-  return encodeURIComponent(res.locals.principal.siteId);
+/** The authenticated site, as the `:siteId` of a call to the ledger's internal API. */
+export function siteOf(res: Response): { siteId: string } {
+  return { siteId: res.locals.principal.siteId };
 }
 
 /** Passes the ledger's (or the stored) answer on untouched, marking a replay. */

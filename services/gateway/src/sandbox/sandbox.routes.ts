@@ -1,16 +1,24 @@
 import express, { type Router } from 'express';
-import { fingerprintOf, parseRequest, PARTNER_ROUTES, type PartnerOperationId, type RequestSchemaName } from '@kasa/contracts';
+import {
+  fingerprintOf,
+  parseRequest,
+  PARTNER_ROUTES,
+  type InternalOperationId,
+  type InternalParams,
+  type PartnerOperationId,
+  type RequestSchemaName,
+} from '@kasa/contracts';
 import { AppError, jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency.js';
 import { partnerRoute } from '../partner-api/partner-route.js';
-import { sendStored, sitePathOf } from '../partner-api/respond.js';
+import { sendStored } from '../partner-api/respond.js';
 
 // The schema differs per route; each body is checked, then passed on as it came.
 const parseAny = parseRequest as (name: RequestSchemaName, body: unknown, message: string) => object;
 
 /** Each simulator operation and the request schema of its body (docs/sandbox.md). */
-const SIMULATOR: ReadonlyArray<[PartnerOperationId, RequestSchemaName]> = [
+const SIMULATOR: ReadonlyArray<[PartnerOperationId & InternalOperationId, RequestSchemaName]> = [
   ['simulateTransfer', 'simulateTransfer'],
   ['simulateDepositApproval', 'simulateApproval'],
   ['simulateDepositRejection', 'simulateRejection'],
@@ -40,7 +48,10 @@ export function sandboxRoutes(deps: GatewayDeps): Router {
       );
       const fingerprint = fingerprintOf({ path, body });
       const result = await deps.idempotency.run({ siteId, route: `sandbox.${operationId}`, key, fingerprint }, () =>
-        deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}${path}`, req.requestId, { apiKeyId, request: body }),
+        // The ledger's path is the partner's under the site (INTERNAL_ROUTES' sandbox steps): the same parameters fill it.
+        deps.ledger.call(operationId, { siteId, ...req.params } as InternalParams<typeof operationId>, req.requestId, {
+          body: { apiKeyId, request: body },
+        }),
       );
       sendStored(res, result);
     });

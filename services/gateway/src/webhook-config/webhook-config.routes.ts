@@ -3,7 +3,7 @@ import { parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { partnerRoute } from '../partner-api/partner-route.js';
-import { sendStored, sitePathOf } from '../partner-api/respond.js';
+import { sendStored, siteOf } from '../partner-api/respond.js';
 
 /**
  * Endpoint 7 of docs/api.md, `PUT /site/webhook-config`: the partner changes its webhook URL and rotates its signing
@@ -16,16 +16,13 @@ export function webhookConfigRoutes(deps: GatewayDeps): Router {
 
   // The read carries no secret; it is the URL and when it last changed.
   partnerRoute(router, 'getWebhookConfig', async (req, res) => {
-    sendStored(res, await deps.ledger.request('GET', `/internal/v1/sites/${sitePathOf(res)}/webhook-config`, req.requestId));
+    sendStored(res, await deps.ledger.call('getWebhookConfig', siteOf(res), req.requestId));
   });
 
   partnerRoute(router, 'putWebhookConfig', jsonBody, async (req, res) => {
     const body = parseRequest('updateWebhookConfig', req.body, 'The webhook config is not valid; nothing was changed.');
     const { siteId, apiKeyId } = res.locals.principal;
-    const result = await deps.ledger.request('PUT', `/internal/v1/sites/${encodeURIComponent(siteId)}/webhook-config`, req.requestId, {
-      apiKeyId,
-      request: body,
-    });
+    const result = await deps.ledger.call('putWebhookConfig', { siteId }, req.requestId, { body: { apiKeyId, request: body } });
     res.status(result.status).set('Cache-Control', 'no-store').type('application/json').send(result.body);
   });
 
@@ -33,7 +30,7 @@ export function webhookConfigRoutes(deps: GatewayDeps): Router {
   // signed sample, which is what a partner debugging its receiver wants. It counts against the key's rate limit.
   partnerRoute(router, 'testWebhook', jsonBody, async (req, res) => {
     const body = parseRequest('testWebhook', req.body, 'The test webhook request is not valid; nothing was sent.');
-    sendStored(res, await deps.ledger.request('POST', `/internal/v1/sites/${sitePathOf(res)}/test-webhook`, req.requestId, body));
+    sendStored(res, await deps.ledger.call('testWebhook', siteOf(res), req.requestId, { body }));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
 import { routerOf, type InternalRoute } from '../shared/internal-route.js';
@@ -27,7 +27,7 @@ export function depositRoutes(deps: DepositsRoutesDeps): Router {
   router.use(internalAuth(deps.config.internalToken));
   router.use(routerOf(depositHotRoutes(deps)));
   router.get(
-    '/sites/:siteId/intents',
+    INTERNAL_ROUTES.listIntents.path,
     listRecordsRoute(deps.cursors, 'listIntents', {
       name: 'intents',
       fetch: (siteId, statuses, window) => deps.deposits.list(siteId, knownStatuses(statuses, DEPOSIT_STATUSES), window),
@@ -42,8 +42,7 @@ export function depositHotRoutes(deps: DepositsRoutesDeps): InternalRoute[] {
   const auth = internalAuth(deps.config.internalToken);
   return [
     {
-      method: 'POST',
-      path: '/sites/:siteId/deposits',
+      operation: 'createDeposit',
       handlers: [
         auth,
         jsonBody,
@@ -54,8 +53,7 @@ export function depositHotRoutes(deps: DepositsRoutesDeps): InternalRoute[] {
       ],
     },
     {
-      method: 'GET',
-      path: '/sites/:siteId/intents/:intentId',
+      operation: 'getIntent',
       handlers: [
         auth,
         findRecordRoute(

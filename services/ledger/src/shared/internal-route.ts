@@ -1,19 +1,20 @@
 import express, { type RequestHandler, type Router } from 'express';
+import { INTERNAL_ROUTES, type InternalOperationId } from '@kasa/contracts';
 
-/** One route of the gateway's hot calls: its method, its path under `/internal/v1`, and its handlers in order. */
+/** One operation of the gateway's hot calls (its method and path are INTERNAL_ROUTES' in @kasa/contracts) and its handlers in order. */
 export interface InternalRoute {
-  method: 'GET' | 'POST';
-  /** Under `/internal/v1`, Express style: `/sites/:siteId/intents/:intentId`. */
-  path: string;
+  operation: InternalOperationId;
   handlers: RequestHandler[];
 }
 
-/** The routes as an Express router, for the path the fast table does not take (see {@link internalRouteTable}). */
+/** The routes as an Express router mounted at `/internal/v1`, for the path the fast table does not take (internal-routes.ts). */
 export function routerOf(routes: readonly InternalRoute[]): Router {
   const router = express.Router();
   for (const route of routes) {
-    if (route.method === 'GET') router.get(route.path, ...route.handlers);
-    else router.post(route.path, ...route.handlers);
+    const { method, path } = INTERNAL_ROUTES[route.operation];
+    if (method === 'GET') router.get(path, ...route.handlers);
+    else if (method === 'PUT') router.put(path, ...route.handlers);
+    else router.post(path, ...route.handlers);
   }
   return router;
 }

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
+import { parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
 import { AppError, jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
 import { resolveApiKey } from './resolve-api-key.use-case.js';
@@ -15,7 +15,7 @@ export function apiKeyAuthRoutes(deps: ApiKeyAuthRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
 
-  router.post('/auth/resolve', jsonBody, async (req, res) => {
+  router.post(INTERNAL_ROUTES.resolveApiKey.path, jsonBody, async (req, res) => {
     const { keyHash, slug } = parseRequest('resolveApiKey', req.body);
     const principal = await resolveApiKey(deps, keyHash, slug);
     if (!principal) throw new AppError('unauthorized', 'The API key is not valid.');

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
+import { WITHDRAWAL_STATUSES, parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
 import { routerOf, type InternalRoute } from '../shared/internal-route.js';
@@ -24,7 +24,7 @@ export function withdrawalRoutes(deps: WithdrawalsRoutesDeps): Router {
   router.use(internalAuth(deps.config.internalToken));
   router.use(routerOf(withdrawalHotRoutes(deps)));
   router.get(
-    '/sites/:siteId/withdrawals',
+    INTERNAL_ROUTES.listWithdrawals.path,
     listRecordsRoute(deps.cursors, 'listWithdrawals', {
       name: 'withdrawals',
       fetch: (siteId, statuses, window) => deps.withdrawals.list(siteId, knownStatuses(statuses, WITHDRAWAL_STATUSES), window),
@@ -39,8 +39,7 @@ export function withdrawalHotRoutes(deps: WithdrawalsRoutesDeps): InternalRoute[
   const auth = internalAuth(deps.config.internalToken);
   return [
     {
-      method: 'POST',
-      path: '/sites/:siteId/withdrawals',
+      operation: 'createWithdrawal',
       handlers: [
         auth,
         jsonBody,
@@ -51,8 +50,7 @@ export function withdrawalHotRoutes(deps: WithdrawalsRoutesDeps): InternalRoute[
       ],
     },
     {
-      method: 'GET',
-      path: '/sites/:siteId/withdrawals/:withdrawalId',
+      operation: 'getWithdrawal',
       handlers: [
         auth,
         findRecordRoute(
