@@ -1,4 +1,5 @@
 import type { BankTransfer, Deposit } from '@kasa/db';
+import { bookedCurrency } from '../shared/currency.js';
 import { storedReasons, storedSuggestions } from './matching.js';
 import type { BankLineDifference } from './hand-entries.js';
 
@@ -16,7 +17,7 @@ export function toOpsBankTransfer(row: BankTransfer) {
     bankTxId: row.bankTxId,
     status: row.status,
     amount: row.amount.toString(),
-    currency: row.currency,
+    currency: bookedCurrency(row.currency),
     senderName: row.senderName,
     senderIban: row.senderIban,
     description: row.description,

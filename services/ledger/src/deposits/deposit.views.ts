@@ -1,5 +1,6 @@
 import type { DepositIntentListItem, DepositIntentRecord, UserRejectionReason } from '@kasa/contracts';
 import type { Deposit } from '@kasa/db';
+import { bookedCurrency } from '../shared/currency.js';
 import { isoOrNull } from '../shared/iso.js';
 import { senderNameMismatch } from './sender-name.js';
 import { siteRecordFields } from '../site-records/site-record.views.js';
@@ -23,6 +24,7 @@ export function toDepositListItem(row: DepositRow): DepositIntentListItem {
 export function toOpsDeposit(row: Deposit & { senderNames?: readonly string[] }) {
   return {
     ...toDepositListItem(row),
+    currency: bookedCurrency(row.currency),
     siteId: row.siteId,
     externalUserId: row.externalUserId,
     externalUserLabel: row.externalUserLabel,

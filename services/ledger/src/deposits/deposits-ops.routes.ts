@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
-import { jsonBody, pathParam } from '@kasa/http';
+import { jsonBody } from '@kasa/http';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
@@ -10,7 +10,7 @@ import { toOpsDeposit } from './deposit.views.js';
 import { approveDeposit, rejectDeposit } from './review-deposit.use-case.js';
 import { bulkApproveDeposits } from './bulk-approve.use-case.js';
 import { waitForRest } from './wait-for-rest.use-case.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { inScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository } from '../operators/site-scope.repository.js';
 import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
@@ -55,26 +55,27 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
     }),
   );
 
-  opsRoute(router, 'opsGetIntent', async (req, res) => {
-    const intentId = pathParam(req, 'intentId');
+  opsOperation(
+    router,
+    'opsGetIntent',
+  )(async ({ params: { intentId } }) => {
     const row = await foundOr404(intentId, (id) => deps.depositReview.findDeposit(id), 'No deposit intent with this id.');
     const transfers = await deps.bankTransfers.listForDeposit(intentId);
-    res.json({
+    return {
       ...toOpsDeposit({ ...row, senderNames: transfers.map((t) => t.senderName) }),
       bankTransfers: transfers.map(toOpsBankTransfer),
-    });
+    };
   });
 
-  opsRoute(router, 'approveIntent', jsonBody, async (req, res) => {
-    const { amount, remainder } = parseRequest('approveIntent', req.body);
-    const intentId = pathParam(req, 'intentId');
-    res.json(
-      await approveDeposit(deps, operatorRequestOf(req, res), intentId, {
-        ...(amount ? { amount: BigInt(amount) } : {}),
-        ...(remainder ? { remainder } : {}),
-      }),
-    );
-  });
+  opsOperation(
+    router,
+    'approveIntent',
+  )(async ({ params, body }, req, res) =>
+    approveDeposit(deps, operatorRequestOf(req, res), params.intentId, {
+      ...(body?.amount ? { amount: BigInt(body.amount) } : {}),
+      ...(body?.remainder ? { remainder: body.remainder } : {}),
+    }),
+  );
 
   opsRoute(router, 'bulkApproveIntents', jsonBody, async (req, res) => {
     const { intentIds } = parseRequest('bulkApproveIntents', req.body);
@@ -91,16 +92,14 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
     res.json({ results });
   });
 
-  opsRoute(router, 'waitForRest', async (req, res) => {
-    res.json(await waitForRest(deps, operatorRequestOf(req, res), pathParam(req, 'intentId')));
-  });
+  opsOperation(router, 'waitForRest')(async ({ params }, req, res) => waitForRest(deps, operatorRequestOf(req, res), params.intentId));
 
-  opsRoute(router, 'rejectIntent', jsonBody, async (req, res) => {
-    const { reason, userReason } = parseRequest('rejectIntent', req.body);
-    res.json(
-      await rejectDeposit(deps, operatorRequestOf(req, res), pathParam(req, 'intentId'), { reason, userReason: userReason ?? null }),
-    );
-  });
+  opsOperation(
+    router,
+    'rejectIntent',
+  )(async ({ params, body: { reason, userReason } }, req, res) =>
+    rejectDeposit(deps, operatorRequestOf(req, res), params.intentId, { reason, userReason: userReason ?? null }),
+  );
 
   return router;
 }

@@ -1,5 +1,6 @@
-import type { RequestHandler, Router } from 'express';
-import { OPS_ROUTES, type OpsOperationId } from '@kasa/contracts';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { OPS_ROUTES, parseRequest, type OpsInput, type OpsOperationId, type OpsOperationSpec, type OpsResponse } from '@kasa/contracts';
+import { jsonBody, pathParam } from '@kasa/http';
 import { requireRole } from './operator-principal.js';
 
 const GUARDS: Record<(typeof OPS_ROUTES)[OpsOperationId]['role'], RequestHandler[]> = {
@@ -19,4 +20,41 @@ export function opsRoute(router: Router, operationId: OpsOperationId, ...handler
   const { method, path, role } = OPS_ROUTES[operationId];
   const verb = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[method];
   router[verb](path, [...GUARDS[role], ...handlers]);
+}
+
+/** What a typed handler receives: the operation's path parameters and its body, parsed by the table's schema. */
+export type OpsHandlerInput<Op extends OpsOperationId> = Omit<OpsInput<Op>, 'headers' | 'query'>;
+
+/** A typed handler of one operation: it must answer the operation's documented response type. */
+export type OpsHandler<Op extends OpsOperationId> = (input: OpsHandlerInput<Op>, req: Request, res: Response) => Promise<OpsResponse<Op>>;
+
+/**
+ * A JSON operation of the ops API with a typed handler: the path parameters are read and the body is parsed by the
+ * schema the table names for it before the handler runs; the handler must return the operation's documented
+ * response type (OpsResponse, from its response schema), which is sent with the table's success status. The request
+ * and response stay at hand (`operatorRequestOf`). An operation that answers a file, a CSV export or takes a raw
+ * body keeps {@link opsRoute}.
+ */
+export function opsOperation<Op extends OpsOperationId>(router: Router, operationId: Op): (handle: OpsHandler<Op>) => void {
+  // Curried so that the operation alone fixes `Op` before the handler is checked against it: checked together, the
+  // compiler weighs the handler against every operation's types at once and gives up.
+  return (handle) => registerOperation(router, operationId, handle as (input: unknown, req: Request, res: Response) => Promise<unknown>);
+}
+
+function registerOperation(
+  router: Router,
+  operationId: OpsOperationId,
+  handle: (input: unknown, req: Request, res: Response) => Promise<unknown>,
+): void {
+  const spec: OpsOperationSpec = OPS_ROUTES[operationId];
+  const names = [...spec.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+  const parse = parseRequest as (name: string, data: unknown) => unknown;
+  const answer: RequestHandler = async (req, res) => {
+    const input: Record<string, unknown> = {};
+    if (names.length > 0) input.params = Object.fromEntries(names.map((name) => [name, pathParam(req, name)]));
+    if (spec.body) input.body = parse(spec.body.schema, req.body);
+    const result = await handle(input, req, res);
+    res.status(Number(spec.status ?? '200')).json(result);
+  };
+  opsRoute(router, operationId, ...(spec.body ? [jsonBody, answer] : [answer]));
 }

@@ -1,6 +1,7 @@
 import type { WithdrawalListItem, WithdrawalRecord } from '@kasa/contracts';
 import type { Withdrawal } from '@kasa/db';
 import { givenApprovals, type ApprovalsView } from '../review/four-eyes.js';
+import { bookedCurrency } from '../shared/currency.js';
 import { isoOrNull } from '../shared/iso.js';
 import { siteRecordFields } from '../site-records/site-record.views.js';
 import type { WithdrawalRow } from './withdrawal.repository.js';
@@ -26,6 +27,7 @@ export function toWithdrawalListItem(row: WithdrawalRow): WithdrawalListItem {
 export function toOpsWithdrawal(row: Withdrawal, approvals: ApprovalsView = givenApprovals(row.approvals)) {
   return {
     ...toWithdrawalListItem(row),
+    currency: bookedCurrency(row.currency),
     siteId: row.siteId,
     externalUserId: row.externalUserId,
     externalUserLabel: row.externalUserLabel,

@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
-import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
-import { jsonBody, pathParam } from '@kasa/http';
+import { WITHDRAWAL_STATUSES } from '@kasa/contracts';
 import { balanceView } from '../journal/accounts.js';
 import { approvalsRequired, approvalsView, withApprovalsRequired } from '../review/four-eyes.js';
 import { foundOr404 } from '../shared/http-guards.js';
@@ -9,7 +8,7 @@ import { operatorRequestOf } from '../shared/request-context.js';
 import { reviewFilter, statusesOf } from '../shared/ops-list.use-case.js';
 import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWithdrawal } from './review-withdrawal.use-case.js';
 import { toOpsWithdrawal } from './withdrawal.views.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
 
@@ -42,39 +41,36 @@ export function withdrawalOpsRoutes(deps: WithdrawalsOpsRoutesDeps): Router {
     }),
   );
 
-  opsRoute(router, 'opsGetWithdrawal', async (req, res) => {
-    const row = await foundOr404(
-      pathParam(req, 'withdrawalId'),
-      (id) => deps.withdrawalReview.findWithdrawal(id),
-      'No withdrawal with this id.',
-    );
+  opsOperation(
+    router,
+    'opsGetWithdrawal',
+  )(async ({ params }) => {
+    const row = await foundOr404(params.withdrawalId, (id) => deps.withdrawalReview.findWithdrawal(id), 'No withdrawal with this id.');
     const required = await approvalsRequired(deps, row.siteId, row.amount);
     // The reviewer decides against the site's balance, so it comes with the record.
-    res.json({
+    return {
       ...toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, required)),
       siteBalance: balanceView(row.siteId, await deps.journal.balancesOf(row.siteId)),
-    });
+    };
   });
 
-  opsRoute(router, 'approveWithdrawal', jsonBody, async (req, res) => {
-    parseRequest('approveWithdrawal', req.body);
-    res.json(await approveWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId')));
-  });
-
-  opsRoute(router, 'rejectWithdrawal', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('reject', req.body);
-    res.json(await rejectWithdrawal(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
-  });
-
-  opsRoute(router, 'markWithdrawalSent', jsonBody, async (req, res) => {
-    const { bankTxId } = parseRequest('markSent', req.body);
-    res.json(await markWithdrawalSent(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), bankTxId));
-  });
-
-  opsRoute(router, 'markWithdrawalReturned', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('markReturned', req.body);
-    res.json(await markWithdrawalReturned(deps, operatorRequestOf(req, res), pathParam(req, 'withdrawalId'), reason));
-  });
+  // Each decision's body is parsed by the schema the route table names, and its answer typed as the table documents it.
+  opsOperation(
+    router,
+    'approveWithdrawal',
+  )(async ({ params }, req, res) => approveWithdrawal(deps, operatorRequestOf(req, res), params.withdrawalId));
+  opsOperation(
+    router,
+    'rejectWithdrawal',
+  )(async ({ params, body }, req, res) => rejectWithdrawal(deps, operatorRequestOf(req, res), params.withdrawalId, body.reason));
+  opsOperation(
+    router,
+    'markWithdrawalSent',
+  )(async ({ params, body }, req, res) => markWithdrawalSent(deps, operatorRequestOf(req, res), params.withdrawalId, body?.bankTxId));
+  opsOperation(
+    router,
+    'markWithdrawalReturned',
+  )(async ({ params, body }, req, res) => markWithdrawalReturned(deps, operatorRequestOf(req, res), params.withdrawalId, body.reason));
 
   return router;
 }
