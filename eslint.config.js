@@ -146,6 +146,55 @@ const LEDGER_BOTTOM = {
   },
 };
 
+/**
+ * A feature folder of the ledger does not import another feature's use case (type-only imports included): features talk
+ * through ports, the outbox or a follow-up (docs/architecture.md, The ledger's folders). Three folders exist to run other
+ * features' use cases and stand above them: `sandbox/` (the simulator plays bank and operator), `follow-ups/` (it carries
+ * out the work a commit promised) and `desk/` (the operators' overview). `shared/`'s list use cases are infrastructure.
+ */
+const ORCHESTRATORS = ['sandbox', 'follow-ups', 'desk'];
+/**
+ * The imports that break the rule today, each named, so no other can join them unseen; removing one is the way forward.
+ * Each file is allowed exactly these use cases, and refused any other.
+ */
+const FEATURE_USE_CASE_DEBT = {
+  // The bank line's arrival carries out deposit review and follow-ups in its own transaction.
+  'bank-transfers/record-lines.ts': ['deposits/review-deposit', 'follow-ups/run-follow-ups'],
+  'bank-transfers/import-statement.use-case.ts': ['follow-ups/run-follow-ups'],
+  // An approval for less than arrived requests the remainder's returns in the same transaction.
+  'deposits/review-deposit.use-case.ts': ['returns/sender-return'],
+  // A test-mode page's "simulate" button runs the simulator's transfer.
+  'deposits/deposit-page.routes.ts': ['sandbox/simulator'],
+  // The journal check also reports reconciliation and the history chains.
+  'journal/check-journal.use-case.ts': ['reconciliation/reconcile-account', 'history/verify-history'],
+  'journal/journal-ops.routes.ts': ['sites/provisioning'],
+};
+const featureUseCaseRule = (allowed) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: `^\\.\\./(?!shared/${allowed.map((target) => `|${target.replace(/\./g, '\\.')}\\.use-case\\.js$`).join('')})[a-z-]+/[a-z-]+\\.use-case\\.js$`,
+          message:
+            "A ledger feature does not import another feature's use case: reach it through a port, the outbox or a follow-up, or move the caller into sandbox/, follow-ups/ or desk/ (docs/architecture.md).",
+        },
+      ],
+    },
+  ],
+});
+const LEDGER_FEATURES = [
+  {
+    files: ['services/ledger/src/*/**/*.ts'],
+    ignores: [...NOT_SHIPPED, 'services/ledger/src/shared/**', ...ORCHESTRATORS.map((folder) => `services/ledger/src/${folder}/**`)],
+    rules: featureUseCaseRule([]),
+  },
+  ...Object.entries(FEATURE_USE_CASE_DEBT).map(([file, allowed]) => ({
+    files: [`services/ledger/src/${file}`],
+    rules: featureUseCaseRule(allowed),
+  })),
+];
+
 const architectureRules = [
   {
     files: SHIPPED,
@@ -193,6 +242,7 @@ const architectureRules = [
     rules: { 'no-restricted-globals': OPERATORS_FETCH },
   },
   LEDGER_BOTTOM,
+  ...LEDGER_FEATURES,
   {
     files: ['services/ledger/src/**/*.ts'],
     ignores: NOT_SHIPPED,

@@ -134,3 +134,32 @@ describe("(d) the ledger's folders depend one way: shared/ is the bottom", () =>
     expect(await complaints(down, USE_CASE)).toEqual([]);
   });
 });
+
+describe("(e) a ledger feature does not import another feature's use case", () => {
+  const FEATURE = "A ledger feature does not import another feature's use case";
+  const approve = `import { approveWithdrawal } from '../withdrawals/review-withdrawal.use-case.js';\nexport const step = approveWithdrawal;\n`;
+  const approveType = `import type { WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';\nexport type D = WithdrawalReviewDeps;\n`;
+
+  it("refuses another feature's use case in a route, a use case and a view, a type-only import too", async () => {
+    expect(await complaints(approve, ROUTE)).toEqual([expect.stringContaining(FEATURE)]);
+    expect(await complaints(approveType, USE_CASE)).toEqual([expect.stringContaining(FEATURE)]);
+    expect(await complaints(approve, VIEW)).toEqual([expect.stringContaining(FEATURE)]);
+  });
+
+  it('refuses, in a file with a named exception, every use case but the one named', async () => {
+    const DEBT = `${LEDGER}/deposits/review-deposit.use-case.ts`;
+    const named = `import { requestSenderReturn } from '../returns/sender-return.use-case.js';\nexport const returns = requestSenderReturn;\n`;
+    expect(await complaints(named, DEBT)).toEqual([]);
+    expect(await complaints(approve, DEBT)).toEqual([expect.stringContaining(FEATURE)]);
+  });
+
+  it("lets sandbox/, follow-ups/ and desk/ run features' use cases, and every folder use shared/'s and its own", async () => {
+    expect(await complaints(approve, `${LEDGER}/sandbox/simulator.use-case.ts`)).toEqual([]);
+    expect(await complaints(approve, `${LEDGER}/follow-ups/run-follow-ups.use-case.ts`)).toEqual([]);
+    expect(await complaints(approve, `${LEDGER}/desk/desk-ops.routes.ts`)).toEqual([]);
+    const list = `import { opsListPage } from '../shared/ops-list.use-case.js';\nexport const page = opsListPage;\n`;
+    expect(await complaints(list, ROUTE)).toEqual([]);
+    const own = `import { requestSenderReturn } from './sender-return.use-case.js';\nexport const returns = requestSenderReturn;\n`;
+    expect(await complaints(own, ROUTE)).toEqual([]);
+  });
+});
