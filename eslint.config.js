@@ -163,11 +163,8 @@ const FEATURE_USE_CASE_DEBT = {
   'bank-transfers/import-statement.use-case.ts': ['follow-ups/run-follow-ups'],
   // An approval for less than arrived requests the remainder's returns in the same transaction.
   'deposits/review-deposit.use-case.ts': ['returns/sender-return'],
-  // A test-mode page's "simulate" button runs the simulator's transfer.
-  'deposits/deposit-page.routes.ts': ['sandbox/simulator'],
   // The journal check also reports reconciliation and the history chains.
   'journal/check-journal.use-case.ts': ['reconciliation/reconcile-account', 'history/verify-history'],
-  'journal/journal-ops.routes.ts': ['sites/provisioning'],
 };
 const featureUseCaseRule = (allowed) => ({
   'no-restricted-imports': [

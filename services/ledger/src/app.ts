@@ -29,6 +29,7 @@ import { depositHotRoutes, depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
 import { eventRoutes } from './events/events.routes.js';
 import { sandboxRoutes } from './sandbox/sandbox.routes.js';
+import { depositPageSimulationRoutes } from './sandbox/deposit-page-simulation.routes.js';
 import { balanceRoutes } from './journal/balance.routes.js';
 import { journalOpsRoutes } from './journal/journal-ops.routes.js';
 import { auditOpsRoutes } from './operators/audit-ops.routes.js';
@@ -93,6 +94,7 @@ export function createApp(deps: LedgerDeps): Express {
   app.use('/internal/v1/sites/:siteId/balance', balanceRoutes(deps));
   app.use('/internal/v1/sites/:siteId/test', sandboxRoutes(deps));
   app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
+  app.use('/internal/v1', depositPageSimulationRoutes(deps));
   app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
   // The ops API's contract, readable without a token like the partner document on the gateway; built once.
   const opsOpenApi = JSON.stringify(buildOpsOpenApiDocument(deps.config.ledgerUrl));

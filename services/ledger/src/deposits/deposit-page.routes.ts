@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
 import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
-import { simulateTransfer } from '../sandbox/simulator.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
 import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 import type { Clock } from '../shared/clock.js';
@@ -10,12 +9,19 @@ import type { PrismaClient } from '@kasa/db';
 import type { Logger } from '@kasa/logger';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
-export type DepositPageRoutesDeps = Parameters<typeof simulateTransfer>[0] & {
+export type DepositPageRoutesDeps = {
   clock: Clock;
   config: KasaConfig;
   db: PrismaClient;
   logger: Logger;
 };
+
+/** The page's token hash from the path; anything but 64 lower-case hex digits is an unknown link (404). */
+export function tokenHashOf(req: express.Request): string {
+  const tokenHash = String(pathParam(req, 'tokenHash'));
+  if (!/^[0-9a-f]{64}$/.test(tokenHash)) throw new AppError('not_found', 'No deposit page for this link.');
+  return tokenHash;
+}
 
 /**
  * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
@@ -24,11 +30,6 @@ export type DepositPageRoutesDeps = Parameters<typeof simulateTransfer>[0] & {
 export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  const tokenHashOf = (req: express.Request): string => {
-    const tokenHash = String(pathParam(req, 'tokenHash'));
-    if (!/^[0-9a-f]{64}$/.test(tokenHash)) throw new AppError('not_found', 'No deposit page for this link.');
-    return tokenHash;
-  };
   // The end user's "I have sent the transfer": recorded once, while the intent waits for money.
   router.post('/:tokenHash/confirmation', async (req, res) => {
     const tokenHash = tokenHashOf(req);
@@ -37,20 +38,6 @@ export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
     if (recorded) deps.logger.info('deposit page confirmation', { requestId: req.requestId });
     res.setHeader('Cache-Control', 'no-store');
     res.json({ recorded });
-  });
-  // A test deposit's "Simulate the transfer" (docs/hosted-page.md, Test mode): the sandbox's simulator with its
-  // defaults (the requested amount, the reference, the user's label), audited as SYSTEM `hosted-page`, while the
-  // intent waits for money. A live deposit answers 404 like an unknown link; once the intent has moved on or
-  // expired, a repeat changes nothing.
-  router.post('/:tokenHash/simulated-transfer', async (req, res) => {
-    const deposit = await findDepositByTokenHash(deps.db, tokenHashOf(req));
-    if (!deposit || deposit.site.livemode) throw new AppError('not_found', 'No deposit page for this link.');
-    const waiting = deposit.status === 'RESERVED' && deposit.expiresAt.getTime() > deps.clock.now().getTime();
-    const simulated = waiting
-      ? await simulateTransfer(deps, { siteId: deposit.siteId, apiKeyId: null, requestId: req.requestId }, deposit.id, {})
-      : null;
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ simulated: simulated !== null, status: simulated?.intent.status ?? deposit.status });
   });
   router.get('/:tokenHash', async (req, res) => {
     const tokenHash = tokenHashOf(req);

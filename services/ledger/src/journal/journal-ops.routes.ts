@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { pathParam } from '@kasa/http';
 import { balanceView } from './accounts.js';
 import { checkJournal } from './check-journal.use-case.js';
-import { siteOr404 } from '../sites/provisioning.use-case.js';
+import { foundOr404 } from '../shared/http-guards.js';
 import { opsRoute } from '../shared/ops-route.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { scopeOf } from '../shared/site-scope.js';
@@ -32,7 +32,7 @@ export function journalOpsRoutes(deps: JournalOpsRoutesDeps): Router {
   });
 
   opsRoute(router, 'getSiteBalance', async (req, res) => {
-    const site = await siteOr404(deps.sites, pathParam(req, 'siteId'));
+    const site = await foundOr404(pathParam(req, 'siteId'), (id) => deps.sites.findById(id), 'No site with this id.');
     res.json({
       ...balanceView(site.id, await deps.journal.balancesOf(site.id)),
       slug: site.slug,
