@@ -1,5 +1,6 @@
 import type { SenderReturn } from '@kasa/db';
 import { givenApprovals, type ApprovalsView } from '../review/four-eyes.js';
+import { bookedCurrency } from '../shared/currency.js';
 
 /**
  * A return as the ops API shows it (the sender's IBAN in full: operators pay it back to it). `approvals`: four-eyes,
@@ -11,7 +12,7 @@ export function toOpsSenderReturn(row: SenderReturn, approvals: ApprovalsView = 
     bankTransferId: row.bankTransferId,
     status: row.status,
     amount: row.amount.toString(),
-    currency: row.currency,
+    currency: bookedCurrency(row.currency),
     senderName: row.senderName,
     senderIban: row.senderIban,
     reason: row.reason,

@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
-import { parseRequest, SENDER_RETURN_STATUSES } from '@kasa/contracts';
-import { jsonBody, pathParam } from '@kasa/http';
+import { SENDER_RETURN_STATUSES } from '@kasa/contracts';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { statusesOf } from '../shared/ops-list.use-case.js';
@@ -13,7 +12,7 @@ import {
   withReturnApprovals,
 } from './sender-return.use-case.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import type { SenderReturnRepository } from './sender-return.repository.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
@@ -29,10 +28,10 @@ export type SenderReturnsOpsRoutesDeps = Parameters<typeof requestSenderReturn>[
 export function senderReturnOpsRoutes(deps: SenderReturnsOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'requestSenderReturn', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('reject', req.body);
-    res.status(201).json(await requestSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), reason));
-  });
+  opsOperation(
+    router,
+    'requestSenderReturn',
+  )(async ({ params, body }, req, res) => requestSenderReturn(deps, operatorRequestOf(req, res), params.bankTransferId, body.reason));
 
   opsRoute(
     router,
@@ -57,25 +56,27 @@ export function senderReturnOpsRoutes(deps: SenderReturnsOpsRoutesDeps): Router 
     }),
   );
 
-  opsRoute(router, 'getSenderReturn', async (req, res) => {
-    const row = await foundOr404(pathParam(req, 'returnId'), (id) => deps.senderReturns.find(id), 'No return with this id.');
+  opsOperation(
+    router,
+    'getSenderReturn',
+  )(async ({ params }) => {
+    const row = await foundOr404(params.returnId, (id) => deps.senderReturns.find(id), 'No return with this id.');
     const [shown] = await withReturnApprovals(deps, [row]);
-    res.json(toOpsSenderReturn(row, shown?.shownApprovals));
+    return toOpsSenderReturn(row, shown?.shownApprovals);
   });
 
-  opsRoute(router, 'approveSenderReturn', jsonBody, async (req, res) => {
-    res.json(await approveSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'returnId')));
-  });
-
-  opsRoute(router, 'rejectSenderReturn', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('reject', req.body);
-    res.json(await rejectSenderReturn(deps, operatorRequestOf(req, res), pathParam(req, 'returnId'), reason));
-  });
-
-  opsRoute(router, 'markSenderReturnSent', jsonBody, async (req, res) => {
-    const { bankTxId } = parseRequest('markSent', req.body);
-    res.json(await markSenderReturnSent(deps, operatorRequestOf(req, res), pathParam(req, 'returnId'), bankTxId));
-  });
+  opsOperation(
+    router,
+    'approveSenderReturn',
+  )(async ({ params }, req, res) => approveSenderReturn(deps, operatorRequestOf(req, res), params.returnId));
+  opsOperation(
+    router,
+    'rejectSenderReturn',
+  )(async ({ params, body }, req, res) => rejectSenderReturn(deps, operatorRequestOf(req, res), params.returnId, body.reason));
+  opsOperation(
+    router,
+    'markSenderReturnSent',
+  )(async ({ params, body }, req, res) => markSenderReturnSent(deps, operatorRequestOf(req, res), params.returnId, body?.bankTxId));
 
   return router;
 }

@@ -56,5 +56,7 @@ function registerOperation(
     const result = await handle(input, req, res);
     res.status(Number(spec.status ?? '200')).json(result);
   };
-  opsRoute(router, operationId, ...(spec.body ? [jsonBody, answer] : [answer]));
+  // An operation that documents 415 reads a JSON body, even one whose fields it ignores: a malformed body is refused.
+  const readsJson = spec.body !== undefined || (spec.errors as readonly string[]).includes('415');
+  opsRoute(router, operationId, ...(readsJson ? [jsonBody, answer] : [answer]));
 }
