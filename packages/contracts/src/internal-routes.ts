@@ -4,6 +4,7 @@
  * ledger by operation id (its LedgerClient builds the path from here), the ledger serves each path, and
  * services/gateway/test/internal-routes.test.ts holds both sides to this table.
  */
+import type { PathParameters } from './openapi-support.js';
 import { PARTNER_ROUTES } from './partner-routes.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
@@ -62,15 +63,8 @@ export const INTERNAL_ROUTES = {
 
 export type InternalOperationId = keyof typeof INTERNAL_ROUTES;
 
-/** The `:name` parameters of a path, as a union of names. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
 /** The values an operation's path needs, one per `:name` (the type system refuses a missing or unknown one). */
-export type InternalParams<Op extends InternalOperationId> = { [Name in ParamNames<(typeof INTERNAL_ROUTES)[Op]['path']>]: string };
+export type InternalParams<Op extends InternalOperationId> = { [Name in PathParameters<(typeof INTERNAL_ROUTES)[Op]['path']>]: string };
 
 /**
  * The full path of one call: each parameter URI-encoded into its place, and the query string (already encoded)

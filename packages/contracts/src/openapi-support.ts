@@ -5,6 +5,13 @@
 
 export type Json = Record<string, unknown>;
 
+/** The `:name` parameters of an Express-style path, as a union of names: `'/a/:x/b/:y'` -> `'x' | 'y'`. */
+export type PathParameters<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParameters<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
 /** Drops `$id` and turns `$ref: "Name"` into `$ref: "#/components/schemas/Name"`, at every depth. */
 export function toComponent(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toComponent);

@@ -2,17 +2,11 @@
  * What calling each ops operation takes and answers, derived from the route table (./ops-routes.ts) and the
  * schemas it names: the typed client (@kasa/ops-client) checks its call sites against these.
  */
+import type { PathParameters } from './openapi-support.js';
 import type { OPS_ROUTES, OpsOperationId } from './ops-routes.js';
 import type { RequestOf } from './parse-request.js';
 import type { ResponseOf } from './response-types.js';
 import type { SchemaName } from './validation.js';
-
-/** `'/a/:x/b/:y'` -> `'x' | 'y'`. */
-type PathParameters<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParameters<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
 
 type ParamsOf<S extends { path: string }> = [PathParameters<S['path']>] extends [never]
   ? unknown
