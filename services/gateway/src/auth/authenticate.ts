@@ -67,8 +67,9 @@ export function authenticate(deps: {
     }
     const slug = parsed[1] === 'test' ? `${parsed[2] as string}.test` : (parsed[2] as string);
     const version = deps.knownKeys.version;
-    // Issued in the same tick, so auto-pipelining sends the three commands in one round trip, and awaited
-    // together, so none of them can fail unobserved while another is awaited.
+    // Issued in the same tick, so the three commands share one round trip (one write with auto-pipelining on one
+    // Redis; written one after another, without waiting, on a cluster), and awaited together, so none of them can
+    // fail unobserved while another is awaited.
     const [counted, refusal, cached] = await Promise.all([
       deps.requestCounter.count(keyHash),
       deps.invalidKeys.refusalFor(address),
