@@ -153,43 +153,26 @@ const LEDGER_BOTTOM = {
  * out the work a commit promised) and `desk/` (the operators' overview). `shared/`'s list use cases are infrastructure.
  */
 const ORCHESTRATORS = ['sandbox', 'follow-ups', 'desk'];
-/**
- * The imports that break the rule today, each named, so no other can join them unseen; removing one is the way forward.
- * Each file is allowed exactly these use cases, and refused any other.
- */
-const FEATURE_USE_CASE_DEBT = {
-  // The bank line's arrival carries out deposit review and follow-ups in its own transaction.
-  'bank-transfers/record-lines.ts': ['deposits/review-deposit', 'follow-ups/run-follow-ups'],
-  'bank-transfers/import-statement.use-case.ts': ['follow-ups/run-follow-ups'],
-  // An approval for less than arrived requests the remainder's returns in the same transaction.
-  'deposits/review-deposit.use-case.ts': ['returns/sender-return'],
-  // The journal check also reports reconciliation and the history chains.
-  'journal/check-journal.use-case.ts': ['reconciliation/reconcile-account', 'history/verify-history'],
-};
-const featureUseCaseRule = (allowed) => ({
+const FEATURE_USE_CASE_RULE = {
   'no-restricted-imports': [
     'error',
     {
       patterns: [
         {
-          regex: `^\\.\\./(?!shared/${allowed.map((target) => `|${target.replace(/\./g, '\\.')}\\.use-case\\.js$`).join('')})[a-z-]+/[a-z-]+\\.use-case\\.js$`,
+          regex: '^\\.\\./(?!shared/)[a-z-]+/[a-z-]+\\.use-case\\.js$',
           message:
             "A ledger feature does not import another feature's use case: reach it through a port, the outbox or a follow-up, or move the caller into sandbox/, follow-ups/ or desk/ (docs/architecture.md).",
         },
       ],
     },
   ],
-});
+};
 const LEDGER_FEATURES = [
   {
     files: ['services/ledger/src/*/**/*.ts'],
     ignores: [...NOT_SHIPPED, 'services/ledger/src/shared/**', ...ORCHESTRATORS.map((folder) => `services/ledger/src/${folder}/**`)],
-    rules: featureUseCaseRule([]),
+    rules: FEATURE_USE_CASE_RULE,
   },
-  ...Object.entries(FEATURE_USE_CASE_DEBT).map(([file, allowed]) => ({
-    files: [`services/ledger/src/${file}`],
-    rules: featureUseCaseRule(allowed),
-  })),
 ];
 
 const architectureRules = [

@@ -146,11 +146,13 @@ describe("(e) a ledger feature does not import another feature's use case", () =
     expect(await complaints(approve, VIEW)).toEqual([expect.stringContaining(FEATURE)]);
   });
 
-  it('refuses, in a file with a named exception, every use case but the one named', async () => {
-    const DEBT = `${LEDGER}/deposits/review-deposit.use-case.ts`;
-    const named = `import { requestSenderReturn } from '../returns/sender-return.use-case.js';\nexport const returns = requestSenderReturn;\n`;
-    expect(await complaints(named, DEBT)).toEqual([]);
-    expect(await complaints(approve, DEBT)).toEqual([expect.stringContaining(FEATURE)]);
+  it("has no exceptions: the files that once ran another feature's use case are refused it like any other", async () => {
+    const remainder = `import { requestRemainderReturns } from '../returns/sender-return.use-case.js';\nexport const returns = requestRemainderReturns;\n`;
+    expect(await complaints(remainder, `${LEDGER}/deposits/review-deposit.use-case.ts`)).toEqual([expect.stringContaining(FEATURE)]);
+    const followUps = `import type { FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';\nexport type D = FollowUpDeps;\n`;
+    expect(await complaints(followUps, `${LEDGER}/bank-transfers/record-lines.ts`)).toEqual([expect.stringContaining(FEATURE)]);
+    const reconcile = `import { reconcileAll } from '../reconciliation/reconcile-account.use-case.js';\nexport const all = reconcileAll;\n`;
+    expect(await complaints(reconcile, `${LEDGER}/journal/check-journal.use-case.ts`)).toEqual([expect.stringContaining(FEATURE)]);
   });
 
   it("lets sandbox/, follow-ups/ and desk/ run features' use cases, and every folder use shared/'s and its own", async () => {

@@ -44,6 +44,15 @@ import { RiskRepository } from './risk/risk.repository.js';
 import { ScreeningRepository } from './screening/screening.repository.js';
 import { ListIndex } from './screening/list-index.js';
 import { ErasureRepository } from './erasure/erasure.repository.js';
+import type { CheckedElsewhere } from './journal/journal-problem.js';
+import { reconcileAll } from './reconciliation/reconcile-account.use-case.js';
+import { verifyHistory } from './history/verify-history.use-case.js';
+import type { RemainderReturns } from './deposits/review-deposit.use-case.js';
+import { requestRemainderReturns } from './returns/sender-return.use-case.js';
+import type { FollowUpRunner } from './follow-ups/follow-up-work.js';
+import type { DepositTransfers } from './deposits/deposits-ops.routes.js';
+import { toOpsBankTransfer } from './bank-transfers/bank-transfer.views.js';
+import { runFollowUps } from './follow-ups/run-follow-ups.use-case.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
@@ -128,6 +137,14 @@ export interface LedgerDeps {
   sealKeys: SealKeys;
   /** Erasure requests, legal holds and the destruction log (docs/compliance.md, Retention and erasure). */
   erasure: ErasureRepository;
+  /** The reconciliation and the history walk, as the journal check reports them (wired here: the journal does not import them). */
+  checkedElsewhere: CheckedElsewhere;
+  /** A deposit's bank transfers as the ops API shows them (bank-transfers/), for the deposit's detail. */
+  depositTransfers: DepositTransfers;
+  /** Carries out follow-ups at once, for the batch of lines that promised them (follow-ups/). */
+  followUpRunner: FollowUpRunner;
+  /** A partial approval's remainder returned to its senders (returns/), as deposit review asks for it. */
+  remainderReturns: RemainderReturns;
   /** Risk flags and the bank lines still to evaluate (docs/compliance.md, Risk flags and reports). */
   risk: RiskRepository;
 }
@@ -196,7 +213,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     });
   const ca = trustedAuthorities(config.webhookCaFile);
   const screeningLists = new ScreeningListRepository(db);
-  return {
+  const deps: LedgerDeps = {
     config,
     logger,
     clock,
@@ -256,6 +273,20 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     sealKeys: sealKeys(config.historySealKey.privateKey, config.historySealPublicKeys),
     erasure: new ErasureRepository(db),
     risk: new RiskRepository(db),
+    depositTransfers: {
+      ofDeposit: async (intentId) => (await deps.bankTransfers.listForDeposit(intentId)).map(toOpsBankTransfer),
+    },
+    followUpRunner: {
+      run: (requestId, selection) => runFollowUps(deps, requestId, selection),
+    },
+    remainderReturns: {
+      request: (tx, request, remainder) => requestRemainderReturns(deps, tx, request, remainder),
+    },
+    checkedElsewhere: {
+      reconcileAll: () => reconcileAll(deps),
+      verifyHistory: () => verifyHistory(deps),
+    },
     ...overrides,
   };
+  return deps;
 }

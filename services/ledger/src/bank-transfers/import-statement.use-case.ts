@@ -26,13 +26,11 @@ import {
   type LineCounts,
   type RecordLinesDeps,
 } from './record-lines.js';
-import type { FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';
 import type { ScreeningRepository } from '../screening/screening.repository.js';
 import { toImportedLine } from './line-outcomes.js';
 
-export interface ImportStatementDeps extends RecordLinesDeps, FollowUpDeps {
+export interface ImportStatementDeps extends RecordLinesDeps {
   accounts: ReceivingAccountRepository;
-  config: RecordLinesDeps['config'] & FollowUpDeps['config'];
   screenings: ScreeningRepository;
 }
 

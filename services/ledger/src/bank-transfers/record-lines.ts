@@ -1,20 +1,13 @@
 import type { Prisma, Site } from '@kasa/db';
 import type { StatementLine } from '@kasa/statements';
 import { normalizeIban } from '@kasa/contracts';
-import type { DepositReviewDeps } from '../deposits/review-deposit.use-case.js';
 import type { FollowUpRepository, NewFollowUp } from '../follow-ups/follow-up.repository.js';
-import {
-  runFollowUps,
-  type ApprovalPayload,
-  type FollowUpDeps,
-  type PayoutReturnedPayload,
-  type PayoutSentPayload,
-} from '../follow-ups/run-follow-ups.use-case.js';
+import type { ApprovalPayload, FollowUpRunner, PayoutReturnedPayload, PayoutSentPayload } from '../follow-ups/follow-up-work.js';
 import type { Actor } from '../shared/audit.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { yieldToEventLoop } from '../shared/event-loop.js';
 import type { TransitionDeps } from '../review/transition.js';
-import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from '../payouts/payout-statement.js';
+import { sentPayouts, splitPayoutReturns, type PayoutLineDeps, type PayoutTally } from './payout-statement.js';
 import type { SiteRepository } from '../sites/site.repository.js';
 import type { BankStatementRepository } from './bank-statement.repository.js';
 import type { NewBankTransfer } from './bank-transfer.repository.js';
@@ -38,10 +31,13 @@ import {
 import type { UnmatchedReason } from './arrival.js';
 
 /** What recording a receiving account's lines needs: recording and matching, the debits, and approving by a site's rule. */
-export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, DepositReviewDeps, PayoutLineDeps {
-  config: RecordArrivalDeps['config'] & DepositReviewDeps['config'];
+export interface RecordLinesDeps extends TransitionDeps, RecordArrivalDeps, PayoutLineDeps {
+  config: RecordArrivalDeps['config'];
   statements: BankStatementRepository;
   sites: SiteRepository;
+  followUps: FollowUpRepository;
+  /** Carries out the follow-ups the lines' commit promised (follow-ups/, wired by ledger-deps.ts). */
+  followUpRunner: FollowUpRunner;
 }
 
 /** What recording a batch of lines did. `matched + suggested + unmatched` are the new transfers. */
@@ -96,7 +92,7 @@ export const FOLLOW_UPS_BEFORE_ANSWER = 2_000;
  * ledger stopping meanwhile leaves the rest to the follow-up worker or to the same file sent again.
  */
 export async function afterLinesCommitted(
-  deps: RecordLinesDeps & FollowUpDeps,
+  deps: RecordLinesDeps,
   request: OperatorRequest,
   source: Pick<LineSource, 'receivingAccountId'>,
   tally: LineTally,
@@ -110,7 +106,7 @@ export async function afterLinesCommitted(
   const promisedWork = tally.paid.length + tally.payouts.sent.length + tally.payouts.returned.length;
   const done =
     promisedWork <= FOLLOW_UPS_BEFORE_ANSWER
-      ? await runFollowUps(deps, request.requestId, selection)
+      ? await deps.followUpRunner.run(request.requestId, selection)
       : runAfterAnswer(deps, request.requestId, selection, promisedWork);
   const promised = tally.outcomes.filter((o) => o.approvalPromised && o.deposit);
   if (promised.length > 0) {
@@ -122,14 +118,14 @@ export async function afterLinesCommitted(
 
 /** A large batch's follow-ups, started without waiting (none counted yet); the outcome is logged when they end. */
 function runAfterAnswer(
-  deps: RecordLinesDeps & FollowUpDeps,
+  deps: RecordLinesDeps,
   requestId: string,
   selection: { receivingAccountId: string; lineKeys: string[] },
   promised: number,
 ): { autoApproved: number; payoutsSent: number; payoutsReturned: number } {
   const started = performance.now();
   deps.logger.info('follow-ups run after the answer', { requestId, promised });
-  void runFollowUps(deps, requestId, selection).then(
+  void deps.followUpRunner.run(requestId, selection).then(
     (counts) => deps.logger.info('follow-ups after the answer done', { requestId, ...counts, ms: Math.round(performance.now() - started) }),
     (error: unknown) =>
       deps.logger.warn('follow-ups after the answer stopped; the follow-up worker resumes them', {

@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, parseRequest, type OpsResponse } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
-import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -13,7 +12,6 @@ import { waitForRest } from './wait-for-rest.use-case.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { inScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository } from '../operators/site-scope.repository.js';
-import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import type { PrismaClient } from '@kasa/db';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
 
@@ -22,10 +20,18 @@ export type DepositsOpsRoutesDeps = Parameters<typeof opsListRoute>[0] &
   Parameters<typeof approveDeposit>[0] &
   Parameters<typeof bulkApproveDeposits>[0] &
   Parameters<typeof waitForRest>[0] & {
-    bankTransfers: BankTransferRepository;
+    depositTransfers: DepositTransfers;
     db: PrismaClient;
     depositReview: DepositReviewRepository;
   };
+
+/**
+ * A deposit's bank transfers as the ops API shows them: bank-transfers/ reads and renders them, wired in by the
+ * composition root (ledger-deps.ts), so deposits/ does not import the feature that matches money onto it.
+ */
+export interface DepositTransfers {
+  ofDeposit(intentId: string): Promise<OpsResponse<'opsGetIntent'>['bankTransfers']>;
+}
 
 /** The deposit review queue and decisions (`/ops/v1/intents`); reviewers and admins alike. */
 export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
@@ -60,11 +66,8 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
     'opsGetIntent',
   )(async ({ params: { intentId } }) => {
     const row = await foundOr404(intentId, (id) => deps.depositReview.findDeposit(id), 'No deposit intent with this id.');
-    const transfers = await deps.bankTransfers.listForDeposit(intentId);
-    return {
-      ...toOpsDeposit({ ...row, senderNames: transfers.map((t) => t.senderName) }),
-      bankTransfers: transfers.map(toOpsBankTransfer),
-    };
+    const transfers = await deps.depositTransfers.ofDeposit(intentId);
+    return { ...toOpsDeposit({ ...row, senderNames: transfers.map((t) => t.senderName) }), bankTransfers: transfers };
   });
 
   opsOperation(

@@ -6,7 +6,6 @@ import { AppError } from '@kasa/http';
 import { toDepositRecord, toOpsDeposit } from './deposit.views.js';
 import { assertDepositAction, type DepositAction } from './deposit.states.js';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
-import type { BankTransferRepository } from '../bank-transfers/bank-transfer.repository.js';
 import { Postings, type JournalPosting } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { OperatorRequest } from '../shared/request-context.js';
@@ -14,8 +13,6 @@ import { actorOf } from '../shared/operator-principal.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
 import { writeEventsIfSubscribed } from '../outbox/outbox.repository.js';
 import { writeAudits } from '../shared/audit.repository.js';
-import type { SenderReturnRepository } from '../returns/sender-return.repository.js';
-import { requestRemainderReturns } from '../returns/sender-return.use-case.js';
 import { assertNotHeld } from '../screening/compliance-hold.js';
 import type { ScreeningRepository } from '../screening/screening.repository.js';
 import { commitTransition, runTransition, type TransitionDeps, type TransitionOutcome } from '../review/transition.js';
@@ -29,10 +26,32 @@ type Tx = Prisma.TransactionClient;
 export interface DepositReviewDeps extends TransitionDeps, StepUpDeps {
   depositReview: DepositReviewRepository;
   journal: JournalRepository;
-  bankTransfers: BankTransferRepository;
-  senderReturns: SenderReturnRepository;
+  bankTransfers: MoneyReceived;
   /** The holds screening hits put on deposits (their senders', docs/compliance.md). */
   screenings: ScreeningRepository;
+  remainderReturns: RemainderReturns;
+}
+
+/**
+ * The money matched or assigned to deposits, read in the caller's transaction under its lock: bank-transfers/ keeps it
+ * (`BankTransferRepository` answers this), so deposits/ reads it without importing the feature that matches it.
+ */
+export interface MoneyReceived {
+  receivedFor(tx: Tx, intentId: string): Promise<bigint>;
+  receivedForMany(tx: Tx, intentIds: readonly string[]): Promise<Map<string, bigint>>;
+}
+
+/**
+ * A partial approval's remainder going back to the sender(s), asked for in the approval's transaction: returns/ does
+ * it (`requestRemainderReturns`), wired by the composition root (ledger-deps.ts), so deposits/ does not import it.
+ */
+export interface RemainderReturns {
+  /** Opens the returns of `remainder` of the deposit's money (locked and approved by the caller); their ids, latest transfer first. */
+  request(
+    tx: Tx,
+    request: OperatorRequest,
+    remainder: { intentId: string; referenceNo: string; siteId: string; remainder: bigint; reason: string },
+  ): Promise<ReadonlyArray<{ id: string }>>;
 }
 
 interface Step<Decision extends { to: DepositStatus }> {
@@ -298,7 +317,7 @@ export function approveDeposit(deps: DepositReviewDeps, request: OperatorRequest
     approveStep(input, (tx) => deps.bankTransfers.receivedFor(tx, intentId), deps.screenings, {
       returnRemainder: async (tx, updated, remainder, reason) =>
         (
-          await requestRemainderReturns(deps, tx, request, {
+          await deps.remainderReturns.request(tx, request, {
             intentId,
             referenceNo: updated.referenceNo,
             siteId: updated.siteId,

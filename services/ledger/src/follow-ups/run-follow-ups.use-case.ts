@@ -1,9 +1,7 @@
 import type { FollowUp, Prisma } from '@kasa/db';
-import type { ReturnReasonCode } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
-import { STRAIGHT_THROUGH_PRINCIPAL } from '../shared/operator-principal.js';
-import { approveDepositsByRuleIn, type DepositReviewDeps, type RuleApproval } from '../deposits/review-deposit.use-case.js';
-import { PAYOUT_STATEMENT_PRINCIPAL } from '../payouts/payout-statement.js';
+import { PAYOUT_STATEMENT_PRINCIPAL, STRAIGHT_THROUGH_PRINCIPAL } from '../shared/operator-principal.js';
+import { approveDepositsByRuleIn, type DepositReviewDeps } from '../deposits/review-deposit.use-case.js';
 import { markSenderReturnSentIn, type ReturnDeps } from '../returns/sender-return.use-case.js';
 import type { ScreeningRepository } from '../screening/screening.repository.js';
 import type { SiteRepository } from '../sites/site.repository.js';
@@ -12,40 +10,18 @@ import { commitTransition, type TransitionOutcome, type TransitionStep } from '.
 import type { WrittenOutboxEvent } from '../outbox/outbox.repository.js';
 import { markWithdrawalReturnedIn, markWithdrawalsSentIn, type WithdrawalReviewDeps } from '../withdrawals/review-withdrawal.use-case.js';
 import type { FollowUpPosition, FollowUpRepository, FollowUpSelection } from './follow-up.repository.js';
+import type { ApprovalPayload, FollowUpCounts, PayoutReturnedPayload, PayoutSentPayload } from './follow-up-work.js';
+
+export type { ApprovalPayload, FollowUpCounts, PayoutReturnedPayload, PayoutSentPayload } from './follow-up-work.js';
 
 type Tx = Prisma.TransactionClient;
 
 export interface FollowUpDeps extends DepositReviewDeps, WithdrawalReviewDeps, ReturnDeps {
   config: DepositReviewDeps['config'] & WithdrawalReviewDeps['config'];
+  bankTransfers: ReturnDeps['bankTransfers'];
   followUps: FollowUpRepository;
   sites: SiteRepository;
   screenings: ScreeningRepository;
-}
-
-/** What a run finished: deposits approved straight through, payouts marked sent and returned, work an operator had done first. */
-export interface FollowUpCounts {
-  autoApproved: number;
-  payoutsSent: number;
-  payoutsReturned: number;
-  skipped: number;
-  /** Follow-ups whose try failed as a whole (a lost connection, a deadlock): left pending, tried again later. */
-  deferred: number;
-}
-
-/** The payload of each kind, as the transaction that promised it wrote it (record-lines.ts). */
-export interface ApprovalPayload {
-  siteId: string;
-  amount: string;
-  rule: RuleApproval['rule'];
-}
-export interface PayoutSentPayload {
-  batchId: string;
-  bankTxId: string;
-}
-export interface PayoutReturnedPayload extends PayoutSentPayload {
-  bankTransferId: string;
-  code: ReturnReasonCode | null;
-  reason: string;
 }
 
 /** Follow-ups claimed and done per transaction: one short transaction per page, whatever the backlog. */

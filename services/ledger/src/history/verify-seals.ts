@@ -2,7 +2,7 @@ import type { Prisma } from '@kasa/db';
 import { parsePayload, sealSignatureProblem, type SealKeys, type SealPayload } from './history-seal.js';
 import type { HistorySealRepository } from './history-seal.repository.js';
 import { nextDay } from './seal-history.use-case.js';
-import type { HistoryProblem } from './verify-history.use-case.js';
+import type { HistoryProblem } from './history-report.js';
 
 /** Missing days named one by one at most, per gap (the count of the rest is in the reason). */
 const MISSING_DAYS_NAMED = 31;

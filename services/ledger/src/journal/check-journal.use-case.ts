@@ -1,16 +1,11 @@
 import type { PrismaClient } from '@kasa/db';
 import type { JournalRepository } from './journal.repository.js';
 import type { BalanceMovementRepository } from './balance-movements.repository.js';
-import { reconcileAll, type ReconciliationDeps } from '../reconciliation/reconcile-account.use-case.js';
 import type { FollowUpRepository } from '../follow-ups/follow-up.repository.js';
-import type { HistoryRepository } from '../history/history.repository.js';
-import { verifyHistory } from '../history/verify-history.use-case.js';
 import type { RiskRepository } from '../risk/risk.repository.js';
 import type { ScreeningRepository } from '../screening/screening.repository.js';
-import type { HistorySealRepository } from '../history/history-seal.repository.js';
-import type { SealKeys } from '../history/history-seal.js';
 import type { ErasureRepository } from '../erasure/erasure.repository.js';
-import type { HouseJournalChecks, JournalCheckReport, JournalProblem } from './journal-problem.js';
+import type { CheckedElsewhere, HouseJournalChecks, JournalCheckReport, JournalProblem } from './journal-problem.js';
 
 export type { JournalCheckReport, JournalProblem } from './journal-problem.js';
 
@@ -36,21 +31,17 @@ const stringify = (row: Record<string, unknown>): Record<string, string> =>
  * (`risk_review_overdue`, `risk_review_unaudited`). Run by tests, by
  * `kasa journal check` and by anyone who doubts a balance.
  */
-export async function checkJournal(
-  deps: {
-    journal: JournalRepository;
-    balanceMovements: BalanceMovementRepository;
-    senderReturns: HouseJournalChecks;
-    followUps: FollowUpRepository;
-    db: PrismaClient;
-    history: HistoryRepository;
-    screenings: Pick<ScreeningRepository, 'holdsBypassed' | 'depositHoldsBypassed'>;
-    historySeals: HistorySealRepository;
-    sealKeys: SealKeys;
-    erasure: ErasureRepository;
-    risk: Pick<RiskRepository, 'problems'>;
-  } & ReconciliationDeps,
-): Promise<JournalCheckReport> {
+export async function checkJournal(deps: {
+  journal: JournalRepository;
+  balanceMovements: BalanceMovementRepository;
+  senderReturns: HouseJournalChecks;
+  followUps: FollowUpRepository;
+  db: PrismaClient;
+  screenings: Pick<ScreeningRepository, 'holdsBypassed' | 'depositHoldsBypassed'>;
+  erasure: ErasureRepository;
+  risk: Pick<RiskRepository, 'problems'>;
+  checkedElsewhere: CheckedElsewhere;
+}): Promise<JournalCheckReport> {
   const [
     unbalanced,
     mismatches,
@@ -77,11 +68,11 @@ export async function checkJournal(
     deps.journal.unbackedCredits(),
     deps.journal.unaccountedMoney(),
     deps.senderReturns.houseProblems(),
-    reconcileAll(deps),
+    deps.checkedElsewhere.reconcileAll(),
     deps.journal.crossModeMoney(),
     deps.journal.bankLinesCreditedTwice(),
     deps.followUps.undone(FOLLOW_UP_OVERDUE_MS),
-    verifyHistory(deps),
+    deps.checkedElsewhere.verifyHistory(),
     deps.balanceMovements.unclassified(),
     deps.screenings.holdsBypassed(),
     deps.screenings.depositHoldsBypassed(),

@@ -1,3 +1,6 @@
+import type { ResponseOf } from '@kasa/contracts';
+import type { HistoryReport } from '../history/history-report.js';
+
 /** What the journal check reports, and the port through which it reads a journal kept beside the site journal. */
 
 export interface JournalProblem {
@@ -32,4 +35,15 @@ export interface JournalCheckReport {
 export interface HouseJournalChecks {
   /** Its problems, in the journal check's terms. */
   houseProblems(): Promise<JournalProblem[]>;
+}
+
+/**
+ * What the journal check reports of the reconciliation and of the history chains, which those features work out
+ * themselves: the composition root (ledger-deps.ts) wires their use cases in, so the journal does not import them.
+ */
+export interface CheckedElsewhere {
+  /** Every receiving account's last statement against what Kasa booked on it (reconciliation/). */
+  reconcileAll(): Promise<ResponseOf<'AccountReconciliation'>[]>;
+  /** The walk of the audit and journal hash chains and their daily seals (history/). */
+  verifyHistory(): Promise<HistoryReport>;
 }

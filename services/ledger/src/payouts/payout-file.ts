@@ -43,7 +43,7 @@ function transaction(item: PayoutBatchItem): string {
 /**
  * The batch as an ISO 20022 customer credit transfer initiation (`pain.001.001.03`): one payment information block
  * debiting the paying account, one credit transfer per item whose `EndToEndId` (and remittance text) is the item's
- * reference, which the bank's statement carries back and confirms the payout by (payout-statement.ts).
+ * reference, which the bank's statement carries back and confirms the payout by (bank-transfers/payout-statement.ts).
  */
 export function pain001(input: PayoutFileInput): string {
   const { batch, debtor, now } = input;

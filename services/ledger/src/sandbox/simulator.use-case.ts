@@ -5,7 +5,7 @@ import { actorOf, HOSTED_PAGE_PRINCIPAL, sandboxPrincipal } from '../shared/oper
 import type { ImportStatementDeps } from '../bank-transfers/import-statement.use-case.js';
 import { recordArrival } from '../bank-transfers/record-arrival.js';
 import { promiseLineWork } from '../bank-transfers/record-lines.js';
-import { runFollowUps } from '../follow-ups/run-follow-ups.use-case.js';
+import { runFollowUps, type FollowUpDeps } from '../follow-ups/run-follow-ups.use-case.js';
 import { storedSuggestions } from '../bank-transfers/matching.js';
 import { approveDeposit, rejectDeposit } from '../deposits/review-deposit.use-case.js';
 import { toDepositRecord } from '../deposits/deposit.views.js';
@@ -28,7 +28,8 @@ import { toWithdrawalRecord } from '../withdrawals/withdrawal.views.js';
  * and return are the operators' transitions, with their journal postings, audit entries (actor: the test key) and
  * signed webhooks. Only a sandbox's records: a live site, or another site's record, is 404.
  */
-export interface SimulatorDeps extends ImportStatementDeps {
+export interface SimulatorDeps extends ImportStatementDeps, FollowUpDeps {
+  config: ImportStatementDeps['config'] & FollowUpDeps['config'];
   withdrawalReview: WithdrawalReviewRepository;
   expiries: ExpiryRepository;
 }

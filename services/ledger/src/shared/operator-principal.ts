@@ -31,6 +31,15 @@ export interface OperatorPrincipal {
 
 export const BOOTSTRAP_OPERATOR_ID = 'bootstrap';
 
+/** The service confirming payouts from the bank's own lines (bank-transfers/payout-statement.ts): audited as SYSTEM `payout-statement`, rule `payout_statement`. */
+export const PAYOUT_STATEMENT_PRINCIPAL: OperatorPrincipal = {
+  operatorId: 'payout-statement',
+  role: 'ADMIN',
+  tokenId: null,
+  email: null,
+  system: true,
+};
+
 /** The principal of the service's straight-through approvals (bank-transfers/straight-through.ts). */
 export const STRAIGHT_THROUGH_PRINCIPAL: OperatorPrincipal = {
   operatorId: 'straight-through',

@@ -199,7 +199,7 @@ function sentStep(bankTxId: string | undefined, rule: Record<string, string>): S
 /**
  * SENT -> RETURNED: the bank sent the payout back; the amount is available to the site again. `code`: the bank's
  * ISO 20022 return reason when known (the partner's `returnReason.code`). `rule`: the audit metadata of the service's
- * own step (a statement line confirming it, payouts/payout-statement.ts).
+ * own step (a statement line confirming it, bank-transfers/payout-statement.ts).
  */
 export function markWithdrawalReturned(
   deps: WithdrawalReviewDeps,

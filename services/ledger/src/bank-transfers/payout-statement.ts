@@ -2,22 +2,12 @@ import type { Prisma } from '@kasa/db';
 import { normalizeIban, RETURN_REASON_CODES, type ReturnReasonCode } from '@kasa/contracts';
 import type { Logger } from '@kasa/logger';
 import type { StatementLine } from '@kasa/statements';
-import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { writeAudits, type Actor } from '../shared/audit.repository.js';
-import type { BankTransferRepository, NewBankTransfer } from '../bank-transfers/bank-transfer.repository.js';
-import type { LineSource } from '../bank-transfers/record-lines.js';
-import { isPayoutReference, type PayoutBatchRepository, type NamedPayout } from './payout-batch.repository.js';
+import type { BankTransferRepository, NewBankTransfer } from './bank-transfer.repository.js';
+import type { LineSource } from './record-lines.js';
+import { isPayoutReference, type PayoutBatchRepository, type NamedPayout } from '../payouts/payout-batch.repository.js';
 
 type Tx = Prisma.TransactionClient;
-
-/** The service confirming payouts from the bank's own lines: audited as SYSTEM `payout-statement`, rule `payout_statement`. */
-export const PAYOUT_STATEMENT_PRINCIPAL: OperatorPrincipal = {
-  operatorId: 'payout-statement',
-  role: 'ADMIN',
-  tokenId: null,
-  email: null,
-  system: true,
-};
 
 const RULE = 'payout_statement';
 
