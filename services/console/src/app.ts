@@ -9,11 +9,8 @@ import { csvExportRoutes } from './pages/csv-export.routes.js';
 import { secondFactorRoutes } from './pages/second-factor.page.js';
 import { auditRoutes } from './pages/audit.page.js';
 import { balanceRoutes } from './pages/balances.page.js';
-import { bankTransferDetailRoutes } from './pages/bank-transfer.page.js';
-import { bankTransferRoutes } from './pages/bank-transfers.page.js';
 import { dashboardRoutes } from './pages/dashboard.page.js';
 import { deliveryRoutes } from './pages/deliveries.page.js';
-import { depositRoutes } from './pages/deposits.page.js';
 import { payoutRoutes } from './pages/payouts.page.js';
 import { screeningRoutes } from './pages/screening.page.js';
 import { riskFlagRoutes } from './pages/risk-flags.page.js';
@@ -22,8 +19,8 @@ import { searchRoutes } from './pages/search.page.js';
 import { statementRoutes } from './pages/statements.page.js';
 import { reconciliationRoutes } from './pages/reconciliation.page.js';
 import { receivingAccountRoutes } from './pages/receiving-accounts.page.js';
+import { recordRoutes } from './pages/record-pages.js';
 import { erasureRoutes } from './pages/erasure.page.js';
-import { returnRoutes } from './pages/returns.page.js';
 import { loginRoutes } from './pages/login.page.js';
 import { reviewQueueRoutes } from './pages/review-queue.page.js';
 import { bulkApproveRoutes } from './pages/bulk-approve.page.js';
@@ -32,7 +29,6 @@ import { siteKeyRoutes } from './pages/site-keys.page.js';
 import { siteRoutes } from './pages/sites.page.js';
 import { siteSettingsRoutes } from './pages/site-settings.page.js';
 import { siteTestWebhookRoutes } from './pages/site-test-webhook.page.js';
-import { withdrawalRoutes } from './pages/withdrawals.page.js';
 import { loadSession, requireOperator, verifyCsrf } from './session/session.middleware.js';
 
 /** The operator console: server-rendered pages over the ledger's ops API, health and metrics. */
@@ -88,18 +84,15 @@ export function createApp(deps: ConsoleDeps): Express {
   app.use(
     dashboardRoutes(deps),
     searchRoutes(deps),
-    depositRoutes(deps),
+    // The pages of each kind of reviewed record (pages/record-pages.ts).
+    ...recordRoutes(deps),
     reviewQueueRoutes(deps),
     bulkApproveRoutes(deps),
     liveCountRoutes(deps),
-    withdrawalRoutes(deps),
     payoutRoutes(deps),
     screeningRoutes(deps),
     riskFlagRoutes(deps),
-    bankTransferRoutes(deps),
-    bankTransferDetailRoutes(deps),
     statementRoutes(deps),
-    returnRoutes(deps),
     deliveryRoutes(deps),
     siteRoutes(deps),
     siteKeyRoutes(deps),

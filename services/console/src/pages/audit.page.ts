@@ -8,25 +8,22 @@ import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { pageContext } from './page-context.js';
+import { RECORD_PAGES } from './record-pages.js';
 import { siteLink, withSites, type SiteDirectory } from './site-names.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
 const FILTERS = ['actorId', 'action', 'entityType', 'entityId', 'siteId'] as const;
 
-/** Where an audited record can be looked at in the console, if anywhere. */
+/** Where an audited record can be looked at in the console, if anywhere: a record kind's as its page declares. */
 const ENTITY_PAGES: Record<string, string> = {
-  deposit_intent: '/intents/',
-  withdrawal: '/withdrawals/',
+  ...Object.fromEntries(RECORD_PAGES.flatMap(({ audit }) => (audit.detailPrefix ? [[audit.entityType, audit.detailPrefix]] : []))),
   outbox_event: '/deliveries/',
   site: '/sites/',
-  sender_return: '/returns/',
 };
 
+/** The kinds of record the filter offers: the record kinds' (record-pages.ts) first, in the navigation's order. */
 const ENTITY_TYPES = [
-  'deposit_intent',
-  'withdrawal',
-  'bank_transfer',
-  'sender_return',
+  ...RECORD_PAGES.map((page) => page.audit.entityType),
   'outbox_event',
   'site',
   'api_key',

@@ -9,6 +9,8 @@ import { formatBooked, formatTime, formatTry, maskIban, shortId } from '../views
 import { html, type HtmlValue, type SafeHtml } from '../views/html.js';
 import { table, type Column } from '../views/table.js';
 import { actionContext, pageContext, type PageContext } from './page-context.js';
+import { bankTransferDetailRoutes } from './bank-transfer.page.js';
+import type { RecordPage } from './record-page.js';
 import { returnForm } from './returns.page.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 import { isAssignable, suggestionsInRow, unmatchedBecause, type Suggestion } from './transfer-matching.js';
@@ -249,3 +251,13 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
 
   return router;
 }
+
+/**
+ * Bank transfers as a kind of reviewed record (record-pages.ts): the list and its decisions here, one transfer's page
+ * and the hand-typed transfer in bank-transfer.page.ts. The audit log names a transfer without linking to its page.
+ */
+export const bankTransfersPage = {
+  section: 'transfers',
+  routes: [bankTransferRoutes, bankTransferDetailRoutes],
+  audit: { entityType: 'bank_transfer', detailPrefix: null },
+} as const satisfies RecordPage;

@@ -11,6 +11,7 @@ import { table } from '../views/table.js';
 import { transferColumns } from './bank-transfers.page.js';
 import { actionContext, pageContext } from './page-context.js';
 import { recordFacts } from './record-facts.js';
+import type { RecordPage } from './record-page.js';
 import { depositColumns, readRecordFilters, recordFilterForm, waitingCell } from './record-lists.js';
 import { returnForm } from './returns.page.js';
 import { siteDirectory, withSites } from './site-names.js';
@@ -174,3 +175,10 @@ export function depositRoutes(deps: ConsoleDeps): Router {
 
   return router;
 }
+
+/** Deposits as a kind of reviewed record (record-pages.ts): a deposit's page is `/intents/<id>`. */
+export const depositsPage = {
+  section: 'deposits',
+  routes: [depositRoutes],
+  audit: { entityType: 'deposit_intent', detailPrefix: '/intents/' },
+} as const satisfies RecordPage;

@@ -5,8 +5,9 @@ import { operatorOf, safeLocalPath } from '../session/session.middleware.js';
 import type { SessionOperator } from '../session/session.js';
 import type { FormContext } from '../views/components.js';
 import type { SafeHtml } from '../views/html.js';
-import { renderPage, type Section } from '../views/layout.js';
+import { renderPage } from '../views/layout.js';
 import { noticeText, withNotice, type NoticeCode } from '../views/notices.js';
+import type { Section } from '../views/sections.js';
 
 /** One string parameter of the query or form; repeated or missing parameters read as undefined. */
 export function param(source: unknown, name: string): string | undefined {

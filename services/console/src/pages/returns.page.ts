@@ -21,6 +21,7 @@ import { html, type SafeHtml } from '../views/html.js';
 import type { NoticeCode } from '../views/notices.js';
 import { table } from '../views/table.js';
 import { actionContext, pageContext } from './page-context.js';
+import type { RecordPage } from './record-page.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
 const STATUS_TABS: Array<[string, MessageKey]> = [
@@ -249,3 +250,10 @@ export function returnRoutes(deps: ConsoleDeps): Router {
 
   return router;
 }
+
+/** Returns to senders as a kind of reviewed record (record-pages.ts). */
+export const returnsPage = {
+  section: 'returns',
+  routes: [returnRoutes],
+  audit: { entityType: 'sender_return', detailPrefix: '/returns/' },
+} as const satisfies RecordPage;

@@ -13,6 +13,7 @@ import { actionContext, pageContext } from './page-context.js';
 import { withdrawalTable } from './review-queue.page.js';
 import { readRecordFilters, recordFilterForm } from './record-lists.js';
 import { recordFacts } from './record-facts.js';
+import type { RecordPage } from './record-page.js';
 import { withSites } from './site-names.js';
 import { exportCsvLink } from '../views/export-link.view.js';
 
@@ -131,3 +132,10 @@ export function withdrawalRoutes(deps: ConsoleDeps): Router {
 
   return router;
 }
+
+/** Withdrawals as a kind of reviewed record (record-pages.ts). */
+export const withdrawalsPage = {
+  section: 'withdrawals',
+  routes: [withdrawalRoutes],
+  audit: { entityType: 'withdrawal', detailPrefix: '/withdrawals/' },
+} as const satisfies RecordPage;

@@ -2,13 +2,10 @@
  * The export links above a list: the list's file with the filters the page shows (pages/csv-export.routes.ts), as the
  * ledger writes it for programs, and as Excel in a Turkish locale opens it (pages/excel-csv.ts).
  */
-import { withQuery, type Query } from '@kasa/ops-client';
+import { withQuery, type OpsCsvOperationId, type Query } from '@kasa/ops-client';
 import { t } from '../i18n/index.js';
 import { html, safeUrl, type SafeHtml } from './html.js';
-
-/** The lists the console exports, by the name in their file's address (`/export/deposits.csv`). */
-export const EXPORTED_LISTS = ['deposits', 'withdrawals', 'bank-transfers', 'returns', 'events', 'audit'] as const;
-export type ExportedList = (typeof EXPORTED_LISTS)[number];
+import { EXPORTED_LISTS, type ExportedList } from './sections.js';
 
 /**
  * The forms of a list's file, by how its address ends: `machine` is the ops API's CSV (`,`, dot decimals, UTC ISO
@@ -17,11 +14,14 @@ export type ExportedList = (typeof EXPORTED_LISTS)[number];
 export const CSV_VARIANTS = { machine: '.csv', 'excel-tr': '.excel-tr.csv' } as const;
 export type CsvVariant = keyof typeof CSV_VARIANTS;
 
-/** The list and the variant a file name under `/export/` asks for, or null for no such file. */
-export function exportedFile(file: string): { list: ExportedList; variant: CsvVariant } | null {
-  for (const list of EXPORTED_LISTS) {
+/**
+ * The list (sections.ts: its name and the ops list behind it) and the variant a file name under `/export/` asks for,
+ * or null for no such file.
+ */
+export function exportedFile(file: string): { list: ExportedList; operation: OpsCsvOperationId; variant: CsvVariant } | null {
+  for (const { list, operation } of EXPORTED_LISTS) {
     for (const [variant, ending] of Object.entries(CSV_VARIANTS) as Array<[CsvVariant, string]>) {
-      if (file === `${list}${ending}`) return { list, variant };
+      if (file === `${list}${ending}`) return { list, operation, variant };
     }
   }
   return null;

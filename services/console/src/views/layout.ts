@@ -2,52 +2,14 @@ import { currentLocale, currentTimeZone, t, th, type MessageKey } from '../i18n/
 import { MESSAGES } from '../i18n/index.js';
 import type { SessionOperator } from '../session/session.js';
 import { html, localUrl, safeUrl, trustedHtml, type SafeHtml, type SafeUrl } from './html.js';
+import { SECTIONS, type NavSection, type Section } from './sections.js';
 
-/** The sections of the top navigation. */
-export type Section =
-  | 'dashboard'
-  | 'review'
-  | 'deposits'
-  | 'withdrawals'
-  | 'payouts'
-  | 'screening'
-  | 'transfers'
-  | 'returns'
-  | 'deliveries'
-  | 'sites'
-  | 'balances'
-  | 'reconciliation'
-  | 'bank-accounts'
-  | 'audit'
-  | 'erasure'
-  | 'risk'
-  | 'search'
-  // The operator's own account (two-factor authentication): reached from the e-mail in the header, not the navigation.
-  | 'account';
-
-const NAV: Array<[Section, SafeUrl]> = [
-  ['dashboard', safeUrl('/')],
-  ['review', safeUrl('/review')],
-  ['deposits', safeUrl('/deposits')],
-  ['withdrawals', safeUrl('/withdrawals')],
-  ['payouts', safeUrl('/payouts')],
-  ['screening', safeUrl('/screening')],
-  ['transfers', safeUrl('/bank-transfers')],
-  ['returns', safeUrl('/returns')],
-  ['deliveries', safeUrl('/deliveries')],
-  ['sites', safeUrl('/sites')],
-  ['balances', safeUrl('/balances')],
-  ['reconciliation', safeUrl('/reconciliation')],
-  ['bank-accounts', safeUrl('/receiving-accounts')],
-  ['audit', safeUrl('/audit')],
-  ['erasure', safeUrl('/erasure-requests')],
-  ['risk', safeUrl('/risk-flags')],
-];
-
-/** Sections about the house's own money, which an operator limited to some sites may not open (403 `site_scope`). */
-const HOUSE_WIDE = new Set<Section>(['payouts', 'screening', 'reconciliation', 'bank-accounts', 'erasure', 'risk']);
-/** Sections only admins may open (the ops API refuses a reviewer 403): the compliance queues of screening and risk flags. */
-const ADMIN_ONLY = new Set<Section>(['screening', 'risk']);
+/** The navigation's links, in order (sections.ts). */
+const NAV: Array<[NavSection, SafeUrl]> = SECTIONS.flatMap((section) =>
+  'href' in section ? [[section.name, safeUrl(section.href)] satisfies [NavSection, SafeUrl]] : [],
+);
+const HOUSE_WIDE = new Set<Section>(SECTIONS.filter((section) => 'houseWide' in section).map((section) => section.name));
+const ADMIN_ONLY = new Set<Section>(SECTIONS.filter((section) => 'adminOnly' in section).map((section) => section.name));
 
 /** What every page's frame shows besides its body. */
 export interface Frame {
@@ -114,7 +76,7 @@ function header(frame: Frame): SafeHtml {
       ${NAV.filter(([key]) => !(op.scoped && HOUSE_WIDE.has(key)) && !(op.role !== 'ADMIN' && ADMIN_ONLY.has(key))).map(
         ([key, href]) =>
           html`<a href="${href}" ${key === frame.section ? html` class="current" aria-current="page"` : ''}
-            >${t(`common.nav.${key as NavSection}`)}${key === 'review' ? html` <span class="nav-count" data-live-count="review" hidden></span>` : ''}</a
+            >${t(`common.nav.${key}`)}${key === 'review' ? html` <span class="nav-count" data-live-count="review" hidden></span>` : ''}</a
           >`,
       )}
     </nav>
@@ -134,9 +96,6 @@ const SHORTCUTS: Array<[string[], MessageKey]> = [
   [['g', 'q'], 'common.shortcuts.review'],
   [['?'], 'common.shortcuts.help'],
 ];
-
-/** The sections with a navigation link (the account page and the search results are reached from the header). */
-type NavSection = Exclude<Section, 'account' | 'search'>;
 
 /**
  * What the page script needs on every operator page: the live-count announcer, the shortcut help and the confirm

@@ -1,0 +1,68 @@
+/**
+ * The record kinds' registry (src/pages/record-pages.ts) held to the page files and to the sections table
+ * (src/views/sections.ts): a page file's descriptor left out of the registry, a descriptor naming a section the table
+ * does not link or export, a registry out of the navigation's order, or routers that do not serve the section's link
+ * and the audit log's record links fail here.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import type { ConsoleDeps } from '../src/console-deps.js';
+import type { RecordPage } from '../src/pages/record-page.js';
+import { RECORD_PAGES } from '../src/pages/record-pages.js';
+import { SECTIONS } from '../src/views/sections.js';
+
+const PAGES = fileURLToPath(new URL('../src/pages', import.meta.url));
+
+/** A module export shaped like a record kind's descriptor. */
+function isRecordPage(value: unknown): value is RecordPage {
+  if (!value || typeof value !== 'object') return false;
+  const { section, routes, audit } = value as Record<string, unknown>;
+  return typeof section === 'string' && Array.isArray(routes) && !!audit && typeof audit === 'object';
+}
+
+/** The GET paths a record kind's routers answer. The factories read their dependencies only when a request comes. */
+function getPaths(page: RecordPage): string[] {
+  return page.routes
+    .flatMap((routes) => routes({} as ConsoleDeps).stack)
+    .flatMap((layer) => (layer.route?.stack.some((handler) => handler.method === 'get') ? [layer.route.path] : []));
+}
+
+describe('the record kinds registry', () => {
+  it('lists every descriptor a page file exports', async () => {
+    const registered: readonly RecordPage[] = RECORD_PAGES;
+    const declared: string[] = [];
+    const unregistered: string[] = [];
+    for (const file of readdirSync(PAGES).filter((name) => name.endsWith('.page.ts'))) {
+      const exports = (await import(`../src/pages/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(exports)) {
+        if (!isRecordPage(value)) continue;
+        declared.push(`${file}: ${name}`);
+        if (!registered.includes(value)) unregistered.push(`${file}: ${name}`);
+      }
+    }
+    expect(unregistered).toEqual([]);
+    expect(declared).toHaveLength(RECORD_PAGES.length);
+  });
+
+  it("names each kind's section once, in the navigation's order, each with a link and an exported list", () => {
+    const sections = RECORD_PAGES.map((page) => page.section);
+    expect(new Set(sections).size).toBe(sections.length);
+    const table = SECTIONS.filter((section) => (sections as readonly string[]).includes(section.name));
+    expect(table.map((section) => section.name)).toEqual(sections);
+    for (const section of table) expect([section.name, 'href' in section, 'exports' in section]).toEqual([section.name, true, true]);
+  });
+
+  it("mounts routers that serve the section's link and the pages the audit log links to", () => {
+    const entityTypes = RECORD_PAGES.map((page) => page.audit.entityType);
+    expect(new Set(entityTypes).size).toBe(entityTypes.length);
+    for (const page of RECORD_PAGES) {
+      const paths = getPaths(page);
+      const href = SECTIONS.find((section) => section.name === page.section);
+      expect([page.section, href && 'href' in href && paths.includes(href.href)]).toEqual([page.section, true]);
+      const { detailPrefix } = page.audit;
+      if (detailPrefix)
+        expect([page.section, paths.some((path) => new RegExp(`^${detailPrefix}:\\w+$`).test(path))]).toEqual([page.section, true]);
+    }
+  });
+});
