@@ -545,7 +545,7 @@ describe('bank statements from the terminal', () => {
 
     const guessed = await kasa(['statements', 'import', file, '--account', account.id]);
     expect(guessed.code).toBe(1);
-    expect(guessed.stderr).toContain('give --format camt, mt940 or csv');
+    expect(guessed.stderr).toContain('give --format camt, camt052, mt940 or csv');
     expect((await kasa(['statements', 'import', file, '--account', account.id, '--format', 'xls'])).code).toBe(2);
 
     const imported = await kasa(['--json', 'statements', 'import', file, '--account', account.id, '--format', 'csv']);

@@ -29,4 +29,5 @@ export { RECOVER_WINDOW_MAX_DAYS, REQUEST_SCHEMAS, type RequestSchemaName } from
 export { buildOpenApiDocument } from './openapi.js';
 export { buildOpsOpenApiDocument } from './openapi-ops.js';
 export { OPS_RESPONSE_SCHEMAS } from './schemas/ops-responses.js';
+export { STATEMENT_FILE_FORMATS, STATEMENT_FORMAT_NAMES, type StatementFileFormat } from './generated/statement-formats.js';
 export { RESPONSE_SCHEMAS } from './schemas/responses.js';

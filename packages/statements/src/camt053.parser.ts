@@ -8,44 +8,78 @@ import { StatementError, type Statement } from './statement.js';
 import { all, at, readXml, textAt, type XmlElement } from './xml-tree.js';
 
 const ISO_20022 = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})$/;
-const CAMT_053 = /^camt\.053\.001\.(\d{2})$/;
 /** Read and tested: 02 and 08. The elements read here are the same from 02 to 13 (Dbtr/Nm became Dbtr/Pty/Nm in 08). */
 const FIRST_VERSION = 2;
 const LAST_VERSION = 13;
 
+/**
+ * A bank-to-customer message of the camt family that reports booked entries against booked balances, one account's
+ * statement per repeating element: camt.053 (`BkToCstmrStmt/Stmt`) and camt.052 (`BkToCstmrAcctRpt/Rpt`) share every
+ * element below that one, so one reader takes them both, told apart by this.
+ */
+export interface CamtMessage {
+  /** The document type its namespace names, without the version: `camt.053`. */
+  readonly documentType: string;
+  /** What it is, for the error naming another document type: `bank-to-customer statement`. */
+  readonly inWords: string;
+  /** The element under `Document` holding the message: `BkToCstmrStmt`. */
+  readonly message: string;
+  /** The message's element for one account's statement: `Stmt`. */
+  readonly statement: string;
+  /** The statement's id, from its element and the message's group header (`GrpHdr`), at `where`. */
+  readonly idOf: (statement: XmlElement, header: XmlElement | undefined, where: string) => string;
+}
+
+/** ISO 20022 BankToCustomerStatement: a statement's id is its `Stmt/Id`. */
+export const CAMT_053: CamtMessage = {
+  documentType: 'camt.053',
+  inWords: 'bank-to-customer statement',
+  message: 'BkToCstmrStmt',
+  statement: 'Stmt',
+  idOf: (stmt, _header, where) => required(stmt, 'Id', where),
+};
+
 /** ISO 20022 BankToCustomerStatement (camt.053.001.02 to .13): every Stmt in the document, booked entries only. */
 export function parseCamt053(body: string): Statement[] {
+  return parseCamt(body, CAMT_053);
+}
+
+/** A camt `message` (001.02 to .13): every statement element in the document, booked entries only. */
+export function parseCamt(body: string, message: CamtMessage): Statement[] {
   const tree = readXml(body);
   const rootName = Object.keys(tree).find((name) => !name.startsWith('?'));
   const root = rootName === undefined ? undefined : at(tree, rootName);
   if (rootName !== 'Document' || root === undefined) {
     throw new StatementError(`root element is <${rootName ?? 'nothing'}>, not an ISO 20022 <Document>`, rootName ?? 'line 1');
   }
-  checkDocumentType(root);
-  const statements = all(at(root, 'BkToCstmrStmt'), 'Stmt');
-  if (statements.length === 0) throw new StatementError('has no Stmt', 'Document/BkToCstmrStmt');
-  return statements.map((stmt, index) => readStatement(stmt, `Stmt[${index + 1}]`));
+  checkDocumentType(root, message);
+  const content = at(root, message.message);
+  const statements = all(content, message.statement);
+  if (statements.length === 0) throw new StatementError(`has no ${message.statement}`, `Document/${message.message}`);
+  const header = at(content, 'GrpHdr');
+  return statements.map((stmt, index) => readStatement(stmt, `${message.statement}[${index + 1}]`, message, header));
 }
 
-function checkDocumentType(root: XmlElement): void {
+function checkDocumentType(root: XmlElement, message: CamtMessage): void {
   const namespaces = Object.entries(root).flatMap(([name, value]) =>
     name === '@xmlns' || name.startsWith('@xmlns:') ? [typeof value === 'string' ? value : ''] : [],
   );
   const documentType = namespaces.map((ns) => ISO_20022.exec(ns)?.[1]).find((type) => type !== undefined);
+  const { documentType: expected } = message;
   if (documentType === undefined) {
-    throw new StatementError('Document has no ISO 20022 namespace (urn:iso:std:iso:20022:tech:xsd:camt.053.001.NN)', 'Document');
+    throw new StatementError(`Document has no ISO 20022 namespace (urn:iso:std:iso:20022:tech:xsd:${expected}.001.NN)`, 'Document');
   }
-  const version = CAMT_053.exec(documentType)?.[1];
+  const version = documentType.startsWith(`${expected}.001.`) ? documentType.slice(-2) : undefined;
   if (version === undefined) {
-    throw new StatementError(`document is ${documentType}, not a camt.053 bank-to-customer statement`, 'Document');
+    throw new StatementError(`document is ${documentType}, not a ${expected} ${message.inWords}`, 'Document');
   }
   if (Number(version) < FIRST_VERSION || Number(version) > LAST_VERSION) {
-    throw new StatementError(`camt.053 version ${documentType} is not supported (001.02 to 001.13 are)`, 'Document');
+    throw new StatementError(`${expected} version ${documentType} is not supported (001.02 to 001.13 are)`, 'Document');
   }
 }
 
-function readStatement(stmt: XmlElement, where: string): Statement {
-  const id = checkStatementId(required(stmt, 'Id', where), `${where}/Id`);
+function readStatement(stmt: XmlElement, where: string, message: CamtMessage, header: XmlElement | undefined): Statement {
+  const id = checkStatementId(message.idOf(stmt, header, where), `${where}/Id`);
   const account = readCamtAccount(stmt, where);
 
   const { opening, closing } = statementBalances(stmt, where);

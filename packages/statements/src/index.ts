@@ -16,7 +16,7 @@ export {
   ACCEPTED_FILES_TEXT,
   FORMAT_CHOICES_TEXT,
   UPLOAD_CONTENT_TYPES_TEXT,
-  formatNamedBy,
+  formatsNamedBy,
   formatByChoice,
   formatByFileName,
   isStatementContentType,

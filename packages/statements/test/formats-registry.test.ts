@@ -4,9 +4,10 @@ import {
   ACCEPTED_EXTENSIONS,
   ACCEPTED_FILES_TEXT,
   STATEMENT_FORMATS,
+  UPLOAD_CONTENT_TYPES_TEXT,
   formatByChoice,
   formatByFileName,
-  formatNamedBy,
+  formatsNamedBy,
   isStatementContentType,
   parseStatements,
 } from '../src/index.js';
@@ -43,23 +44,34 @@ describe('each registered format', () => {
 
 describe('content types', () => {
   it.each([
-    ['application/xml', 'camt.053'],
-    ['text/xml; charset=utf-8', 'camt.053'],
-    ['application/vnd.iso20022.camt+xml', 'camt.053'],
+    ['application/xml', 'camt.053, camt.052'],
+    ['text/xml; charset=utf-8', 'camt.053, camt.052'],
+    ['application/vnd.iso20022.camt+xml', 'camt.053, camt.052'],
     ['application/x-mt940', 'mt940'],
     ['text/swift', 'mt940'],
     ['TEXT/CSV', 'csv'],
     ['application/csv', 'csv'],
-  ])('%s names %s, and the ledger takes it', (type, name) => {
-    expect(formatNamedBy(type)?.name).toBe(name);
+  ])('%s names %s, and the ledger takes it', (type, names) => {
+    expect(formatsNamedBy(type).map((format) => format.name)).toEqual(names.split(', '));
     expect(isStatementContentType(type)).toBe(true);
   });
 
   it('takes a generic type, leaving the format to the body', () => {
     for (const type of ['text/plain', 'application/octet-stream; charset=windows-1254']) {
-      expect(formatNamedBy(type)).toBeNull();
+      expect(formatsNamedBy(type)).toEqual([]);
       expect(isStatementContentType(type)).toBe(true);
     }
+  });
+
+  it('settles a type several formats share by the body, else gives it to the first, whose parser says what it found', () => {
+    for (const type of ['application/xml', 'text/xml', 'application/vnd.iso20022.camt+xml', '']) {
+      expect(parseStatements(sample('camt052-v08-hbci4java.xml'), type).format).toBe('camt.052');
+      expect(parseStatements(sample('camt053-v08.xml'), type).format).toBe('camt.053');
+    }
+    const camt054 = sample('camt052-v08-hbci4java.xml').replaceAll('camt.052.001.08', 'camt.054.001.08');
+    expect(() => parseStatements(camt054, 'application/xml')).toThrow(
+      'document is camt.054.001.08, not a camt.053 bank-to-customer statement',
+    );
   });
 
   it('refuses a type that is no statement, or no media type at all', () => {
@@ -69,7 +81,10 @@ describe('content types', () => {
   });
 
   it('says which files it takes in words, from the registry', () => {
-    expect(ACCEPTED_FILES_TEXT).toBe("camt.053 (.xml, .camt, .053), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)");
+    expect(ACCEPTED_FILES_TEXT).toBe(
+      "camt.053 (.xml, .camt, .053), camt.052 (.052), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)",
+    );
+    expect(UPLOAD_CONTENT_TYPES_TEXT).toBe("application/xml (camt.053, camt.052), text/plain (MT940) or text/csv (Kasa's CSV)");
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
+import { STATEMENT_FILE_FORMATS } from '@kasa/contracts';
 import { makeTrIban } from '@kasa/testkit';
 import { UNMATCHED_REASON_TEXTS } from '../../ledger/src/bank-transfers/arrival.js';
 import { MATCH_REASON_TEXTS } from '../../ledger/src/bank-transfers/matching.js';
@@ -179,7 +180,7 @@ describe('money pages in Turkish', () => {
     const form = await get('/statements');
     const formText = expectTurkish(form);
     expect(form).toContain('<title>Ekstre yükle · Kasa Konsol</title>');
-    for (const words of ['Tahsilat hesabı', 'Ekstre dosyası', 'En çok 16 MiB.', 'Dosya uzantısına göre', "Kasa CSV'si", 'Ekstreyi yükle'])
+    for (const words of ['Tahsilat hesabı', 'Ekstre dosyası', 'En çok 16 MiB.', 'Dosya uzantısına göre', 'Kasa CSV', 'Ekstreyi yükle'])
       expect(formText).toContain(words);
 
     const file = { name: 'gun.xml', mimeType: 'application/xml', buffer: Buffer.from(camt(account.iban, deposit.referenceNo)) };
@@ -232,7 +233,7 @@ describe('money pages in Turkish', () => {
     expect(unknown.status).toBe(400);
     expectTurkish(unknown.page);
     expect(section(unknown.page, 'error')).toBe(
-      'Bu dosya hangi biçimde? Biçimini seçin: dosya adı şu uzantılardan hiçbiriyle bitmiyor: .xml, .camt, .053, .sta, .mt940, .940, .txt, .csv.',
+      `Bu dosya hangi biçimde? Biçimini seçin: dosya adı şu uzantılardan hiçbiriyle bitmiyor: ${STATEMENT_FILE_FORMATS.flatMap((f) => f.extensions).join(', ')}.`,
     );
 
     const broken = await upload(account.id, {

@@ -166,6 +166,33 @@ describe('importing a statement', () => {
     });
   });
 
+  it('imports a camt.052 report, a real one moved onto the account and into lira, keeping its balances', async () => {
+    const { h, site } = setup;
+    const account = await newAccount();
+    const deposit = await h.createDeposit(site, 1000);
+    // hbci4java's report (packages/statements/test/samples, origin in its comment): its placeholder IBAN, EUR and the
+    // first line's remittance text replaced by the test's account, lira and deposit.
+    const file = sample('camt052-v02-hbci4java.xml')
+      .replaceAll('DE12345678901234567890', account.iban)
+      .replaceAll('Ccy="EUR"', 'Ccy="TRY"')
+      .replaceAll('<Ccy>EUR</Ccy>', '<Ccy>TRY</Ccy>')
+      .replace('Verwendungszweck 1', deposit.referenceNo);
+
+    const imported = await importFile(account.id, file, 'application/xml');
+    expect(imported.status).toBe(201);
+    expect(imported.body).toMatchObject({
+      format: 'camt.052',
+      statements: [{ reference: 'camt052_ONLINEBA/2018-07-23T12:43:32+01:00' }],
+      lines: 2,
+      created: 2,
+      matched: 1,
+    });
+    const transfer = (await transfersOf(account.id)).find((t) => t.intentId === deposit.intentId);
+    expect(transfer).toMatchObject({ amount: 1000n, senderName: 'Max Mustermann', description: deposit.referenceNo, status: 'MATCHED' });
+    const statements = await h.ledger.deps.db.bankStatement.findMany({ where: { receivingAccountId: account.id } });
+    expect(statements).toEqual([expect.objectContaining({ format: 'camt.052', openingBalance: 10_000n, closingBalance: 11_050n })]);
+  });
+
   it('keeps the transfer purpose the file declares, and the desk lists by it', async () => {
     const { h, site } = setup;
     const account = await newAccount();

@@ -1,38 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { OpsResponse } from '@kasa/contracts';
+import { STATEMENT_FILE_FORMATS, type OpsResponse, type StatementFileFormat } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { formatAmount, printTable } from '../output.js';
 import { bookedTime, type TimeFormat } from '../times.js';
 
-/** The media type the ledger reads each statement format as (docs/statements.md; held to @kasa/statements' registry). */
-export const FORMAT_TYPES = { camt: 'application/xml', mt940: 'text/plain', csv: 'text/csv' } as const;
-type StatementFormat = keyof typeof FORMAT_TYPES;
+// The formats, their `--format` words, the media type the ledger reads each as and their file endings are
+// @kasa/contracts' catalog, generated from @kasa/statements' registry (the CLI does not load the parsers): a new format
+// is offered here without an edit.
+const inWords = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);
+const CHOICES_TEXT = inWords(STATEMENT_FILE_FORMATS.map((f) => f.choice));
+const FORMATS_TEXT = inWords(STATEMENT_FILE_FORMATS.map((f) => f.label));
+const ENDINGS_TEXT = STATEMENT_FILE_FORMATS.map((f) => f.extensions.join('/')).join(', ');
 
-/** A file's format by its extension: camt.053 is XML, MT940 files are `.sta`, `.mt940`, `.940` or `.txt`. */
-export const EXTENSION_FORMATS: Record<string, StatementFormat> = {
-  '.xml': 'camt',
-  '.camt': 'camt',
-  '.053': 'camt',
-  '.sta': 'mt940',
-  '.mt940': 'mt940',
-  '.940': 'mt940',
-  '.txt': 'mt940',
-  '.csv': 'csv',
-};
-
-function formatOption(text: string): StatementFormat {
-  const format = text.toLowerCase();
-  if (!Object.hasOwn(FORMAT_TYPES, format)) throw new InvalidArgumentError('must be camt, mt940 or csv');
-  return format as StatementFormat;
+function formatOption(text: string): StatementFileFormat {
+  const chosen = STATEMENT_FILE_FORMATS.find((f) => f.choice === text.toLowerCase());
+  if (!chosen) throw new InvalidArgumentError(`must be ${CHOICES_TEXT}`);
+  return chosen;
 }
 
 /** The format given, or the file's by its extension; an unknown extension needs `--format`. */
-function formatOf(file: string, given: StatementFormat | undefined): StatementFormat {
+export function statementFormatOf(file: string, given?: StatementFileFormat): StatementFileFormat {
   if (given) return given;
-  const byExtension = EXTENSION_FORMATS[extname(file).toLowerCase()];
-  if (!byExtension) throw new Error(`cannot tell the format of ${file} from its extension; give --format camt, mt940 or csv`);
+  const ending = extname(file).toLowerCase();
+  const byExtension = STATEMENT_FILE_FORMATS.find((f) => f.extensions.some((ext) => ext === ending));
+  if (!byExtension) throw new Error(`cannot tell the format of ${file} from its extension; give --format ${CHOICES_TEXT}`);
   return byExtension;
 }
 
@@ -41,11 +34,11 @@ export function registerStatementCommands(program: Command, ctx: Context): void 
   const statements = program.command('statements').description("a receiving account's bank statements");
   statements
     .command('import <file>')
-    .description("import a receiving account's statement file (camt.053, MT940 or CSV); lines imported before change nothing")
+    .description(`import a receiving account's statement file (${FORMATS_TEXT}); lines imported before change nothing`)
     .requiredOption('--account <accountId>', 'the id of the receiving account the statement is of')
-    .option('--format <format>', 'camt, mt940 or csv; default by the file extension (.xml, .sta/.mt940/.txt, .csv)', formatOption)
-    .action(async (file: string, o: { account: string; format?: StatementFormat }) => {
-      const format = formatOf(file, o.format);
+    .option('--format <format>', `${CHOICES_TEXT}; default by the file extension (${ENDINGS_TEXT})`, formatOption)
+    .action(async (file: string, o: { account: string; format?: StatementFileFormat }) => {
+      const format = statementFormatOf(file, o.format);
       let bytes: Buffer;
       try {
         bytes = await readFile(file);
@@ -54,7 +47,7 @@ export function registerStatementCommands(program: Command, ctx: Context): void 
       }
       const imported = await ctx
         .client()
-        .upload('importStatement', { params: { accountId: o.account } }, { bytes, contentType: FORMAT_TYPES[format] });
+        .upload('importStatement', { params: { accountId: o.account } }, { bytes, contentType: format.uploadContentType });
       ctx.emit(imported, () => {
         const out = ctx.io.stdout;
         out.write(

@@ -3,6 +3,7 @@
  * them, ../response-types.ts derives the TypeScript types from them, and test/contract validates real ledger
  * answers against them.
  */
+import { STATEMENT_FORMAT_NAMES } from '../generated/statement-formats.js';
 import { BANK_TRANSFER_STATUSES, MATCH_REASONS, REMAINDER_ACTIONS, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
 import {
   depositIntentListItemSchema,
@@ -676,7 +677,11 @@ export const OPS_RESPONSE_SCHEMAS = {
     'StatementImport',
     {
       statementId: { ...uuid, description: "The file's (first) statement." },
-      format: { type: 'string', enum: ['camt.053', 'mt940', 'csv'] },
+      format: {
+        type: 'string',
+        enum: STATEMENT_FORMAT_NAMES,
+        description: 'The format the file was read as (docs/statements.md, Which format).',
+      },
       statements: {
         type: 'array',
         items: object('ImportedStatement', { statementId: uuid, reference: { type: 'string', description: "The bank's statement id." } }),

@@ -6,6 +6,7 @@ export const csvFormat = {
   name: 'csv',
   choice: 'csv',
   label: "Kasa's CSV",
+  choiceLabel: 'Kasa CSV',
   contentTypes: ['text/csv', 'application/csv'],
   uploadContentType: 'text/csv',
   extensions: ['.csv'],

@@ -1,5 +1,5 @@
 import { BANK_PROFILES, UNSOURCED_BANKS, type BankProfile } from '../profiles/index.js';
-import { GENERIC_CONTENT_TYPES, STATEMENT_FORMATS } from './index.js';
+import { GENERIC_CONTENT_TYPES, STATEMENT_FORMATS, type StatementFormatDescriptor } from './index.js';
 
 /**
  * docs/statements.md's tables made from the registries, so the docs cannot drift from the code: a test holds the file
@@ -29,8 +29,9 @@ export function withGeneratedBlocks(markdown: string, tables: Record<string, () 
   return out;
 }
 
+const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(', ');
+
 function formatsTable(): string {
-  const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(', ');
   return markdownTable(
     ['Format', 'Content types that name it', 'A generic type is settled when', 'File endings', 'Picked as'],
     STATEMENT_FORMATS.map((format) => [
@@ -40,7 +41,22 @@ function formatsTable(): string {
       code(format.extensions),
       `\`${format.choice}\``,
     ]),
-  ).concat(`\n\nGeneric types (${GENERIC_CONTENT_TYPES.map((t) => `\`${t}\``).join(', ')}, or none) are settled by the body.`);
+  ).concat(`\n\nGeneric types (${code(GENERIC_CONTENT_TYPES)}, or none) are settled by the body${sharedTypesInWords()}.`);
+}
+
+/** The content types several formats share, the body settling among those: ", as is ... (`a`, `b`: x, y) among them". */
+function sharedTypesInWords(): string {
+  const byFormats = new Map<string, string[]>();
+  for (const type of new Set(STATEMENT_FORMATS.flatMap((format) => format.contentTypes))) {
+    const named = STATEMENT_FORMATS.filter(({ contentTypes }: StatementFormatDescriptor) => contentTypes.includes(type));
+    if (named.length > 1) {
+      const formats = named.map((format) => format.label).join(', ');
+      byFormats.set(formats, [...(byFormats.get(formats) ?? []), type]);
+    }
+  }
+  if (byFormats.size === 0) return '';
+  const groups = [...byFormats].map(([formats, types]) => `${code(types)}: ${formats}`);
+  return `, as is a type that names several formats (${groups.join('; ')}) among them`;
 }
 
 function bankProfilesTable(): string {

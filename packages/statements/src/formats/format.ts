@@ -10,9 +10,17 @@ export interface StatementFormatDescriptor {
   readonly name: string;
   /** The word an operator picks it by: the console's format select and the CLI's `--format`. */
   readonly choice: string;
-  /** How people call it, in the console and the docs. */
+  /** How people call it, in the docs and in messages naming the formats. */
   readonly label: string;
-  /** Media types that name this format exactly, lower case, without parameters. */
+  /**
+   * Its words on the console's upload form, beside the choice: a format's name, the same in every language the console
+   * speaks, so it is no message of the console's catalogue.
+   */
+  readonly choiceLabel: string;
+  /**
+   * Media types that name this format exactly, lower case, without parameters. Formats of one family may share one
+   * (camt.053 and camt.052 are both `application/xml`): the body then settles which of them it is.
+   */
   readonly contentTypes: readonly string[];
   /** Media types that name it by a pattern (`*+xml`, anything with `mt940`), tested on the lower-case type. */
   readonly contentTypePattern?: { readonly test: RegExp; readonly inWords: string };
@@ -20,7 +28,10 @@ export interface StatementFormatDescriptor {
   readonly uploadContentType: string;
   /** File name endings, lower case with the dot, most usual first. */
   readonly extensions: readonly string[];
-  /** 0 (not this format) to 1 (certainly this format), from the body alone; the surest non-zero guess wins. */
+  /**
+   * 0 (not this format) to 1 (certainly this format), from the body alone; the surest non-zero guess wins, among the
+   * formats a content type names when it names several, else among all.
+   */
   detect(body: string): number;
   parse(body: string): StatementsRead;
   /**

@@ -1,4 +1,5 @@
 import { StatementError } from '../statement.js';
+import { camt052Format } from './camt052.format.js';
 import { camt053Format } from './camt053.format.js';
 import { csvFormat } from './csv.format.js';
 import type { StatementFormatDescriptor } from './format.js';
@@ -7,11 +8,17 @@ import { mt940Format } from './mt940.format.js';
 export type { StatementFormatDescriptor } from './format.js';
 
 /**
- * Every format Kasa reads, in the order a tie in detection is settled. Adding a format is a descriptor file and its
- * samples: the content types the ledger takes, the console's and the CLI's file choices, docs/statements.md's table
- * and the sample tests all come from this list.
+ * Every format Kasa reads, in the order a tie in detection is settled and the console and the CLI offer them. Adding
+ * a format is a descriptor file and its samples: the content types the ledger takes, the sample tests, and what
+ * `node scripts/docs-tables.mjs` writes from this list (docs/statements.md's table, and the catalog the console, the
+ * CLI and the ops contract read: catalog.ts) all come from it.
  */
-export const STATEMENT_FORMATS = [camt053Format, mt940Format, csvFormat] as const satisfies readonly StatementFormatDescriptor[];
+export const STATEMENT_FORMATS = [
+  camt053Format,
+  camt052Format,
+  mt940Format,
+  csvFormat,
+] as const satisfies readonly StatementFormatDescriptor[];
 
 /** A format Kasa reads: one of the registry's descriptors. */
 export type RegisteredFormat = (typeof STATEMENT_FORMATS)[number];
@@ -30,10 +37,10 @@ function names(format: StatementFormatDescriptor, type: string): boolean {
   return format.contentTypes.includes(type) || (format.contentTypePattern?.test.test(type) ?? false);
 }
 
-/** The format a content type names, or null for a generic or unknown one. */
-export function formatNamedBy(contentType: string): RegisteredFormat | null {
+/** The formats a content type names, in the registry's order: none for a generic or unknown one, several for a family's. */
+export function formatsNamedBy(contentType: string): RegisteredFormat[] {
   const type = mediaType(contentType);
-  return STATEMENT_FORMATS.find((format) => names(format, type)) ?? null;
+  return STATEMENT_FORMATS.filter((format) => names(format, type));
 }
 
 /** Whether the ledger takes a file sent with this Content-Type: a type naming a format, or a generic one. */
@@ -44,25 +51,33 @@ export function isStatementContentType(contentType: string): boolean {
 }
 
 /**
- * The format of a body: the one its content type names, else the one its first characters point to most surely.
- * Throws a StatementError at line 1 when neither tells.
+ * The format of a body: the one its content type names; among several it names (a family's, as `application/xml`
+ * names camt.053 and camt.052), the one its first characters point to most surely, else the first; for a generic
+ * type, the one of all its first characters point to most surely. Throws a StatementError at line 1 when none tells.
  */
 export function formatOf(body: string, contentType: string): RegisteredFormat {
-  const named = formatNamedBy(contentType);
-  if (named) return named;
-  let best: { format: RegisteredFormat; confidence: number } | null = null;
-  for (const format of STATEMENT_FORMATS) {
-    const confidence = format.detect(body);
-    if (confidence > 0 && (!best || confidence > best.confidence)) best = { format, confidence };
-  }
-  if (best) return best.format;
+  const [first, ...others] = formatsNamedBy(contentType);
+  // Of a family, the first is read when the body points to none: its parser then names what the body is instead.
+  if (first) return others.length === 0 ? first : (surestOf([first, ...others], body) ?? first);
+  const surest = surestOf(STATEMENT_FORMATS, body);
+  if (surest) return surest;
   throw new StatementError(
     `content type ${JSON.stringify(contentType)} and the body name no known format (${STATEMENT_FORMATS.map((f) => f.label).join(', ')})`,
     'line 1',
   );
 }
 
-/** The format an operator picked by its word (`camt`, `mt940`, `csv`), or null. */
+/** The format `body`'s first characters point to most surely of `formats` (the first on a tie), or null for none. */
+function surestOf(formats: readonly RegisteredFormat[], body: string): RegisteredFormat | null {
+  let best: { format: RegisteredFormat; confidence: number } | null = null;
+  for (const format of formats) {
+    const confidence = format.detect(body);
+    if (confidence > 0 && (!best || confidence > best.confidence)) best = { format, confidence };
+  }
+  return best?.format ?? null;
+}
+
+/** The format an operator picked by its word (`camt`, `camt052`, `mt940`, `csv`), or null. */
 export function formatByChoice(choice: string): RegisteredFormat | null {
   return STATEMENT_FORMATS.find((format) => format.choice === choice) ?? null;
 }
@@ -76,13 +91,23 @@ export function formatByFileName(fileName: string): RegisteredFormat | null {
 /** Every file ending Kasa knows, for a file input's `accept` attribute: `.xml,.sta,...`. */
 export const ACCEPTED_EXTENSIONS: readonly string[] = STATEMENT_FORMATS.flatMap((format) => format.extensions);
 
-/** The formats and their file endings in words: "camt.053 (.xml, .camt, .053), MT940 (.sta, .mt940, .940, .txt) or Kasa's CSV (.csv)". */
+/** The formats and their file endings in words: "camt.053 (.xml, .camt, .053), camt.052 (.052), ... or Kasa's CSV (.csv)". */
 export const ACCEPTED_FILES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => `${f.label} (${f.extensions.join(', ')})`));
 
-/** The Content-Type each format is sent with, in words: "application/xml (camt.053), text/plain (MT940) or text/csv (Kasa's CSV)". */
-export const UPLOAD_CONTENT_TYPES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => `${f.uploadContentType} (${f.label})`));
+/**
+ * The Content-Type each format is sent with, in words: "application/xml (camt.053, camt.052), text/plain (MT940) or
+ * text/csv (Kasa's CSV)".
+ */
+export const UPLOAD_CONTENT_TYPES_TEXT = listInWords(
+  [...new Set(STATEMENT_FORMATS.map((f) => f.uploadContentType))].map(
+    (type) =>
+      `${type} (${STATEMENT_FORMATS.filter((f) => f.uploadContentType === type)
+        .map((f) => f.label)
+        .join(', ')})`,
+  ),
+);
 
-/** The words an operator may pick a format by, in words: "camt, mt940 or csv". */
+/** The words an operator may pick a format by, in words: "camt, camt052, mt940 or csv". */
 export const FORMAT_CHOICES_TEXT = listInWords(STATEMENT_FORMATS.map((f) => f.choice));
 
 function listInWords(items: string[]): string {

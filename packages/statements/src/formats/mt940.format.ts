@@ -10,6 +10,7 @@ export const mt940Format = {
   name: 'mt940',
   choice: 'mt940',
   label: 'MT940',
+  choiceLabel: 'MT940',
   contentTypes: [],
   // MT940 has no registered media type; banks and tools name it in the subtype (`application/x-mt940`, `text/swift`).
   contentTypePattern: { test: /mt940|swift/, inWords: 'any containing `mt940` or `swift`' },

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { MATCH_REASONS, OPS_ROUTES, type OpsResponse, type ReceivingAccount } from '@kasa/contracts';
+import { MATCH_REASONS, OPS_ROUTES, STATEMENT_FILE_FORMATS, type OpsResponse, type ReceivingAccount } from '@kasa/contracts';
 import { OpsApiError, seg } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
 import { currentLocale, t, th, type MessageKey } from '../i18n/index.js';
@@ -13,26 +13,21 @@ import { siteDirectory, siteLink, type SiteDirectory } from './site-names.js';
 
 type StatementImport = OpsResponse<'importStatement'>;
 
-/**
- * The formats an operator can pick, with the media type the ops API takes each as, and the file endings that name
- * them. They follow @kasa/statements' format registry (packages/statements/test/format-consumers.test.ts holds them to it).
- */
-export const STATEMENT_FILE_FORMATS = [
-  { choice: 'camt', labelKey: 'money.statements.format.camt', contentType: 'application/xml', extensions: ['.xml', '.camt', '.053'] },
-  { choice: 'mt940', labelKey: 'money.statements.format.mt940', contentType: 'text/plain', extensions: ['.sta', '.mt940', '.940', '.txt'] },
-  { choice: 'csv', labelKey: 'money.statements.format.csv', contentType: 'text/csv', extensions: ['.csv'] },
-] as const satisfies ReadonlyArray<{ choice: string; labelKey: MessageKey; contentType: string; extensions: readonly string[] }>;
-
 const MAX_MIB = OPS_ROUTES.importStatement.rawBody.maxBytes / (1024 * 1024);
 
+/** Every file ending the formats have, for the file input's `accept`. */
 const ACCEPTED = STATEMENT_FILE_FORMATS.flatMap((f) => f.extensions);
 
-/** The media type the ops API takes for a file, by the format chosen or else by its file name's ending. */
+/**
+ * The media type the ops API takes for a file, by the format chosen or else by its file name's ending. The formats,
+ * their words and endings are @kasa/contracts' catalog, generated from @kasa/statements' registry (the console does not
+ * load the parsers).
+ */
 export function contentTypeOf(filename: string, format: string): string | null {
   const chosen = STATEMENT_FILE_FORMATS.find((f) => f.choice === format);
-  if (chosen) return chosen.contentType;
+  if (chosen) return chosen.uploadContentType;
   const name = filename.toLowerCase();
-  return STATEMENT_FILE_FORMATS.find((f) => f.extensions.some((ext) => name.endsWith(ext)))?.contentType ?? null;
+  return STATEMENT_FILE_FORMATS.find((f) => f.extensions.some((ext) => name.endsWith(ext)))?.uploadContentType ?? null;
 }
 
 function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: string): SafeHtml {
@@ -58,7 +53,7 @@ function uploadForm(ctx: FormContext, accounts: ReceivingAccount[], chosen: stri
       >${t('money.statements.format')}
       <select name="format">
         <option value="">${t('money.statements.format.byExtension')}</option>
-        ${STATEMENT_FILE_FORMATS.map((f) => html`<option value="${f.choice}">${t(f.labelKey)}</option>`)}
+        ${STATEMENT_FILE_FORMATS.map((f) => html`<option value="${f.choice}">${f.choiceLabel}</option>`)}
       </select></label
     >
     <div><button type="submit" class="btn primary">${t('money.statements.import')}</button></div>

@@ -95,10 +95,7 @@ export const money = defineMessages(
 
     'money.statements.title': 'Import a statement',
     'money.statements.hint':
-      "A receiving account's statement as the bank delivered it (camt.053, MT940 or Kasa's CSV; docs/statements.md): each credit line becomes a transfer and is matched to a deposit; lines imported before are counted as duplicates and change nothing.",
-    'money.statements.format.camt': 'camt.053 (XML)',
-    'money.statements.format.mt940': 'MT940',
-    'money.statements.format.csv': "Kasa's CSV",
+      "A receiving account's statement as the bank delivered it, in one of the formats below (docs/statements.md): each credit line becomes a transfer and is matched to a deposit; lines imported before are counted as duplicates and change nothing.",
     'money.statements.account': 'Receiving account',
     'money.statements.inactive': ' (inactive)',
     'money.statements.file': 'Statement file',
@@ -292,10 +289,7 @@ export const money = defineMessages(
 
     'money.statements.title': 'Ekstre yükle',
     'money.statements.hint':
-      "Bir tahsilat hesabının ekstresi, bankanın gönderdiği hâliyle (camt.053, MT940 veya Kasa CSV'si; docs/statements.md): her alacak satırı bir havale olur ve bir yatırımla eşleştirilir; daha önce yüklenmiş satırlar mükerrer sayılır ve hiçbir şeyi değiştirmez.",
-    'money.statements.format.camt': 'camt.053 (XML)',
-    'money.statements.format.mt940': 'MT940',
-    'money.statements.format.csv': "Kasa CSV'si",
+      'Bir tahsilat hesabının ekstresi, bankanın gönderdiği hâliyle, aşağıdaki biçimlerden birinde (docs/statements.md): her alacak satırı bir havale olur ve bir yatırımla eşleştirilir; daha önce yüklenmiş satırlar mükerrer sayılır ve hiçbir şeyi değiştirmez.',
     'money.statements.account': 'Tahsilat hesabı',
     'money.statements.inactive': ' (pasif)',
     'money.statements.file': 'Ekstre dosyası',
