@@ -79,6 +79,13 @@ export const EVENT_TYPE_REGISTRY = {
     status: 'APPROVED',
     sentWhen: 'An operator credited money that arrived after approval to the approved deposit (above). Credit `topUp.amount`.',
   },
+  'withdrawal.approved': {
+    record: 'withdrawal',
+    delivery: 'opt-in',
+    status: 'APPROVED',
+    sentWhen:
+      "The withdrawal was approved (by both operators above the four-eyes threshold) and its amount reserved from the site's available balance; the money is sent next. Not final: wait for `withdrawal.sent`, `withdrawal.rejected` or `withdrawal.returned`.",
+  },
 } as const satisfies Record<`${EventRecord}.${string}`, Entry>;
 
 type Registry = typeof EVENT_TYPE_REGISTRY;

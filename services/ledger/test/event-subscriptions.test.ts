@@ -1,7 +1,8 @@
 /**
  * Opt-in events written by the ledger (docs/webhooks.md, Choose your events): `intent.auto_cancelled` from the
  * expiry sweep, in the cancellation's transaction, only for a site that chose it; `intent.received` and
- * `intent.late_arrival` written by the arrival of money (by reference, as a split, late, or assigned).
+ * `intent.late_arrival` written by the arrival of money (by reference, as a split, late, or assigned); `withdrawal.approved`
+ * written by the approval that reserves the withdrawal's amount.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { processExpiryJob } from '../src/expiry/expiry.worker.js';
@@ -90,5 +91,41 @@ describe('arrival events', () => {
     const loose = await h.transfer('', 5000);
     expect((await h.ops('POST', `/bank-transfers/${loose.body.bankTransferId}/assign`, { intentId: assigned.intentId })).status).toBe(200);
     expect((await eventsOf(assigned.intentId)).map((event) => event.type)).toEqual(['intent.received']);
+  });
+});
+
+describe('withdrawal.approved', () => {
+  it('is written by the approval, with the withdrawal as the status lookup returns it, for a site that chose it', async () => {
+    const site = await h.createSite();
+    await subscribe(site, ['withdrawal.approved']);
+    await h.fund(site, 50000);
+    const { withdrawalId } = await h.createWithdrawal(site, 20000);
+
+    const approved = await h.ops('POST', `/withdrawals/${withdrawalId}/approve`, {});
+    expect(approved.status).toBe(200);
+    const [event, ...more] = await eventsOf(withdrawalId);
+    expect(more).toHaveLength(0);
+    expect(event).toMatchObject({ siteId: site.siteId, type: 'withdrawal.approved', status: 'PENDING' });
+    expect(approved.body.eventId).toBe(event!.id);
+    const payload = event!.payload as { eventId: string; type: string; data: Record<string, unknown> };
+    expect(payload).toMatchObject({ eventId: event!.id, type: 'withdrawal.approved' });
+    expect(payload.data).toEqual((await h.internal('GET', `/sites/${site.siteId}/withdrawals/${withdrawalId}`)).body);
+    expect(payload.data.status).toBe('APPROVED');
+
+    // Sent next: the always-sent event follows it, the opt-in one is not written again.
+    await h.ops('POST', `/withdrawals/${withdrawalId}/mark-sent`, { bankTxId: 'EFT-APPROVED-EVENT-1' });
+    expect((await eventsOf(withdrawalId)).map((e) => e.type)).toEqual(['withdrawal.approved', 'withdrawal.sent']);
+  });
+
+  it('is not written for a site that did not choose it, and the approval goes on', async () => {
+    const site = await h.createSite();
+    await subscribe(site, ['intent.received']);
+    await h.fund(site, 50000);
+    const { withdrawalId } = await h.createWithdrawal(site, 20000);
+
+    const approved = await h.ops('POST', `/withdrawals/${withdrawalId}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'APPROVED', eventId: null });
+    expect(await eventsOf(withdrawalId)).toHaveLength(0);
   });
 });

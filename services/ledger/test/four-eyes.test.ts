@@ -102,6 +102,22 @@ describe('four-eyes on withdrawals', () => {
     });
   });
 
+  it('tells a site that chose withdrawal.approved once, on the second approval, never on the first', async () => {
+    const site = await h.createSite();
+    await h.ledger.deps.db.site.update({ where: { id: site.siteId }, data: { webhookEventTypes: ['withdrawal.approved'] } });
+    await h.fund(site, 500000);
+    const { withdrawalId } = await h.createWithdrawal(site, 250000);
+    const path = `/withdrawals/${withdrawalId}`;
+
+    expect((await approve(path, ayse)).body).toMatchObject({ status: 'PENDING_REVIEW', eventId: null });
+    expect(await eventsOf(withdrawalId)).toEqual([]);
+    const second = await approve(path, mehmet);
+    expect(second.body.status).toBe('APPROVED');
+    const events = await eventsOf(withdrawalId);
+    expect(events.map((event) => event.type)).toEqual(['withdrawal.approved']);
+    expect(second.body.eventId).toBe(events[0]!.id);
+  });
+
   it('a lone first approval expires after the window: the next approval is a first one again', async () => {
     const site = await h.createSite();
     await h.fund(site, 500000);

@@ -652,6 +652,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "withdrawal.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `withdrawal.approved` event
+         * @description The withdrawal was approved (by both operators above the four-eyes threshold) and its amount reserved from the site's available balance; the money is sent next. Not final: wait for `withdrawal.sent`, `withdrawal.rejected` or `withdrawal.returned`. Kasa POSTs this to the site's webhook URL, retried up to 8 times 5 minutes apart until a 2xx. The same eventId may arrive more than once: deduplicate on it. Sent only to a site that chose it in `eventTypes` of PUT /api/v1/external/site/webhook-config.
+         */
+        post: operations["webhook_withdrawal_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -725,24 +745,24 @@ export interface components {
             /** @description true (default): generate a new signing secret and return it once. false: keep the secret and change only the URL. Default: true. */
             rotateSecret?: boolean;
             /**
-             * @description Every event type the site receives. Must include the five always sent (intent.approved, intent.rejected, withdrawal.sent, withdrawal.rejected, withdrawal.returned); add intent.received, intent.auto_cancelled, intent.late_arrival or intent.topped_up to receive them too. Omitted: unchanged.
+             * @description Every event type the site receives. Must include the five always sent (intent.approved, intent.rejected, withdrawal.sent, withdrawal.rejected, withdrawal.returned); add intent.received, intent.auto_cancelled, intent.late_arrival, intent.topped_up or withdrawal.approved to receive them too. Omitted: unchanged.
              * @example [
              *       "intent.approved",
              *       "intent.rejected",
              *       "withdrawal.sent",
              *       "withdrawal.rejected",
              *       "withdrawal.returned",
-             *       "intent.topped_up"
+             *       "withdrawal.approved"
              *     ]
              */
-            eventTypes?: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+            eventTypes?: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved")[];
         };
         TestWebhookRequest: {
             /**
              * @description Any event type (a sample body of that type), or `ping` (a body with no record).
              * @enum {string}
              */
-            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "ping";
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved" | "ping";
         };
         SimulateTransferRequest: {
             /** @description Kuruş; default: the requested amount. Less or more exercises `amount_less` / `amount_more`. */
@@ -825,7 +845,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned";
+            type: "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "withdrawal.approved";
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -970,7 +990,7 @@ export interface components {
              */
             rotatedAt: string;
             /** @description Every event type the site receives: the five always sent, then the opt-in ones it chose. */
-            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved")[];
         };
         WebhookConfig: {
             /**
@@ -984,7 +1004,7 @@ export interface components {
              */
             rotatedAt: string | null;
             /** @description Every event type the site receives: the five always sent, then the opt-in ones it chose. */
-            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up")[];
+            eventTypes: ("intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved")[];
         };
         TestWebhookResponse: {
             /** @description true when the receiver answered 2xx. */
@@ -1159,7 +1179,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "DEAD";
             /**
@@ -1203,7 +1223,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up";
+            type: "intent.approved" | "intent.rejected" | "withdrawal.sent" | "withdrawal.rejected" | "withdrawal.returned" | "intent.received" | "intent.auto_cancelled" | "intent.late_arrival" | "intent.topped_up" | "withdrawal.approved";
             /** @enum {string} */
             status: "PENDING" | "DELIVERED" | "DEAD";
             /**
@@ -6254,6 +6274,83 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IntentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored (or a duplicate): any 2xx ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature missing or wrong: counted as a failed attempt and retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_withdrawal_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...]` over `eventId.t.rawBody`, keyed with the UTF-8 bytes of the whole `whsec_` secret; two `v1` entries for 24 hours after a rotation.
+                 * @example t=1767182400,v1=5b1c0a0e6f0b7f5e3d7c2b8e9f1a4c6d8e0f2a4c6e8f0a2c4e6f8a0c2e4f6a8c
+                 */
+                "Service-Signature": string;
+                /**
+                 * @description The event id, the same as `eventId` in the body; deduplicate on it.
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "Service-Event-Id": string;
+                /**
+                 * @description Standard Webhooks: the event id (the same as `Service-Event-Id`).
+                 * @example 3f0c1f9e-8d8b-4f4e-9d55-2a1d6d3f4b11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: unix seconds of this attempt (the same as `t`).
+                 * @example 1767182400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, one per active secret (docs/webhooks.md says which secret to give a Standard Webhooks library).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
+                 *       "type": "withdrawal.approved",
+                 *       "createdAt": "2026-01-31T15:20:03.004Z",
+                 *       "livemode": true,
+                 *       "data": {
+                 *         "withdrawalId": "9b2e7d4a-5c1f-4e8b-a3d6-0f7c2b9e1a54",
+                 *         "referenceNo": "KW4HN8P2TA",
+                 *         "status": "APPROVED",
+                 *         "amount": "50000",
+                 *         "currency": "TRY",
+                 *         "sentAt": "2026-01-31T15:20:03.004Z",
+                 *         "rejectedAt": null,
+                 *         "rejectedReason": null,
+                 *         "createdAt": "2026-01-31T13:00:00.000Z",
+                 *         "updatedAt": "2026-01-31T15:20:03.004Z",
+                 *         "returnedAt": null,
+                 *         "returnReason": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WithdrawalWebhookEvent"];
             };
         };
         responses: {

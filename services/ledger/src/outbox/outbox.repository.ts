@@ -80,6 +80,13 @@ export async function prepareOutboxEvent(tx: Prisma.TransactionClient, event: Ne
   return toRow(event, live(event.siteId));
 }
 
+/** {@link prepareOutboxEvent} for an event that only informs: null, and nothing to write, when the site did not choose its type. */
+export async function prepareEventIfSubscribed(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<PreparedOutboxEvent | null> {
+  if (!(await siteReceives(tx, event))) return null;
+  const live = await liveSites(tx, [event.siteId]);
+  return toRow(event, live(event.siteId));
+}
+
 /** The INSERT of events' rows as built here (their id, site, type, record, payload, request id and time; PENDING). */
 export function outboxInsert(rows: readonly Prisma.OutboxEventCreateManyInput[]): Prisma.Sql {
   const at = (date: Prisma.OutboxEventCreateManyInput['createdAt']) => new Date(date ?? Date.now()).toISOString();

@@ -4,7 +4,13 @@ import type { Logger } from '@kasa/logger';
 import { actorOf } from '../shared/operator-principal.js';
 import { inScope } from '../shared/site-scope.js';
 import type { OutboxPublisher } from '../outbox/outbox.publisher.js';
-import { outboxInsert, prepareOutboxEvent, type NewOutboxEvent, type WrittenOutboxEvent } from '../outbox/outbox.repository.js';
+import {
+  outboxInsert,
+  prepareEventIfSubscribed,
+  prepareOutboxEvent,
+  type NewOutboxEvent,
+  type WrittenOutboxEvent,
+} from '../outbox/outbox.repository.js';
 import { auditInsert, type AuditEntry } from '../shared/audit.repository.js';
 import { writeTogether, type Writes } from '../shared/writes.repository.js';
 import { isUuid } from '../shared/http-guards.js';
@@ -47,6 +53,11 @@ export function inTransaction<T>(
 ): Promise<T> {
   const timeout = Math.max(TRANSACTION_OPTIONS.timeout, options.timeoutMs ?? 0);
   return deps.db.$transaction(work, { ...TRANSACTION_OPTIONS, timeout });
+}
+
+/** A step's event checked and built: refused unless the site receives it, or for `ifSubscribed`, null then. */
+function prepareAnnounced(tx: Tx, { ifSubscribed, ...event }: NewOutboxEvent & { ifSubscribed?: true }) {
+  return ifSubscribed ? prepareEventIfSubscribed(tx, event) : prepareOutboxEvent(tx, event);
 }
 
 /**
@@ -146,11 +157,13 @@ export interface Transition<Row, Decision extends Decided, Result> {
   audit(changed: Changed<Row, Decision>): Pick<AuditEntry, 'action' | 'siteId' | 'metadata'>;
   /**
    * The webhook the step announces, if any: its request id is the recipe's, and so is its entity unless the event
-   * reports on another record (a transfer's top-up reports on its intent). Written with the audit entry.
+   * reports on another record (a transfer's top-up reports on its intent). Written with the audit entry. An opt-in
+   * type the site did not choose refuses the step (409, as a top-up that credits money must be heard), unless
+   * `ifSubscribed`: an event that only informs is then not written and the step goes on.
    */
   event?(
     changed: Omit<Changed<Row, Decision>, 'journalTransactionId'>,
-  ): (Omit<NewOutboxEvent, 'entityId' | 'requestId'> & { entityId?: string }) | null;
+  ): (Omit<NewOutboxEvent, 'entityId' | 'requestId'> & { entityId?: string; ifSubscribed?: true }) | null;
   /** The business log line once committed, if the step has one. */
   log?(announced: Announced<Row, Decision>): TransitionStep;
   /** The answer for the caller. */
@@ -195,7 +208,7 @@ export async function transitionIn<Row, Decision extends Decided, Result>(
   // statement when the step allows, else in one statement after it. The posting takes the site's balance rows, which
   // every approval of the site waits for, so as few round trips as possible come after it (journal.repository.ts).
   const event = transition.event?.({ current, decision, updated }) ?? null;
-  const prepared = event ? await prepareOutboxEvent(tx, { entityId, ...event, requestId: request.requestId }) : null;
+  const prepared = event ? await prepareAnnounced(tx, { entityId, ...event, requestId: request.requestId }) : null;
   const writesFor = (journalTransactionId: string | null): Writes => [
     ...(prepared ? [outboxInsert([prepared.row])] : []),
     auditInsert([

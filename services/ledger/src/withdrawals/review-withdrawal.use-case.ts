@@ -38,6 +38,8 @@ interface Step {
   /** The journal posting, if money moves from this status. */
   posting?(current: Withdrawal): JournalPosting | null;
   event?: EventType;
+  /** The event only informs (an opt-in type): written for a site that chose it, and the step goes on for another. */
+  informs?: true;
   metadata?: Record<string, string | null>;
   /** Approval: subject to four-eyes, so it may only record a first approval and leave the withdrawal in review. */
   approval?: true;
@@ -123,7 +125,14 @@ function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorReque
       },
     }),
     event: ({ decision, updated }) =>
-      step.event && !waits(decision) ? { siteId: updated.siteId, type: step.event, data: toWithdrawalRecord(updated) } : null,
+      step.event && !waits(decision)
+        ? {
+            siteId: updated.siteId,
+            type: step.event,
+            data: toWithdrawalRecord(updated),
+            ...(step.informs ? { ifSubscribed: true as const } : {}),
+          }
+        : null,
     log: ({ current, decision, updated, journalTransactionId, eventId }) => ({
       message: waits(decision) ? 'withdrawal first approval' : step.log,
       fields: {
@@ -147,7 +156,7 @@ function withdrawalTransition(deps: WithdrawalReviewDeps, request: OperatorReque
 /**
  * PENDING_REVIEW -> APPROVED: reserves the amount from the site's available balance (409 if short). Above the
  * four-eyes threshold the first approval is only recorded (the withdrawal stays in review, nothing is reserved) and a
- * second operator's approval moves it.
+ * second operator's approval moves it. The approval that moves it writes `withdrawal.approved` for a site that chose it.
  */
 export function approveWithdrawal(deps: WithdrawalReviewDeps, request: OperatorRequest, withdrawalId: string) {
   return transition(deps, request, withdrawalId, {
@@ -157,6 +166,8 @@ export function approveWithdrawal(deps: WithdrawalReviewDeps, request: OperatorR
     log: 'withdrawal approved',
     changes: (_current, now) => ({ approvedAt: now }),
     posting: (w) => Postings.withdrawalReserved(w.siteId, w.id, w.amount),
+    event: 'withdrawal.approved',
+    informs: true,
   });
 }
 
