@@ -53,6 +53,7 @@ import type { FollowUpRunner } from './follow-ups/follow-up-work.js';
 import type { DepositTransfers } from './deposits/deposits-ops.routes.js';
 import { toOpsBankTransfer } from './bank-transfers/bank-transfer.views.js';
 import { runFollowUps } from './follow-ups/run-follow-ups.use-case.js';
+import type { SiteOwnedRecord } from './operators/site-scope.guard.js';
 
 /** Everything the ledger's routes and use cases need, wired once by hand. */
 export interface LedgerDeps {
@@ -145,6 +146,11 @@ export interface LedgerDeps {
   followUpRunner: FollowUpRunner;
   /** A partial approval's remainder returned to its senders (returns/), as deposit review asks for it. */
   remainderReturns: RemainderReturns;
+  /**
+   * Each kind of record a site owns, by the path parameter that names it, its 404 detail and its repository's answer to
+   * "which site?", for the operator-scope guard (operators/site-scope.guard.ts). A new kind registers here.
+   */
+  siteOwnedRecords: readonly SiteOwnedRecord[];
   /** Risk flags and the bank lines still to evaluate (docs/compliance.md, Risk flags and reports). */
   risk: RiskRepository;
 }
@@ -286,6 +292,15 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
       reconcileAll: () => reconcileAll(deps),
       verifyHistory: () => verifyHistory(deps),
     },
+    siteOwnedRecords: [
+      { param: 'siteId', notFound: 'No site with this id.', siteOf: (id) => deps.sites.siteOfRecord(id) },
+      { param: 'apiKeyId', notFound: 'No API key with this id.', siteOf: (id) => deps.apiKeys.siteOfRecord(id) },
+      { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (id) => deps.depositReview.siteOfRecord(id) },
+      { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (id) => deps.withdrawalReview.siteOfRecord(id) },
+      { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (id) => deps.bankTransfers.siteOfRecord(id) },
+      { param: 'returnId', notFound: 'No return with this id.', siteOf: (id) => deps.senderReturns.siteOfRecord(id) },
+      { param: 'eventId', notFound: 'No event with this id.', siteOf: (id) => deps.events.siteOfRecord(id) },
+    ],
     ...overrides,
   };
   return deps;

@@ -3,12 +3,13 @@
  * sees only A's records in every list, search and dashboard count; every read and action on a B record (or on a
  * transfer no deposit has: the house's) answers the same 404 as a missing id and changes nothing; house-wide functions
  * answer 403 `site_scope`; an unscoped operator still sees everything; an admin's PATCH changes the scope from the next
- * request on, audited. The last block walks the ops route table, so a new route with a record id cannot forget it.
+ * request on, audited. The last block walks the ops route table, so a new route with a record id cannot forget it, and
+ * proves the guard will not start while a path parameter has no kind registered for it (ledger-deps.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { useHarness } from '@kasa/testkit/jest';
-import { HOUSE_WIDE, SITE_RECORD_PARAMS } from '../src/operators/site-scope.guard.js';
+import { HOUSE_WIDE, siteScopeGuard } from '../src/operators/site-scope.guard.js';
 import { startLedgerHarness, type LedgerHarness, type TestSite } from './harness.js';
 import { OPS_ROUTES, routeKey } from './ops-routes.js';
 
@@ -443,17 +444,37 @@ describe('every ops route honours the scope', () => {
   const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
   const isHouseWide = (route: (typeof OPS_ROUTES)[number]) => Boolean(HOUSE_WIDE[route.operationId as keyof typeof HOUSE_WIDE]);
 
+  /** The path parameters of the site-owned record kinds the ledger registered (ledger-deps.ts). */
+  const registered = () => new Set(setup.h.ledger.deps.siteOwnedRecords.map((kind) => kind.param));
+
   it('has a rule for every path parameter: a site record, the operator themselves, or a house-wide route', () => {
+    const kinds = registered();
     const unruled = withIds
       .filter((route) => !isHouseWide(route))
-      .filter((route) => paramsOf(route.path).some((name) => !SITE_RECORD_PARAMS[name] && !operatorOwn.has(name)))
+      .filter((route) => paramsOf(route.path).some((name) => !kinds.has(name) && !operatorOwn.has(name)))
       .map(routeKey);
     expect(unruled).toEqual([]);
   });
 
+  it('refuses to start while a route names a record by a parameter no kind registered, or two kinds claim one', () => {
+    const { db, siteOwnedRecords } = setup.h.ledger.deps;
+    const withoutWithdrawals = siteOwnedRecords.filter((kind) => kind.param !== 'withdrawalId');
+    expect(() => siteScopeGuard({ db, siteOwnedRecords: withoutWithdrawals })).toThrow(
+      /the operator-scope guard does not know: withdrawalId$/,
+    );
+    const twice = [...siteOwnedRecords, { ...siteOwnedRecords[0]!, notFound: 'Another kind.' }];
+    expect(() => siteScopeGuard({ db, siteOwnedRecords: twice })).toThrow(/path parameter siteId$/);
+  });
+
+  it('has a site B record of every registered kind for the walk below', () => {
+    const ids: Record<string, string> = setup.b;
+    expect([...registered()].filter((param) => ids[param] === undefined)).toEqual([]);
+  });
+
+  // Every route naming a site's record: this block's first test proves each parameter not the operator's is a registered kind.
   it.each(
     withIds
-      .filter((route) => !isHouseWide(route) && paramsOf(route.path).some((name) => SITE_RECORD_PARAMS[name]))
+      .filter((route) => !isHouseWide(route) && paramsOf(route.path).some((name) => !operatorOwn.has(name)))
       .map((route) => [routeKey(route), route] as const),
   )('%s answers 404 for a record of another site', async (_name, route) => {
     const { b } = setup;

@@ -202,6 +202,15 @@ export class BankTransferRepository {
     return this.db.bankTransfer.findUnique({ where: { id } });
   }
 
+  /**
+   * The site of the deposit the transfer is credited to, for the operator-scope guard; null when there is no such
+   * transfer, or when it is credited to no deposit (unmatched, set aside: the house's).
+   */
+  async siteOfRecord(id: string): Promise<string | null> {
+    const transfer = await this.db.bankTransfer.findUnique({ where: { id }, select: { intent: { select: { siteId: true } } } });
+    return transfer?.intent?.siteId ?? null;
+  }
+
   async lock(tx: Tx, id: string): Promise<BankTransfer | null> {
     return (await lockRow(tx, 'bank_transfers', id)) ? tx.bankTransfer.findUnique({ where: { id } }) : null;
   }

@@ -133,6 +133,11 @@ export class DepositReviewRepository {
     return this.db.deposit.findUnique({ where: { id } });
   }
 
+  /** The site the intent belongs to, for the operator-scope guard; null when there is no such intent. */
+  async siteOfRecord(id: string): Promise<string | null> {
+    return (await this.db.deposit.findUnique({ where: { id }, select: { siteId: true } }))?.siteId ?? null;
+  }
+
   /**
    * Deposits across sites (or one), in the window's order; the amount range is on the requested amount. `waiting`:
    * only the intents waiting for the rest of their money (true) or only the others (false). `db`: the ops list's

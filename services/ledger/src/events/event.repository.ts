@@ -77,6 +77,11 @@ export class EventRepository {
     });
   }
 
+  /** The site the event belongs to, for the operator-scope guard; null when there is no such event. */
+  async siteOfRecord(id: string): Promise<string | null> {
+    return (await this.db.outboxEvent.findUnique({ where: { id }, select: { siteId: true } }))?.siteId ?? null;
+  }
+
   /** Puts a DELIVERED or DEAD event back to PENDING for a new delivery cycle; false when it is still being delivered. */
   async reopen(tx: Prisma.TransactionClient, eventId: string): Promise<boolean> {
     const updated = await tx.outboxEvent.updateMany({

@@ -4,7 +4,7 @@ import type { PrismaClient } from '@kasa/db';
 import { isUuid } from '../shared/http-guards.js';
 import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { ensureHouseWide, ensureInScope, scopeOf } from '../shared/site-scope.js';
-import { SiteScopeRepository, type SiteOwnedRecord } from './site-scope.repository.js';
+import { SiteScopeRepository } from './site-scope.repository.js';
 
 /**
  * The functions that act on every site at once (the house's bank accounts, its statements, payouts, books and
@@ -47,16 +47,18 @@ export const HOUSE_WIDE: Partial<Record<OpsOperationId, string>> = {
   listDestructionLog: 'retention and erasure',
 };
 
-/** Path parameters that name a site's record: the record's kind and the 404 detail of a missing id on those routes. */
-export const SITE_RECORD_PARAMS: Record<string, { kind: SiteOwnedRecord; notFound: string }> = {
-  siteId: { kind: 'site', notFound: 'No site with this id.' },
-  apiKeyId: { kind: 'apiKey', notFound: 'No API key with this id.' },
-  intentId: { kind: 'deposit', notFound: 'No deposit intent with this id.' },
-  withdrawalId: { kind: 'withdrawal', notFound: 'No withdrawal with this id.' },
-  bankTransferId: { kind: 'bankTransfer', notFound: 'No bank transfer with this id.' },
-  returnId: { kind: 'senderReturn', notFound: 'No return with this id.' },
-  eventId: { kind: 'event', notFound: 'No event with this id.' },
-};
+/**
+ * A kind of record that belongs to a site, as an ops path names it. Each kind registers its own in the composition root
+ * (ledger-deps.ts, `siteOwnedRecords`), its repository answering the site; the guard knows no kind by name.
+ */
+export interface SiteOwnedRecord {
+  /** The path parameter that names it (`intentId`). */
+  param: string;
+  /** The 404 detail of a missing id on its routes, answered as well for another site's record. */
+  notFound: string;
+  /** The site the record belongs to; null when there is no such record or it is the house's. Given well-formed ids only. */
+  siteOf: (id: string) => Promise<string | null>;
+}
 
 /**
  * Path parameters of no site: an operator account and its tokens. The role rules guard them, and a scoped operator may
@@ -75,13 +77,14 @@ interface ScopedRoute {
 
 /**
  * Every ops route with what its scope check needs. Throws at start-up for a route with a path parameter this guard
- * does not know and that is not house-wide, so a new route cannot forget the scope.
+ * does not know (no kind registered it, no operator's) and that is not house-wide, so a new route cannot forget the
+ * scope, nor a new kind its registration.
  */
-function scopedRoutes(): ScopedRoute[] {
+function scopedRoutes(records: ReadonlyMap<string, SiteOwnedRecord>): ScopedRoute[] {
   return opsRouteList().flatMap((route) => {
     if (route.operationId === null || route.role === 'PUBLIC') return [];
     const params = pathParameterNames(route.path);
-    const unknown = params.filter((name) => !SITE_RECORD_PARAMS[name] && !OPERATOR_PARAMS.has(name));
+    const unknown = params.filter((name) => !records.has(name) && !OPERATOR_PARAMS.has(name));
     if (unknown.length > 0 && !HOUSE_WIDE[route.operationId]) {
       throw new Error(`Ops route ${route.operationId} has a path parameter the operator-scope guard does not know: ${unknown.join(', ')}`);
     }
@@ -96,6 +99,16 @@ function scopedRoutes(): ScopedRoute[] {
       },
     ];
   });
+}
+
+/** The registered kinds by path parameter; a parameter registered twice throws at start-up (which kind would it be?). */
+function byParam(kinds: readonly SiteOwnedRecord[]): Map<string, SiteOwnedRecord> {
+  const records = new Map<string, SiteOwnedRecord>();
+  for (const kind of kinds) {
+    if (records.has(kind.param)) throw new Error(`Two site-owned record kinds are named by the path parameter ${kind.param}`);
+    records.set(kind.param, kind);
+  }
+  return records;
 }
 
 /** The operation a request is for, and its path parameters; the one with the most fixed segments when several match. */
@@ -123,9 +136,10 @@ function decoded(value: string): string {
  * a record of a site outside the scope is 404 with the route's own not-found detail, as for a missing id. Lists,
  * search and the dashboard filter by the scope in their queries instead.
  */
-export function siteScopeGuard(deps: { db: PrismaClient }): RequestHandler {
-  const routes = scopedRoutes();
-  const records = new SiteScopeRepository(deps.db);
+export function siteScopeGuard(deps: { db: PrismaClient; siteOwnedRecords: readonly SiteOwnedRecord[] }): RequestHandler {
+  const records = byParam(deps.siteOwnedRecords);
+  const routes = scopedRoutes(records);
+  const scopes = new SiteScopeRepository(deps.db);
 
   /** Throws the 403 or 404 for a scoped operator's request, or resolves when it may go on. */
   async function enforce(principal: OperatorPrincipal, method: string, path: string): Promise<void> {
@@ -138,12 +152,12 @@ export function siteScopeGuard(deps: { db: PrismaClient }): RequestHandler {
     if (operatorId !== undefined && operatorId !== principal.operatorId) ensureHouseWide(principal, OTHER_OPERATOR);
     const tokenId = values.get('tokenId');
     // An unknown token is the route's own 404; another operator's is operator management.
-    const tokenOwner = tokenId !== undefined && isUuid(tokenId) ? await records.tokenOwner(tokenId) : null;
+    const tokenOwner = tokenId !== undefined && isUuid(tokenId) ? await scopes.tokenOwner(tokenId) : null;
     if (tokenOwner !== null && tokenOwner !== principal.operatorId) ensureHouseWide(principal, OTHER_OPERATOR);
     for (const [name, id] of values) {
-      const rule = SITE_RECORD_PARAMS[name];
+      const kind = records.get(name);
       // A malformed id is the route's own 404; it never reaches the database.
-      if (rule && isUuid(id)) ensureInScope(principal, await records.siteOf(rule.kind, id), rule.notFound);
+      if (kind && isUuid(id)) ensureInScope(principal, await kind.siteOf(id), kind.notFound);
     }
   }
 

@@ -66,6 +66,18 @@ export class SenderReturnRepository {
     return new Map(rows.map((row) => [row.id, row.site_id]));
   }
 
+  /**
+   * The site the return belongs to, for the operator-scope guard: its deposit's, else its transfer's deposit's; null when
+   * there is no such return, or when it returns a transfer credited to no deposit (the house's).
+   */
+  async siteOfRecord(id: string): Promise<string | null> {
+    const row = await this.db.senderReturn.findUnique({
+      where: { id },
+      select: { intent: { select: { siteId: true } }, bankTransfer: { select: { intent: { select: { siteId: true } } } } },
+    });
+    return row?.intent?.siteId ?? row?.bankTransfer.intent?.siteId ?? null;
+  }
+
   find(id: string): Promise<SenderReturn | null> {
     return this.db.senderReturn.findUnique({ where: { id } });
   }

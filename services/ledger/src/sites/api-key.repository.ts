@@ -44,6 +44,11 @@ export class ApiKeyRepository {
     return this.db.apiKey.findUnique({ where: { id } });
   }
 
+  /** The site the key belongs to, for the operator-scope guard; null when there is no such key. */
+  async siteOfRecord(id: string): Promise<string | null> {
+    return (await this.db.apiKey.findUnique({ where: { id }, select: { siteId: true } }))?.siteId ?? null;
+  }
+
   /** A site's keys, newest first, as an operator may see them (prefix only). */
   listForSite(siteId: string) {
     return this.db.apiKey.findMany({ where: { siteId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });

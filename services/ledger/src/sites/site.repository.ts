@@ -129,6 +129,11 @@ export class SiteRepository {
     return site;
   }
 
+  /** The site itself when it exists (the site of a site, for the operator-scope guard); null when there is none. */
+  async siteOfRecord(id: string): Promise<string | null> {
+    return (await this.db.site.findUnique({ where: { id }, select: { id: true } }))?.id ?? null;
+  }
+
   /** A page of sites; a scoped operator's only its own (and their test twins). */
   list(window: ListWindow, scope: SiteScope): Promise<Site[]> {
     return this.db.site.findMany(keysetPage(siteRowScopeWhere(scope), window));

@@ -60,6 +60,11 @@ export class WithdrawalReviewRepository {
     return this.db.withdrawal.findUnique({ where: { id } });
   }
 
+  /** The site the withdrawal belongs to, for the operator-scope guard; null when there is no such withdrawal. */
+  async siteOfRecord(id: string): Promise<string | null> {
+    return (await this.db.withdrawal.findUnique({ where: { id }, select: { siteId: true } }))?.siteId ?? null;
+  }
+
   /** Withdrawals across sites (or one), in the window's order; `db`: the ops list's transaction (its statement timeout). */
   listWithdrawals(
     filter: ReviewListFilter<WithdrawalStatus>,
