@@ -11,7 +11,7 @@ import {
   rejectHostileUrl,
   requestId,
 } from '@kasa/http';
-import { buildOpsOpenApiDocument } from '@kasa/contracts';
+import { buildOpsOpenApiDocument, INTERNAL_PREFIX } from '@kasa/contracts';
 import { schemaReadiness } from '@kasa/db';
 import { queuePrefix } from '@kasa/queue';
 import { redisFailureKind, redisReadinessProbe } from '@kasa/redis';
@@ -88,14 +88,21 @@ export function createApp(deps: LedgerDeps): Express {
       schema: schemaReadiness(deps.pool),
     }),
   );
-  app.use('/internal/v1/sites/:siteId/events', eventRoutes(deps));
-  app.use('/internal/v1/sites/:siteId/webhook-config', webhookConfigRoutes(deps));
-  app.use('/internal/v1/sites/:siteId/test-webhook', testWebhookRoutes(deps));
-  app.use('/internal/v1/sites/:siteId/balance', balanceRoutes(deps));
-  app.use('/internal/v1/sites/:siteId/test', sandboxRoutes(deps));
-  app.use('/internal/v1/deposit-pages', depositPageRoutes(deps));
-  app.use('/internal/v1', depositPageSimulationRoutes(deps));
-  app.use('/internal/v1', apiKeyAuthRoutes(deps), depositRoutes(deps), withdrawalRoutes(deps));
+  // The gateway's internal API: each router serves its operations at the paths of the table (INTERNAL_ROUTES), the
+  // most called first.
+  app.use(
+    INTERNAL_PREFIX,
+    apiKeyAuthRoutes(deps),
+    depositRoutes(deps),
+    withdrawalRoutes(deps),
+    eventRoutes(deps),
+    webhookConfigRoutes(deps),
+    testWebhookRoutes(deps),
+    balanceRoutes(deps),
+    sandboxRoutes(deps),
+    depositPageRoutes(deps),
+    depositPageSimulationRoutes(deps),
+  );
   // The ops API's contract, readable without a token like the partner document on the gateway; built once.
   const opsOpenApi = JSON.stringify(buildOpsOpenApiDocument(deps.config.ledgerUrl));
   app.get('/ops/v1/openapi.json', (_req, res) => {

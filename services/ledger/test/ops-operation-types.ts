@@ -4,6 +4,7 @@
  * `@ts-expect-error` would stop compiling the day the typing let it through.
  */
 import express from 'express';
+import type { OpsResponse } from '@kasa/contracts';
 import { opsOperation } from '../src/shared/ops-route.js';
 
 const router = express.Router();
@@ -23,3 +24,24 @@ opsOperation(router, 'rejectWithdrawal')(async ({ body }) => ({ ...decision, why
 
 // @ts-expect-error a record's currency is the contract's 'TRY', not any text
 opsOperation(router, 'opsGetIntent')(async () => ({ currency: 'USD' as string }) as { currency: string } & Record<string, never>);
+
+// @ts-expect-error a handler gets no query: a list reads and parses `req.query` itself, as before
+opsOperation(router, 'listSites')(async ({ query }) => ({ data: [], nextCursor: query ? null : null }));
+
+const account = {
+  id: '0b91c0c4-2d8e-4a55-9d3e-7d0c1f5b2a10',
+  bankName: 'Ziraat',
+  holderName: 'Kasa A.Ş.',
+  iban: 'TR330006100519786457841326',
+  accountNumber: null,
+  branchCode: null,
+  active: true,
+};
+
+// @ts-expect-error a receiving account's createdAt is ISO text: the row's Date, sent as it was, is not the contract's type
+opsOperation(router, 'listReceivingAccounts')(async () => ({ data: [{ ...account, createdAt: new Date() }] }));
+
+declare const flag: OpsResponse<'getRiskFlag'>;
+
+// @ts-expect-error a risk flag's status is OPEN or CLOSED, not the text column's any string
+opsOperation(router, 'getRiskFlag')(async () => ({ ...flag, status: flag.status as string }));

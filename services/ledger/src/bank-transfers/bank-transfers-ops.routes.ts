@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { BANK_TRANSFER_STATUSES, parseRequest } from '@kasa/contracts';
-import { jsonBody, pathParam } from '@kasa/http';
+import { jsonBody } from '@kasa/http';
 import { foundOr404, isUuid } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -13,7 +13,7 @@ import {
   topUpBankTransfer,
 } from './bank-transfer.use-case.js';
 import { toOpsBankTransfer, toOpsBankTransferDetail } from './bank-transfer.views.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { principalOf } from '../shared/operator-principal.js';
 import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { ensureInScope, scopeOf } from '../shared/site-scope.js';
@@ -70,13 +70,12 @@ export function bankTransferOpsRoutes(deps: BankTransfersOpsRoutesDeps): Router 
     }),
   );
 
-  opsRoute(router, 'getBankTransfer', async (req, res) => {
-    const row = await foundOr404(
-      pathParam(req, 'bankTransferId'),
-      (id) => deps.bankTransfers.findById(id),
-      'No bank transfer with this id.',
-    );
-    res.json(toOpsBankTransferDetail(row, await closedIntentOf(deps, row)));
+  opsOperation(
+    router,
+    'getBankTransfer',
+  )(async ({ params }) => {
+    const row = await foundOr404(params.bankTransferId, (id) => deps.bankTransfers.findById(id), 'No bank transfer with this id.');
+    return toOpsBankTransferDetail(row, await closedIntentOf(deps, row));
   });
 
   /** A scoped operator naming a deposit of another site: the 404 of a missing deposit, before anything moves. */
@@ -86,24 +85,30 @@ export function bankTransferOpsRoutes(deps: BankTransfersOpsRoutesDeps): Router 
     ensureInScope(caller, deposit?.siteId ?? null, 'No deposit intent with this id.');
   };
 
-  opsRoute(router, 'assignBankTransfer', jsonBody, async (req, res) => {
-    const body = parseRequest('assignBankTransfer', req.body);
-    await ensureDepositInScope(principalOf(res.locals), body.intentId);
-    const result = await assignBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
-    res.json({ ...result.bankTransfer, intent: result.deposit });
+  opsOperation(
+    router,
+    'assignBankTransfer',
+  )(async ({ params, body: { intentId } }, req, res) => {
+    await ensureDepositInScope(principalOf(res.locals), intentId);
+    const result = await assignBankTransfer(deps, operatorRequestOf(req, res), params.bankTransferId, intentId);
+    return { ...result.bankTransfer, intent: result.deposit };
   });
 
-  opsRoute(router, 'topUpBankTransfer', jsonBody, async (req, res) => {
-    const body = parseRequest('assignBankTransfer', req.body);
-    await ensureDepositInScope(principalOf(res.locals), body.intentId);
-    const result = await topUpBankTransfer(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), body.intentId);
-    res.json({ ...result.bankTransfer, intent: result.deposit, eventId: result.eventId });
+  opsOperation(
+    router,
+    'topUpBankTransfer',
+  )(async ({ params, body: { intentId } }, req, res) => {
+    await ensureDepositInScope(principalOf(res.locals), intentId);
+    const result = await topUpBankTransfer(deps, operatorRequestOf(req, res), params.bankTransferId, intentId);
+    return { ...result.bankTransfer, intent: result.deposit, eventId: result.eventId };
   });
 
-  opsRoute(router, 'setBankTransferAside', jsonBody, async (req, res) => {
-    const { reason } = parseRequest('reject', req.body);
-    res.json(await setBankTransferAside(deps, operatorRequestOf(req, res), pathParam(req, 'bankTransferId'), reason));
-  });
+  opsOperation(
+    router,
+    'setBankTransferAside',
+  )(async ({ params, body: { reason } }, req, res) =>
+    setBankTransferAside(deps, operatorRequestOf(req, res), params.bankTransferId, reason),
+  );
 
   return router;
 }

@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 import type { Clock } from '../shared/clock.js';
 import type { KasaConfig } from '@kasa/config';
@@ -24,22 +25,22 @@ export function tokenHashOf(req: express.Request): string {
 }
 
 /**
- * `GET /internal/v1/deposit-pages/:tokenHash` for the gateway's hosted page. The token itself never
- * reaches the ledger or its logs: the gateway sends its SHA-256, which is what the ledger stores.
+ * The gateway's hosted page (`getDepositPage`) and the end user's confirmation (`confirmDepositPage`), by the page's
+ * token hash. The token itself never reaches the ledger or its logs: the gateway sends its SHA-256, which is what the
+ * ledger stores.
  */
 export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
   // The end user's "I have sent the transfer": recorded once, while the intent waits for money.
-  router.post('/:tokenHash/confirmation', async (req, res) => {
+  const confirm: RequestHandler = async (req, res) => {
     const tokenHash = tokenHashOf(req);
     if (!(await findDepositByTokenHash(deps.db, tokenHash))) throw new AppError('not_found', 'No deposit page for this link.');
     const recorded = await recordUserConfirmation(deps.db, tokenHash, deps.clock.now());
     if (recorded) deps.logger.info('deposit page confirmation', { requestId: req.requestId });
     res.setHeader('Cache-Control', 'no-store');
     res.json({ recorded });
-  });
-  router.get('/:tokenHash', async (req, res) => {
+  };
+
+  const page: RequestHandler = async (req, res) => {
     const tokenHash = tokenHashOf(req);
     const deposit = await findDepositByTokenHash(deps.db, tokenHash);
     if (!deposit) throw new AppError('not_found', 'No deposit page for this link.');
@@ -71,6 +72,15 @@ export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
     };
     res.setHeader('Cache-Control', 'no-store');
     res.json(view);
-  });
+  };
+
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(
+    routerOf([
+      { operation: 'confirmDepositPage', handlers: [confirm] },
+      { operation: 'getDepositPage', handlers: [page] },
+    ]),
+  );
   return router;
 }

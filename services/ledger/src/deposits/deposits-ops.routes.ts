@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest, type OpsResponse } from '@kasa/contracts';
-import { jsonBody } from '@kasa/http';
+import { DEPOSIT_STATUSES, type OpsResponse } from '@kasa/contracts';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { operatorRequestOf } from '../shared/request-context.js';
@@ -80,19 +79,25 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
     }),
   );
 
-  opsRoute(router, 'bulkApproveIntents', jsonBody, async (req, res) => {
-    const { intentIds } = parseRequest('bulkApproveIntents', req.body);
+  opsOperation(
+    router,
+    'bulkApproveIntents',
+  )(async ({ body: { intentIds } }, req, res) => {
     const request = operatorRequestOf(req, res);
     // A scoped operator's ids of other sites are answered as missing ones, before anything about them is read.
     const sites = scopeOf(request.caller) === null ? null : await scopes.depositSites(intentIds);
     const visible = (id: string) => sites === null || inScope(request.caller, sites.get(id) ?? null);
-    const approved = await bulkApproveDeposits(deps, request, intentIds.filter(visible));
-    const results = intentIds.map((intentId) =>
-      visible(intentId)
-        ? approved.shift()
-        : { intentId, ok: false, error: { reason: 'not_found', detail: 'No deposit intent with this id.' } },
+    // One result per id (the schema makes the ids different), in the order asked.
+    const approved = new Map((await bulkApproveDeposits(deps, request, intentIds.filter(visible))).map((item) => [item.intentId, item]));
+    const results = intentIds.map(
+      (intentId) =>
+        approved.get(intentId) ?? {
+          intentId,
+          ok: false as const,
+          error: { reason: 'not_found', detail: 'No deposit intent with this id.' },
+        },
     );
-    res.json({ results });
+    return { results };
   });
 
   opsOperation(router, 'waitForRest')(async ({ params }, req, res) => waitForRest(deps, operatorRequestOf(req, res), params.intentId));

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { DEPOSIT_STATUSES, parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
+import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
 import { routerOf, type InternalRoute } from '../shared/internal-route.js';
@@ -19,21 +19,18 @@ export type DepositsRoutesDeps = Parameters<typeof createDeposit>[0] & {
 };
 
 /**
- * The partner's deposits behind the gateway (`/internal/v1`). The gateway has authenticated the partner and
- * passes the site id in the path; every read is scoped by it, so another site's intent answers like a missing one.
+ * The partner's deposits behind the gateway, at the internal table's paths. The gateway has authenticated the partner
+ * and passes the site id in the path; every read is scoped by it, so another site's intent answers like a missing one.
  */
 export function depositRoutes(deps: DepositsRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  router.use(routerOf(depositHotRoutes(deps)));
-  router.get(
-    INTERNAL_ROUTES.listIntents.path,
-    listRecordsRoute(deps.cursors, 'listIntents', {
-      name: 'intents',
-      fetch: (siteId, statuses, window) => deps.deposits.list(siteId, knownStatuses(statuses, DEPOSIT_STATUSES), window),
-      toItem: toDepositListItem,
-    }),
-  );
+  const list = listRecordsRoute(deps.cursors, 'listIntents', {
+    name: 'intents',
+    fetch: (siteId, statuses, window) => deps.deposits.list(siteId, knownStatuses(statuses, DEPOSIT_STATUSES), window),
+    toItem: toDepositListItem,
+  });
+  router.use(routerOf([...depositHotRoutes(deps), { operation: 'listIntents', handlers: [list] }]));
   return router;
 }
 

@@ -11,7 +11,7 @@ import { principalOf } from '../shared/operator-principal.js';
 import { scopeOf } from '../shared/site-scope.js';
 import { actorOf } from '../shared/operator-principal.js';
 import { foundOr404, isUuid, opsAuth } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { wantsCsv } from '../shared/csv.js';
 import { sendOpsListCsv } from '../shared/ops-list-csv.js';
 import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
@@ -82,12 +82,15 @@ export function eventOpsRoutes(deps: EventsOpsRoutesDeps): Router {
     res.status(202).json(view);
   });
 
-  opsRoute(router, 'opsReplayDeadEvents', jsonBody, async (req, res) => {
-    const site = await foundOr404(pathParam(req, 'siteId'), (id) => deps.sites.findById(id), 'No site with this id.');
+  opsOperation(
+    router,
+    'opsReplayDeadEvents',
+  )(async ({ params }, req, res) => {
+    const site = await foundOr404(params.siteId, (id) => deps.sites.findById(id), 'No site with this id.');
     // Every DEAD event the site has, whatever its age: from the epoch to the ledger's now.
     const window = { since: new Date(0), until: deps.clock.now() };
     const actor = actorOf(principalOf(res.locals));
-    res.json(await replayDeadEvents(deps, { siteId: site.id, ...window, actor, requestId: req.requestId }));
+    return replayDeadEvents(deps, { siteId: site.id, ...window, actor, requestId: req.requestId });
   });
 
   return router;

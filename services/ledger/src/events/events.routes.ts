@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { listEvents } from './list-events.use-case.js';
@@ -6,6 +6,7 @@ import { recoverEvents, RECOVER_INVALID } from './recover-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { deliveryScheduleOf, toEventDetail } from './event-view.js';
 import { internalAuth, lookupId } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import type { KasaConfig } from '@kasa/config';
 import type { EventRepository } from './event.repository.js';
 
@@ -18,18 +19,15 @@ export type EventsRoutesDeps = Parameters<typeof listEvents>[0] &
   };
 
 /**
- * The partner's events surface behind the gateway, mounted at `/internal/v1/sites/:siteId/events`. Every read
- * is scoped by the site, so another site's event answers exactly like a missing one.
+ * The partner's events surface behind the gateway, each handler at its operation's path in the internal table. Every
+ * read is scoped by the site in the path, so another site's event answers exactly like a missing one.
  */
 export function eventRoutes(deps: EventsRoutesDeps): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(internalAuth(deps.config.internalToken));
-
-  router.get('/', async (req, res) => {
+  const list: RequestHandler = async (req, res) => {
     res.json(await listEvents(deps, pathParam(req, 'siteId'), parseRequest('listEvents', req.query, LIST_FILTERS_INVALID)));
-  });
+  };
 
-  router.post('/recover', jsonBody, async (req, res) => {
+  const recover: RequestHandler = async (req, res) => {
     const { idempotencyKey, fingerprint, apiKeyId, request } = parseRequest('recoverEventsEnvelope', req.body);
     const body = parseRequest('recoverEvents', request, RECOVER_INVALID);
     const result = await recoverEvents(deps, {
@@ -41,15 +39,15 @@ export function eventRoutes(deps: EventsRoutesDeps): Router {
       requestId: req.requestId,
     });
     res.status(200).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
-  });
+  };
 
-  router.get('/:eventId', async (req, res) => {
+  const find: RequestHandler = async (req, res) => {
     const row = await deps.events.find(lookupId(pathParam(req, 'eventId')), pathParam(req, 'siteId'));
     if (!row) throw new AppError('not_found', 'No event with this id.');
     res.json(toEventDetail(row, await deliveryScheduleOf(deps, [row])));
-  });
+  };
 
-  router.post('/:eventId/replay', jsonBody, async (req, res) => {
+  const replay: RequestHandler = async (req, res) => {
     const { idempotencyKey, fingerprint, apiKeyId } = parseRequest('replayEnvelope', req.body);
     const result = await replayEvent(deps, {
       eventId: lookupId(pathParam(req, 'eventId')),
@@ -59,7 +57,17 @@ export function eventRoutes(deps: EventsRoutesDeps): Router {
       requestId: req.requestId,
     });
     res.status(202).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
-  });
+  };
 
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(
+    routerOf([
+      { operation: 'listEvents', handlers: [list] },
+      { operation: 'recoverEvents', handlers: [jsonBody, recover] },
+      { operation: 'getEvent', handlers: [find] },
+      { operation: 'replayEvent', handlers: [jsonBody, replay] },
+    ]),
+  );
   return router;
 }

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { opsListPage } from '../shared/ops-list.use-case.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { LIST_TOO_SLOW, readWithTimeout } from '../shared/read-timeout.repository.js';
 import { sealViews, type SealView } from './list-seals.use-case.js';
 import type { KasaConfig } from '@kasa/config';
@@ -23,22 +23,23 @@ export type SealsOpsRoutesDeps = {
 export function sealsOpsRoutes(deps: SealsOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'listSeals', async (req, res) => {
+  opsOperation(
+    router,
+    'listSeals',
+  )(async (_input, req) => {
     const query = parseRequest('listSeals', req.query, LIST_FILTERS_INVALID);
     let views = new Map<string, SealView>();
-    res.json(
-      await opsListPage(
-        deps.cursors,
-        'ops-seals',
-        query,
-        (_filters, window) =>
-          readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, async (tx) => {
-            const rows = await deps.historySeals.page(tx, window);
-            views = new Map((await sealViews(tx, deps.historySeals, deps.sealKeys, rows)).map((view) => [view.sealId, view]));
-            return rows;
-          }),
-        (row) => views.get(row.id)!,
-      ),
+    return opsListPage(
+      deps.cursors,
+      'ops-seals',
+      query,
+      (_filters, window) =>
+        readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, async (tx) => {
+          const rows = await deps.historySeals.page(tx, window);
+          views = new Map((await sealViews(tx, deps.historySeals, deps.sealKeys, rows)).map((view) => [view.sealId, view]));
+          return rows;
+        }),
+      (row) => views.get(row.id)!,
     );
   });
 

@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { pathParam } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import { balanceView } from './accounts.js';
 import { balanceStatement, listBalanceTransactions } from './balance-statements.use-case.js';
 import type { KasaConfig } from '@kasa/config';
@@ -16,34 +17,42 @@ export type BalanceRoutesDeps = Parameters<typeof listBalanceTransactions>[0] & 
 };
 
 /**
- * `GET /internal/v1/sites/:siteId/balance` (the partner's `GET /balance`, behind the gateway): the site's own
- * journal balances only, `available` from `site_available` and `reserved` from `site_reserved` (approved
- * withdrawals not sent yet), as the operators' balance shows them. Beneath it the movements of those two balances
- * (`/transactions`, the partner's `GET /balance-transactions`) and their signed daily statements (`/statements/...`),
- * each read for the site in the path only.
+ * The partner's `GET /balance` behind the gateway (`getBalance` of the internal table): the site's own journal
+ * balances only, `available` from `site_available` and `reserved` from `site_reserved` (approved withdrawals not sent
+ * yet), as the operators' balance shows them. Beside it the movements of those two balances (`listBalanceTransactions`,
+ * the partner's `GET /balance-transactions`) and their signed daily statements (`getBalanceStatementKeys`,
+ * `getBalanceStatement`), each read for the site in the path only.
  */
 export function balanceRoutes(deps: BalanceRoutesDeps): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(internalAuth(deps.config.internalToken));
-
-  router.get('/', async (req, res) => {
+  const balance: RequestHandler = async (req, res) => {
     const siteId = pathParam(req, 'siteId');
     const { available, reserved, currency } = balanceView(siteId, await deps.journal.balancesOf(siteId));
     res.json({ available, reserved, currency });
-  });
+  };
 
-  router.get('/transactions', async (req, res) => {
+  const transactions: RequestHandler = async (req, res) => {
     const query = parseRequest('listBalanceTransactions', req.query, LIST_FILTERS_INVALID);
     res.json(await listBalanceTransactions(deps, pathParam(req, 'siteId'), query));
-  });
+  };
 
-  router.get('/statements/keys', (_req, res) => {
+  const statementKeys: RequestHandler = (_req, res) => {
     res.json({ keys: [deps.statementSigner.key] });
-  });
+  };
 
-  router.get('/statements/:date', async (req, res) => {
+  const statement: RequestHandler = async (req, res) => {
     res.json(await balanceStatement(deps, pathParam(req, 'siteId'), pathParam(req, 'date')));
-  });
+  };
 
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(
+    routerOf([
+      { operation: 'getBalance', handlers: [balance] },
+      { operation: 'listBalanceTransactions', handlers: [transactions] },
+      // Before `getBalanceStatement`, whose `:date` would take `keys`.
+      { operation: 'getBalanceStatementKeys', handlers: [statementKeys] },
+      { operation: 'getBalanceStatement', handlers: [statement] },
+    ]),
+  );
   return router;
 }

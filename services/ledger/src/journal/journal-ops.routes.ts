@@ -1,9 +1,8 @@
 import express, { type Router } from 'express';
-import { pathParam } from '@kasa/http';
 import { balanceView } from './accounts.js';
 import { checkJournal } from './check-journal.use-case.js';
 import { foundOr404 } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { scopeOf } from '../shared/site-scope.js';
 import type { JournalRepository } from './journal.repository.js';
@@ -19,30 +18,41 @@ export type JournalOpsRoutesDeps = Parameters<typeof checkJournal>[0] & {
 export function journalOpsRoutes(deps: JournalOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'listBalances', async (_req, res) => {
+  opsOperation(
+    router,
+    'listBalances',
+  )(async (_input, _req, res) => {
     const sites = await deps.journal.allBalances(scopeOf(principalOf(res.locals)));
-    res.json({
+    return {
       data: sites.map((site) => ({
         ...balanceView(site.siteId, site.balances),
         slug: site.slug,
         name: site.name,
         livemode: site.livemode,
       })),
-    });
+    };
   });
 
-  opsRoute(router, 'getSiteBalance', async (req, res) => {
-    const site = await foundOr404(pathParam(req, 'siteId'), (id) => deps.sites.findById(id), 'No site with this id.');
-    res.json({
+  opsOperation(
+    router,
+    'getSiteBalance',
+  )(async ({ params }) => {
+    const site = await foundOr404(params.siteId, (id) => deps.sites.findById(id), 'No site with this id.');
+    return {
       ...balanceView(site.id, await deps.journal.balancesOf(site.id)),
       slug: site.slug,
       name: site.name,
       livemode: site.livemode,
-    });
+    };
   });
 
-  opsRoute(router, 'checkJournal', async (_req, res) => {
-    res.json(await checkJournal(deps));
+  opsOperation(
+    router,
+    'checkJournal',
+  )(async () => {
+    const report = await checkJournal(deps);
+    // Each problem as the schema's open object: the interface JournalProblem has no index signature to give it.
+    return { ...report, problems: report.problems.map(({ kind, detail }) => ({ kind, detail })) };
   });
 
   return router;

@@ -1,14 +1,13 @@
 import { isIP } from 'node:net';
 import express, { type Request, type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { AppError } from '@kasa/http';
 import { constantTimeEqual } from '../shared/secrets.js';
 import { isAdmin } from '../shared/operator-principal.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { createOperator, disableOperator, issueOperatorToken, login, revokeOperatorToken, setOperatorScope } from './operators.use-case.js';
 import { operatorView, tokenView } from './operator.views.js';
 import { isUuid } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import type { KasaConfig } from '@kasa/config';
 import type { OperatorRepository } from './operator.repository.js';
 
@@ -39,11 +38,10 @@ function loginClientAddress(req: Request, internalToken: string): string {
 /** `POST /ops/v1/login`: the one ops route without a bearer token (mounted before the auth guard). */
 export function opsLoginRoutes(deps: OperatorsOpsRoutesDeps): Router {
   const router = express.Router();
-  opsRoute(router, 'login', jsonBody, async (req, res) => {
-    const body = parseRequest('operatorLogin', req.body);
-    const clientAddress = loginClientAddress(req, deps.config.internalToken);
-    res.status(201).json(await login(deps, { ...body, clientAddress }));
-  });
+  opsOperation(
+    router,
+    'login',
+  )(async ({ body }, req) => login(deps, { ...body, clientAddress: loginClientAddress(req, deps.config.internalToken) }));
   return router;
 }
 
@@ -51,66 +49,75 @@ export function opsLoginRoutes(deps: OperatorsOpsRoutesDeps): Router {
 export function opsOperatorRoutes(deps: OperatorsOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'whoAmI', (_req, res) => {
+  opsOperation(
+    router,
+    'whoAmI',
+  )((_input, _req, res) => {
     const { operatorId, role, tokenId, email, secondFactor, secondFactorAt, siteIds } = principalOf(res.locals);
-    res.json({
+    return {
       operatorId,
       role,
       tokenId,
       email,
       secondFactor: secondFactor ?? 'OFF',
       secondFactorAt: secondFactorAt?.toISOString() ?? null,
-      siteIds: siteIds ?? [],
-    });
+      siteIds: [...(siteIds ?? [])],
+    };
   });
 
-  opsRoute(router, 'logout', async (_req, res) => {
+  opsOperation(
+    router,
+    'logout',
+  )(async (_input, _req, res) => {
     const caller = principalOf(res.locals);
     if (!caller.tokenId) throw AppError.conflict('bootstrap_token', 'The bootstrap token is configuration and cannot be logged out.');
-    res.json(await revokeOperatorToken(deps, caller, caller.tokenId));
+    return revokeOperatorToken(deps, caller, caller.tokenId);
   });
 
-  opsRoute(router, 'createOperator', jsonBody, async (req, res) => {
-    res.status(201).json(await createOperator(deps, principalOf(res.locals), parseRequest('createOperator', req.body)));
-  });
+  opsOperation(router, 'createOperator')(async ({ body }, _req, res) => createOperator(deps, principalOf(res.locals), body));
 
-  opsRoute(router, 'listOperators', async (_req, res) => {
-    res.json({ data: (await deps.operators.list()).map(operatorView) });
-  });
+  opsOperation(router, 'listOperators')(async () => ({ data: (await deps.operators.list()).map(operatorView) }));
 
-  opsRoute(router, 'setOperatorScope', jsonBody, async (req, res) => {
-    const { siteIds } = parseRequest('setOperatorScope', req.body, 'The scope is not valid; nothing was changed.');
-    const operatorId = pathParam(req, 'operatorId');
+  opsOperation(router, 'setOperatorScope', { invalidBody: 'The scope is not valid; nothing was changed.' })(
+    async ({ params: { operatorId }, body: { siteIds } }, _req, res) => {
+      if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
+      return setOperatorScope(deps, principalOf(res.locals), operatorId, [...siteIds]);
+    },
+  );
+
+  opsOperation(
+    router,
+    'disableOperator',
+  )(async ({ params: { operatorId } }, _req, res) => {
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
-    res.json(await setOperatorScope(deps, principalOf(res.locals), operatorId, [...siteIds]));
+    return disableOperator(deps, principalOf(res.locals), operatorId);
   });
 
-  opsRoute(router, 'disableOperator', async (req, res) => {
-    const operatorId = pathParam(req, 'operatorId');
+  opsOperation(
+    router,
+    'issueOperatorToken',
+  )(async ({ params: { operatorId }, body }, _req, res) => {
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
-    res.json(await disableOperator(deps, principalOf(res.locals), operatorId));
+    return issueOperatorToken(deps, principalOf(res.locals), operatorId, body ?? {});
   });
 
-  opsRoute(router, 'issueOperatorToken', jsonBody, async (req, res) => {
-    const body = parseRequest('issueOperatorToken', req.body);
-    const operatorId = pathParam(req, 'operatorId');
-    if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
-    res.status(201).json(await issueOperatorToken(deps, principalOf(res.locals), operatorId, body));
-  });
-
-  opsRoute(router, 'listOperatorTokens', async (req, res) => {
+  opsOperation(
+    router,
+    'listOperatorTokens',
+  )(async ({ params: { operatorId } }, _req, res) => {
     const caller = principalOf(res.locals);
-    const operatorId = pathParam(req, 'operatorId');
     if (!isAdmin(caller) && caller.operatorId !== operatorId)
       throw new AppError('forbidden', "Only an admin may list another operator's tokens.");
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
-    res.json({ data: (await deps.operators.listTokens(operatorId)).map(tokenView) });
+    return { data: (await deps.operators.listTokens(operatorId)).map(tokenView) };
   });
 
-  opsRoute(router, 'revokeOperatorToken', async (req, res) => {
-    const tokenId = pathParam(req, 'tokenId');
+  opsOperation(
+    router,
+    'revokeOperatorToken',
+  )(async ({ params: { tokenId } }, _req, res) => {
     if (!isUuid(tokenId)) throw new AppError('not_found', 'No operator token with this id.');
-    res.json(await revokeOperatorToken(deps, principalOf(res.locals), tokenId));
+    return revokeOperatorToken(deps, principalOf(res.locals), tokenId);
   });
 
   return router;

@@ -1,8 +1,7 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { AppError } from '@kasa/http';
 import { isUuid } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { confirmSecondFactor, disableSecondFactor, enrollSecondFactor, verifySecondFactor } from './second-factor.use-case.js';
 
@@ -13,25 +12,24 @@ export type SecondFactorOpsRoutesDeps = Parameters<typeof enrollSecondFactor>[0]
 export function secondFactorOpsRoutes(deps: SecondFactorOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'enrollSecondFactor', async (_req, res) => {
-    res.status(201).json(await enrollSecondFactor(deps, principalOf(res.locals)));
-  });
+  opsOperation(router, 'enrollSecondFactor')(async (_input, _req, res) => enrollSecondFactor(deps, principalOf(res.locals)));
 
-  opsRoute(router, 'confirmSecondFactor', jsonBody, async (req, res) => {
-    const { code } = parseRequest('secondFactorCode', req.body);
-    res.json(await confirmSecondFactor(deps, principalOf(res.locals), code));
-  });
+  opsOperation(
+    router,
+    'confirmSecondFactor',
+  )(async ({ body: { code } }, _req, res) => confirmSecondFactor(deps, principalOf(res.locals), code));
 
-  opsRoute(router, 'verifySecondFactor', jsonBody, async (req, res) => {
-    const { code } = parseRequest('secondFactorCode', req.body);
-    res.json(await verifySecondFactor(deps, principalOf(res.locals), code));
-  });
+  opsOperation(
+    router,
+    'verifySecondFactor',
+  )(async ({ body: { code } }, _req, res) => verifySecondFactor(deps, principalOf(res.locals), code));
 
-  opsRoute(router, 'disableSecondFactor', jsonBody, async (req, res) => {
-    const { code } = parseRequest('disableSecondFactor', req.body);
-    const operatorId = pathParam(req, 'operatorId');
+  opsOperation(
+    router,
+    'disableSecondFactor',
+  )(async ({ params: { operatorId }, body }, _req, res) => {
     if (!isUuid(operatorId)) throw new AppError('not_found', 'No operator with this id.');
-    res.json(await disableSecondFactor(deps, principalOf(res.locals), operatorId, code));
+    return disableSecondFactor(deps, principalOf(res.locals), operatorId, body?.code);
   });
 
   return router;

@@ -1,8 +1,7 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
-import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
+import { AppError, pathParam } from '@kasa/http';
 import { foundOr404, isUuid } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { createPayoutBatch, payoutBatchFile, toOpsPayoutBatch, toOpsPayoutBatchDetail } from './payout-batch.use-case.js';
 import type { Clock } from '../shared/clock.js';
@@ -28,20 +27,25 @@ function creatorEmails(deps: PayoutsOpsRoutesDeps, batches: ReadonlyArray<{ crea
 export function payoutOpsRoutes(deps: PayoutsOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'createPayoutBatch', jsonBodyOf(BATCH_BODY_BYTES), async (req, res) => {
-    const input = parseRequest('createPayoutBatch', req.body);
-    res.status(201).json(await createPayoutBatch(deps, operatorRequestOf(req, res), input));
-  });
+  opsOperation(router, 'createPayoutBatch', { maxBodyBytes: BATCH_BODY_BYTES })(async ({ body }, req, res) =>
+    createPayoutBatch(deps, operatorRequestOf(req, res), body ?? {}),
+  );
 
-  opsRoute(router, 'listPayoutBatches', async (_req, res) => {
+  opsOperation(
+    router,
+    'listPayoutBatches',
+  )(async () => {
     const batches = await deps.payoutBatches.list();
     const emails = await creatorEmails(deps, batches);
-    res.json({ data: batches.map((batch) => toOpsPayoutBatch(batch, emails)) });
+    return { data: batches.map((batch) => toOpsPayoutBatch(batch, emails)) };
   });
 
-  opsRoute(router, 'getPayoutBatch', async (req, res) => {
-    const batch = await foundOr404(pathParam(req, 'batchId'), (id) => deps.payoutBatches.find(id), 'No payout batch with this id.');
-    res.json(toOpsPayoutBatchDetail(batch, await creatorEmails(deps, [batch])));
+  opsOperation(
+    router,
+    'getPayoutBatch',
+  )(async ({ params }) => {
+    const batch = await foundOr404(params.batchId, (id) => deps.payoutBatches.find(id), 'No payout batch with this id.');
+    return toOpsPayoutBatchDetail(batch, await creatorEmails(deps, [batch]));
   });
 
   opsRoute(router, 'getPayoutBatchFile', async (req, res) => {

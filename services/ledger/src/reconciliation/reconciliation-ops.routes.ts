@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
-import { pathParam } from '@kasa/http';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { reconcileAccount, reconcileAll } from './reconcile-account.use-case.js';
 import type { Clock } from '../shared/clock.js';
 
@@ -13,13 +12,12 @@ export type ReconciliationOpsRoutesDeps = Parameters<typeof reconcileAccount>[0]
 export function reconciliationOpsRoutes(deps: ReconciliationOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'getReconciliation', async (req, res) => {
-    res.json(await reconcileAccount(deps, pathParam(req, 'accountId')));
-  });
+  opsOperation(router, 'getReconciliation')(async ({ params }) => reconcileAccount(deps, params.accountId));
 
-  opsRoute(router, 'listReconciliations', async (_req, res) => {
-    res.json({ generatedAt: deps.clock.now().toISOString(), data: await reconcileAll(deps) });
-  });
+  opsOperation(
+    router,
+    'listReconciliations',
+  )(async () => ({ generatedAt: deps.clock.now().toISOString(), data: await reconcileAll(deps) }));
 
   return router;
 }

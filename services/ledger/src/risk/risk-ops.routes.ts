@@ -1,7 +1,6 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
-import { jsonBodyOf, pathParam } from '@kasa/http';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { getRiskFlag, listRiskFlags, reviewRiskFlag, riskReport } from './risk-flags.use-case.js';
 
@@ -17,9 +16,7 @@ const REVIEW_BODY_BYTES = 16 * 1024;
 export function riskOpsRoutes(deps: RiskOpsRoutesDeps): Router {
   const router = express.Router();
 
-  opsRoute(router, 'listRiskFlags', async (req, res) => {
-    res.json(await listRiskFlags(deps, parseRequest('listRiskFlags', req.query)));
-  });
+  opsOperation(router, 'listRiskFlags')(async (_input, req) => listRiskFlags(deps, parseRequest('listRiskFlags', req.query)));
 
   // Before `/:flagId`, which would take `report` for an id.
   opsRoute(router, 'riskReport', async (req, res) => {
@@ -27,14 +24,11 @@ export function riskOpsRoutes(deps: RiskOpsRoutesDeps): Router {
     res.type('text/csv; charset=utf-8').attachment(report.filename).send(report.body);
   });
 
-  opsRoute(router, 'getRiskFlag', async (req, res) => {
-    res.json(await getRiskFlag(deps, pathParam(req, 'flagId')));
-  });
+  opsOperation(router, 'getRiskFlag')(async ({ params }) => getRiskFlag(deps, params.flagId));
 
-  opsRoute(router, 'reviewRiskFlag', jsonBodyOf(REVIEW_BODY_BYTES), async (req, res) => {
-    const input = parseRequest('reviewRiskFlag', req.body);
-    res.json(await reviewRiskFlag(deps, operatorRequestOf(req, res), pathParam(req, 'flagId'), input));
-  });
+  opsOperation(router, 'reviewRiskFlag', { maxBodyBytes: REVIEW_BODY_BYTES })(async ({ params, body }, req, res) =>
+    reviewRiskFlag(deps, operatorRequestOf(req, res), params.flagId, body),
+  );
 
   return router;
 }

@@ -1,14 +1,16 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { parseRequest, type ReturnReasonCode } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { Request } from 'express';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import {
   simulateDepositApproval,
   simulateDepositExpiry,
   simulateDepositRejection,
   simulateTransfer,
   simulateWithdrawalStep,
+  type SimulatedWithdrawalStep,
   type SimulatorCaller,
 } from './simulator.use-case.js';
 import type { KasaConfig } from '@kasa/config';
@@ -19,14 +21,11 @@ export type SandboxRoutesDeps = Parameters<typeof simulateTransfer>[0] & {
 };
 
 /**
- * The sandbox's simulator behind the gateway, mounted at `/internal/v1/sites/:siteId/test` with the partner's own
- * paths (docs/sandbox.md). The gateway has checked the body against its schema and the key's mode; the use cases
- * check again that the site is a sandbox and the record its own.
+ * The sandbox's simulator behind the gateway, at the internal table's paths: the partner's own under the site
+ * (docs/sandbox.md). The gateway has checked the body against its schema and the key's mode; the use cases check
+ * again that the site is a sandbox and the record its own.
  */
 export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(internalAuth(deps.config.internalToken));
-
   /** The envelope's key and request, and who asks. */
   const envelope = (req: Request): { caller: SimulatorCaller; request: Record<string, unknown> } => {
     const { apiKeyId, request } = parseRequest('sandboxEnvelope', req.body);
@@ -36,17 +35,17 @@ export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
     };
   };
 
-  router.post('/deposits/:intentId/transfers', jsonBody, async (req, res) => {
+  const transfer: RequestHandler = async (req, res) => {
     const { caller, request } = envelope(req);
     const body = parseRequest('simulateTransfer', request);
     res.status(201).json(await simulateTransfer(deps, caller, pathParam(req, 'intentId'), body));
-  });
-  router.post('/deposits/:intentId/approve', jsonBody, async (req, res) => {
+  };
+  const approveDeposit: RequestHandler = async (req, res) => {
     const { caller, request } = envelope(req);
     const body = parseRequest('simulateApproval', request);
     res.json(await simulateDepositApproval(deps, caller, pathParam(req, 'intentId'), body.amount));
-  });
-  router.post('/deposits/:intentId/reject', jsonBody, async (req, res) => {
+  };
+  const rejectDeposit: RequestHandler = async (req, res) => {
     const { caller, request } = envelope(req);
     const body = parseRequest('simulateRejection', request);
     res.json(
@@ -55,13 +54,14 @@ export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
         ...(body.userReason ? { userReason: body.userReason } : {}),
       }),
     );
-  });
-  router.post('/deposits/:intentId/expire', jsonBody, async (req, res) => {
+  };
+  const expireDeposit: RequestHandler = async (req, res) => {
     const { caller } = envelope(req);
     res.json(await simulateDepositExpiry(deps, caller, pathParam(req, 'intentId')));
-  });
-  for (const step of ['approve', 'reject', 'send', 'return'] as const) {
-    router.post(`/withdrawals/:withdrawalId/${step}`, jsonBody, async (req, res) => {
+  };
+  const withdrawalStep =
+    (step: SimulatedWithdrawalStep): RequestHandler =>
+    async (req, res) => {
       const { caller, request } = envelope(req);
       const input =
         step === 'return' ? parseRequest('simulateReturn', request) : step === 'reject' ? parseRequest('simulateRejection', request) : {};
@@ -72,7 +72,21 @@ export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
           ...('reasonCode' in input && input.reasonCode ? { reasonCode: input.reasonCode as ReturnReasonCode } : {}),
         }),
       );
-    });
-  }
+    };
+
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(
+    routerOf([
+      { operation: 'simulateTransfer', handlers: [jsonBody, transfer] },
+      { operation: 'simulateDepositApproval', handlers: [jsonBody, approveDeposit] },
+      { operation: 'simulateDepositRejection', handlers: [jsonBody, rejectDeposit] },
+      { operation: 'simulateDepositExpiry', handlers: [jsonBody, expireDeposit] },
+      { operation: 'simulateWithdrawalApproval', handlers: [jsonBody, withdrawalStep('approve')] },
+      { operation: 'simulateWithdrawalRejection', handlers: [jsonBody, withdrawalStep('reject')] },
+      { operation: 'simulateWithdrawalSent', handlers: [jsonBody, withdrawalStep('send')] },
+      { operation: 'simulateWithdrawalReturn', handlers: [jsonBody, withdrawalStep('return')] },
+    ]),
+  );
   return router;
 }

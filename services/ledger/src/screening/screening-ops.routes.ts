@@ -1,7 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { OPS_ROUTES, parseRequest } from '@kasa/contracts';
-import { AppError, jsonBodyOf, pathParam } from '@kasa/http';
-import { opsRoute } from '../shared/ops-route.js';
+import { AppError } from '@kasa/http';
+import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { decideScreeningHit } from './decide-hit.use-case.js';
 import { importScreeningList } from './import-list.use-case.js';
@@ -56,19 +56,16 @@ export function screeningOpsRoutes(deps: ScreeningOpsRoutesDeps): Router {
     res.status(result.created ? 201 : 200).json(result);
   });
 
-  opsRoute(router, 'listScreeningLists', async (_req, res) => {
-    res.json(await listScreeningLists(deps));
-  });
+  opsOperation(router, 'listScreeningLists')(async () => listScreeningLists(deps));
 
-  opsRoute(router, 'listScreeningHits', async (req, res) => {
-    const query = parseRequest('listScreeningHits', req.query);
-    res.json(await listScreeningHits(deps, query.status));
-  });
+  opsOperation(
+    router,
+    'listScreeningHits',
+  )(async (_input, req) => listScreeningHits(deps, parseRequest('listScreeningHits', req.query).status));
 
-  opsRoute(router, 'decideScreeningHit', jsonBodyOf(DECISION_BODY_BYTES), async (req, res) => {
-    const input = parseRequest('decideScreeningHit', req.body);
-    res.json(await decideScreeningHit(deps, operatorRequestOf(req, res), pathParam(req, 'hitId'), input));
-  });
+  opsOperation(router, 'decideScreeningHit', { maxBodyBytes: DECISION_BODY_BYTES })(async ({ params, body }, req, res) =>
+    decideScreeningHit(deps, operatorRequestOf(req, res), params.hitId, body),
+  );
 
   return router;
 }

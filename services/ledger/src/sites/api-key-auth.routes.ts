@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
-import { parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
+import express, { type RequestHandler, type Router } from 'express';
+import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import { resolveApiKey } from './resolve-api-key.use-case.js';
 import type { KasaConfig } from '@kasa/config';
 
@@ -10,17 +11,17 @@ export type ApiKeyAuthRoutesDeps = Parameters<typeof resolveApiKey>[0] & {
   config: KasaConfig;
 };
 
-/** `POST /internal/v1/auth/resolve`: the gateway asks which site an API key (by hash) belongs to. */
+/** `resolveApiKey` of the internal table: the gateway asks which site an API key (by hash) belongs to. */
 export function apiKeyAuthRoutes(deps: ApiKeyAuthRoutesDeps): Router {
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-
-  router.post(INTERNAL_ROUTES.resolveApiKey.path, jsonBody, async (req, res) => {
+  const resolve: RequestHandler = async (req, res) => {
     const { keyHash, slug } = parseRequest('resolveApiKey', req.body);
     const principal = await resolveApiKey(deps, keyHash, slug);
     if (!principal) throw new AppError('unauthorized', 'The API key is not valid.');
     res.json(principal);
-  });
+  };
 
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(routerOf([{ operation: 'resolveApiKey', handlers: [jsonBody, resolve] }]));
   return router;
 }

@@ -1,8 +1,9 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { internalAuth, isUuid } from '../shared/http-guards.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { routerOf } from '../shared/internal-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { sendTestWebhook } from './test-webhook.use-case.js';
 import type { KasaConfig } from '@kasa/config';
 
@@ -14,27 +15,27 @@ export type TestWebhookRoutesDeps = Parameters<typeof sendTestWebhook>[0] & {
 const INVALID = 'The test webhook request is not valid; nothing was sent.';
 
 /**
- * `POST /internal/v1/sites/:siteId/test-webhook` (the partner's `POST /test/webhooks`, behind the gateway): sends a
- * signed sample to the site's webhook URL now. No idempotency record: nothing changes, a repeat sends another sample.
+ * The partner's `POST /test/webhooks` behind the gateway (`testWebhook` of the internal table): sends a signed sample
+ * to the site's webhook URL now. No idempotency record: nothing changes, a repeat sends another sample.
  */
 export function testWebhookRoutes(deps: TestWebhookRoutesDeps): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(internalAuth(deps.config.internalToken));
-  router.post('/', jsonBody, async (req, res) => {
+  const send: RequestHandler = async (req, res) => {
     const body = parseRequest('testWebhook', req.body, INVALID);
     res.json(await sendTestWebhook(deps, pathParam(req, 'siteId'), body.type));
-  });
+  };
+
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(routerOf([{ operation: 'testWebhook', handlers: [jsonBody, send] }]));
   return router;
 }
 
 /** `POST /ops/v1/sites/:siteId/test-webhook`: the same, for an operator helping a partner (the console's button). */
 export function testWebhookOpsRoutes(deps: TestWebhookRoutesDeps): Router {
   const router = express.Router();
-  opsRoute(router, 'testSiteWebhook', jsonBody, async (req, res) => {
-    const body = parseRequest('testWebhook', req.body, INVALID);
-    const siteId = pathParam(req, 'siteId');
+  opsOperation(router, 'testSiteWebhook', { invalidBody: INVALID })(async ({ params: { siteId }, body }) => {
     if (!isUuid(siteId)) throw new AppError('not_found', 'No site with this id.');
-    res.json(await sendTestWebhook(deps, siteId, body.type));
+    return sendTestWebhook(deps, siteId, body.type);
   });
   return router;
 }

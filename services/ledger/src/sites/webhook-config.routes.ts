@@ -1,8 +1,9 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { readWebhookConfig, updateWebhookConfig } from './webhook-config.use-case.js';
 import { internalAuth } from '../shared/http-guards.js';
+import { routerOf } from '../shared/internal-route.js';
 import type { KasaConfig } from '@kasa/config';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
@@ -12,18 +13,16 @@ export type WebhookConfigRoutesDeps = Parameters<typeof readWebhookConfig>[0] &
   };
 
 /**
- * `PUT /internal/v1/sites/:siteId/webhook-config` (endpoint 7 of docs/api.md, behind the gateway). The gateway passes
- * the acting API key's id, which the audit entry names. `GET` reads the URL back, never the secret.
+ * The site's webhook configuration behind the gateway (endpoint 7 of docs/api.md): `putWebhookConfig` sets it, and
+ * the gateway passes the acting API key's id, which the audit entry names; `getWebhookConfig` reads the URL back,
+ * never the secret.
  */
 export function webhookConfigRoutes(deps: WebhookConfigRoutesDeps): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(internalAuth(deps.config.internalToken));
-
-  router.get('/', async (req, res) => {
+  const read: RequestHandler = async (req, res) => {
     res.json(await readWebhookConfig(deps, pathParam(req, 'siteId')));
-  });
+  };
 
-  router.put('/', jsonBody, async (req, res) => {
+  const update: RequestHandler = async (req, res) => {
     const { apiKeyId, request } = parseRequest('webhookConfigEnvelope', req.body);
     const body = parseRequest('updateWebhookConfig', request);
     const result = await updateWebhookConfig(deps, {
@@ -34,7 +33,15 @@ export function webhookConfigRoutes(deps: WebhookConfigRoutesDeps): Router {
       ...(body.eventTypes ? { eventTypes: body.eventTypes } : {}),
     });
     res.status(200).json(result);
-  });
+  };
 
+  const router = express.Router();
+  router.use(internalAuth(deps.config.internalToken));
+  router.use(
+    routerOf([
+      { operation: 'getWebhookConfig', handlers: [read] },
+      { operation: 'putWebhookConfig', handlers: [jsonBody, update] },
+    ]),
+  );
   return router;
 }

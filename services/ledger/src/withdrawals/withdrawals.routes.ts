@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { WITHDRAWAL_STATUSES, parseRequest, INTERNAL_ROUTES } from '@kasa/contracts';
+import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
 import { routerOf, type InternalRoute } from '../shared/internal-route.js';
@@ -18,19 +18,16 @@ export type WithdrawalsRoutesDeps = Parameters<typeof createWithdrawal>[0] & {
   withdrawals: WithdrawalRepository;
 };
 
-/** The partner's withdrawals behind the gateway (`/internal/v1`), scoped by the site id in the path. */
+/** The partner's withdrawals behind the gateway, at the internal table's paths, scoped by the site id in the path. */
 export function withdrawalRoutes(deps: WithdrawalsRoutesDeps): Router {
   const router = express.Router();
   router.use(internalAuth(deps.config.internalToken));
-  router.use(routerOf(withdrawalHotRoutes(deps)));
-  router.get(
-    INTERNAL_ROUTES.listWithdrawals.path,
-    listRecordsRoute(deps.cursors, 'listWithdrawals', {
-      name: 'withdrawals',
-      fetch: (siteId, statuses, window) => deps.withdrawals.list(siteId, knownStatuses(statuses, WITHDRAWAL_STATUSES), window),
-      toItem: toWithdrawalListItem,
-    }),
-  );
+  const list = listRecordsRoute(deps.cursors, 'listWithdrawals', {
+    name: 'withdrawals',
+    fetch: (siteId, statuses, window) => deps.withdrawals.list(siteId, knownStatuses(statuses, WITHDRAWAL_STATUSES), window),
+    toItem: toWithdrawalListItem,
+  });
+  router.use(routerOf([...withdrawalHotRoutes(deps), { operation: 'listWithdrawals', handlers: [list] }]));
   return router;
 }
 
