@@ -141,6 +141,7 @@ describe('what the documents cover', () => {
       'intent.rejected',
       'intent.topped_up',
       'ping',
+      'withdrawal.approved',
       'withdrawal.rejected',
       'withdrawal.returned',
       'withdrawal.sent',

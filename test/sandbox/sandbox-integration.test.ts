@@ -20,7 +20,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Every event type: the five always sent and the four opt-in ones, chosen here. */
+/** Every event type: the five always sent and the opt-in ones, chosen here. */
 const EVENT_TYPES = [
   'intent.approved',
   'intent.rejected',
@@ -31,6 +31,7 @@ const EVENT_TYPES = [
   'intent.auto_cancelled',
   'intent.late_arrival',
   'intent.topped_up',
+  'withdrawal.approved',
 ] as const;
 
 interface Sandbox {
@@ -232,9 +233,15 @@ describe('a partner integrating in the sandbox with a test key and the SDK', () 
       });
 
     const sent = await payout('50000', 1);
-    await expect(box.test.sandbox.approveWithdrawal(sent.withdrawalId)).resolves.toMatchObject({ status: 'APPROVED', eventId: null });
+    const approved = await box.test.sandbox.approveWithdrawal(sent.withdrawalId);
+    expect(approved).toMatchObject({ status: 'APPROVED', eventId: expect.any(String) });
     await expect(box.test.sandbox.sendWithdrawal(sent.withdrawalId)).resolves.toMatchObject({ status: 'SENT' });
-    const [sentEvent] = await webhooksOf(box, sent.withdrawalId, ['withdrawal.sent']);
+    const delivered = await webhooksOf(box, sent.withdrawalId, ['withdrawal.approved', 'withdrawal.sent']);
+    expect(delivered.find((event) => event.type === 'withdrawal.approved')).toMatchObject({
+      eventId: approved.eventId,
+      data: { withdrawalId: sent.withdrawalId, status: 'APPROVED' },
+    });
+    const sentEvent = delivered.find((event) => event.type === 'withdrawal.sent');
     expect(sentEvent!.data).toMatchObject({ withdrawalId: sent.withdrawalId, status: 'SENT' });
 
     const returned = await payout('30000', 2);
@@ -242,7 +249,7 @@ describe('a partner integrating in the sandbox with a test key and the SDK', () 
     await box.test.sandbox.sendWithdrawal(returned.withdrawalId);
     const back = await box.test.sandbox.returnWithdrawal(returned.withdrawalId, { reasonCode: 'AC01' });
     expect(back).toMatchObject({ status: 'RETURNED', eventId: expect.any(String) });
-    const events = await webhooksOf(box, returned.withdrawalId, ['withdrawal.sent', 'withdrawal.returned']);
+    const events = await webhooksOf(box, returned.withdrawalId, ['withdrawal.approved', 'withdrawal.sent', 'withdrawal.returned']);
     const returnedEvent = events.find((event) => event.type === 'withdrawal.returned')!;
     expect(returnedEvent).toMatchObject({ eventId: back.eventId, data: { withdrawalId: returned.withdrawalId, status: 'RETURNED' } });
 
