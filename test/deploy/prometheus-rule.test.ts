@@ -14,7 +14,7 @@ import { loadConfig } from '../../packages/config/src/index.js';
 import { createApp as createGatewayApp } from '../../services/gateway/src/app.js';
 import type { GatewayDeps } from '../../services/gateway/src/gateway-deps.js';
 import { createApp as createLedgerApp } from '../../services/ledger/src/app.js';
-import type { LedgerDeps } from '../../services/ledger/src/ledger-deps.js';
+import { siteOwnedRecordsOf, type LedgerDeps } from '../../services/ledger/src/ledger-deps.js';
 import { createApp as createConsoleApp } from '../../services/console/src/app.js';
 import type { ConsoleDeps } from '../../services/console/src/console-deps.js';
 import { WorkerMetrics } from '../../services/webhook-worker/src/metrics/worker-metrics.js';
@@ -96,6 +96,10 @@ function apps(): Record<string, Express> {
     readPool: null,
     events: { outboxBacklog: async () => ({ count: 0, oldestSince: null }), deadCount: async () => 0 },
     expiries: { oldestDue: async () => null },
+    // The operator-scope guard checks the record kinds when the app is built; no request here looks one up.
+    siteOwnedRecords: siteOwnedRecordsOf(() => {
+      throw new Error('no record is looked up here');
+    }),
     webhookQueue: queue,
     expiryQueue: queue,
   } as unknown as LedgerDeps;

@@ -167,6 +167,25 @@ const TEST_WEBHOOK_TIMEOUT_MS = 8_000;
 /** Connections of the primary's pool (Prisma's and the hot statements'); the postings bench sizes its floor's pool by it. */
 export const PRIMARY_POOL_MAX = 20;
 
+/**
+ * Each kind of record a site owns, by the path parameter that names it, its 404 detail and its repository's answer to
+ * "which site?", for the operator-scope guard. `repos` is read only when a lookup runs, so the list is built with the
+ * deps it belongs to (and a test can build it without them).
+ */
+export function siteOwnedRecordsOf(
+  repos: () => Pick<LedgerDeps, 'sites' | 'apiKeys' | 'depositReview' | 'withdrawalReview' | 'bankTransfers' | 'senderReturns' | 'events'>,
+): SiteOwnedRecord[] {
+  return [
+    { param: 'siteId', notFound: 'No site with this id.', siteOf: (id) => repos().sites.siteOfRecord(id) },
+    { param: 'apiKeyId', notFound: 'No API key with this id.', siteOf: (id) => repos().apiKeys.siteOfRecord(id) },
+    { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (id) => repos().depositReview.siteOfRecord(id) },
+    { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (id) => repos().withdrawalReview.siteOfRecord(id) },
+    { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (id) => repos().bankTransfers.siteOfRecord(id) },
+    { param: 'returnId', notFound: 'No return with this id.', siteOf: (id) => repos().senderReturns.siteOfRecord(id) },
+    { param: 'eventId', notFound: 'No event with this id.', siteOf: (id) => repos().events.siteOfRecord(id) },
+  ];
+}
+
 export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDeps> = {}): LedgerDeps {
   const database = overrides.db && overrides.pool ? null : createDatabase({ connectionString: config.databaseUrl, max: PRIMARY_POOL_MAX });
   const db = overrides.db ?? (database as NonNullable<typeof database>).prisma;
@@ -292,15 +311,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
       reconcileAll: () => reconcileAll(deps),
       verifyHistory: () => verifyHistory(deps),
     },
-    siteOwnedRecords: [
-      { param: 'siteId', notFound: 'No site with this id.', siteOf: (id) => deps.sites.siteOfRecord(id) },
-      { param: 'apiKeyId', notFound: 'No API key with this id.', siteOf: (id) => deps.apiKeys.siteOfRecord(id) },
-      { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (id) => deps.depositReview.siteOfRecord(id) },
-      { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (id) => deps.withdrawalReview.siteOfRecord(id) },
-      { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (id) => deps.bankTransfers.siteOfRecord(id) },
-      { param: 'returnId', notFound: 'No return with this id.', siteOf: (id) => deps.senderReturns.siteOfRecord(id) },
-      { param: 'eventId', notFound: 'No event with this id.', siteOf: (id) => deps.events.siteOfRecord(id) },
-    ],
+    siteOwnedRecords: siteOwnedRecordsOf(() => deps),
     ...overrides,
   };
   return deps;
