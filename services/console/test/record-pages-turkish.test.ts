@@ -193,6 +193,24 @@ describe('record pages in Turkish', () => {
     expect(english).toContain('status pending review → approved');
     expect(english).toContain('Any kind');
   });
+
+  it("link a bank transfer's entries to its page, and offer the compliance records in the kind filter", async () => {
+    const { h } = setup;
+    const transfer = await h.transfer('NO REFERENCE HERE', 12345);
+    expect(transfer.status).toBe(201);
+    const bankTransferId = transfer.body.bankTransferId as string;
+    expect((await h.ops('POST', `/bank-transfers/${bankTransferId}/set-aside`, { reason: 'Gönderen bilinmiyor' })).status).toBe(200);
+
+    const page = await get(`/audit?entityId=${bankTransferId}`);
+    expect(page).toContain(`href="/bank-transfers/${bankTransferId}"`);
+    expect(visibleText(page)).toContain('Banka havalesi');
+    for (const [type, words] of [
+      ['risk_flag', 'Risk işareti'],
+      ['erasure_request', 'Silme talebi'],
+      ['legal_hold', 'Yasal saklama'],
+    ])
+      expect(page).toMatch(new RegExp(`<option value="${type}"\\s*>${words}</option>`));
+  });
 });
 
 const LEDGER_SRC = fileURLToPath(new URL('../../ledger/src', import.meta.url));

@@ -33,6 +33,10 @@ const ENTITY_TYPES = [
   'ops_request',
   'screening_hit',
   'screening_list_version',
+  'risk_flag',
+  'risk_report',
+  'erasure_request',
+  'legal_hold',
 ] as const;
 
 /** A kind of record as the operator reads it ("Deposit", "Yatırım"); an unknown kind as the ledger names it. */

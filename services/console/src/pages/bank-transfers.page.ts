@@ -259,5 +259,5 @@ export function bankTransferRoutes(deps: ConsoleDeps): Router {
 export const bankTransfersPage = {
   section: 'transfers',
   routes: [bankTransferRoutes, bankTransferDetailRoutes],
-  audit: { entityType: 'bank_transfer', detailPrefix: null },
+  audit: { entityType: 'bank_transfer', detailPrefix: '/bank-transfers/' },
 } as const satisfies RecordPage;
