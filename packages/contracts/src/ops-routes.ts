@@ -54,7 +54,7 @@ export interface OpsOperationSpec extends OpsRouteSpec {
   response: ResponseSchemaName;
   /** The success answer's description; `Done` unless given. */
   responseDescription?: string;
-  /** A second success status answered with the same schema when nothing was created (the same file imported again). */
+  /** A second success status answered with the same schema when nothing was created (the same file or lines sent again). */
   unchangedStatus?: { status: '200'; description: string };
   /** An example answer. */
   example?: Json;
@@ -440,6 +440,7 @@ export const OPS_ROUTES = {
     description:
       "Reads a statement file (in a format docs/statements.md lists, such as camt.053 or MT940) of this receiving account: each credit line is recorded and matched as a bank transfer, each debit line kept. The answer counts the lines by outcome and lists the file's first 1,000 lines (`lineOutcomes`), each with its outcome (approved straight through, matched, suggested, unmatched, known, a payout, a debit) and the reasons the matching and straight-through rules gave. Lines already imported (by their line key on the account: reference, direction, amount, booking day and occurrence in the statement; docs/statements.md) are counted as duplicates and change nothing; a credit line answering a transfer recorded by hand confirms it or flags the difference instead of crediting it again. 201 when something was created, 200 with `created: 0` when everything was imported before. 422 `statement_rejected` when the statement is of another account, in another currency than TRY, or its balances do not add up; nothing is imported then. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     status: '201',
+    unchangedStatus: { status: '200', description: 'Every line imported before: nothing changed (`created: 0`)' },
     response: 'StatementImport',
     responseDescription: 'Imported',
     rawBody: {
@@ -892,6 +893,7 @@ export const OPS_ROUTES = {
     description:
       "For a bank connector's real-time feed: 1 to 500 lines of this receiving account, recorded exactly as a statement import's (credits matched by reference and straight-through approved by the site's rule, debits kept). Each line needs its own `bankTxId` within a request (400 otherwise). A line is known by its line key on this account (its `bankTxId`, direction, amount and booking day, Istanbul; docs/statements.md): posting it again, also at the same moment, or a statement carrying it later, is counted as a duplicate and changes nothing; a credit answering a transfer recorded by hand confirms it or flags the difference instead of crediting it again. 201 when something was created, 200 with `created: 0` when every line was known. The body may be up to 1 MiB. House-wide: an operator limited to some sites is refused 403 `site_scope`.",
     status: '201',
+    unchangedStatus: { status: '200', description: 'Every line known before: nothing changed (`created: 0`)' },
     response: 'RecordedBankLines',
     responseDescription: 'Recorded',
     body: {
