@@ -4,7 +4,7 @@
  * `@ts-expect-error` would stop compiling the day the typing let it through.
  */
 import express from 'express';
-import type { OpsResponse } from '@kasa/contracts';
+import type { EventView, OpsResponse } from '@kasa/contracts';
 import { opsOperation } from '../src/shared/ops-route.js';
 
 const router = express.Router();
@@ -45,3 +45,19 @@ declare const flag: OpsResponse<'getRiskFlag'>;
 
 // @ts-expect-error a risk flag's status is OPEN or CLOSED, not the text column's any string
 opsOperation(router, 'getRiskFlag')(async () => ({ ...flag, status: flag.status as string }));
+
+declare const storedEvent: EventView & { siteId: string };
+
+// @ts-expect-error an event as stored (its type any text, its payload unknown JSON) is not the documented OpsEvent
+opsOperation(router, 'opsRetryEventNow')(async () => storedEvent);
+
+declare const event: OpsResponse<'opsGetEvent'>;
+
+// @ts-expect-error an event's type is one of the registry's event types, not the text column's any string
+opsOperation(router, 'opsGetEvent')(async () => ({ ...event, type: event.type as string }));
+
+declare const destruction: OpsResponse<'listDestructionLog'>['data'][number];
+const strayCause = { ...destruction, cause: destruction.cause as string };
+
+// @ts-expect-error a destruction's cause is erasure_request or retention_expired, not the text column's any string
+opsOperation(router, 'listDestructionLog')(async () => ({ data: [strayCause], nextCursor: null }));

@@ -147,6 +147,29 @@ describe('POST /ops/v1/events/:eventId/retry-now', () => {
   });
 });
 
+describe('GET /ops/v1/events/:eventId of a broken row', () => {
+  it('answers 500 rather than show an event whose stored type or payload the contract does not describe', async () => {
+    const site = await h.createSite();
+    const { intentId } = await h.createDeposit(site, 25000);
+    const [payload] = await emitEvents(h.ledger, [{ siteId: site.siteId, type: 'intent.approved', entityId: intentId }], false);
+    const eventId = payload!.eventId;
+    expect((await h.ops('GET', `/events/${eventId}`)).status).toBe(200);
+
+    await h.ledger.deps.db.outboxEvent.update({ where: { id: eventId }, data: { type: 'intent.renamed' } });
+    expect((await h.ops('GET', `/events/${eventId}`)).status).toBe(500);
+
+    // A known type whose body is another kind's: a withdrawal's event carrying a deposit.
+    await h.ledger.deps.db.outboxEvent.update({
+      where: { id: eventId },
+      data: {
+        type: 'withdrawal.sent',
+        payload: { eventId, type: 'withdrawal.sent', createdAt: payload!.createdAt, livemode: true, data: { intentId, currency: 'TRY' } },
+      },
+    });
+    expect((await h.ops('GET', `/events/${eventId}`)).status).toBe(500);
+  });
+});
+
 describe('POST /ops/v1/sites/:siteId/events/replay-dead', () => {
   it("replays every DEAD event of the site, and only that site's, each audited with the operator", async () => {
     const { site, path, eventId } = await pendingEvent(() => 500);

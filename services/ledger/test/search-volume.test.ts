@@ -69,11 +69,20 @@ async function seed(h: LedgerHarness, siteId: string): Promise<void> {
      FROM generate_series(1, $1::int) AS g`,
     [ROWS],
   );
+  // Each deposit's intent.approved, its payload the webhook body the ledger writes (outbox.repository.ts): the ops
+  // search answers events as the contract documents them, and refuses a payload that is not one.
+  const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   await sql(
     h,
-    `INSERT INTO outbox_events (id, site_id, type, entity_id, payload, status, created_at, updated_at)
-     SELECT gen_random_uuid(), $1::uuid, 'intent.approved', id, '{}'::jsonb, 'DELIVERED', created_at, created_at
-     FROM deposit_intents WHERE site_id = $1::uuid`,
+    `WITH e AS (SELECT gen_random_uuid() AS event_id, d.* FROM deposit_intents d WHERE d.site_id = $1::uuid)
+     INSERT INTO outbox_events (id, site_id, type, entity_id, payload, status, created_at, updated_at)
+     SELECT event_id, $1::uuid, 'intent.approved', id,
+       jsonb_build_object('eventId', event_id, 'type', 'intent.approved', 'createdAt', ${iso('created_at')}, 'livemode', true,
+         'data', jsonb_build_object('intentId', id, 'referenceNo', reference_no, 'status', 'APPROVED', 'amount', amount::text,
+           'currency', 'TRY', 'approvedAt', ${iso('created_at')}, 'rejectedAt', NULL, 'rejectedReason', NULL,
+           'createdAt', ${iso('created_at')}, 'updatedAt', ${iso('updated_at')})),
+       'DELIVERED', created_at, created_at
+     FROM e`,
     [siteId],
   );
   // As autovacuum would after so many rows: statistics, and the trigram indexes' pending entries merged.

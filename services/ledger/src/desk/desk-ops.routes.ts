@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
-import { isoOrNull } from '../shared/iso.js';
 import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { healthView, queueView } from './desk.views.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { readWithTimeout } from '../shared/read-timeout.repository.js';
 import { reconcileAll, type AccountReconciliation } from '../reconciliation/reconcile-account.use-case.js';
 import { principalOf } from '../shared/operator-principal.js';
@@ -24,31 +24,6 @@ const DEFAULT_WINDOW_HOURS = 24;
 const DASHBOARD_TOO_SLOW = 'The dashboard took too long to read; try again in a moment.';
 const HEALTH_TOO_SLOW = 'Delivery health took too long to read; narrow it to a site or fewer hours.';
 
-function queueView(queue: QueueHead) {
-  return { count: queue.count, oldestAt: isoOrNull(queue.oldestAt), oldestId: queue.oldestId };
-}
-
-function healthView(row: DeliveryHealthRow) {
-  return {
-    siteId: row.siteId,
-    slug: row.slug,
-    name: row.name,
-    webhookUrl: row.webhookUrl,
-    attempts: row.attempts,
-    succeeded: row.succeeded,
-    // Of the window's attempts; null when there were none (no traffic is not a failure).
-    successRate: row.attempts === 0 ? null : Math.round((row.succeeded / row.attempts) * 1000) / 1000,
-    lastAttemptAt: isoOrNull(row.lastAttemptAt),
-    lastSuccessAt: isoOrNull(row.lastSuccessAt),
-    failingSince: isoOrNull(row.failingSince),
-    lastFailure: row.lastFailureAt
-      ? { at: row.lastFailureAt.toISOString(), statusCode: row.lastFailureStatus, error: row.lastFailureError }
-      : null,
-    deadEvents: row.dead,
-    pendingEvents: row.pending,
-  };
-}
-
 /** Accounts whose statement and bookings disagree; the one reconciled longest ago (the earliest asOf) first. */
 function differencesOf(accounts: AccountReconciliation[]): QueueHead {
   const differing = accounts
@@ -69,7 +44,10 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
   const router = express.Router();
   const desk = new DeskRepository(deps.db);
 
-  opsRoute(router, 'opsDashboard', async (_req, res) => {
+  opsOperation(
+    router,
+    'opsDashboard',
+  )(async (_input, _req, res) => {
     const now = deps.clock.now();
     const scope = scopeOf(principalOf(res.locals));
     const since = new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS);
@@ -87,7 +65,7 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
     const longest = failing
       .map((row) => ({ id: row.siteId, at: row.failingSince ?? row.lastFailureAt }))
       .sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity))[0];
-    res.json({
+    return {
       generatedAt: now.toISOString(),
       depositsToReview: queueView(queues.depositsToReview),
       lateArrivals: queueView(queues.lateArrivals),
@@ -102,10 +80,13 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
       reconciliationDifferences: queueView(differencesOf(accounts)),
       autoReplayed: queueView(autoReplayed),
-    });
+    };
   });
 
-  opsRoute(router, 'deliveryHealth', async (req, res) => {
+  opsOperation(
+    router,
+    'deliveryHealth',
+  )(async (_input, req, res) => {
     const query = parseRequest('deliveryHealth', req.query, 'The filters are not valid.');
     const hours = query.hours ? Number(query.hours) : DEFAULT_WINDOW_HOURS;
     const now = deps.clock.now();
@@ -114,7 +95,7 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
     const rows = await readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, HEALTH_TOO_SLOW, (tx) =>
       desk.deliveryHealth(since, scope, query.siteId, tx),
     );
-    res.json({ generatedAt: now.toISOString(), windowHours: hours, data: rows.map(healthView) });
+    return { generatedAt: now.toISOString(), windowHours: hours, data: rows.map(healthView) };
   });
 
   return router;

@@ -1,9 +1,9 @@
 import express, { type Router } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { AppError } from '@kasa/http';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListPage } from '../shared/ops-list.use-case.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { ensureInScope, scopeOf } from '../shared/site-scope.js';
@@ -29,13 +29,15 @@ export function erasureOpsRoutes(deps: ErasureOpsRoutesDeps): Router {
   const view = async (row: Parameters<typeof toErasureRequest>[0]) =>
     toErasureRequest(row, await deps.erasure.destroyedFor(deps.db, row.id), deps.clock.now());
 
-  opsRoute(router, 'createErasureRequest', jsonBody, async (req, res) => {
-    const body = parseRequest('createErasureRequest', req.body);
-    const filed = await fileErasureRequest(deps, operatorRequestOf(req, res), body);
-    res.status(201).json(await view(filed));
-  });
+  opsOperation(
+    router,
+    'createErasureRequest',
+  )(async ({ body }, req, res) => view(await fileErasureRequest(deps, operatorRequestOf(req, res), body)));
 
-  opsRoute(router, 'listErasureRequests', async (req, res) => {
+  opsOperation(
+    router,
+    'listErasureRequests',
+  )(async (_input, req, res) => {
     const query = parseRequest('listErasureRequests', req.query, LIST_FILTERS_INVALID);
     const scope = scopeOf(principalOf(res.locals));
     const page = await opsListPage(
@@ -55,18 +57,26 @@ export function erasureOpsRoutes(deps: ErasureOpsRoutesDeps): Router {
         ),
       (row) => row,
     );
-    res.json({ ...page, data: await Promise.all(page.data.map(view)) });
+    return { ...page, data: await Promise.all(page.data.map(view)) };
   });
 
-  opsRoute(router, 'getErasureRequest', async (req, res) => {
-    const id = pathParam(req, 'erasureRequestId');
-    const row = await foundOr404(id, (key) => deps.erasure.findRequest(deps.db, key), 'No erasure request with this id.');
+  opsOperation(
+    router,
+    'getErasureRequest',
+  )(async ({ params }, _req, res) => {
+    const row = await foundOr404(
+      params.erasureRequestId,
+      (key) => deps.erasure.findRequest(deps.db, key),
+      'No erasure request with this id.',
+    );
     ensureInScope(principalOf(res.locals), row.siteId, 'No erasure request with this id.');
-    res.json(await view(row));
+    return view(row);
   });
 
-  opsRoute(router, 'placeLegalHold', jsonBody, async (req, res) => {
-    const body = parseRequest('placeLegalHold', req.body);
+  opsOperation(
+    router,
+    'placeLegalHold',
+  )(async ({ body }, req, res) => {
     const forUser = body.siteId !== undefined || body.externalUserId !== undefined;
     const forRecord = body.recordType !== undefined || body.recordId !== undefined;
     let target: HoldTarget;
@@ -78,33 +88,35 @@ export function erasureOpsRoutes(deps: ErasureOpsRoutesDeps): Router {
         'A legal hold names a user of a site or one record.',
       );
     }
-    res.status(201).json(toLegalHold(await placeLegalHold(deps, operatorRequestOf(req, res), target, body.reason)));
+    return toLegalHold(await placeLegalHold(deps, operatorRequestOf(req, res), target, body.reason));
   });
 
-  opsRoute(router, 'releaseLegalHold', async (req, res) => {
-    res.json(toLegalHold(await releaseLegalHold(deps, operatorRequestOf(req, res), pathParam(req, 'legalHoldId'))));
-  });
+  opsOperation(
+    router,
+    'releaseLegalHold',
+  )(async ({ params }, req, res) => toLegalHold(await releaseLegalHold(deps, operatorRequestOf(req, res), params.legalHoldId)));
 
-  opsRoute(router, 'listDestructionLog', async (req, res) => {
+  opsOperation(
+    router,
+    'listDestructionLog',
+  )(async (_input, req, res) => {
     const query = parseRequest('listDestructionLog', req.query, LIST_FILTERS_INVALID);
     const scope = scopeOf(principalOf(res.locals));
-    res.json(
-      await opsListPage(
-        deps.cursors,
-        'ops-destruction-log',
-        query,
-        (filters, window) =>
-          deps.erasure.listLog(
-            deps.db,
-            {
-              ...(filters.recordType ? { recordType: filters.recordType } : {}),
-              ...(filters.erasureRequestId ? { erasureRequestId: filters.erasureRequestId } : {}),
-            },
-            window,
-            scope,
-          ),
-        (row) => toDestructionLogEntry(row),
-      ),
+    return opsListPage(
+      deps.cursors,
+      'ops-destruction-log',
+      query,
+      (filters, window) =>
+        deps.erasure.listLog(
+          deps.db,
+          {
+            ...(filters.recordType ? { recordType: filters.recordType } : {}),
+            ...(filters.erasureRequestId ? { erasureRequestId: filters.erasureRequestId } : {}),
+          },
+          window,
+          scope,
+        ),
+      (row) => toDestructionLogEntry(row),
     );
   });
 

@@ -1,11 +1,19 @@
 import express, { type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
-import { AppError, jsonBody, pathParam } from '@kasa/http';
+import { AppError } from '@kasa/http';
 import { listEvents } from './list-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { replayDeadEvents } from './recover-events.use-case.js';
 import { retryEventNow } from './retry-event-now.use-case.js';
-import { deliveryScheduleOf, toEventDetail, toEventView, withUsers, type DeliverySchedule } from './event-view.js';
+import {
+  deliveryScheduleOf,
+  documentedEvent,
+  toEventDetail,
+  toEventView,
+  withUser,
+  withUsers,
+  type DeliverySchedule,
+} from './event-view.js';
 import type { EventRow } from './event.repository.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { scopeOf } from '../shared/site-scope.js';
@@ -61,25 +69,31 @@ export function eventOpsRoutes(deps: EventsOpsRoutesDeps): Router {
     res.json(await readPage(filters));
   });
 
-  opsRoute(router, 'opsGetEvent', async (req, res) => {
-    const row = await foundOr404(pathParam(req, 'eventId'), (id) => deps.events.find(id), 'No event with this id.');
-    const [detail] = await withUsers(deps.events, [{ ...toEventDetail(row, await deliveryScheduleOf(deps, [row])), siteId: row.siteId }]);
-    res.json(detail);
+  opsOperation(
+    router,
+    'opsGetEvent',
+  )(async ({ params }) => {
+    const row = await foundOr404(params.eventId, (id) => deps.events.find(id), 'No event with this id.');
+    const detail = toEventDetail(row, await deliveryScheduleOf(deps, [row]));
+    return withUser(deps.events, documentedEvent({ ...detail, siteId: row.siteId }));
   });
 
-  opsRoute(router, 'opsReplayEvent', jsonBody, async (req, res) => {
-    const eventId = pathParam(req, 'eventId');
+  opsOperation(
+    router,
+    'opsReplayEvent',
+  )(async ({ params: { eventId } }, req, res) => {
     if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
     const result = await replayEvent(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });
-    res.status(202).json(result.body);
+    return documentedEvent(result.body);
   });
 
-  opsRoute(router, 'opsRetryEventNow', jsonBody, async (req, res) => {
-    const eventId = pathParam(req, 'eventId');
+  opsOperation(
+    router,
+    'opsRetryEventNow',
+  )(async ({ params: { eventId } }, req, res) => {
     if (!isUuid(eventId)) throw new AppError('not_found', 'No event with this id.');
     const event = await retryEventNow(deps, { eventId, actor: actorOf(principalOf(res.locals)), requestId: req.requestId });
-    const [view] = await withUsers(deps.events, [event]);
-    res.status(202).json(view);
+    return withUser(deps.events, documentedEvent(event));
   });
 
   opsOperation(

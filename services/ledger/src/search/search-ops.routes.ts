@@ -2,12 +2,12 @@ import express, { type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { toOpsBankTransfer } from '../bank-transfers/bank-transfer.views.js';
 import { toOpsDeposit } from '../deposits/deposit.views.js';
-import { deliveryScheduleOf, toEventView } from '../events/event-view.js';
+import { deliveryScheduleOf, documentedEvent, toEventView } from '../events/event-view.js';
 import { approvalsView, withApprovalsRequired } from '../review/four-eyes.js';
 import { toOpsWithdrawal } from '../withdrawals/withdrawal.views.js';
 import { SearchRepository } from './search.repository.js';
 import { searchTermsOf } from './search-terms.js';
-import { opsRoute } from '../shared/ops-route.js';
+import { opsOperation } from '../shared/ops-route.js';
 import { principalOf } from '../shared/operator-principal.js';
 import { scopeOf } from '../shared/site-scope.js';
 import type { KasaConfig } from '@kasa/config';
@@ -30,20 +30,23 @@ const DEFAULT_LIMIT = 20;
 export function searchOpsRoutes(deps: SearchOpsRoutesDeps): Router {
   const router = express.Router();
   const repository = new SearchRepository(deps.pool, deps.config.opsReadTimeoutMs);
-  opsRoute(router, 'opsSearch', async (req, res) => {
+  opsOperation(
+    router,
+    'opsSearch',
+  )(async (_input, req, res) => {
     const query = parseRequest('opsSearch', req.query, 'The search is not valid.');
     const terms = searchTermsOf(query.q);
     const found = await repository.search(terms, query.limit ? Number(query.limit) : DEFAULT_LIMIT, scopeOf(principalOf(res.locals)));
     const schedule = await deliveryScheduleOf(deps, found.events);
-    res.json({
+    return {
       query: terms.text,
       deposits: found.deposits.map(toOpsDeposit),
       withdrawals: (await withApprovalsRequired(deps, found.withdrawals, (row) => row.siteId)).map((row) =>
         toOpsWithdrawal(row, approvalsView(deps, row.status, row.approvals, row.approvalsRequired)),
       ),
       bankTransfers: found.bankTransfers.map(toOpsBankTransfer),
-      events: found.events.map((row) => ({ ...toEventView(row, schedule), siteId: row.siteId })),
-    });
+      events: found.events.map((row) => documentedEvent({ ...toEventView(row, schedule), siteId: row.siteId })),
+    };
   });
   return router;
 }
