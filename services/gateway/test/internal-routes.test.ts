@@ -71,10 +71,10 @@ function sampleParams(path: string): Record<string, string> {
   return params;
 }
 
-async function ask(method: string, path: string): Promise<{ status: number; detail: unknown }> {
+async function ask(method: string, path: string, token = h.env.config.internalToken): Promise<{ status: number; detail: unknown }> {
   const response = await fetch(`${h.ledger.url}${path}`, {
     method,
-    headers: { 'x-internal-token': h.env.config.internalToken, 'content-type': 'application/json' },
+    headers: { ...(token ? { 'x-internal-token': token } : {}), 'content-type': 'application/json' },
     ...(method === 'GET' ? {} : { body: '{}' }),
   });
   const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
@@ -124,6 +124,13 @@ describe('the internal API table', () => {
     expect(answer.detail).not.toBe(NO_SUCH_ENDPOINT);
     expect(String(answer.detail)).not.toMatch(/^No route parameter/);
     expect(answer.status).toBeLessThan(500);
+  });
+
+  it.each(operations)('refuses a caller without the internal token or with a wrong one: %s', async (operation) => {
+    const { method, path } = INTERNAL_ROUTES[operation];
+    const at = internalPath(operation, sampleParams(path) as never);
+    expect((await ask(method, at, '')).status).toBe(401);
+    expect((await ask(method, at, 'not-the-internal-token')).status).toBe(401);
   });
 
   it('keeps each operation on the wire it was released on', () => {

@@ -1,8 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import type { DepositPageView, UserRejectionReason } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
-import { internalAuth } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { internalRouter } from '../shared/internal-route.js';
 import { findDepositByTokenHash, recordUserConfirmation } from './deposit-page.repository.js';
 import type { Clock } from '../shared/clock.js';
 import type { KasaConfig } from '@kasa/config';
@@ -74,13 +73,8 @@ export function depositPageRoutes(deps: DepositPageRoutesDeps): Router {
     res.json(view);
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(
-    routerOf([
-      { operation: 'confirmDepositPage', handlers: [confirm] },
-      { operation: 'getDepositPage', handlers: [page] },
-    ]),
-  );
-  return router;
+  return internalRouter(deps.config.internalToken, [
+    { operation: 'confirmDepositPage', handlers: [confirm] },
+    { operation: 'getDepositPage', handlers: [page] },
+  ]);
 }

@@ -1,8 +1,8 @@
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import { DEPOSIT_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
-import { routerOf, type InternalRoute } from '../shared/internal-route.js';
+import { internalRouter, type InternalRoute } from '../shared/internal-route.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createDeposit } from './create-deposit.use-case.js';
@@ -23,15 +23,12 @@ export type DepositsRoutesDeps = Parameters<typeof createDeposit>[0] & {
  * and passes the site id in the path; every read is scoped by it, so another site's intent answers like a missing one.
  */
 export function depositRoutes(deps: DepositsRoutesDeps): Router {
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
   const list = listRecordsRoute(deps.cursors, 'listIntents', {
     name: 'intents',
     fetch: (siteId, statuses, window) => deps.deposits.list(siteId, knownStatuses(statuses, DEPOSIT_STATUSES), window),
     toItem: toDepositListItem,
   });
-  router.use(routerOf([...depositHotRoutes(deps), { operation: 'listIntents', handlers: [list] }]));
-  return router;
+  return internalRouter(deps.config.internalToken, [...depositHotRoutes(deps), { operation: 'listIntents', handlers: [list] }]);
 }
 
 /** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */

@@ -1,12 +1,12 @@
-import express, { type RequestHandler, type Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { parseRequest, LIST_FILTERS_INVALID } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
 import { listEvents } from './list-events.use-case.js';
 import { recoverEvents, RECOVER_INVALID } from './recover-events.use-case.js';
 import { replayEvent } from './replay-event.use-case.js';
 import { deliveryScheduleOf, toEventDetail } from './event-view.js';
-import { internalAuth, lookupId } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { lookupId } from '../shared/http-guards.js';
+import { internalRouter } from '../shared/internal-route.js';
 import type { KasaConfig } from '@kasa/config';
 import type { EventRepository } from './event.repository.js';
 
@@ -59,15 +59,10 @@ export function eventRoutes(deps: EventsRoutesDeps): Router {
     res.status(202).set('Idempotent-Replayed', String(result.replayed)).json(result.body);
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(
-    routerOf([
-      { operation: 'listEvents', handlers: [list] },
-      { operation: 'recoverEvents', handlers: [jsonBody, recover] },
-      { operation: 'getEvent', handlers: [find] },
-      { operation: 'replayEvent', handlers: [jsonBody, replay] },
-    ]),
-  );
-  return router;
+  return internalRouter(deps.config.internalToken, [
+    { operation: 'listEvents', handlers: [list] },
+    { operation: 'recoverEvents', handlers: [jsonBody, recover] },
+    { operation: 'getEvent', handlers: [find] },
+    { operation: 'replayEvent', handlers: [jsonBody, replay] },
+  ]);
 }

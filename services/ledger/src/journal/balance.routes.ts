@@ -1,8 +1,7 @@
-import express, { type RequestHandler, type Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
 import { pathParam } from '@kasa/http';
-import { internalAuth } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { internalRouter } from '../shared/internal-route.js';
 import { balanceView } from './accounts.js';
 import { balanceStatement, listBalanceTransactions } from './balance-statements.use-case.js';
 import type { KasaConfig } from '@kasa/config';
@@ -43,16 +42,11 @@ export function balanceRoutes(deps: BalanceRoutesDeps): Router {
     res.json(await balanceStatement(deps, pathParam(req, 'siteId'), pathParam(req, 'date')));
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(
-    routerOf([
-      { operation: 'getBalance', handlers: [balance] },
-      { operation: 'listBalanceTransactions', handlers: [transactions] },
-      // Before `getBalanceStatement`, whose `:date` would take `keys`.
-      { operation: 'getBalanceStatementKeys', handlers: [statementKeys] },
-      { operation: 'getBalanceStatement', handlers: [statement] },
-    ]),
-  );
-  return router;
+  return internalRouter(deps.config.internalToken, [
+    { operation: 'getBalance', handlers: [balance] },
+    { operation: 'listBalanceTransactions', handlers: [transactions] },
+    // Before `getBalanceStatement`, whose `:date` would take `keys`.
+    { operation: 'getBalanceStatementKeys', handlers: [statementKeys] },
+    { operation: 'getBalanceStatement', handlers: [statement] },
+  ]);
 }

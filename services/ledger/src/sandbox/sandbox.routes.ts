@@ -1,9 +1,8 @@
-import express, { type RequestHandler, type Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { parseRequest, type ReturnReasonCode } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import type { Request } from 'express';
-import { internalAuth } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { internalRouter } from '../shared/internal-route.js';
 import {
   simulateDepositApproval,
   simulateDepositExpiry,
@@ -74,19 +73,14 @@ export function sandboxRoutes(deps: SandboxRoutesDeps): Router {
       );
     };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(
-    routerOf([
-      { operation: 'simulateTransfer', handlers: [jsonBody, transfer] },
-      { operation: 'simulateDepositApproval', handlers: [jsonBody, approveDeposit] },
-      { operation: 'simulateDepositRejection', handlers: [jsonBody, rejectDeposit] },
-      { operation: 'simulateDepositExpiry', handlers: [jsonBody, expireDeposit] },
-      { operation: 'simulateWithdrawalApproval', handlers: [jsonBody, withdrawalStep('approve')] },
-      { operation: 'simulateWithdrawalRejection', handlers: [jsonBody, withdrawalStep('reject')] },
-      { operation: 'simulateWithdrawalSent', handlers: [jsonBody, withdrawalStep('send')] },
-      { operation: 'simulateWithdrawalReturn', handlers: [jsonBody, withdrawalStep('return')] },
-    ]),
-  );
-  return router;
+  return internalRouter(deps.config.internalToken, [
+    { operation: 'simulateTransfer', handlers: [jsonBody, transfer] },
+    { operation: 'simulateDepositApproval', handlers: [jsonBody, approveDeposit] },
+    { operation: 'simulateDepositRejection', handlers: [jsonBody, rejectDeposit] },
+    { operation: 'simulateDepositExpiry', handlers: [jsonBody, expireDeposit] },
+    { operation: 'simulateWithdrawalApproval', handlers: [jsonBody, withdrawalStep('approve')] },
+    { operation: 'simulateWithdrawalRejection', handlers: [jsonBody, withdrawalStep('reject')] },
+    { operation: 'simulateWithdrawalSent', handlers: [jsonBody, withdrawalStep('send')] },
+    { operation: 'simulateWithdrawalReturn', handlers: [jsonBody, withdrawalStep('return')] },
+  ]);
 }

@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { INTERNAL_ROUTES, type InternalOperationId } from '@kasa/contracts';
+import { internalAuth } from './http-guards.js';
 
 /** One operation of the gateway's hot calls (its method and path are INTERNAL_ROUTES' in @kasa/contracts) and its handlers in order. */
 export interface InternalRoute {
@@ -16,5 +17,13 @@ export function routerOf(routes: readonly InternalRoute[]): Router {
     else if (method === 'PUT') router.put(path, ...route.handlers);
     else router.post(path, ...route.handlers);
   }
+  return router;
+}
+
+/** {@link routerOf} behind the internal token: every internal route's router (a request without the token is 401). */
+export function internalRouter(token: string, routes: readonly InternalRoute[]): Router {
+  const router = express.Router();
+  router.use(internalAuth(token));
+  router.use(routerOf(routes));
   return router;
 }

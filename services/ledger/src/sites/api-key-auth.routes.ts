@@ -1,8 +1,7 @@
-import express, { type RequestHandler, type Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody } from '@kasa/http';
-import { internalAuth } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { internalRouter } from '../shared/internal-route.js';
 import { resolveApiKey } from './resolve-api-key.use-case.js';
 import type { KasaConfig } from '@kasa/config';
 
@@ -20,8 +19,5 @@ export function apiKeyAuthRoutes(deps: ApiKeyAuthRoutesDeps): Router {
     res.json(principal);
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(routerOf([{ operation: 'resolveApiKey', handlers: [jsonBody, resolve] }]));
-  return router;
+  return internalRouter(deps.config.internalToken, [{ operation: 'resolveApiKey', handlers: [jsonBody, resolve] }]);
 }

@@ -1,8 +1,8 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { AppError, jsonBody, pathParam } from '@kasa/http';
-import { internalAuth, isUuid } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { isUuid } from '../shared/http-guards.js';
+import { internalRouter } from '../shared/internal-route.js';
 import { opsOperation } from '../shared/ops-route.js';
 import { sendTestWebhook } from './test-webhook.use-case.js';
 import type { KasaConfig } from '@kasa/config';
@@ -24,10 +24,7 @@ export function testWebhookRoutes(deps: TestWebhookRoutesDeps): Router {
     res.json(await sendTestWebhook(deps, pathParam(req, 'siteId'), body.type));
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(routerOf([{ operation: 'testWebhook', handlers: [jsonBody, send] }]));
-  return router;
+  return internalRouter(deps.config.internalToken, [{ operation: 'testWebhook', handlers: [jsonBody, send] }]);
 }
 
 /** `POST /ops/v1/sites/:siteId/test-webhook`: the same, for an operator helping a partner (the console's button). */

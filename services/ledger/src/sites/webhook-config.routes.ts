@@ -1,9 +1,8 @@
-import express, { type RequestHandler, type Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { parseRequest } from '@kasa/contracts';
 import { jsonBody, pathParam } from '@kasa/http';
 import { readWebhookConfig, updateWebhookConfig } from './webhook-config.use-case.js';
-import { internalAuth } from '../shared/http-guards.js';
-import { routerOf } from '../shared/internal-route.js';
+import { internalRouter } from '../shared/internal-route.js';
 import type { KasaConfig } from '@kasa/config';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
@@ -35,13 +34,8 @@ export function webhookConfigRoutes(deps: WebhookConfigRoutesDeps): Router {
     res.status(200).json(result);
   };
 
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
-  router.use(
-    routerOf([
-      { operation: 'getWebhookConfig', handlers: [read] },
-      { operation: 'putWebhookConfig', handlers: [jsonBody, update] },
-    ]),
-  );
-  return router;
+  return internalRouter(deps.config.internalToken, [
+    { operation: 'getWebhookConfig', handlers: [read] },
+    { operation: 'putWebhookConfig', handlers: [jsonBody, update] },
+  ]);
 }

@@ -1,8 +1,8 @@
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import { WITHDRAWAL_STATUSES, parseRequest } from '@kasa/contracts';
 import { jsonBody } from '@kasa/http';
 import { internalAuth } from '../shared/http-guards.js';
-import { routerOf, type InternalRoute } from '../shared/internal-route.js';
+import { internalRouter, type InternalRoute } from '../shared/internal-route.js';
 import { knownStatuses } from '../shared/ops-list.use-case.js';
 import { createRecordRoute, findRecordRoute, listRecordsRoute } from '../site-records/site-record.routes.js';
 import { createWithdrawal } from './create-withdrawal.use-case.js';
@@ -20,15 +20,12 @@ export type WithdrawalsRoutesDeps = Parameters<typeof createWithdrawal>[0] & {
 
 /** The partner's withdrawals behind the gateway, at the internal table's paths, scoped by the site id in the path. */
 export function withdrawalRoutes(deps: WithdrawalsRoutesDeps): Router {
-  const router = express.Router();
-  router.use(internalAuth(deps.config.internalToken));
   const list = listRecordsRoute(deps.cursors, 'listWithdrawals', {
     name: 'withdrawals',
     fetch: (siteId, statuses, window) => deps.withdrawals.list(siteId, knownStatuses(statuses, WITHDRAWAL_STATUSES), window),
     toItem: toWithdrawalListItem,
   });
-  router.use(routerOf([...withdrawalHotRoutes(deps), { operation: 'listWithdrawals', handlers: [list] }]));
-  return router;
+  return internalRouter(deps.config.internalToken, [...withdrawalHotRoutes(deps), { operation: 'listWithdrawals', handlers: [list] }]);
 }
 
 /** The create and the lookup: the gateway's hot calls, also on the internal route table (internal-routes.ts). */
