@@ -75,9 +75,9 @@ export interface PreparedOutboxEvent {
  * with its audit entry, shared/writes.repository.ts). The row must be written in that transaction before it commits.
  */
 export async function prepareOutboxEvent(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<PreparedOutboxEvent> {
-  if (!(await siteReceives(tx, event))) throw notSubscribed(event.type);
-  const live = await liveSites(tx, [event.siteId]);
-  return toRow(event, live(event.siteId));
+  const prepared = await prepareEventIfSubscribed(tx, event);
+  if (!prepared) throw notSubscribed(event.type);
+  return prepared;
 }
 
 /** {@link prepareOutboxEvent} for an event that only informs: null, and nothing to write, when the site did not choose its type. */
@@ -105,11 +105,10 @@ export function outboxInsert(rows: readonly Prisma.OutboxEventCreateManyInput[])
  * row waits for a delivery that will never be tried.
  */
 export async function writeEventIfSubscribed(tx: Prisma.TransactionClient, event: NewOutboxEvent): Promise<WrittenOutboxEvent | null> {
-  if (!(await siteReceives(tx, event))) return null;
-  const live = await liveSites(tx, [event.siteId]);
-  const { row, written } = toRow(event, live(event.siteId));
-  await tx.$executeRaw(outboxInsert([row]));
-  return written;
+  const prepared = await prepareEventIfSubscribed(tx, event);
+  if (!prepared) return null;
+  await tx.$executeRaw(outboxInsert([prepared.row]));
+  return prepared.written;
 }
 
 /** Of `siteIds`, those that receive `type` (all of them for a type always sent); one query for a batch. */
