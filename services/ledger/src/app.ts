@@ -19,11 +19,10 @@ import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
 import { internalRouteTable } from './internal-routes.js';
-import { bankTransferOpsRoutes } from './bank-transfers/bank-transfers-ops.routes.js';
+import { RECORD_KINDS } from './record-kinds.js';
 import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
 import { reconciliationOpsRoutes } from './reconciliation/reconciliation-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
-import { depositOpsRoutes } from './deposits/deposits-ops.routes.js';
 import { erasureOpsRoutes } from './erasure/erasure-ops.routes.js';
 import { depositHotRoutes, depositRoutes } from './deposits/deposits.routes.js';
 import { eventOpsRoutes } from './events/events-ops.routes.js';
@@ -36,7 +35,6 @@ import { auditOpsRoutes } from './operators/audit-ops.routes.js';
 import { sealsOpsRoutes } from './history/seals-ops.routes.js';
 import { searchOpsRoutes } from './search/search-ops.routes.js';
 import { deskOpsRoutes } from './desk/desk-ops.routes.js';
-import { senderReturnOpsRoutes } from './returns/sender-returns-ops.routes.js';
 import { payoutOpsRoutes } from './payouts/payouts-ops.routes.js';
 import { riskOpsRoutes } from './risk/risk-ops.routes.js';
 import { screeningOpsRoutes } from './screening/screening-ops.routes.js';
@@ -50,7 +48,6 @@ import { apiKeyAuthRoutes } from './sites/api-key-auth.routes.js';
 import { siteOpsRoutes } from './sites/sites-ops.routes.js';
 import { webhookConfigRoutes } from './sites/webhook-config.routes.js';
 import { testWebhookOpsRoutes, testWebhookRoutes } from './sites/test-webhook.routes.js';
-import { withdrawalOpsRoutes } from './withdrawals/withdrawals-ops.routes.js';
 import { withdrawalHotRoutes, withdrawalRoutes } from './withdrawals/withdrawals.routes.js';
 
 /** The ledger's HTTP app: internal API for the gateway, ops API for operators, health and metrics. */
@@ -117,9 +114,8 @@ export function createApp(deps: LedgerDeps): Express {
     '/ops/v1',
     opsOperatorRoutes(deps),
     secondFactorOpsRoutes(deps),
-    depositOpsRoutes(deps),
-    withdrawalOpsRoutes(deps),
-    bankTransferOpsRoutes(deps),
+    // The reviewed records' routers, one per kind (record-kinds.ts).
+    ...RECORD_KINDS.map((kind) => kind.opsRoutes(deps)),
     statementOpsRoutes(deps),
     reconciliationOpsRoutes(deps),
     journalOpsRoutes(deps),
@@ -127,7 +123,6 @@ export function createApp(deps: LedgerDeps): Express {
     sealsOpsRoutes(deps),
     searchOpsRoutes(deps),
     deskOpsRoutes(deps),
-    senderReturnOpsRoutes(deps),
     payoutOpsRoutes(deps),
     eventOpsRoutes(deps),
     testWebhookOpsRoutes(deps),

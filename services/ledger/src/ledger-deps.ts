@@ -1,4 +1,5 @@
 import { PayoutBatchRepository } from './payouts/payout-batch.repository.js';
+import { recordKindsOwnedBySites } from './record-kinds.js';
 import { hkdfSync } from 'node:crypto';
 import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
@@ -169,19 +170,15 @@ export const PRIMARY_POOL_MAX = 20;
 
 /**
  * Each kind of record a site owns, by the path parameter that names it, its 404 detail and its repository's answer to
- * "which site?", for the operator-scope guard. `repos` is read only when a lookup runs, so the list is built with the
- * deps it belongs to (and a test can build it without them).
+ * "which site?", for the operator-scope guard: sites, API keys and events here, the reviewed records from their kinds
+ * (record-kinds.ts). `repos` is read only when a lookup runs, so the list is built with the deps it belongs to (and a
+ * test can build it without them).
  */
-export function siteOwnedRecordsOf(
-  repos: () => Pick<LedgerDeps, 'sites' | 'apiKeys' | 'depositReview' | 'withdrawalReview' | 'bankTransfers' | 'senderReturns' | 'events'>,
-): SiteOwnedRecord[] {
+export function siteOwnedRecordsOf(repos: () => LedgerDeps): SiteOwnedRecord[] {
   return [
     { param: 'siteId', notFound: 'No site with this id.', siteOf: (id) => repos().sites.siteOfRecord(id) },
     { param: 'apiKeyId', notFound: 'No API key with this id.', siteOf: (id) => repos().apiKeys.siteOfRecord(id) },
-    { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (id) => repos().depositReview.siteOfRecord(id) },
-    { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (id) => repos().withdrawalReview.siteOfRecord(id) },
-    { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (id) => repos().bankTransfers.siteOfRecord(id) },
-    { param: 'returnId', notFound: 'No return with this id.', siteOf: (id) => repos().senderReturns.siteOfRecord(id) },
+    ...recordKindsOwnedBySites(repos),
     { param: 'eventId', notFound: 'No event with this id.', siteOf: (id) => repos().events.siteOfRecord(id) },
   ];
 }

@@ -19,6 +19,7 @@ import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { ensureInScope, scopeOf } from '../shared/site-scope.js';
 import type { BankTransferRepository } from './bank-transfer.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
+import type { RecordKind } from '../review/record-kind.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
 export type BankTransfersOpsRoutesDeps = Parameters<typeof recordBankTransfer>[0] &
@@ -112,3 +113,10 @@ export function bankTransferOpsRoutes(deps: BankTransfersOpsRoutesDeps): Router 
 
   return router;
 }
+
+/** Bank transfers as a reviewed record kind, listed in record-kinds.ts. */
+export const bankTransferKind: RecordKind<BankTransfersOpsRoutesDeps> = {
+  folder: 'bank-transfers',
+  opsRoutes: bankTransferOpsRoutes,
+  scope: { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (deps, id) => deps.bankTransfers.siteOfRecord(id) },
+};

@@ -13,6 +13,7 @@ import { inScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository } from '../operators/site-scope.repository.js';
 import type { PrismaClient } from '@kasa/db';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
+import type { RecordKind } from '../review/record-kind.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
 export type DepositsOpsRoutesDeps = Parameters<typeof opsListRoute>[0] &
@@ -111,3 +112,10 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
 
   return router;
 }
+
+/** Deposit intents as a reviewed record kind, listed in record-kinds.ts. */
+export const depositKind: RecordKind<DepositsOpsRoutesDeps> = {
+  folder: 'deposits',
+  opsRoutes: depositOpsRoutes,
+  scope: { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (deps, id) => deps.depositReview.siteOfRecord(id) },
+};

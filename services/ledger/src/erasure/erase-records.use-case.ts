@@ -2,7 +2,7 @@ import type { KasaConfig } from '@kasa/config';
 import type { LegalHold, Prisma, PrismaClient } from '@kasa/db';
 import type { Clock } from '../shared/clock.js';
 import type { ErasureRepository, UserRecord } from './erasure.repository.js';
-import { RECORD_KINDS, retentionEnd, type DestructionCause, type Hold, type RecordKind } from './retention.js';
+import { PERSONAL_RECORD_KINDS, retentionEnd, type DestructionCause, type Hold, type PersonalRecordKind } from './retention.js';
 
 export interface ErasureDeps {
   db: PrismaClient;
@@ -12,7 +12,7 @@ export interface ErasureDeps {
 }
 
 /** A record still held, and by what. */
-export type WaitingRecord = { recordType: RecordKind; recordId: string } & Hold;
+export type WaitingRecord = { recordType: PersonalRecordKind; recordId: string } & Hold;
 
 export interface ErasurePass {
   anonymised: number;
@@ -72,7 +72,7 @@ async function anonymiseFree(
   const now = deps.clock.now();
   const userHold = holds.find((h) => h.externalUserId !== null);
   const recordHolds = new Map(holds.filter((h) => h.recordId !== null).map((h) => [`${h.recordType}:${h.recordId}`, h]));
-  const free = new Map<RecordKind, string[]>();
+  const free = new Map<PersonalRecordKind, string[]>();
   const waiting: WaitingRecord[] = [];
   for (const record of records) {
     if (record.logged) continue;
@@ -105,7 +105,8 @@ function holdOf(
     (record.parentKind ? recordHolds.get(`${record.parentKind}:${record.parentId}`) : undefined);
   if (legal) return { hold: 'legal_hold', legalHoldId: legal.id, holdEndsAt: null };
   const retentionClass =
-    RECORD_KINDS[record.kind].retentionClass ?? (record.parentKind ? RECORD_KINDS[record.parentKind].retentionClass : null);
+    PERSONAL_RECORD_KINDS[record.kind].retentionClass ??
+    (record.parentKind ? PERSONAL_RECORD_KINDS[record.parentKind].retentionClass : null);
   if (retentionClass === null) return null;
   const ends = retentionEnd(retentionFrom, years[retentionClass]);
   return now < ends ? { hold: 'retention', holdEndsAt: ends.toISOString() } : null;

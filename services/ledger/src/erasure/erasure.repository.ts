@@ -1,15 +1,15 @@
 import { Prisma, type ErasureRequest, type LegalHold, type PrismaClient } from '@kasa/db';
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
-import { ERASED, scrubJson, type DestructionCause, type RecordKind } from './retention.js';
+import { ERASED, scrubJson, type DestructionCause, type PersonalRecordKind } from './retention.js';
 
 type Tx = Prisma.TransactionClient;
 type Db = PrismaClient | Tx;
 
 /** A record of an end user, with the record it follows for holds and retention (a payout line its withdrawal). */
 export interface UserRecord {
-  kind: RecordKind;
+  kind: PersonalRecordKind;
   id: string;
-  parentKind: RecordKind | null;
+  parentKind: PersonalRecordKind | null;
   parentId: string | null;
   /** Already anonymised (a destruction-log row names it). */
   logged: boolean;
@@ -25,7 +25,7 @@ export interface DestructionEntry {
 }
 
 /** The columns each kind has replaced (destruction_log.fields), in the order its UPDATE below writes them. */
-export const ERASED_FIELDS: Record<RecordKind, string[]> = {
+export const ERASED_FIELDS: Record<PersonalRecordKind, string[]> = {
   deposit: ['external_user_label', 'return_url', 'rejected_reason', 'remainder_set_aside_reason'],
   withdrawal: ['external_user_label', 'target_iban', 'target_holder_name', 'rejected_reason', 'returned_reason'],
   bank_transfer: ['sender_name', 'sender_iban', 'description', 'set_aside_reason'],
@@ -40,7 +40,7 @@ export const ERASED_FIELDS: Record<RecordKind, string[]> = {
 
 const E = ERASED;
 /** Each kind's UPDATE of the rows `ids` that no destruction-log row names yet, answering the ids it changed. */
-const UPDATES: Partial<Record<RecordKind, (ids: string[]) => Prisma.Sql>> = {
+const UPDATES: Partial<Record<PersonalRecordKind, (ids: string[]) => Prisma.Sql>> = {
   deposit: (ids) => Prisma.sql`
     UPDATE deposit_intents SET external_user_label = NULL, return_url = NULL,
       rejected_reason = CASE WHEN rejected_reason IS NULL THEN NULL ELSE ${E} END,
@@ -192,7 +192,7 @@ export class ErasureRepository {
    * caller's transaction; answers how many it anonymised. A record anonymised before is left as it is and not logged twice
    * (the log's unique (record_type, record_id) makes that so even for two passes that raced past their locks).
    */
-  async anonymise(tx: Tx, kind: RecordKind, ids: readonly string[], entry: DestructionEntry): Promise<number> {
+  async anonymise(tx: Tx, kind: PersonalRecordKind, ids: readonly string[], entry: DestructionEntry): Promise<number> {
     if (ids.length === 0) return 0;
     const fresh = await tx.$queryRaw<Array<{ id: string }>>`
       INSERT INTO destruction_log (id, record_type, record_id, site_id, fields, cause, erasure_request_id, actor, destroyed_at)
@@ -397,7 +397,7 @@ export class ErasureRepository {
     return db.legalHold.findUnique({ where: { id } });
   }
 
-  async recordSite(db: Db, kind: RecordKind, id: string): Promise<{ found: boolean; siteId: string | null }> {
+  async recordSite(db: Db, kind: PersonalRecordKind, id: string): Promise<{ found: boolean; siteId: string | null }> {
     const [row] = await db.$queryRaw<Array<{ siteId: string | null }>>`
       SELECT site_id::text AS "siteId" FROM deposit_intents WHERE ${kind} = 'deposit' AND id = ${id}::uuid
       UNION ALL SELECT site_id::text FROM withdrawals WHERE ${kind} = 'withdrawal' AND id = ${id}::uuid

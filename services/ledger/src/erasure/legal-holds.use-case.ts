@@ -1,3 +1,4 @@
+import type { OpsInput } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import type { LegalHold } from '@kasa/db';
 import { writeAudit } from '../shared/audit.repository.js';
@@ -5,11 +6,16 @@ import type { OperatorRequest } from '../shared/request-context.js';
 import { actorOf } from '../shared/operator-principal.js';
 import { ensureInScope } from '../shared/site-scope.js';
 import type { ErasureDeps } from './erase-records.use-case.js';
-import type { RecordKind } from './retention.js';
+import type { PersonalRecordKind } from './retention.js';
 
 /** What an explicit hold may name: a user of a site, or one of these records (its dependants follow it). */
 export type HoldTarget = { siteId: string; externalUserId: string } | { recordType: HeldRecordKind; recordId: string };
-export type HeldRecordKind = Extract<RecordKind, 'deposit' | 'withdrawal' | 'bank_transfer' | 'sender_return'>;
+/**
+ * The record types a hold may name: the contract's (`placeLegalHold`'s `recordType`), which must all be kinds of
+ * personal record (retention.ts), or this is `never` and the hold does not compile.
+ */
+type ContractedRecordType = NonNullable<OpsInput<'placeLegalHold'>['body']['recordType']>;
+export type HeldRecordKind = [ContractedRecordType] extends [PersonalRecordKind] ? ContractedRecordType : never;
 
 /**
  * Places a legal hold (an ADMIN, with a reason): the records it names are kept past their retention, and an erasure leaves

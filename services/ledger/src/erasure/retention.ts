@@ -11,7 +11,7 @@ export const ERASED = '[erased]';
 
 export type RetentionClass = keyof RetentionYears;
 
-export const RECORD_KINDS = {
+export const PERSONAL_RECORD_KINDS = {
   deposit: { retentionClass: 'deposits' },
   withdrawal: { retentionClass: 'withdrawals' },
   bank_transfer: { retentionClass: 'bankTransfers' },
@@ -32,9 +32,7 @@ export const RECORD_KINDS = {
   audit_entry: { retentionClass: 'audit' },
 } as const satisfies Record<string, { retentionClass: RetentionClass | null }>;
 
-export type RecordKind = keyof typeof RECORD_KINDS;
-
-export const RECORD_KIND_NAMES = Object.keys(RECORD_KINDS) as RecordKind[];
+export type PersonalRecordKind = keyof typeof PERSONAL_RECORD_KINDS;
 
 /** Why a record was anonymised (destruction_log.cause). */
 export type DestructionCause = 'erasure_request' | 'retention_expired';

@@ -14,6 +14,7 @@ import {
 import { toOpsSenderReturn } from './sender-return.views.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import type { SenderReturnRepository } from './sender-return.repository.js';
+import type { RecordKind } from '../review/record-kind.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
 export type SenderReturnsOpsRoutesDeps = Parameters<typeof requestSenderReturn>[0] &
@@ -80,3 +81,10 @@ export function senderReturnOpsRoutes(deps: SenderReturnsOpsRoutesDeps): Router 
 
   return router;
 }
+
+/** Returns to senders as a reviewed record kind, listed in record-kinds.ts. */
+export const senderReturnKind: RecordKind<SenderReturnsOpsRoutesDeps> = {
+  folder: 'returns',
+  opsRoutes: senderReturnOpsRoutes,
+  scope: { param: 'returnId', notFound: 'No return with this id.', siteOf: (deps, id) => deps.senderReturns.siteOfRecord(id) },
+};

@@ -11,6 +11,7 @@ import { toOpsWithdrawal } from './withdrawal.views.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
+import type { RecordKind } from '../review/record-kind.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
 export type WithdrawalsOpsRoutesDeps = Parameters<typeof opsListRoute>[0] &
@@ -74,3 +75,10 @@ export function withdrawalOpsRoutes(deps: WithdrawalsOpsRoutesDeps): Router {
 
   return router;
 }
+
+/** Withdrawals as a reviewed record kind, listed in record-kinds.ts. */
+export const withdrawalKind: RecordKind<WithdrawalsOpsRoutesDeps> = {
+  folder: 'withdrawals',
+  opsRoutes: withdrawalOpsRoutes,
+  scope: { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (deps, id) => deps.withdrawalReview.siteOfRecord(id) },
+};
