@@ -63,8 +63,36 @@ export function statementDay(
   if (from !== undefined || to !== undefined) {
     return from?.slice(0, 10) === to?.slice(0, 10) && from !== undefined ? { day: from.slice(0, 10), where: `${where}/FrToDt` } : undefined;
   }
-  const dayOf = (balance: Balance) => (textAt(balance.bal, 'Dt/Dt') ?? textAt(balance.bal, 'Dt/DtTm'))?.slice(0, 10);
   const day = dayOf(closing);
   if (opening.code === 'PRCD' || day === undefined || dayOf(opening) !== day) return undefined;
   return { day, where: `${closing.where}/Dt` };
+}
+
+/** The day a balance is dated, as written (`2024-03-07`); undefined when it gives none. */
+function dayOf(balance: Balance): string | undefined {
+  return (textAt(balance.bal, 'Dt/Dt') ?? textAt(balance.bal, 'Dt/DtTm'))?.slice(0, 10);
+}
+
+/**
+ * Refuses a statement with booked entries (`booked`) that does not open at the opening of the day they are booked on:
+ * camt.052's check (`CamtMessage.fromDayOpening`, camt053.parser.ts). The ledger numbers the lines sharing reference,
+ * direction, amount and day within one file, so two files give a line the same key only when both hold every line of
+ * the day from its opening. `OPBD` opens there, and so does a `PRCD` dated before the first booking day (the previous
+ * day's close); an interim `ITBD` or a `PRCD` of that day (an earlier report's close) opens after lines another report
+ * carried, and the balance check would still pass on the lines since.
+ */
+export function checkOpensDay(opening: Balance, booked: readonly XmlElement[]): void {
+  const bookingDays = booked.flatMap((ntry) => (textAt(ntry, 'BookgDt/Dt') ?? textAt(ntry, 'BookgDt/DtTm'))?.slice(0, 10) ?? []);
+  const first = bookingDays.sort()[0];
+  const dated = dayOf(opening);
+  if (booked.length === 0 || opening.code === 'OPBD') return;
+  if (opening.code === 'PRCD' && dated !== undefined && first !== undefined && dated < first) return;
+  const day =
+    first === undefined ? 'the day its entries are booked on (they give no BookgDt)' : `${first}, the first day its entries are booked on`;
+  throw new StatementError(
+    `opens at ${opening.code ?? 'a balance'} ${dated ?? 'without a date'}, not at the opening of ${day}: a report that ` +
+      `starts after the day's opening carries only the lines since an earlier report, which could not be told from ` +
+      `lines already imported; import a report that opens at the day's opening balance (OPBD), or the day's camt.053`,
+    opening.where,
+  );
 }

@@ -1,4 +1,4 @@
-import { readBalance, statementBalances, statementDay } from './camt053-balances.js';
+import { checkOpensDay, readBalance, statementBalances, statementDay } from './camt053-balances.js';
 import { readEntry } from './camt053-entry.js';
 import { currencyOf, required } from './camt053-fields.js';
 import { parseIsoDate } from './dates.js';
@@ -28,6 +28,12 @@ export interface CamtMessage {
   readonly statement: string;
   /** The statement's id, from its element and the message's group header (`GrpHdr`), at `where`. */
   readonly idOf: (statement: XmlElement, header: XmlElement | undefined, where: string) => string;
+  /**
+   * Whether a statement with booked entries must open at the opening of their day (camt053-balances.ts,
+   * `checkOpensDay`): set for camt.052, as some banks' reports carry only the lines since the previous report. A
+   * camt.053 statement is read whatever its opening balance, as before.
+   */
+  readonly fromDayOpening?: boolean;
 }
 
 /** ISO 20022 BankToCustomerStatement: a statement's id is its `Stmt/Id`. */
@@ -86,7 +92,10 @@ function readStatement(stmt: XmlElement, where: string, message: CamtMessage, he
   const currency = textAt(stmt, 'Acct/Ccy') ?? currencyOf(closing.bal, closing.where);
 
   const day = statementDay(stmt, where, opening, closing);
-  const lines = all(stmt, 'Ntry').flatMap((ntry, index) => readEntry(ntry, `${where}/Ntry[${index + 1}]`, day));
+  const entries = all(stmt, 'Ntry').map((ntry, index) => ({ ntry, lines: readEntry(ntry, `${where}/Ntry[${index + 1}]`, day) }));
+  const lines = entries.flatMap((entry) => entry.lines);
+  const booked = entries.flatMap((entry) => (entry.lines.length > 0 ? [entry.ntry] : []));
+  if (message.fromDayOpening) checkOpensDay(opening, booked);
   const from = textAt(stmt, 'FrToDt/FrDtTm');
   const to = textAt(stmt, 'FrToDt/ToDtTm');
   return {

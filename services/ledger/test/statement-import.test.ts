@@ -1,8 +1,9 @@
 /**
  * Importing a receiving account's bank statement over the real ops API: every format of the package's samples
  * (templated onto the test's own account and deposits) with every field landing on the transfer; the refusals
- * (another account, another currency, balances that do not add up, a malformed file) answering 4xx with nothing
- * created; and the same file twice, in turn and at the same moment, creating one set of transfers and events.
+ * (another account, another currency, balances that do not add up, a malformed file, a camt.052 report opening after
+ * the day's opening) answering 4xx with nothing created; and the same file twice, in turn and at the same moment,
+ * creating one set of transfers and events.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
@@ -46,6 +47,13 @@ async function importFile(accountId: string, body: string | Buffer, contentType:
   });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
+
+/** A camt.052 sample (hbci4java's, origin in its comment) moved onto `iban` and into lira. */
+const camt052InLira = (name: string, iban: string) =>
+  sample(name)
+    .replaceAll('DE12345678901234567890', iban)
+    .replaceAll('Ccy="EUR"', 'Ccy="TRY"')
+    .replaceAll('<Ccy>EUR</Ccy>', '<Ccy>TRY</Ccy>');
 
 const transfersOf = (receivingAccountId: string) =>
   setup.h.ledger.deps.db.bankTransfer.findMany({ where: { receivingAccountId }, orderBy: { bankTxId: 'asc' } });
@@ -170,13 +178,9 @@ describe('importing a statement', () => {
     const { h, site } = setup;
     const account = await newAccount();
     const deposit = await h.createDeposit(site, 1000);
-    // hbci4java's report (packages/statements/test/samples, origin in its comment): its placeholder IBAN, EUR and the
-    // first line's remittance text replaced by the test's account, lira and deposit.
-    const file = sample('camt052-v02-hbci4java.xml')
-      .replaceAll('DE12345678901234567890', account.iban)
-      .replaceAll('Ccy="EUR"', 'Ccy="TRY"')
-      .replaceAll('<Ccy>EUR</Ccy>', '<Ccy>TRY</Ccy>')
-      .replace('Verwendungszweck 1', deposit.referenceNo);
+    // hbci4java's report: its placeholder IBAN, EUR and the first line's remittance text replaced by the test's
+    // account, lira and deposit.
+    const file = camt052InLira('camt052-v02-hbci4java.xml', account.iban).replace('Verwendungszweck 1', deposit.referenceNo);
 
     const imported = await importFile(account.id, file, 'application/xml');
     expect(imported.status).toBe(201);
@@ -285,6 +289,33 @@ describe('refusing a statement', () => {
     expect(await transfersOf(account.id)).toEqual([]);
     expect(await setup.h.ledger.deps.db.bankStatement.count({ where: { receivingAccountId: account.id } })).toBe(0);
     expect(await importAudits(account.id)).toEqual([]);
+  });
+
+  it("refuses a camt.052 report that opens after the day's opening, which could hide a line behind an earlier one's key", async () => {
+    const { h } = setup;
+    const account = await newAccount();
+    // The day's first report: PRCD 100.00 of the day before, two credits of 10.00 and 0.50 without a bank reference.
+    const first = camt052InLira('camt052-v02-hbci4java.xml', account.iban);
+    expect((await importFile(account.id, first, 'application/xml')).status).toBe(201);
+    // A later report carrying only the lines since: opening at the first one's close (PRCD 110.50 of the same day) with
+    // another payer's 10.00 without a reference, which adds up and would take the key NONREF|C|1000|2018-07-20|1 of the
+    // first report's 10.00, to be counted as already imported.
+    const delta = first
+      .replaceAll('2018-07-23T12:43:32+01:00', '2018-07-23T15:00:00+01:00')
+      .replace('<Amt Ccy="TRY">110.50</Amt>', '<Amt Ccy="TRY">120.50</Amt>')
+      .replace('<Amt Ccy="TRY">100.00</Amt>', '<Amt Ccy="TRY">110.50</Amt>')
+      .replace('<Dt>2018-07-19</Dt>', '<Dt>2018-07-20</Dt>')
+      .replace(/<Ntry>\s*<Amt Ccy="TRY">0\.50<\/Amt>[\s\S]*?<\/Ntry>/, '')
+      .replace('Max Mustermann', 'Erika Zahler');
+    const before = { transfers: (await transfersOf(account.id)).length, audits: (await importAudits(account.id)).length };
+
+    const imported = await importFile(account.id, delta, 'application/xml');
+    expect(imported.status).toBe(400);
+    expect(imported.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'Rpt[1]/Bal[1]' }] });
+    expect(imported.body.detail).toMatch(/opens at PRCD 2018-07-20, not at the opening of 2018-07-20.*the day's camt\.053$/);
+    expect(before).toEqual({ transfers: 2, audits: 1 });
+    expect({ transfers: (await transfersOf(account.id)).length, audits: (await importAudits(account.id)).length }).toEqual(before);
+    expect(await h.ledger.deps.db.bankStatement.count({ where: { receivingAccountId: account.id } })).toBe(1);
   });
 
   it('names the place of a malformed file in the field errors', async () => {

@@ -26,12 +26,15 @@ const CAMT_052: CamtMessage = {
     const created = textAt(rpt, 'CreDtTm') ?? textAt(header, 'CreDtTm');
     return created === undefined ? id : `${id}/${created}`;
   },
+  fromDayOpening: true,
 };
 
 /**
  * ISO 20022 BankToCustomerAccountReport (camt.052.001.02 to .13), the intraday or interim report: read as camt.053
  * is, so a report without booked opening and closing balances (only available ones such as `OPAV`/`CLAV`, or one
- * interim `ITBD`) is refused as a statement without them is: its lines would have nothing to be checked against.
+ * interim `ITBD`) is refused as a statement without them is: its lines would have nothing to be checked against. A
+ * report with booked lines must also open at their day's opening (`OPBD`, or a `PRCD` of an earlier day): one that
+ * opens later carries only the lines since an earlier report, whose keys the ledger could not tell from that report's.
  */
 export const camt052Format = {
   name: 'camt.052',
