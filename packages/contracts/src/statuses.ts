@@ -2,15 +2,6 @@ import { EVENT_TYPES } from './event-types.js';
 
 export const DEPOSIT_STATUSES = ['RESERVED', 'PENDING_REVIEW', 'APPROVED', 'REJECTED', 'AUTO_CANCELLED', 'LATE_ARRIVAL'] as const;
 export const WITHDRAWAL_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED', 'RETURNED'] as const;
-export const BANK_TRANSFER_STATUSES = [
-  'MATCHED',
-  'UNMATCHED',
-  'ASSIGNED',
-  'SET_ASIDE',
-  'RETURNING',
-  'RETURNED',
-  'PAYOUT_RETURNED',
-] as const;
 /** Why a transfer is thought to pay a deposit (docs/operations.md, Matching reasons; the ledger's bank-transfers/matching.ts). */
 export const MATCH_REASONS = [
   'reference_exact',
@@ -24,7 +15,6 @@ export const MATCH_REASONS = [
   'split',
   'top_up',
 ] as const;
-export const SENDER_RETURN_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SENT', 'REJECTED'] as const;
 // The event types are declared once, with what each means, in event-types.ts.
 export { ALWAYS_SENT_EVENT_TYPES, EVENT_TYPES, OPT_IN_EVENT_TYPES, type EventType, type OptInEventType } from './event-types.js';
 /** What a test webhook (`POST /test/webhooks`) may send: a sample of any event type, or `ping`. */
@@ -42,10 +32,6 @@ export const USER_REJECTION_REASONS = [
   'REFERENCE_MISSING',
 ] as const;
 export type UserRejectionReason = (typeof USER_REJECTION_REASONS)[number];
-
-/** What happens to money a partial approval does not credit (docs/operations.md, Queue: deposits to review). */
-export const REMAINDER_ACTIONS = ['return', 'set_aside'] as const;
-export type RemainderAction = (typeof REMAINDER_ACTIONS)[number];
 
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];

@@ -1,36 +1,12 @@
 /**
  * JSON Schemas of what the ops API (`/ops/v1` on the ledger) answers with: the ops OpenAPI document shows
  * them, ../response-types.ts derives the TypeScript types from them, and test/contract validates real ledger
- * answers against them.
+ * answers against them. Each reviewed record kind's views are declared in its module (../ops-records/).
  */
 import { STATEMENT_FORMAT_NAMES } from '../generated/statement-formats.js';
-import { BANK_TRANSFER_STATUSES, MATCH_REASONS, REMAINDER_ACTIONS, SENDER_RETURN_STATUSES, USER_REJECTION_REASONS } from '../statuses.js';
-import {
-  depositIntentListItemSchema,
-  eventSchema,
-  eventWithAttemptsSchema,
-  listResponseSchema,
-  withdrawalListItemSchema,
-} from './responses.js';
-
-const timestamp = { type: 'string', format: 'date-time' } as const;
-const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
-const amount = { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'Minor units (kurus), as a string.' } as const;
-const uuid = { type: 'string', format: 'uuid' } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-
-// Generic and `as const`, so FromSchema (./ops-types.ts) reads each schema's literal id, keys and `required`.
-function object<const Id extends string, const P extends Record<string, unknown>>(id: Id, properties: P, description?: string) {
-  return {
-    $id: id,
-    type: 'object',
-    additionalProperties: false,
-    // Every property is required: Object.keys lists exactly the keys of P.
-    required: Object.keys(properties) as Array<keyof P & string>,
-    properties,
-    ...(description ? { description } : {}),
-  } as const;
-}
+import { OPS_RECORD_RESPONSE_SCHEMAS } from '../ops-records/index.js';
+import { amount, nullableString, nullableTimestamp, object, timestamp, uuid } from './ops-response-common.js';
+import { eventSchema, eventWithAttemptsSchema, listResponseSchema } from './responses.js';
 
 /** `{data: [...]}` without paging: the short lists (operators, tokens, keys, accounts, balances). */
 function dataOf<const Id extends string, const Item extends string>(id: Id, item: Item) {
@@ -59,162 +35,6 @@ const tokenProperties = {
   createdAt: timestamp,
   expiresAt: nullableTimestamp,
   revokedAt: nullableTimestamp,
-} as const;
-
-const intentProperties = {
-  ...depositIntentListItemSchema.properties,
-  siteId: uuid,
-  externalUserId: { type: 'string' },
-  externalUserLabel: nullableString,
-  receivedAmount: { type: ['string', 'null'], pattern: '^(0|[1-9][0-9]*)$' },
-  expiresAt: timestamp,
-  cancelledAt: nullableTimestamp,
-  rejectedUserReason: {
-    type: ['string', 'null'],
-    enum: [...USER_REJECTION_REASONS, null],
-    description: "What the end user's hosted page was told about a rejection; null: the general text, or not rejected.",
-  },
-  userConfirmedAt: { ...nullableTimestamp, description: 'When the end user pressed "I have sent the transfer" on the hosted page.' },
-  awaitingReviewSince: { ...nullableTimestamp, description: 'When its money put it in the review queue (the waiting time starts).' },
-  waitingForRestSince: {
-    ...nullableTimestamp,
-    description:
-      'When an operator chose to wait for the rest of a short payment: the intent is out of the review queue until more money arrives (null: not waiting).',
-  },
-  senderNameMismatch: {
-    type: ['array', 'null'],
-    items: { type: 'string' },
-    description:
-      "In lists, search and the detail: the transfers' sender names that do not resemble the user's label (empty: all do; " +
-      'null: nothing to compare, no label or no transfer). A hint to check before approving.',
-  },
-  senderNames: {
-    type: 'array',
-    items: { type: 'string' },
-    description: 'In lists, search and the detail: the different sender names of the bank transfers credited to the intent.',
-  },
-  transferCount: {
-    type: 'integer',
-    minimum: 0,
-    description: 'In lists, search and the detail: how many bank transfers paid the intent.',
-  },
-} as const;
-
-const READ_WITH_TRANSFERS: readonly string[] = ['senderNameMismatch', 'senderNames', 'transferCount'];
-type ReadWithTransfers = 'senderNameMismatch' | 'senderNames' | 'transferCount';
-
-/** An intent object whose sender names and transfer count are there only where the transfers were read (lists, search, detail). */
-function intentObject<const Id extends string, const P extends Record<string, unknown>>(id: Id, properties: P) {
-  const schema = object(id, properties);
-  return {
-    ...schema,
-    required: schema.required.filter((key): key is Exclude<keyof P & string, ReadWithTransfers> => !READ_WITH_TRANSFERS.includes(key)),
-  };
-}
-
-/** Four-eyes (docs/operations.md): how many approvals a payout needs and the ones given (while in review: the standing ones). */
-const approvals = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['required', 'given'],
-  description:
-    "Four-eyes: `required` is 2 above the payout's dual-approval threshold. While in review, `given` lists the standing approvals (each expires at `expiresAt`); once decided, every approval it was given.",
-  properties: {
-    required: { type: 'integer', enum: [1, 2] },
-    given: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['operatorId', 'email', 'at', 'expiresAt'],
-        properties: { operatorId: { type: 'string' }, email: nullableString, at: timestamp, expiresAt: nullableTimestamp },
-      },
-    },
-  },
-} as const;
-
-const withdrawalProperties = {
-  ...withdrawalListItemSchema.properties,
-  siteId: uuid,
-  externalUserId: { type: 'string' },
-  externalUserLabel: nullableString,
-  targetIban: { type: 'string', pattern: '^TR[0-9]{24}$' },
-  targetHolderName: { type: 'string' },
-  approvedAt: nullableTimestamp,
-  sentBankTxId: nullableString,
-  returnedAt: nullableTimestamp,
-  returnedReason: nullableString,
-  approvals,
-} as const;
-
-const bankTransferProperties = {
-  bankTransferId: uuid,
-  bankTxId: { type: 'string' },
-  status: { type: 'string', enum: [...BANK_TRANSFER_STATUSES] },
-  amount,
-  currency: { type: 'string', enum: ['TRY'] },
-  senderName: { type: 'string' },
-  senderIban: { type: 'string' },
-  description: { type: 'string' },
-  purpose: {
-    type: ['string', 'null'],
-    description:
-      "The transfer's declared purpose when the bank file carries one (ISO 20022 ExternalPurpose1Code such as `SALA`, or the bank's own code; docs/statements.md).",
-  },
-  receivedAt: timestamp,
-  receivedTimeKnown: {
-    type: 'boolean',
-    description: 'False when the bank gave the booking date alone (MT940): `receivedAt` is then midnight UTC of that day.',
-  },
-  receivingAccountId: {
-    type: ['string', 'null'],
-    format: 'uuid',
-    description: 'The account the money arrived on; null: recorded by hand before hand entries named their account, or simulated.',
-  },
-  handEntry: {
-    type: 'boolean',
-    description: "Recorded by an operator (POST /bank-transfers) rather than delivered by the bank: the bank's own line confirms it later.",
-  },
-  bankConfirmedAt: {
-    ...nullableTimestamp,
-    description: "A hand entry's: when the bank's own line (connector or statement) confirmed it, agreeing in amount and day.",
-  },
-  bankLineDifference: {
-    oneOf: [
-      { type: 'null' },
-      {
-        type: 'object',
-        additionalProperties: false,
-        required: ['bankLineKey', 'bankAmount', 'handAmount', 'bankBookedAt', 'handReceivedAt', 'statementId', 'detectedAt'],
-        properties: {
-          bankLineKey: { type: 'string', description: "The bank line's identity on the account (docs/statements.md)." },
-          bankAmount: amount,
-          handAmount: amount,
-          bankBookedAt: timestamp,
-          handReceivedAt: timestamp,
-          statementId: {
-            type: ['string', 'null'],
-            format: 'uuid',
-            description: 'The statement that carried the line; null: the connector.',
-          },
-          detectedAt: timestamp,
-        },
-      },
-    ],
-    description:
-      "A hand entry's: the bank's own line disagreed with it (amount, or booking day by more than one). Nothing was credited a second time; an operator looks at it.",
-  },
-  livemode: { type: 'boolean', description: "False for the sandbox simulator's money (docs/sandbox.md): it only ever pays test deposits." },
-  intentId: { type: ['string', 'null'], format: 'uuid' },
-  unmatchedReason: nullableString,
-  setAsideReason: { ...nullableString, description: 'Why an operator set the transfer aside (status SET_ASIDE).' },
-  setAsideAt: nullableTimestamp,
-  createdAt: timestamp,
-  matchReasons: {
-    type: 'array',
-    items: { type: 'string', enum: [...MATCH_REASONS] },
-    description: 'Why the transfer went to its deposit (docs/operations.md, Matching reasons); empty when it has none.',
-  },
 } as const;
 
 // Journal sums: a balance a correction has overdrawn is negative, so the sign is allowed.
@@ -259,12 +79,6 @@ const siteProperties = {
   },
 } as const;
 
-const eventId = {
-  type: ['string', 'null'],
-  format: 'uuid',
-  description: 'The webhook event this decision emitted; null when none.',
-} as const;
-
 /** The end user an ops event view names: the webhook's data does not carry them. */
 const eventUser = {
   type: ['object', 'null'],
@@ -273,23 +87,6 @@ const eventUser = {
   description:
     'The end user of the deposit or withdrawal the event reports on, as the partner sent them (not in the webhook data); null when the record is not found.',
   properties: { externalUserId: { type: 'string' }, externalUserLabel: nullableString },
-} as const;
-
-/** What became of the money an approval did not credit; null when it credited everything (and for a rejection). */
-const remainderOutcome = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  required: ['action', 'amount', 'reason', 'returnIds'],
-  properties: {
-    action: { type: 'string', enum: [...REMAINDER_ACTIONS] },
-    amount: { ...amount, description: 'What arrived minus what was credited, in minor units.' },
-    reason: { type: 'string' },
-    returnIds: {
-      type: 'array',
-      items: uuid,
-      description: 'The returns to senders asked for (PENDING_REVIEW), latest transfer first; empty when set aside.',
-    },
-  },
 } as const;
 
 /** What a statement import and a connector's batch both count (the document lists them in this order). */
@@ -554,104 +351,8 @@ export const OPS_RESPONSE_SCHEMAS = {
     createdAt: timestamp,
   }),
   ReceivingAccountList: dataOf('ReceivingAccountList', 'ReceivingAccount'),
-  OpsIntent: intentObject('OpsIntent', intentProperties),
-  OpsIntentList: listResponseSchema('OpsIntentList', { $id: 'OpsIntent' }),
-  OpsIntentDetail: intentObject('OpsIntentDetail', {
-    ...intentProperties,
-    bankTransfers: { type: 'array', items: { $ref: 'OpsBankTransfer' } },
-  }),
-  OpsIntentDecision: intentObject('OpsIntentDecision', { ...intentProperties, eventId, remainder: remainderOutcome }),
-  BulkApproveResult: object(
-    'BulkApproveResult',
-    {
-      results: {
-        type: 'array',
-        description: 'One per intent asked for, in that order: each approved in its own transaction, or why it was not.',
-        items: {
-          oneOf: [
-            object('BulkApproved', { intentId: uuid, ok: { type: 'boolean', const: true }, intent: { $ref: 'OpsIntentDecision' } }),
-            object('BulkApproveFailure', {
-              intentId: uuid,
-              ok: { type: 'boolean', const: false },
-              error: object('BulkApproveError', {
-                reason: {
-                  type: 'string',
-                  description:
-                    "The problem's `reason` when it has one (`not_exact_match`, `invalid_transition`, `step_up_required`...), else its " +
-                    '`error` code (`not_found`, `internal_error`...).',
-                },
-                detail: { type: 'string' },
-              }),
-            }),
-          ],
-        },
-      },
-    },
-    'Every item decided on its own: a failure is reported for that item and the others go on.',
-  ),
-  OpsWithdrawal: object('OpsWithdrawal', withdrawalProperties),
-  OpsWithdrawalList: listResponseSchema('OpsWithdrawalList', { $id: 'OpsWithdrawal' }),
-  OpsWithdrawalDetail: object('OpsWithdrawalDetail', { ...withdrawalProperties, siteBalance: { $ref: 'OpsBalance' } }),
-  OpsWithdrawalDecision: object('OpsWithdrawalDecision', { ...withdrawalProperties, eventId }),
-  OpsBankTransfer: object('OpsBankTransfer', bankTransferProperties),
-  OpsBankTransferDetail: object('OpsBankTransferDetail', {
-    ...bankTransferProperties,
-    suggestions: {
-      type: 'array',
-      description: 'Deposits a near reference in the description names, best first; confirm one by assigning the transfer to it.',
-      items: object('MatchSuggestion', {
-        intentId: uuid,
-        referenceNo: { type: 'string' },
-        confidence: { type: 'integer', minimum: 0, maximum: 100 },
-        reasons: { type: 'array', items: { type: 'string', enum: [...MATCH_REASONS] } },
-      }),
-    },
-    closedIntent: {
-      oneOf: [
-        object(
-          'ClosedIntent',
-          { intentId: uuid, referenceNo: { type: 'string' }, status: { type: 'string', enum: ['APPROVED', 'REJECTED'] }, siteId: uuid },
-          'The decided deposit whose exact reference the description carries (unmatched reason `intent_closed`): an APPROVED one can take the money as a top-up; otherwise return it to the sender.',
-        ),
-        { type: 'null' },
-      ],
-    },
-  }),
-  OpsSenderReturn: object(
-    'OpsSenderReturn',
-    {
-      returnId: uuid,
-      bankTransferId: uuid,
-      status: { type: 'string', enum: [...SENDER_RETURN_STATUSES] },
-      amount,
-      currency: { type: 'string', enum: ['TRY'] },
-      senderName: { type: 'string' },
-      senderIban: { type: 'string', description: 'In full: operators pay the money back to it.' },
-      reason: { type: 'string' },
-      requestedBy: { type: 'string' },
-      createdAt: timestamp,
-      approvedAt: nullableTimestamp,
-      sentAt: nullableTimestamp,
-      sentBankTxId: nullableString,
-      rejectedAt: nullableTimestamp,
-      rejectedReason: nullableString,
-      intentId: {
-        type: ['string', 'null'],
-        format: 'uuid',
-        description:
-          "Set for a partial approval's remainder: part of a transfer this approved deposit did not keep. Null: the whole transfer.",
-      },
-      livemode: {
-        type: 'boolean',
-        description:
-          "False for a return of the sandbox simulator's money (docs/sandbox.md): the simulator sends it at once; never in the live queue or a payout batch.",
-      },
-      approvals,
-    },
-    'Money going back to the sender of a transfer no deposit kept (or the part of it its deposit did not keep).',
-  ),
-  OpsSenderReturnList: listResponseSchema('OpsSenderReturnList', { $id: 'OpsSenderReturn' }),
-  OpsBankTransferList: listResponseSchema('OpsBankTransferList', { $id: 'OpsBankTransfer' }),
+  // Deposits, withdrawals, bank transfers and returns to senders: each reviewed record kind's views, from its module.
+  ...OPS_RECORD_RESPONSE_SCHEMAS,
   CreatedPayoutBatch: object('CreatedPayoutBatch', { batchId: uuid, count: { type: 'integer', minimum: 1 }, total: amount }),
   OpsPayoutBatch: object('OpsPayoutBatch', payoutBatchProperties),
   OpsPayoutBatchList: dataOf('OpsPayoutBatchList', 'OpsPayoutBatch'),
@@ -720,12 +421,6 @@ export const OPS_RESPONSE_SCHEMAS = {
     },
     "What posting a receiving account's lines did.",
   ),
-  RecordedBankTransfer: object('RecordedBankTransfer', {
-    ...bankTransferProperties,
-    intent: { oneOf: [{ $ref: 'OpsIntent' }, { type: 'null' }] },
-  }),
-  AssignedBankTransfer: object('AssignedBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' } }),
-  ToppedUpBankTransfer: object('ToppedUpBankTransfer', { ...bankTransferProperties, intent: { $ref: 'OpsIntent' }, eventId }),
   OpsBalance: object('OpsBalance', balanceProperties),
   SiteBalance: object('SiteBalance', {
     ...balanceProperties,

@@ -1,21 +1,11 @@
-/** JSON Schemas of the ops API's requests (operators and the kasa CLI). */
-import { MINOR_UNITS_PATTERN } from '@kasa/money';
-import {
-  BANK_TRANSFER_STATUSES,
-  DEPOSIT_STATUSES,
-  REMAINDER_ACTIONS,
-  SENDER_RETURN_STATUSES,
-  USER_REJECTION_REASONS,
-  WITHDRAWAL_STATUSES,
-} from '../statuses.js';
+/**
+ * JSON Schemas of the ops API's requests (operators and the kasa CLI). A reviewed record kind's own bodies and
+ * list query are in its module (../ops-records/); the bodies several kinds take (`reject`, `markSent`) stay here.
+ */
+import { recordBankTransferRequestSchema } from '../ops-records/bank-transfers.js';
+import { amountBound, opsPage, opsTimestamp, purposeCode, reason, uuid } from './ops-common.js';
 import { returnUrl } from './return-url.js';
 import { webhookUrlProperty } from './webhooks.js';
-
-const amountBound = {
-  type: 'string',
-  pattern: MINOR_UNITS_PATTERN,
-  'x-message': 'must be a string of digits in minor units with no leading zero',
-} as const;
 
 /** A site's or an operator's name: printable, with at least one letter. */
 const displayName = {
@@ -161,26 +151,6 @@ export const issueApiKeyRequestSchema = {
 
 // ---- Operators, review and money movement (ops API) ----
 
-const reason = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 500,
-  pattern: '\\S',
-  'x-message': 'must be 1 to 500 characters and not only spaces',
-} as const;
-
-const opsTimestamp = {
-  type: 'string',
-  format: 'date-time',
-  'x-message': 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00.000Z',
-} as const;
-
-const uuid = {
-  type: 'string',
-  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-  'x-message': 'must be a UUID',
-} as const;
-
 export const loginRequestSchema = {
   $id: 'OperatorLoginRequest',
   type: 'object',
@@ -264,40 +234,6 @@ export const issueOperatorTokenRequestSchema = {
   },
 } as const;
 
-export const recordBankTransferRequestSchema = {
-  $id: 'RecordBankTransferRequest',
-  type: 'object',
-  additionalProperties: false,
-  required: ['bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'],
-  properties: {
-    bankTxId: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 128,
-      pattern: '^[\\x21-\\x7e]+$',
-      'x-message': 'must be 1 to 128 visible ASCII characters',
-    },
-    amount: amountBound,
-    currency: { type: 'string', enum: ['TRY'], 'x-message': 'must be TRY, the only active currency' },
-    senderName: { type: 'string', minLength: 1, maxLength: 140 },
-    senderIban: {
-      type: 'string',
-      minLength: 15,
-      maxLength: 42,
-      'x-tr-iban': true,
-      description: "The sender's TR IBAN, 26 characters with a valid checksum; spaces are ignored and letters upper-cased.",
-    },
-    description: { type: 'string', maxLength: 500 },
-    receivedAt: opsTimestamp,
-    receivingAccountId: {
-      type: 'string',
-      format: 'uuid',
-      description:
-        "The receiving account the money arrived on. Required when more than one receiving account is active; without it the only active one. The bank's own line with this bankTxId arriving later on the account (connector or statement) confirms this transfer instead of crediting it again.",
-    },
-  },
-} as const;
-
 /**
  * A bank line's amount: at most 15 digits of kuruş, the bound a statement file's lines have too (docs/statements.md,
  * Limits; MAX_AMOUNT_DIGITS in @kasa/statements): far above any real payment, far inside PostgreSQL's bigint.
@@ -316,15 +252,6 @@ const bankText = (maxLength: number) =>
     pattern: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$',
     'x-message': `must be at most ${maxLength} characters with no control characters but tab and line breaks`,
   }) as const;
-
-/** A declared transfer purpose: an ISO 20022 ExternalPurpose1Code such as `SALA`, or a bank's own code of up to 35. */
-const purposeCode = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 35,
-  pattern: '^[A-Za-z0-9 ./-]+$',
-  'x-message': 'must be 1 to 35 of A-Z a-z 0-9 space . / - (a purpose code such as SALA)',
-} as const;
 
 /** One line a bank connector posts: a credit (money in, recorded as a transfer) or a debit (money out, kept). */
 const bankLineSchema = {
@@ -362,82 +289,12 @@ export const recordBankLinesRequestSchema = {
   },
 } as const;
 
-export const assignBankTransferRequestSchema = {
-  $id: 'AssignBankTransferRequest',
-  type: 'object',
-  additionalProperties: false,
-  required: ['intentId'],
-  properties: { intentId: uuid },
-} as const;
-
-export const approveIntentRequestSchema = {
-  $id: 'ApproveIntentRequest',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    amount: amountBound,
-    remainder: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['action'],
-      description:
-        'When `amount` is less than arrived: `return` (default) asks for the rest to go back to its sender(s) in the same ' +
-        'transaction; `set_aside` holds it on the deposit and needs a `reason`.',
-      properties: {
-        action: { type: 'string', enum: [...REMAINDER_ACTIONS], 'x-message': 'must be return or set_aside' },
-        reason,
-      },
-    },
-  },
-} as const;
-
-export const bulkApproveIntentsRequestSchema = {
-  $id: 'BulkApproveIntentsRequest',
-  type: 'object',
-  additionalProperties: false,
-  required: ['intentIds'],
-  properties: {
-    intentIds: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 100,
-      uniqueItems: true,
-      items: { type: 'string', format: 'uuid' },
-      'x-message': 'must hold 1 to 100 different intent ids',
-      description: 'The deposits to approve, each for exactly what arrived, in this order.',
-    },
-  },
-} as const;
-
 export const rejectRequestSchema = {
   $id: 'RejectRequest',
   type: 'object',
   additionalProperties: false,
   required: ['reason'],
   properties: { reason },
-} as const;
-
-export const rejectIntentRequestSchema = {
-  $id: 'RejectIntentRequest',
-  type: 'object',
-  additionalProperties: false,
-  required: ['reason'],
-  properties: {
-    reason: { ...reason, description: 'Why: sent to the partner in `intent.rejected` and kept in the audit log.' },
-    userReason: {
-      type: 'string',
-      enum: [...USER_REJECTION_REASONS],
-      'x-message': `must be one of ${USER_REJECTION_REASONS.join(', ')}`,
-      description: "What the end user's hosted page says, in the user's language; without it the page gives a general text.",
-    },
-  },
-} as const;
-
-export const approveWithdrawalRequestSchema = {
-  $id: 'ApproveWithdrawalRequest',
-  type: 'object',
-  additionalProperties: false,
-  properties: {},
 } as const;
 
 /** POST /ops/v1/payout-batches: which withdrawals (default: every approved payout not yet batched) and the paying account. */
@@ -462,114 +319,6 @@ export const markSentRequestSchema = {
       maxLength: 128,
       pattern: '^[\\x21-\\x7e]+$',
       'x-message': 'must be 1 to 128 visible ASCII characters',
-    },
-  },
-} as const;
-
-// What an end user or a partner's support quotes; case and spaces are forgiven, as in bank descriptions.
-const referenceNo = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 32,
-  pattern: '^[A-Za-z0-9 -]+$',
-  'x-message': 'must be a reference such as KD7MX4Q2RH',
-} as const;
-
-// The page window every ops list takes: an opaque cursor and a page size of 1 to 100.
-const opsPage = {
-  cursor: { type: 'string', minLength: 1, maxLength: 512, 'x-message': 'must be the nextCursor of the previous page' },
-  limit: { type: 'string', pattern: '^(100|[1-9][0-9]?)$', 'x-message': 'must be a whole number from 1 to 100' },
-} as const;
-
-function opsListProperties(statuses: readonly string[]) {
-  return {
-    createdFrom: opsTimestamp,
-    createdTo: opsTimestamp,
-    status: {
-      type: 'string',
-      pattern: `^(${statuses.join('|')})(,(${statuses.join('|')}))*$`,
-      'x-message': `must be a comma-separated list of ${statuses.join(', ')}`,
-    },
-    order: {
-      type: 'string',
-      enum: ['newest', 'oldest'],
-      'x-message': 'must be newest or oldest',
-      description: 'newest (the default) or oldest first: a queue is worked from its oldest item.',
-    },
-    ...opsPage,
-  } as const;
-}
-
-/** Live records only, or the sandboxes' (docs/sandbox.md); both when absent. */
-const mode = {
-  type: 'string',
-  enum: ['live', 'test'],
-  'x-message': 'must be live or test',
-  description: "`live`: real money only; `test`: the sandboxes' records and simulated money only; both when absent.",
-} as const;
-
-// What a deposit or withdrawal list can narrow to besides status and time: the partner's user and an amount range (kuruş, inclusive).
-const recordFilters = {
-  mode,
-  externalUserId: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9._:@-]+$',
-    'x-message': 'must be 1 to 64 characters of A-Z, a-z, 0-9 and . _ : @ -',
-  },
-  amountMin: { ...amountBound, description: 'Smallest amount, kuruş, inclusive (deposits: the requested amount).' },
-  amountMax: { ...amountBound, description: 'Largest amount, kuruş, inclusive (deposits: the requested amount).' },
-} as const;
-
-export const opsListIntentsQuerySchema = {
-  $id: 'OpsListIntentsQuery',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...opsListProperties(DEPOSIT_STATUSES),
-    siteId: uuid,
-    referenceNo,
-    ...recordFilters,
-    waiting: {
-      type: 'string',
-      enum: ['true', 'false'],
-      description: '`true`: only intents waiting for the rest of a short payment; `false`: only the others (the review queue).',
-    },
-  },
-} as const;
-export const opsListWithdrawalsQuerySchema = {
-  $id: 'OpsListWithdrawalsQuery',
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...opsListProperties(WITHDRAWAL_STATUSES), siteId: uuid, referenceNo, ...recordFilters },
-} as const;
-// Bank transfers belong to the service's receiving accounts, not to a site, until matched.
-export const opsListBankTransfersQuerySchema = {
-  $id: 'OpsListBankTransfersQuery',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...opsListProperties(BANK_TRANSFER_STATUSES),
-    mode,
-    purpose: {
-      ...purposeCode,
-      description:
-        "Only lines whose bank file declared this transfer purpose (ISO 20022 ExternalPurpose1Code such as `SALA`, or a bank's own code; docs/statements.md), matched exactly.",
-    },
-  },
-} as const;
-
-export const opsListSenderReturnsQuerySchema = {
-  $id: 'OpsListSenderReturnsQuery',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...opsListProperties(SENDER_RETURN_STATUSES),
-    mode: {
-      ...mode,
-      description:
-        "`live` (the default): returns of real money, the operators' queue; `test`: returns of the sandbox simulator's money, which the simulator sends at once (docs/sandbox.md).",
     },
   },
 } as const;

@@ -4,9 +4,6 @@
  */
 import { MINOR_UNITS_PATTERN } from '@kasa/money';
 import {
-  approveIntentRequestSchema,
-  bulkApproveIntentsRequestSchema,
-  approveWithdrawalRequestSchema,
   createPayoutBatchRequestSchema,
   importScreeningListQuerySchema,
   listScreeningHitsQuerySchema,
@@ -14,7 +11,6 @@ import {
   listRiskFlagsQuerySchema,
   riskReportQuerySchema,
   reviewRiskFlagRequestSchema,
-  assignBankTransferRequestSchema,
   createOperatorRequestSchema,
   setOperatorScopeRequestSchema,
   createReceivingAccountRequestSchema,
@@ -32,19 +28,14 @@ import {
   listDestructionLogQuerySchema,
   listSitesQuerySchema,
   opsSearchQuerySchema,
-  opsListSenderReturnsQuerySchema,
   updateSiteRequestSchema,
   deliveryHealthQuerySchema,
   loginRequestSchema,
   markSentRequestSchema,
-  opsListBankTransfersQuerySchema,
-  opsListIntentsQuerySchema,
-  opsListWithdrawalsQuerySchema,
-  recordBankTransferRequestSchema,
   recordBankLinesRequestSchema,
-  rejectIntentRequestSchema,
   rejectRequestSchema,
 } from './ops.js';
+import { OPS_RECORD_REQUEST_SCHEMAS } from '../ops-records/index.js';
 import { testWebhookRequestSchema, updateWebhookConfigRequestSchema } from './webhooks.js';
 import {
   simulateApprovalRequestSchema,
@@ -202,11 +193,11 @@ export const recoverEventsRequestSchema = {
   },
 } as const;
 
+/** Every request schema by the name routes give it: the partner API's, the ops API's and each reviewed record kind's. */
 export const REQUEST_SCHEMAS = {
   createSite: createSiteRequestSchema,
   listSites: listSitesQuerySchema,
   opsSearch: opsSearchQuerySchema,
-  opsListSenderReturns: opsListSenderReturnsQuerySchema,
   updateSite: updateSiteRequestSchema,
   deliveryHealth: deliveryHealthQuerySchema,
   createReceivingAccount: createReceivingAccountRequestSchema,
@@ -232,20 +223,12 @@ export const REQUEST_SCHEMAS = {
   issueOperatorToken: issueOperatorTokenRequestSchema,
   secondFactorCode: secondFactorCodeRequestSchema,
   disableSecondFactor: disableSecondFactorRequestSchema,
-  recordBankTransfer: recordBankTransferRequestSchema,
   recordBankLines: recordBankLinesRequestSchema,
-  assignBankTransfer: assignBankTransferRequestSchema,
-  approveIntent: approveIntentRequestSchema,
-  bulkApproveIntents: bulkApproveIntentsRequestSchema,
+  // Deposits, withdrawals, bank transfers and returns to senders: each reviewed record kind's, from its module.
+  ...OPS_RECORD_REQUEST_SCHEMAS,
   reject: rejectRequestSchema,
-  rejectIntent: rejectIntentRequestSchema,
-  approveWithdrawal: approveWithdrawalRequestSchema,
   markSent: markSentRequestSchema,
   createPayoutBatch: createPayoutBatchRequestSchema,
-  markReturned: rejectRequestSchema,
-  opsListIntents: opsListIntentsQuerySchema,
-  opsListWithdrawals: opsListWithdrawalsQuerySchema,
-  opsListBankTransfers: opsListBankTransfersQuerySchema,
   listAudit: listAuditQuerySchema,
   importScreeningList: importScreeningListQuerySchema,
   listScreeningHits: listScreeningHitsQuerySchema,

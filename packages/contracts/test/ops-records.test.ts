@@ -1,0 +1,80 @@
+/**
+ * A reviewed record kind's ops contract is its module in src/ops-records/ plus one line in the kinds' list
+ * (src/ops-records/index.ts). Held here: every module of the folder is in the list, under its file's name, and
+ * everything a listed kind declares (operations, request schemas, views) reaches OPS_ROUTES and the registries
+ * under a name no other kind uses; no operation on a kind's paths is declared outside its module.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import type { OpsRecordKind } from '../src/ops-operation-spec.js';
+import { OPS_RECORD_KINDS } from '../src/ops-records/index.js';
+import { OPS_RESPONSE_SCHEMAS, OPS_ROUTES, REQUEST_SCHEMAS, type OpsResponse, type ResponseOf } from '../src/index.js';
+
+const folder = fileURLToPath(new URL('../src/ops-records/', import.meta.url));
+const modules = readdirSync(folder)
+  .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
+  .map((file) => file.slice(0, -'.ts'.length));
+const kinds = Object.entries(OPS_RECORD_KINDS) as Array<[string, OpsRecordKind]>;
+const table = (entries: object) => new Map(Object.entries(entries));
+
+const isKind = (value: unknown): value is OpsRecordKind =>
+  typeof value === 'object' && value !== null && ['requestSchemas', 'responseSchemas', 'operations'].every((part) => part in value);
+
+describe('the reviewed record kinds of the ops API', () => {
+  it('lists every module of src/ops-records, under its file name', () => {
+    expect(modules.length).toBeGreaterThan(0);
+    expect(Object.keys(OPS_RECORD_KINDS).sort()).toEqual([...modules].sort());
+  });
+
+  it.each(modules)('lists the kind %s declares, and only one', async (name) => {
+    const exported: Record<string, unknown> = await import(`../src/ops-records/${name}.js`);
+    const declared = Object.values(exported).filter(isKind);
+    expect(declared).toHaveLength(1);
+    // The name it is listed under, if any: identity, so a copied module listed in place of its own is caught too.
+    expect(Object.entries(OPS_RECORD_KINDS).find(([, kind]) => kind === declared[0])?.[0]).toBe(name);
+  });
+
+  it.each(kinds)('puts every part of %s into OPS_ROUTES and the registries, as it is', (_name, kind) => {
+    const routes = table(OPS_ROUTES);
+    const requests = table(REQUEST_SCHEMAS);
+    const responses = table(OPS_RESPONSE_SCHEMAS);
+    for (const [operationId, spec] of Object.entries(kind.operations))
+      expect([operationId, routes.get(operationId)]).toEqual([operationId, spec]);
+    for (const [name, schema] of Object.entries(kind.requestSchemas)) expect(requests.get(name)).toBe(schema);
+    for (const [name, schema] of Object.entries(kind.responseSchemas)) {
+      expect(responses.get(name)).toBe(schema);
+      expect(schema.$id).toBe(name);
+    }
+  });
+
+  it('gives each operation, request schema and view to one kind only', () => {
+    for (const part of ['operations', 'requestSchemas', 'responseSchemas'] as const) {
+      const names = kinds.flatMap(([, kind]) => Object.keys(kind[part]));
+      expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    }
+  });
+
+  it("declares every operation on a kind's paths in that kind's module", () => {
+    const firstSegment = (path: string) => path.split('/')[1];
+    const kindSegments = new Set(kinds.flatMap(([, kind]) => Object.values(kind.operations).map((spec) => firstSegment(spec.path))));
+    const declaredByKinds = new Set(kinds.flatMap(([, kind]) => Object.keys(kind.operations)));
+    const outside = Object.entries(OPS_ROUTES)
+      .filter(([operationId, spec]) => kindSegments.has(firstSegment(spec.path)) && !declaredByKinds.has(operationId))
+      .map(([operationId]) => operationId);
+    expect(outside).toEqual([]);
+  });
+});
+
+// Compiled by `npm run typecheck`: the types read through the list keep each kind's literals, so a wrong use fails.
+export const typeChecks = [
+  (answer: OpsResponse<'approveSenderReturn'>): ResponseOf<'OpsSenderReturn'> => answer,
+  (): ResponseOf<'OpsSenderReturn'>['status'] => 'SENT',
+  // @ts-expect-error a return's status is one of SENDER_RETURN_STATUSES, not any text
+  (): ResponseOf<'OpsSenderReturn'>['status'] => 'PAID',
+  // @ts-expect-error approveIntent answers an OpsIntentDecision, which an OpsWithdrawal is not
+  (answer: ResponseOf<'OpsWithdrawal'>): OpsResponse<'approveIntent'> => answer,
+  (): (typeof OPS_ROUTES)['listBankTransfers']['query'] => 'opsListBankTransfers',
+  // @ts-expect-error listBankTransfers' query is its own schema's name, not another list's
+  (): (typeof OPS_ROUTES)['listBankTransfers']['query'] => 'opsListIntents',
+];
