@@ -15,5 +15,6 @@ export { connectClient, connectFitting, NoFittingHostError } from './multi-host.
 export { migrate, pendingMigrations, schemaReadiness, MIGRATIONS_DIR, type MigrationResult, type Queryable } from './migrate.js';
 // The client, the Prisma namespace, every model's row type and every enum: a new model is exported with no edit here.
 export * from './generated/prisma/client.js';
+export { TABLES, type TableName } from './generated/tables.js';
 export { MicroBatch } from './micro-batch.js';
 export { ReplicaReads, type ReadQueryable, type ReplicaReadsOptions } from './replica-reads.js';

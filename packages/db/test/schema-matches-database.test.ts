@@ -3,6 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import pg from 'pg';
 import { dropDatabase, ensureDatabase } from '../src/database.js';
 import { migrate } from '../src/migrate.js';
+import { TABLES } from '../src/generated/tables.js';
 import { readFile } from 'node:fs/promises';
 import { diffSchema, loadDatamodel, parseDatamodel, SCHEMA_PATH, type Datamodel } from './schema-diff.js';
 
@@ -42,6 +43,10 @@ describe('prisma/migrations applied to an empty database', () => {
     expect(datamodel.models.length).toBeGreaterThan(10);
     expect(datamodel.enums.map((e) => e.name)).toContain('DepositStatus');
     expect(datamodel.indexes.some((i) => i.fields.some((f) => f.sortOrder === 'desc'))).toBe(true);
+  });
+
+  it("names every model's table in TABLES (written by setup), as Prisma's own reading of schema.prisma does", () => {
+    expect(TABLES).toEqual(Object.fromEntries(datamodel.models.map((model) => [model.name, model.dbName ?? model.name])));
   });
 
   it('produces exactly the tables, columns, types, nullability, enums, keys, indexes and foreign keys of schema.prisma', async () => {

@@ -1,11 +1,10 @@
-import { Prisma } from '@kasa/db';
+import { Prisma, type TableName } from '@kasa/db';
 
-/** Takes the row lock on one record (`SELECT ... FOR UPDATE`) for the rest of the transaction; false when there is no such row. */
-export async function lockRow(
-  tx: Prisma.TransactionClient,
-  table: 'deposit_intents' | 'withdrawals' | 'bank_transfers' | 'sender_returns' | 'sites',
-  id: string,
-): Promise<boolean> {
+/**
+ * Takes the row lock on one record (`SELECT ... FOR UPDATE`) for the rest of the transaction; false when there is no such
+ * row. `table`: one of the schema's (`TableName`, written from prisma/schema.prisma by setup), never a caller's text.
+ */
+export async function lockRow(tx: Prisma.TransactionClient, table: TableName, id: string): Promise<boolean> {
   const locked = await tx.$queryRaw<Array<{ id: string }>>(
     Prisma.sql`SELECT id::text FROM ${Prisma.raw(table)} WHERE id = ${id}::uuid FOR UPDATE`,
   );
@@ -40,7 +39,7 @@ export function columnsOf(fields: Readonly<Record<string, string>>, enums: reado
  */
 export async function lockAndRead<Row>(
   tx: Prisma.TransactionClient,
-  table: 'deposit_intents' | 'withdrawals',
+  table: TableName,
   fields: Readonly<Record<string, string>>,
   enums: readonly string[],
   id: string,
@@ -71,7 +70,7 @@ function parameterOf(table: string, field: string, value: unknown, json: readonl
  */
 export async function updateAndRead<Row>(
   tx: Prisma.TransactionClient,
-  table: 'deposit_intents' | 'withdrawals',
+  table: TableName,
   fields: Readonly<Record<string, string>>,
   enums: readonly string[],
   json: readonly string[],
