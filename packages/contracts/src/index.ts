@@ -4,10 +4,8 @@
  */
 export * from './errors.js';
 export * from './statuses.js';
-// Statuses and choices that only one reviewed record kind's ops contract uses live in its module.
-export { BANK_TRANSFER_STATUSES } from './ops-records/bank-transfers.js';
-export { REMAINDER_ACTIONS, type RemainderAction } from './ops-records/deposits.js';
-export { SENDER_RETURN_STATUSES } from './ops-records/returns.js';
+// The reviewed record kinds' ops contracts, with the statuses and choices only one kind's ops contract uses.
+export * from './ops-records/index.js';
 export {
   EVENT_TYPE_REGISTRY,
   eventTypeEntry,

@@ -1,16 +1,21 @@
 /**
  * The reviewed record kinds of the ops API, each declared in one module of this folder: its request bodies and
  * list query, its ops views, its operations, and the statuses only its ops contract uses. A new reviewed record
- * kind's ops contract is its module plus one line here (and its import): the request schema registry
- * (../schemas/requests.ts), the ops response schemas (../schemas/ops-responses.ts) and OPS_ROUTES
- * (../ops-routes.ts) take every kind's part from this list, and test/ops-records.test.ts fails while a module of
- * this folder is missing from it.
+ * kind's ops contract is its module plus its lines here (its import, its entry, and the re-export of statuses services
+ * read as values): the request schema registry (../schemas/requests.ts), the ops response schemas
+ * (../schemas/ops-responses.ts) and OPS_ROUTES (../ops-routes.ts) take every kind's part from this list, and
+ * test/ops-records.test.ts fails while a module of this folder is missing from it.
  */
 import type { OpsRecordKind } from '../ops-operation-spec.js';
 import { BANK_TRANSFER_OPS } from './bank-transfers.js';
 import { DEPOSIT_OPS } from './deposits.js';
 import { SENDER_RETURN_OPS } from './returns.js';
 import { WITHDRAWAL_OPS } from './withdrawals.js';
+
+// What services read of a kind's module beyond the tables below: statuses and choices no partner sees.
+export { BANK_TRANSFER_STATUSES } from './bank-transfers.js';
+export { REMAINDER_ACTIONS, type RemainderAction } from './deposits.js';
+export { SENDER_RETURN_STATUSES } from './returns.js';
 
 /** Every kind by its module's name, in the order the ops document lists their operations. */
 export const OPS_RECORD_KINDS = {
