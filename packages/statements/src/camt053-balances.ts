@@ -73,26 +73,42 @@ function dayOf(balance: Balance): string | undefined {
   return (textAt(balance.bal, 'Dt/Dt') ?? textAt(balance.bal, 'Dt/DtTm'))?.slice(0, 10);
 }
 
+/** Why a report that starts after its first day's opening is refused, and what to import instead. */
+const SINCE_AN_EARLIER_REPORT =
+  "a report that starts after the day's opening carries only the lines since an earlier report, which could not be " +
+  "told from lines already imported; import a report that opens at the day's opening balance (OPBD), or the day's camt.053";
+
 /**
  * Refuses a statement with booked entries (`booked`) that does not open at the opening of the day they are booked on:
  * camt.052's check (`CamtMessage.fromDayOpening`, camt053.parser.ts). The ledger numbers the lines sharing reference,
  * direction, amount and day within one file, so two files give a line the same key only when both hold every line of
  * the day from its opening. `OPBD` opens there, and so does a `PRCD` dated before the first booking day (the previous
  * day's close); an interim `ITBD` or a `PRCD` of that day (an earlier report's close) opens after lines another report
- * carried, and the balance check would still pass on the lines since.
+ * carried, and the balance check would still pass on the lines since. A report whose period (`FrToDt/FrDtTm`) starts
+ * after the first moment of that day is refused too, even at `OPBD`: a bank may open each report of the lines since
+ * the last at an `OPBD` of that moment.
  */
-export function checkOpensDay(opening: Balance, booked: readonly XmlElement[]): void {
+export function checkOpensDay(stmt: XmlElement, where: string, opening: Balance, booked: readonly XmlElement[]): void {
   const bookingDays = booked.flatMap((ntry) => (textAt(ntry, 'BookgDt/Dt') ?? textAt(ntry, 'BookgDt/DtTm'))?.slice(0, 10) ?? []);
   const first = bookingDays.sort()[0];
   const dated = dayOf(opening);
-  if (booked.length === 0 || opening.code === 'OPBD') return;
+  if (booked.length === 0) return;
+  // `OPBD` opens the report's period, which a report may also say (`FrToDt/FrDtTm`): one starting later on the day of
+  // its first line than that day's first moment is a report of the lines since an earlier one, whatever it calls its
+  // opening balance.
+  const from = textAt(stmt, 'FrToDt/FrDtTm');
+  if (from !== undefined && first !== undefined && from.slice(0, 10) === first && !/^T00:00(:00(\.0+)?)?(?![\d:.])/.test(from.slice(10))) {
+    throw new StatementError(
+      `covers from ${from}, after the opening of ${first}, the first day its entries are booked on: ${SINCE_AN_EARLIER_REPORT}`,
+      `${where}/FrToDt/FrDtTm`,
+    );
+  }
+  if (opening.code === 'OPBD') return;
   if (opening.code === 'PRCD' && dated !== undefined && first !== undefined && dated < first) return;
   const day =
     first === undefined ? 'the day its entries are booked on (they give no BookgDt)' : `${first}, the first day its entries are booked on`;
   throw new StatementError(
-    `opens at ${opening.code ?? 'a balance'} ${dated ?? 'without a date'}, not at the opening of ${day}: a report that ` +
-      `starts after the day's opening carries only the lines since an earlier report, which could not be told from ` +
-      `lines already imported; import a report that opens at the day's opening balance (OPBD), or the day's camt.053`,
+    `opens at ${opening.code ?? 'a balance'} ${dated ?? 'without a date'}, not at the opening of ${day}: ${SINCE_AN_EARLIER_REPORT}`,
     opening.where,
   );
 }

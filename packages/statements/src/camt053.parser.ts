@@ -95,7 +95,7 @@ function readStatement(stmt: XmlElement, where: string, message: CamtMessage, he
   const entries = all(stmt, 'Ntry').map((ntry, index) => ({ ntry, lines: readEntry(ntry, `${where}/Ntry[${index + 1}]`, day) }));
   const lines = entries.flatMap((entry) => entry.lines);
   const booked = entries.flatMap((entry) => (entry.lines.length > 0 ? [entry.ntry] : []));
-  if (message.fromDayOpening) checkOpensDay(opening, booked);
+  if (message.fromDayOpening) checkOpensDay(stmt, where, opening, booked);
   const from = textAt(stmt, 'FrToDt/FrDtTm');
   const to = textAt(stmt, 'FrToDt/ToDtTm');
   return {

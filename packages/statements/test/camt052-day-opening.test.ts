@@ -51,6 +51,20 @@ describe("a camt.052 report opening at the day's opening", () => {
     }
   });
 
+  it('refuses one at OPBD whose period starts after the first moment of its first day, and reads one from midnight', () => {
+    const from = (at: string) =>
+      v08.replace(/(<Rpt>[\s\S]*?<\/CreDtTm>)/, `$1<FrToDt><FrDtTm>${at}</FrDtTm><ToDtTm>2023-11-10T23:59:59+01:00</ToDtTm></FrToDt>`);
+    expect(from('2023-11-10T10:15:00+01:00')).toContain('<FrDtTm>2023-11-10T10:15:00+01:00</FrDtTm>');
+    expect(statementError(() => read(from('2023-11-10T10:15:00+01:00')))).toMatchObject({
+      location: 'Rpt[1]/FrToDt/FrDtTm',
+      reason: expect.stringMatching(/^covers from 2023-11-10T10:15:00\+01:00, after the opening of 2023-11-10, the first day its entries/),
+    });
+    expect(statementError(() => read(from('2023-11-10T00:00:01')))).toMatchObject({ location: 'Rpt[1]/FrToDt/FrDtTm' });
+    for (const midnight of ['2023-11-10T00:00:00+01:00', '2023-11-10T00:00:00.000Z', '2023-11-10T00:00', '2023-11-09T18:00:00+01:00']) {
+      expect(read(from(midnight))[0]?.lines).toHaveLength(1);
+    }
+  });
+
   it('refuses one opening at PRCD without a date', () => {
     const undated = v02.replace(/(<Cd>PRCD<\/Cd>[\s\S]*?)<Dt>\s*<Dt>2018-07-19<\/Dt>\s*<\/Dt>/, '$1');
     expect(statementError(() => read(undated))).toMatchObject({
