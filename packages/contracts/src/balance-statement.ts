@@ -5,7 +5,8 @@ import { canonicalJson } from './canonical-json.js';
  * Each is read off the posting's two legs, never stored: `deposit` credits `available`; a withdrawal's approval moves
  * money from `available` to `reserved` (`withdrawal_reserved`), its rejection after approval back
  * (`withdrawal_released`), its payout takes it from `reserved` (`withdrawal_sent`) and the bank's return puts it on
- * `available` again (`withdrawal_returned`).
+ * `available` again (`withdrawal_returned`); a balance adjustment two of the service's operators applied adds to
+ * `available` or takes from it (`adjustment`, docs/operations.md, Balance adjustments).
  */
 export const BALANCE_TRANSACTION_TYPES = [
   'deposit',
@@ -13,6 +14,7 @@ export const BALANCE_TRANSACTION_TYPES = [
   'withdrawal_released',
   'withdrawal_sent',
   'withdrawal_returned',
+  'adjustment',
 ] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 

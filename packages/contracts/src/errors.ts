@@ -45,7 +45,7 @@ export const CONFLICT_REASONS = {
     "The record's status does not allow this action: it was already decided, or is not ready for it yet (the detail names the status).",
   state_changed: 'The record changed while this action ran (another operator acted at the same moment); reload it and decide again.',
   amount_exceeds_received: 'The credit asked for is more than the money recorded as received for this deposit.',
-  insufficient_balance: "The site's available balance does not cover the withdrawal.",
+  insufficient_balance: "The site's available balance does not cover the withdrawal (or the balance adjustment's debit).",
   intent_decided:
     'A bank transfer cannot be assigned to a deposit that was already approved or rejected: credit it to an approved one as a top-up, or return it to its sender (the detail says which applies).',
   transfer_settled:
@@ -63,7 +63,7 @@ export const CONFLICT_REASONS = {
   otp_not_pending: 'There is no enrollment to confirm: start one with POST /ops/v1/me/2fa/enroll.',
   otp_not_enrolled: 'The operator has no second factor, so there is no code to check.',
   second_approver_required:
-    'Four-eyes: this payout is above its dual-approval threshold and two different people must approve it: you gave its standing first approval, or you are tied to the operator who did (the admin who created or last changed the other account), or this is the bootstrap token, which gives neither approval; another operator must approve it.',
+    'Four-eyes: this payout is above its dual-approval threshold, or this is a balance adjustment (always), and two different people must approve it: you gave its standing first approval or proposed it, or you are tied to the operator who did (the admin who created or last changed the other account), or this is the bootstrap token, which is no person; another operator must approve it.',
   not_exact_match:
     'A bulk approval takes only exact matches: the money received for the deposit is not exactly the amount requested; approve it on its own.',
   nothing_to_batch:

@@ -13,7 +13,7 @@ import type { RequestSchemaName } from './schemas/requests.js';
  * docs/partner-changelog.md (a test holds them equal). Semantic: minor for additions, major for a breaking
  * change (docs/versioning.md).
  */
-export const PARTNER_API_VERSION = '1.4.0';
+export const PARTNER_API_VERSION = '1.5.0';
 
 /** Where the gateway mounts the partner API; every path of the table is under it. */
 export const PARTNER_BASE_PATH = '/api/v1/external';

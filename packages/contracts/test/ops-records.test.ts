@@ -55,9 +55,17 @@ describe('the reviewed record kinds of the ops API', () => {
     }
   });
 
-  it("declares every operation on a kind's paths in that kind's module", () => {
+  it("declares every operation on a kind's paths (under its list's) in that kind's module", () => {
     const firstSegment = (path: string) => path.split('/')[1];
-    const kindSegments = new Set(kinds.flatMap(([, kind]) => Object.values(kind.operations).map((spec) => firstSegment(spec.path))));
+    // A kind may also act under another part's path (a return is asked for on its transfer, an adjustment on its site).
+    const kindSegments = new Set(
+      kinds.flatMap(([, kind]) =>
+        Object.values(kind.operations)
+          .filter((spec) => spec.method === 'GET' && !spec.path.includes(':'))
+          .map((spec) => firstSegment(spec.path)),
+      ),
+    );
+    expect([...kindSegments].sort()).toEqual(['balance-adjustments', 'bank-transfers', 'intents', 'sender-returns', 'withdrawals']);
     const declaredByKinds = new Set(kinds.flatMap(([, kind]) => Object.keys(kind.operations)));
     const outside = Object.entries(OPS_ROUTES)
       .filter(([operationId, spec]) => kindSegments.has(firstSegment(spec.path)) && !declaredByKinds.has(operationId))

@@ -31,6 +31,7 @@ import { JournalRepository } from './journal/journal.repository.js';
 import { BalanceMovementRepository } from './journal/balance-movements.repository.js';
 import { StatementSigner } from './journal/statement-signer.js';
 import { SenderReturnRepository } from './returns/sender-return.repository.js';
+import { BalanceAdjustmentRepository } from './balance-adjustments/balance-adjustment.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { HistoryRepository } from './history/history.repository.js';
 import { HistorySealRepository } from './history/history-seal.repository.js';
@@ -111,6 +112,8 @@ export interface LedgerDeps {
   statementSigner: StatementSigner;
   /** Returns to senders and their house journal (money no site owns). */
   senderReturns: SenderReturnRepository;
+  /** Balance adjustments: proposed, applied or rejected by admins (docs/operations.md, Balance adjustments). */
+  balanceAdjustments: BalanceAdjustmentRepository;
   bankTransfers: BankTransferRepository;
   /** Imported bank statements and their debit lines. */
   statements: BankStatementRepository;
@@ -278,6 +281,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     balanceMovements: new BalanceMovementRepository(db),
     statementSigner: new StatementSigner(config.statementSigningKey),
     senderReturns: new SenderReturnRepository(db),
+    balanceAdjustments: new BalanceAdjustmentRepository(db),
     bankTransfers: new BankTransferRepository(db),
     statements: new BankStatementRepository(db),
     payoutBatches: new PayoutBatchRepository(db),

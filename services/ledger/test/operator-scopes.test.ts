@@ -67,6 +67,15 @@ const setup = useHarness(startLedgerHarness, async (h) => {
   const reviewer = await operator(h, 'REVIEWER', [siteA.siteId]);
   const admin = await operator(h, 'ADMIN', [siteA.siteId]);
   const unscoped = await operator(h, 'REVIEWER');
+  // A balance adjustment of site B waiting for its second admin: what a scoped admin of A must not read or apply.
+  const houseAdmin = await operator(h, 'ADMIN');
+  const adjustmentB = await h.ops(
+    'POST',
+    `/sites/${siteB.siteId}/balance-adjustments`,
+    { direction: 'credit', amount: '500', reason: 'Fee refund' },
+    houseAdmin.token,
+  );
+  expect(adjustmentB.status).toBe(201);
   return {
     siteA,
     siteB,
@@ -91,6 +100,7 @@ const setup = useHarness(startLedgerHarness, async (h) => {
       bankTransferId: transferB.body.bankTransferId as string,
       returnId: returnB,
       eventId: eventsB.body.data[0].eventId as string,
+      adjustmentId: adjustmentB.body.adjustmentId as string,
       bankTxId: transferB.body.bankTxId as string,
     },
     looseTransferId: loose.body.bankTransferId as string,

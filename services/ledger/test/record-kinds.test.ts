@@ -29,7 +29,7 @@ describe('the record kinds', () => {
     const listed = RECORD_KINDS.map((kind) => kind.folder);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(declaringFolders());
-    expect(listed).toEqual(['deposits', 'withdrawals', 'bank-transfers', 'returns']);
+    expect(listed).toEqual(['deposits', 'withdrawals', 'bank-transfers', 'returns', 'balance-adjustments']);
   });
 
   it("name records by a parameter the ops routes use, each kind's own", () => {

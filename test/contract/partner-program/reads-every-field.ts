@@ -136,7 +136,7 @@ export function readBalance(b: Balance): Read {
 
 export function readBalanceTransaction(t: BalanceTransaction): Read {
   const balance: 'available' | 'reserved' = t.balance;
-  const type: 'deposit' | 'withdrawal_reserved' | 'withdrawal_released' | 'withdrawal_sent' | 'withdrawal_returned' = t.type;
+  const type: 'deposit' | 'withdrawal_reserved' | 'withdrawal_released' | 'withdrawal_sent' | 'withdrawal_returned' | 'adjustment' = t.type;
   return [t.id, balance, type, BigInt(t.amount), t.currency, t.intentId ?? t.withdrawalId, t.referenceNo, t.createdAt];
 }
 

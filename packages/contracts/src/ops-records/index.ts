@@ -7,12 +7,14 @@
  * test/ops-records.test.ts fails while a module of this folder is missing from it.
  */
 import type { OpsRecordKind } from '../ops-operation-spec.js';
+import { BALANCE_ADJUSTMENT_OPS } from './balance-adjustments.js';
 import { BANK_TRANSFER_OPS } from './bank-transfers.js';
 import { DEPOSIT_OPS } from './deposits.js';
 import { SENDER_RETURN_OPS } from './returns.js';
 import { WITHDRAWAL_OPS } from './withdrawals.js';
 
 // What services read of a kind's module beyond the tables below: statuses and choices no partner sees.
+export { ADJUSTMENT_DIRECTIONS, BALANCE_ADJUSTMENT_STATUSES } from './balance-adjustments.js';
 export { BANK_TRANSFER_STATUSES } from './bank-transfers.js';
 export { REMAINDER_ACTIONS, type RemainderAction } from './deposits.js';
 export { SENDER_RETURN_STATUSES } from './returns.js';
@@ -23,6 +25,7 @@ export const OPS_RECORD_KINDS = {
   withdrawals: WITHDRAWAL_OPS,
   'bank-transfers': BANK_TRANSFER_OPS,
   returns: SENDER_RETURN_OPS,
+  'balance-adjustments': BALANCE_ADJUSTMENT_OPS,
 } as const satisfies Record<string, OpsRecordKind>;
 
 type Kind = (typeof OPS_RECORD_KINDS)[keyof typeof OPS_RECORD_KINDS];

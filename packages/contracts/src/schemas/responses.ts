@@ -252,16 +252,23 @@ export const balanceTransactionSchema = {
   properties: {
     id: { ...uuid, description: 'The movement, stable: the same movement always has the same id.' },
     balance: { type: 'string', enum: [...PARTNER_BALANCES], description: 'The balance it moved.' },
-    type: { type: 'string', enum: [...BALANCE_TRANSACTION_TYPES], description: 'What moved it.' },
+    type: {
+      type: 'string',
+      enum: [...BALANCE_TRANSACTION_TYPES],
+      description: 'What moved it. The list may grow (docs/versioning.md): a type you do not know still moves `balance` by `amount`.',
+    },
     amount: {
       type: 'string',
       pattern: '^-?[1-9][0-9]*$',
       description: 'Minor units (kurus), signed: positive adds to the balance, negative takes from it.',
     },
     currency: { type: 'string', enum: ['TRY'] },
-    intentId: { type: ['string', 'null'], format: 'uuid', description: 'The deposit intent that moved it; null for a withdrawal.' },
-    withdrawalId: { type: ['string', 'null'], format: 'uuid', description: 'The withdrawal that moved it; null for a deposit.' },
-    referenceNo: { ...referenceNo, description: "The deposit's or withdrawal's reference." },
+    intentId: { type: ['string', 'null'], format: 'uuid', description: 'The deposit intent that moved it; null for any other movement.' },
+    withdrawalId: { type: ['string', 'null'], format: 'uuid', description: 'The withdrawal that moved it; null for any other movement.' },
+    referenceNo: {
+      ...referenceNo,
+      description: "The deposit's or withdrawal's reference, or an adjustment's (`KA...`), which the service's support can look up.",
+    },
     createdAt: { ...timestamp, description: 'When the posting was made; it decides the statement day.' },
   },
 } as const;

@@ -1035,25 +1035,25 @@ export interface components {
              */
             balance: "available" | "reserved";
             /**
-             * @description What moved it.
+             * @description What moved it. The list may grow (docs/versioning.md): a type you do not know still moves `balance` by `amount`.
              * @enum {string}
              */
-            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned";
+            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned" | "adjustment";
             /** @description Minor units (kurus), signed: positive adds to the balance, negative takes from it. */
             amount: string;
             /** @enum {string} */
             currency: "TRY";
             /**
              * Format: uuid
-             * @description The deposit intent that moved it; null for a withdrawal.
+             * @description The deposit intent that moved it; null for any other movement.
              */
             intentId: string | null;
             /**
              * Format: uuid
-             * @description The withdrawal that moved it; null for a deposit.
+             * @description The withdrawal that moved it; null for any other movement.
              */
             withdrawalId: string | null;
-            /** @description The deposit's or withdrawal's reference. */
+            /** @description The deposit's or withdrawal's reference, or an adjustment's (`KA...`), which the service's support can look up. */
             referenceNo: string;
             /**
              * Format: date-time
@@ -1078,25 +1078,25 @@ export interface components {
              */
             balance: "available" | "reserved";
             /**
-             * @description What moved it.
+             * @description What moved it. The list may grow (docs/versioning.md): a type you do not know still moves `balance` by `amount`.
              * @enum {string}
              */
-            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned";
+            type: "deposit" | "withdrawal_reserved" | "withdrawal_released" | "withdrawal_sent" | "withdrawal_returned" | "adjustment";
             /** @description Minor units (kurus), signed: positive adds to the balance, negative takes from it. */
             amount: string;
             /** @enum {string} */
             currency: "TRY";
             /**
              * Format: uuid
-             * @description The deposit intent that moved it; null for a withdrawal.
+             * @description The deposit intent that moved it; null for any other movement.
              */
             intentId: string | null;
             /**
              * Format: uuid
-             * @description The withdrawal that moved it; null for a deposit.
+             * @description The withdrawal that moved it; null for any other movement.
              */
             withdrawalId: string | null;
-            /** @description The deposit's or withdrawal's reference. */
+            /** @description The deposit's or withdrawal's reference, or an adjustment's (`KA...`), which the service's support can look up. */
             referenceNo: string;
             /**
              * Format: date-time

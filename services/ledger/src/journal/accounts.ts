@@ -6,10 +6,12 @@
  * - `payouts_settled` (asset, credit side): money sent out to the site's users.
  * - `site_available` (liability): what the service owes the site and may pay out now.
  * - `site_reserved` (liability): owed to the site but earmarked for approved, not yet sent withdrawals.
+ * - `adjustments` (the house's, either sign): what the service gave the site (debit) or took back (credit) by balance
+ *   adjustments, with no bank movement behind them (docs/operations.md, Balance adjustments).
  *
  * Liabilities carry credit (negative) balances, so the operator-facing figures flip their sign.
  */
-export const ACCOUNTS = ['bank_clearing', 'payouts_settled', 'site_available', 'site_reserved'] as const;
+export const ACCOUNTS = ['bank_clearing', 'payouts_settled', 'site_available', 'site_reserved', 'adjustments'] as const;
 export type JournalAccount = (typeof ACCOUNTS)[number];
 
 export interface JournalLeg {
@@ -17,9 +19,9 @@ export interface JournalLeg {
   amount: bigint;
 }
 
-export type JournalEntityType = 'deposit_intent' | 'withdrawal';
+export type JournalEntityType = 'deposit_intent' | 'withdrawal' | 'balance_adjustment';
 
-/** One balanced journal transaction about one intent or withdrawal. */
+/** One balanced journal transaction about one intent, withdrawal or balance adjustment. */
 export interface JournalPosting {
   siteId: string;
   entityType: JournalEntityType;
@@ -64,6 +66,12 @@ export const Postings = {
   /** Returned by the bank: the money is back and available to the site again. */
   withdrawalReturned: (siteId: string, id: string, amount: bigint) =>
     posting(siteId, 'withdrawal', id, 'payouts_settled', 'site_available', amount),
+  /** An applied credit adjustment: the service now owes the site more, with no money received for it. */
+  adjustmentCredited: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'balance_adjustment', id, 'adjustments', 'site_available', amount),
+  /** An applied debit adjustment: the service owes the site less (refused past the available balance). */
+  adjustmentDebited: (siteId: string, id: string, amount: bigint) =>
+    posting(siteId, 'balance_adjustment', id, 'site_available', 'adjustments', amount),
 };
 
 /** What an operator sees: positive figures per account. */

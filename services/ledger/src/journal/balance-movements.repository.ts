@@ -17,7 +17,7 @@ export interface BalanceMovementRow {
   createdAt: Date;
   /** The posting's kind read off its legs (BALANCE_TRANSACTION_TYPES); null when its legs match no posting of the chart. */
   type: string | null;
-  /** The deposit's or withdrawal's reference; null when the entry names no record of its own site. */
+  /** The deposit's, withdrawal's or adjustment's reference; null when the entry names no record of its own site. */
   referenceNo: string | null;
 }
 
@@ -41,12 +41,17 @@ const MOVEMENT_TYPE = Prisma.sql`
       THEN 'withdrawal_sent'
     WHEN e.entity_type = 'withdrawal' AND e.account = 'site_available' AND o.account = 'payouts_settled' AND e.amount < 0
       THEN 'withdrawal_returned'
+    WHEN e.entity_type = 'balance_adjustment' AND e.account = 'site_available' AND o.account = 'adjustments'
+      THEN 'adjustment'
   END`;
+
+/** The reference of the record a movement is about (its deposit, withdrawal or adjustment), from {@link MOVEMENT_JOINS}. */
+const MOVEMENT_REFERENCE = Prisma.sql`COALESCE(d.reference_no, w.reference_no, a.reference_no)`;
 
 /** The movements' columns, from `journal_entries e` and the joins of {@link MOVEMENT_JOINS}. */
 const MOVEMENT_COLUMNS = Prisma.sql`
   e.id::text AS id, e.account, e.amount, e.entity_type AS "entityType", e.entity_id::text AS "entityId",
-  e.created_at AS "createdAt", ${MOVEMENT_TYPE} AS type, COALESCE(d.reference_no, w.reference_no) AS "referenceNo"`;
+  e.created_at AS "createdAt", ${MOVEMENT_TYPE} AS type, ${MOVEMENT_REFERENCE} AS "referenceNo"`;
 
 // The posting's other legs, and the record it is about, only if it is the same site's.
 const MOVEMENT_JOINS = Prisma.sql`
@@ -54,7 +59,8 @@ const MOVEMENT_JOINS = Prisma.sql`
     SELECT MIN(x.account) AS account, COUNT(*) AS legs FROM journal_entries x WHERE x.transaction_id = e.transaction_id AND x.id <> e.id
   ) o
   LEFT JOIN deposit_intents d ON e.entity_type = 'deposit_intent' AND d.id = e.entity_id AND d.site_id = e.site_id
-  LEFT JOIN withdrawals w ON e.entity_type = 'withdrawal' AND w.id = e.entity_id AND w.site_id = e.site_id`;
+  LEFT JOIN withdrawals w ON e.entity_type = 'withdrawal' AND w.id = e.entity_id AND w.site_id = e.site_id
+  LEFT JOIN balance_adjustments a ON e.entity_type = 'balance_adjustment' AND a.id = e.entity_id AND a.site_id = e.site_id`;
 
 /**
  * A site's balance movements, read only for the site it is given: the partner's list and daily statement
@@ -130,7 +136,7 @@ export class BalanceMovementRepository {
         e.entity_type AS "entityType", e.entity_id::text AS "entityId"
       FROM journal_entries e ${MOVEMENT_JOINS}
       WHERE e.account IN (${Prisma.join(PARTNER_ACCOUNTS)})
-        AND (${MOVEMENT_TYPE} IS NULL OR COALESCE(d.reference_no, w.reference_no) IS NULL)
+        AND (${MOVEMENT_TYPE} IS NULL OR ${MOVEMENT_REFERENCE} IS NULL)
       ORDER BY e.created_at, e.id`;
   }
 }

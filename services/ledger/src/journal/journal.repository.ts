@@ -177,7 +177,8 @@ export class JournalRepository {
 
   /**
    * Each site's journal against its records: received = approved deposits, reserved = approved withdrawals,
-   * paid out = sent withdrawals. A double posting or a missed one shows up here.
+   * paid out = sent withdrawals, adjustments = applied credits less applied debits. A double posting or a missed one
+   * shows up here.
    */
   recordMismatches(): Promise<Array<{ siteId: string; account: string; journal: bigint; records: bigint }>> {
     return this.db.$queryRaw`
@@ -187,8 +188,12 @@ export class JournalRepository {
         SELECT site_id, 'site_reserved', -SUM(amount) FROM withdrawals WHERE status = 'APPROVED' GROUP BY site_id
         UNION ALL
         SELECT site_id, 'payouts_settled', -SUM(amount) FROM withdrawals WHERE status = 'SENT' GROUP BY site_id
+        UNION ALL
+        SELECT site_id, 'adjustments', SUM(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END)
+        FROM balance_adjustments WHERE status = 'APPLIED' GROUP BY site_id
       ), actual AS (
-        SELECT site_id, account, balance AS total FROM site_balances WHERE account IN ('bank_clearing', 'site_reserved', 'payouts_settled')
+        SELECT site_id, account, balance AS total FROM site_balances
+        WHERE account IN ('bank_clearing', 'site_reserved', 'payouts_settled', 'adjustments')
       )
       SELECT COALESCE(a.site_id, x.site_id)::text AS "siteId", COALESCE(a.account, x.account) AS account,
         COALESCE(a.total, 0)::bigint AS journal, COALESCE(x.total, 0)::bigint AS records

@@ -145,6 +145,49 @@ export async function decideApproval(
 }
 
 /**
+ * The second person of a change one operator proposes and another applies (a balance adjustment: always four-eyes, as
+ * no bank movement backs it), decided in the applying transaction with the record locked: the caller must be an
+ * enabled person other than the proposer and not tied to them (the one created or last changed the other's account).
+ * The bootstrap token and the service's own rules are no person: 409 `second_approver_required`, nothing changed.
+ * Answers the caller's approval, as the record keeps who decided it.
+ */
+export async function requireSecondPerson(
+  deps: Pick<FourEyesDeps, 'clock' | 'operators'>,
+  tx: Tx,
+  caller: OperatorPrincipal,
+  proposer: { operatorId: string; email: string | null },
+  what: string,
+): Promise<Approval> {
+  const proposerId = proposer.operatorId;
+  if (caller.operatorId === BOOTSTRAP_OPERATOR_ID || caller.system || caller.apiKeyId) {
+    throw AppError.conflict(
+      'second_approver_required',
+      `A ${what} is applied by a second person with an operator account; the bootstrap token is configuration, not a person. ` +
+        'Log in as an operator to decide it. Nothing was changed.',
+    );
+  }
+  if (caller.operatorId === proposerId) {
+    throw AppError.conflict(
+      'second_approver_required',
+      `You proposed this ${what}; a different operator must apply it (four-eyes). Nothing was changed.`,
+    );
+  }
+  const people = await deps.operators.lockApprovers(tx, [caller.operatorId, proposerId]);
+  const me = people.get(caller.operatorId);
+  if (!me || me.disabledAt) throw new AppError('unauthorized', 'The operator account is disabled; nothing was changed.');
+  const theirs = people.get(proposerId);
+  const tie = theirs ? tieBetween(me, theirs) : null;
+  if (tie) {
+    throw AppError.conflict(
+      'second_approver_required',
+      `${proposer.email ?? proposerId} proposed this ${what}, and ${tie}: the proposal and its approval must come from two ` +
+        'independent people. Another operator must apply it. Nothing was changed.',
+    );
+  }
+  return { operatorId: caller.operatorId, email: caller.email, at: deps.clock.now().toISOString() };
+}
+
+/**
  * A payout's approvals for operators: while in review, the standing ones with when each expires; once decided, every
  * approval it was given (who approved it).
  */

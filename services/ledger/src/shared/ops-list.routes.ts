@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Prisma, PrismaClient } from '@kasa/db';
-import { LIST_FILTERS_INVALID, parseRequest } from '@kasa/contracts';
+import { LIST_FILTERS_INVALID, RequestValidationError, validateRequest, type RequestSchemaName } from '@kasa/contracts';
 import { principalOf } from './operator-principal.js';
 import { scopeOf, type SiteScope } from './site-scope.js';
 import { wantsCsv } from './csv.js';
@@ -10,17 +10,22 @@ import { isCsvList, sendOpsListCsv } from './ops-list-csv.js';
 import { opsListPage, type OpsFilters, type OpsListQuery } from './ops-list.use-case.js';
 import { LIST_TOO_SLOW, readWithTimeout } from './read-timeout.repository.js';
 
-// One parser per ops list-filter schema: parseRequest types a query by the schema's literal name, and each is an OpsListQuery.
-const QUERY_PARSERS = {
-  opsListIntents: (query: unknown): OpsListQuery => parseRequest('opsListIntents', query, LIST_FILTERS_INVALID),
-  opsListWithdrawals: (query: unknown): OpsListQuery => parseRequest('opsListWithdrawals', query, LIST_FILTERS_INVALID),
-  opsListBankTransfers: (query: unknown): OpsListQuery => parseRequest('opsListBankTransfers', query, LIST_FILTERS_INVALID),
-  opsListSenderReturns: (query: unknown): OpsListQuery => parseRequest('opsListSenderReturns', query, LIST_FILTERS_INVALID),
-};
+/** The record lists' filter schemas, named `opsList<Records>` by the contract (a record kind's module declares its own). */
+type OpsListSchema = Extract<RequestSchemaName, `opsList${string}`>;
+
+/**
+ * A list's query checked against its filter schema (400 `validation_failed`, "The list filters are not valid."): a
+ * query's values are text, so whatever passes is an {@link OpsListQuery}.
+ */
+function parseListQuery(schema: OpsListSchema, query: unknown): OpsListQuery {
+  const errors = validateRequest(schema, query);
+  if (errors.length > 0) throw new RequestValidationError(errors, LIST_FILTERS_INVALID);
+  return query as OpsListQuery;
+}
 
 /** An ops list: the schema its filters must pass, the name its cursors are bound to, its rows and how each is shown. */
 export interface OpsList<Row, Item> {
-  schema: keyof typeof QUERY_PARSERS;
+  schema: OpsListSchema;
   cursorList: string;
   /**
    * One page's rows, only of the sites in the operator's `scope` (null: every site), filtered in the query; every
@@ -48,7 +53,7 @@ export function opsListRoute<Row extends { createdAt: Date; id: string }, Item>(
   list: OpsList<Row, Item>,
 ): RequestHandler {
   return async (req, res) => {
-    const query = QUERY_PARSERS[list.schema](req.query);
+    const query = parseListQuery(list.schema, req.query);
     const scope = scopeOf(principalOf(res.locals));
     const fetch = (filters: OpsFilters, window: ListWindow) =>
       readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, LIST_TOO_SLOW, (tx) => list.fetch(filters, window, scope, tx));

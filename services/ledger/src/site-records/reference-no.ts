@@ -8,8 +8,9 @@ import { randomInt } from 'node:crypto';
 export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 const BASE = REFERENCE_ALPHABET.length; // 31, a prime
 
-export type ReferenceKind = 'deposit' | 'withdrawal';
-const PREFIX: Record<ReferenceKind, string> = { deposit: 'KD', withdrawal: 'KW' };
+/** A balance adjustment's reference is never typed by a user, but names its movement on the partner's statement. */
+export type ReferenceKind = 'deposit' | 'withdrawal' | 'adjustment';
+const PREFIX: Record<ReferenceKind, string> = { deposit: 'KD', withdrawal: 'KW', adjustment: 'KA' };
 const BODY_LENGTH = 7;
 
 /** Each character's place in the alphabet by its code, -1 outside it: matching tries thousands of candidates a file. */
