@@ -9,7 +9,7 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   state_changed: 'another operator acted on the record at the same moment; show it again before deciding',
   amount_exceeds_received: 'approve at most the money received (`kasa intents show <intentId>`), or leave out --amount',
   insufficient_balance:
-    "the site's available balance (`kasa balances --site <siteId>`) is short; reject the withdrawal or wait for deposits",
+    "the site's available balance (`kasa balances --site <siteId>`) is short; reject the withdrawal (or the adjustment's debit) or wait for deposits",
   intent_decided:
     'the deposit was already approved or rejected: set the transfer aside (`kasa transfers set-aside`) or return it to the sender (`kasa transfers return`)',
   transfer_settled: 'the transfer is no longer unmatched; `kasa transfers list` shows where it went',
@@ -26,7 +26,7 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   otp_not_enrolled: 'two-factor authentication is not on for this account (`kasa 2fa enroll`)',
   not_exact_match: 'only exact matches are approved together; approve this one on its own (`kasa intents approve <intentId>`)',
   second_approver_required:
-    'you gave the first approval, are tied to whoever did (one created or last changed the other account), or are the bootstrap token; a different operator must approve it (four-eyes)',
+    'you gave the first approval or proposed it, are tied to whoever did (one created or last changed the other account), or are the bootstrap token; a different operator must approve it (four-eyes)',
   nothing_to_batch: 'no approved payout is left to batch, or a withdrawal named is not APPROVED or is batched already',
   sandbox_payout: "a sandbox's simulated money never leaves through the house's account; leave it out (the simulator plays it out)",
   compliance_hold:

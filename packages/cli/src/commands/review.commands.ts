@@ -13,15 +13,18 @@ import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { modeMark, sandboxSiteIds, testLine } from '../modes.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
 
-const listOptions = (command: Command) =>
+/** Every review list's filters: statuses, one site, how many rows, and which end of the queue first. */
+export const reviewListOptions = (command: Command) =>
   command
     .option('--status <statuses>', 'comma-separated statuses')
     .option('--site <siteId>', 'only this site')
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
     .addOption(
       new Option('--order <order>', 'newest (default) or oldest first: a queue is worked oldest first').choices(['newest', 'oldest']),
-    )
-    .option('--csv', CSV_OPTION_HELP);
+    );
+
+/** The review lists the ledger also exports as CSV. */
+const listOptions = (command: Command) => reviewListOptions(command).option('--csv', CSV_OPTION_HELP);
 
 /** Deposits and withdrawals also narrow to a reference, the partner's user and an amount range (lira). */
 const recordListOptions = (command: Command) =>
