@@ -479,6 +479,11 @@ describe('sandbox records from the terminal', () => {
     expect(rowOf((await kasa(['withdrawals', 'list', '--site', twin])).stdout, withdrawal.withdrawalId)).toMatch(/TEST$/);
     const transferId = (paid.body as { bankTransferId: string }).bankTransferId;
     expect(rowOf((await kasa(['transfers', 'list', '--limit', '100'])).stdout, transferId)).toMatch(/TEST$/);
+    // Transfers and returns are not listed by site (their ops lists take no siteId): the flag is refused, not ignored.
+    for (const list of ['transfers', 'returns']) {
+      const bySite = await kasa([list, 'list', '--site', twin]);
+      expect([bySite.code, bySite.stderr]).toEqual([2, expect.stringContaining("unknown option '--site'")]);
+    }
     expect((await kasa(['intents', 'show', deposit.intentId])).stdout).toMatch(/^TEST: a sandbox record/);
     expect((await kasa(['withdrawals', 'show', withdrawal.withdrawalId])).stdout).toMatch(/^TEST: a sandbox record/);
     expect((await kasa(['intents', 'show', liveDeposit.intentId])).stdout).not.toContain('TEST');

@@ -13,22 +13,28 @@ import { CSV_OPTION_HELP, printCsv } from '../csv-export.js';
 import { modeMark, sandboxSiteIds, testLine } from '../modes.js';
 import { formatAmount, printRecord, printTable } from '../output.js';
 
-/** Every review list's filters: statuses, one site, how many rows, and which end of the queue first. */
-export const reviewListOptions = (command: Command) =>
+/** Every review list's filters: statuses, how many rows, and which end of the queue first. */
+const queueOptions = (command: Command) =>
   command
     .option('--status <statuses>', 'comma-separated statuses')
-    .option('--site <siteId>', 'only this site')
     .option('--limit <n>', 'most rows to show', (v) => Number(v), 50)
     .addOption(
       new Option('--order <order>', 'newest (default) or oldest first: a queue is worked oldest first').choices(['newest', 'oldest']),
     );
 
-/** The review lists the ledger also exports as CSV. */
-const listOptions = (command: Command) => reviewListOptions(command).option('--csv', CSV_OPTION_HELP);
+/** The filters of a list of one site's records (its ops list takes `siteId`), the queue's and one site. */
+export const reviewListOptions = (command: Command) => queueOptions(command).option('--site <siteId>', 'only this site');
 
-/** Deposits and withdrawals also narrow to a reference, the partner's user and an amount range (lira). */
+/**
+ * The lists of transfers and returns, exported as CSV too: no `--site`, as their ops lists take none (a transfer no
+ * deposit kept is the house's), so the flag would be read and ignored.
+ */
+const listOptions = (command: Command) => queueOptions(command).option('--csv', CSV_OPTION_HELP);
+
+/** Deposits and withdrawals also narrow to one site, a reference, the partner's user and an amount range (lira). */
 const recordListOptions = (command: Command) =>
-  listOptions(command)
+  reviewListOptions(command)
+    .option('--csv', CSV_OPTION_HELP)
     .option('--reference <referenceNo>', 'one reference, as the user reads it (case, spaces and dashes ignored)')
     .option('--user <externalUserId>', "the partner's user id")
     .option('--min-amount <amount>', 'smallest amount in lira (TRY), inclusive', parseAmount)
