@@ -238,6 +238,20 @@ describe('a balance adjustment', () => {
     expect((await h.ops('GET', '/balance-adjustments?status=DONE')).status).toBe(400);
   });
 
+  it("waits on the desk until its second admin decides it; a sandbox's is nobody's work", async () => {
+    const site = await h.createSite();
+    expect((await h.ops('POST', `/sites/${site.siteId}/api-keys`, { mode: 'test' })).status).toBe(201);
+    const twin = { siteId: (await h.ops('GET', `/sites/${site.siteId}`)).body.testSiteId as string, slug: 'twin' };
+    const queue = async () => (await h.ops('GET', '/dashboard')).body.adjustmentsToApply as { count: number; oldestId: string | null };
+    const before = await queue();
+    const live = await propose(site, { direction: 'credit', amount: '800', reason: 'Waiting' });
+    expect(await queue()).toMatchObject({ count: before.count + 1 });
+    expect((await propose(twin, { direction: 'credit', amount: '800', reason: 'Sandbox' })).status).toBe(201);
+    expect((await queue()).count).toBe(before.count + 1);
+    expect((await approve(live.body.adjustmentId, mehmet)).body.status).toBe('APPLIED');
+    expect((await queue()).count).toBe(before.count);
+  });
+
   it('shows in the journal check when its record and the journal disagree', async () => {
     const site = await h.createSite();
     const proposed = await propose(site, { direction: 'credit', amount: '5000', reason: 'Correction' });

@@ -15,6 +15,7 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, s
   ['withdrawalsToSend', 'Withdrawals to send'],
   ['returnsToReview', 'Returns to review'],
   ['returnsToSend', 'Returns to send'],
+  ['adjustmentsToApply', 'Adjustments to apply'],
   ['deadEvents', 'DEAD events'],
   ['failingPartners', 'Failing partners'],
   ['reconciliationDifferences', 'Reconciliation differences'],

@@ -575,6 +575,10 @@ export const OPS_RESPONSE_SCHEMAS = {
     withdrawalsToSend: { $ref: 'QueueHead' },
     returnsToReview: { $ref: 'QueueHead' },
     returnsToSend: { $ref: 'QueueHead' },
+    adjustmentsToApply: {
+      $ref: 'QueueHead',
+      description: "Live sites' balance adjustments waiting for a second admin to apply or reject them (oldest: the earliest proposed).",
+    },
     deadEvents: { $ref: 'QueueHead' },
     failingPartners: { $ref: 'QueueHead' },
     reconciliationDifferences: {

@@ -77,6 +77,7 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
       deadEvents: queueView(queues.deadEvents),
       returnsToReview: queueView(queues.returnsToReview),
       returnsToSend: queueView(queues.returnsToSend),
+      adjustmentsToApply: queueView(queues.adjustmentsToApply),
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
       reconciliationDifferences: queueView(differencesOf(accounts)),
       autoReplayed: queueView(autoReplayed),

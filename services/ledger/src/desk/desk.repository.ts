@@ -183,6 +183,14 @@ export class DeskRepository {
       orderBy: [{ createdAt: 'asc' }],
       select: { id: true, createdAt: true },
     });
+    // Balance adjustments wait for their second admin from the moment they were proposed.
+    const proposedWhere = { status: 'PENDING_REVIEW' as const, ...live };
+    const proposedCount = await db.balanceAdjustment.count({ where: proposedWhere });
+    const proposed = await db.balanceAdjustment.findFirst({
+      where: proposedWhere,
+      orderBy: [{ createdAt: 'asc' }],
+      select: { id: true, createdAt: true },
+    });
     const deadCount = await db.outboxEvent.count({ where: { status: 'DEAD', ...live } });
     const dead = await db.outboxEvent.findFirst({
       where: { status: 'DEAD', ...live },
@@ -200,6 +208,7 @@ export class DeskRepository {
       deadEvents: head(deadCount, dead && { id: dead.id, at: dead.deadAt ?? dead.createdAt }),
       returnsToReview: await returns('PENDING_REVIEW'),
       returnsToSend: await returns('APPROVED'),
+      adjustmentsToApply: head(proposedCount, proposed && { id: proposed.id, at: proposed.createdAt }),
     };
   }
 
