@@ -70,7 +70,7 @@ describe('a balance adjustment', () => {
     expect(applied.status).toBe(200);
     expect(applied.body).toMatchObject({ status: 'APPLIED', decidedByOperatorId: mehmet.operatorId, decidedByEmail: mehmet.email });
     expect(applied.body.appliedAt).not.toBeNull();
-    expect(await balanceOf(site)).toMatchObject({ available: '65000', reserved: '0' });
+    expect(await balanceOf(site)).toMatchObject({ available: '65000', reserved: '0', receivedTotal: '50000', adjustedTotal: '15000' });
     const legs = await postingsOf(id);
     expect(legs.map((leg) => [leg.account, leg.amount]).sort()).toEqual([
       ['adjustments', 15000n],
@@ -163,7 +163,7 @@ describe('a balance adjustment', () => {
 
     const fee = await propose(site, { direction: 'debit', amount: '2500', reason: 'Fee for November' });
     expect((await approve(fee.body.adjustmentId, zeynep)).body.status).toBe('APPLIED');
-    expect(await balanceOf(site)).toMatchObject({ available: '7500' });
+    expect(await balanceOf(site)).toMatchObject({ available: '7500', receivedTotal: '10000', adjustedTotal: '-2500' });
     const movements = (await h.internal('GET', `/sites/${site.siteId}/balance/transactions`)).body.data;
     expect(movements[0]).toMatchObject({ type: 'adjustment', amount: '-2500', referenceNo: fee.body.referenceNo });
     expect(await journalOk()).toMatchObject({ ok: true });

@@ -189,6 +189,7 @@ describe('journal invariants', () => {
         reserved: String(reserved),
         receivedTotal: String(received),
         paidOutTotal: String(paidOut),
+        adjustedTotal: '0',
       });
       expect(BigInt(balance.available)).toBeGreaterThanOrEqual(0n);
     }

@@ -110,7 +110,7 @@ describe('balance check', () => {
     const site = await h.createSite();
     await h.fund(site, 4321);
     const all = await h.ops('GET', '/balances');
-    const money = { currency: 'TRY', available: '4321', reserved: '0', receivedTotal: '4321', paidOutTotal: '0' };
+    const money = { currency: 'TRY', available: '4321', reserved: '0', receivedTotal: '4321', paidOutTotal: '0', adjustedTotal: '0' };
     expect(all.body.data.find((b: { siteId: string }) => b.siteId === site.siteId)).toEqual({
       siteId: site.siteId,
       slug: site.slug,

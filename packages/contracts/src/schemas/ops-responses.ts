@@ -46,6 +46,11 @@ const balanceProperties = {
   reserved: sum,
   receivedTotal: sum,
   paidOutTotal: sum,
+  adjustedTotal: {
+    ...sum,
+    description:
+      'Applied balance adjustments, credits less debits (kurus; negative when more was taken back): with it, available + reserved = receivedTotal - paidOutTotal + adjustedTotal.',
+  },
 } as const;
 
 const siteProperties = {

@@ -82,6 +82,7 @@ export interface SiteBalanceView {
   reserved: string;
   receivedTotal: string;
   paidOutTotal: string;
+  adjustedTotal: string;
 }
 
 export function balanceView(siteId: string, raw: Partial<Record<string, bigint>>): SiteBalanceView {
@@ -93,5 +94,7 @@ export function balanceView(siteId: string, raw: Partial<Record<string, bigint>>
     reserved: (-of('site_reserved')).toString(),
     receivedTotal: of('bank_clearing').toString(),
     paidOutTotal: (-of('payouts_settled')).toString(),
+    // Given to the site (a debit of the house's account) counts positive.
+    adjustedTotal: of('adjustments').toString(),
   };
 }
