@@ -84,7 +84,8 @@ describe('kasa adjustments', () => {
     );
     expect(applied.stdout).toContain(`Proposed by ${ayse.email}, applied by ${mehmet.email}.`);
     const balance = await kasa(['--json', 'balances', '--site', siteId], mehmet);
-    expect(JSON.parse(balance.stdout)).toEqual([expect.objectContaining({ siteId, available: '150000' })]);
+    expect(JSON.parse(balance.stdout)).toEqual([expect.objectContaining({ siteId, available: '150000', adjustedTotal: '150000' })]);
+    expect((await kasa(['balances', '--site', siteId], mehmet)).stdout).toMatch(/ADJUSTED \(TRY\)\n.*1\.500,00\s*$/m);
     expect(JSON.parse((await kasa(['--json', 'adjustments', 'show', id], ayse)).stdout)).toMatchObject({ status: 'APPLIED' });
   });
 

@@ -23,6 +23,7 @@ export function registerLedgerCommands(program: Command, ctx: Context): void {
           ['RESERVED (TRY)', (b) => formatAmount(b.reserved)],
           ['RECEIVED (TRY)', (b) => formatAmount(b.receivedTotal)],
           ['PAID OUT (TRY)', (b) => formatAmount(b.paidOutTotal)],
+          ['ADJUSTED (TRY)', (b) => formatAmount(b.adjustedTotal)],
         ]),
       );
     });
