@@ -236,6 +236,10 @@ describe('a balance adjustment', () => {
       first.body.adjustmentId,
     ]);
     expect((await h.ops('GET', '/balance-adjustments?status=DONE')).status).toBe(400);
+    // Found by its reference as a partner's support reads it out from the balance movement.
+    const spoken = `${(first.body.referenceNo as string).toLowerCase().slice(0, 5)} ${(first.body.referenceNo as string).slice(5)}`;
+    const byReference = await h.ops('GET', `/balance-adjustments?referenceNo=${encodeURIComponent(spoken)}`);
+    expect(byReference.body.data.map((row: { adjustmentId: string }) => row.adjustmentId)).toEqual([first.body.adjustmentId]);
   });
 
   it("waits on the desk until its second admin decides it; a sandbox's is nobody's work", async () => {

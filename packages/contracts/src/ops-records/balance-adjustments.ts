@@ -5,7 +5,7 @@
  * of the site's available balance (`adjustment`), named by its reference. ./index.ts lists the kind.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
-import { amountBound, opsListProperties, reason, uuid as uuidText } from '../schemas/ops-common.js';
+import { amountBound, opsListProperties, reason, referenceNo, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
 import { listResponseSchema } from '../schemas/responses.js';
 
@@ -35,7 +35,11 @@ const opsListBalanceAdjustmentsQuerySchema = {
   $id: 'OpsListBalanceAdjustmentsQuery',
   type: 'object',
   additionalProperties: false,
-  properties: { ...opsListProperties(BALANCE_ADJUSTMENT_STATUSES), siteId: uuidText },
+  properties: {
+    ...opsListProperties(BALANCE_ADJUSTMENT_STATUSES),
+    siteId: uuidText,
+    referenceNo: { ...referenceNo, description: "One adjustment's reference (`KA...`), as a partner's balance movement names it." },
+  },
 } as const;
 
 /** The balance adjustments' part of the ops contract; a rejection takes the same body as the other kinds'. */
@@ -96,7 +100,7 @@ export const BALANCE_ADJUSTMENT_OPS = {
       tag: 'Balances',
       summary: 'Balance adjustments, newest first',
       description:
-        'Filtered by status (PENDING_REVIEW, APPLIED, REJECTED) and site, in pages joined by `nextCursor`; `order=oldest` for a ' +
+        'Filtered by status (PENDING_REVIEW, APPLIED, REJECTED), site and reference, in pages joined by `nextCursor`; `order=oldest` for a ' +
         'queue. ' +
         LIST_TIMEOUT,
       query: 'opsListBalanceAdjustments',
@@ -121,7 +125,7 @@ export const BALANCE_ADJUSTMENT_OPS = {
       summary: 'Apply a balance adjustment',
       description:
         "PENDING_REVIEW -> APPLIED, posted to the site's journal (credit: adjustments -> site_available; debit: site_available " +
-        "-> adjustments). Always four-eyes: the admin who proposed it, the bootstrap token, or an admin tied to the proposer (the " +
+        '-> adjustments). Always four-eyes: the admin who proposed it, the bootstrap token, or an admin tied to the proposer (the ' +
         'one who created or last changed the other account) gets 409 `second_approver_required`; a debit past the available ' +
         'balance gets 409 `insufficient_balance`; above STEP_UP_ABOVE_KURUS a fresh second-factor code is needed (403 ' +
         '`step_up_required`).',

@@ -49,7 +49,7 @@ export class BalanceAdjustmentRepository {
 
   /** Adjustments across sites (or one), in the window's order; `db`: the ops list's transaction (its statement timeout). */
   list(
-    filter: { statuses?: BalanceAdjustmentStatus[]; siteId?: string },
+    filter: { statuses?: BalanceAdjustmentStatus[]; siteId?: string; referenceNo?: string },
     window: ListWindow,
     scope: SiteScope,
     db: PrismaClient | Tx = this.db,
@@ -59,6 +59,7 @@ export class BalanceAdjustmentRepository {
         {
           ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
           ...(filter.siteId ? { siteId: filter.siteId } : {}),
+          ...(filter.referenceNo ? { referenceNo: filter.referenceNo } : {}),
           ...siteScopeWhere(scope),
         },
         window,

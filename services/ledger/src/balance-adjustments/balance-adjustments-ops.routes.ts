@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { BALANCE_ADJUSTMENT_STATUSES } from '@kasa/contracts';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
-import { statusesOf } from '../shared/ops-list.use-case.js';
+import { normalizeReference, statusesOf } from '../shared/ops-list.use-case.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { operatorRequestOf } from '../shared/request-context.js';
 import type { RecordKind } from '../review/record-kind.js';
@@ -43,7 +43,12 @@ export function balanceAdjustmentOpsRoutes(deps: BalanceAdjustmentsOpsRoutesDeps
       cursorList: 'ops-balance-adjustments',
       fetch: (filters, window, scope, tx) =>
         deps.balanceAdjustments.list(
-          { statuses: statusesOf(filters, BALANCE_ADJUSTMENT_STATUSES), siteId: filters.siteId },
+          {
+            statuses: statusesOf(filters, BALANCE_ADJUSTMENT_STATUSES),
+            siteId: filters.siteId,
+            // As a partner's support reads it out from the balance movement: case, spaces and dashes forgiven.
+            referenceNo: filters.referenceNo === undefined ? undefined : normalizeReference(filters.referenceNo),
+          },
           window,
           scope,
           tx,
