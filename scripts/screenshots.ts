@@ -234,6 +234,24 @@ async function main(): Promise<void> {
     await scenario.transfer(mismatched.referenceNo, '42000', { senderName: 'MEHMET DEMIR' });
     await scenario.approveDeposit(mismatched.intentId);
     const riskFlagId = await waitForRiskFlag(scenario, 'risk-demo');
+    // Balance adjustments another admin proposed, waiting for a second admin: a fee refunded, a settlement corrected.
+    const proposer = await scenario.createOperator('ADMIN');
+    const proposerToken = await scenario.login(proposer);
+    const adjustments: string[] = [];
+    for (const [direction, amount, reason] of [
+      ['credit', '25000', 'Refund of the November fee charged twice (ticket 4711)'],
+      ['debit', '12000', 'Settlement of 27 November counted twice (ticket 4720)'],
+    ] as const) {
+      const proposed = await scenario.ops(
+        'POST',
+        `/sites/${site.siteId}/balance-adjustments`,
+        { direction, amount, reason },
+        proposerToken,
+      );
+      if (proposed.status !== 201) throw new Error(`propose adjustment: ${proposed.status} ${JSON.stringify(proposed.body)}`);
+      adjustments.push((proposed.body as { adjustmentId: string }).adjustmentId);
+    }
+    const adjustmentId = adjustments[0] as string;
     const consolePages: [string, string, string][] = [
       ['console-dashboard.png', '/', 'Console: the dashboard, each queue with its count and oldest item, and the webhook auto-replay line'],
       [
@@ -298,6 +316,16 @@ async function main(): Promise<void> {
       ['console-sites.png', '/sites', 'Console: sites'],
       ['console-site-keys.png', `/sites/${site.siteId}`, "Console: a site's API keys"],
       ['console-balances.png', '/balances', 'Console: site balances'],
+      [
+        'console-balance-adjustments.png',
+        '/balance-adjustments',
+        'Console: balance adjustments waiting for a second admin, oldest first, and the form to propose one',
+      ],
+      [
+        'console-balance-adjustment.png',
+        `/balance-adjustments/${adjustmentId}`,
+        'Console: a balance adjustment another admin proposed, with Apply and Reject (always four-eyes)',
+      ],
       ['console-reconciliation.png', '/reconciliation', "Console: each receiving account's statement balance against Kasa's bookings"],
       ['console-audit.png', '/audit', 'Console: the audit log'],
       ['console-erasure.png', '/erasure-requests', 'Console: KVKK erasure requests with their 30-day timer, and the form to file one'],
@@ -335,6 +363,13 @@ async function main(): Promise<void> {
       ['console-dashboard-phone.png', '/', 390, 'Console: the dashboard on a phone'],
       ['console-screening-phone.png', '/screening', 390, 'Console: the sanctions screening queue on a phone'],
       ['console-erasure-phone.png', '/erasure-requests', 390, 'Console: erasure requests on a phone'],
+      ['console-balance-adjustments-phone.png', '/balance-adjustments', 390, 'Console: balance adjustments on a phone'],
+      [
+        'console-balance-adjustment-phone.png',
+        `/balance-adjustments/${adjustmentId}`,
+        390,
+        'Console: a balance adjustment and its Apply and Reject forms on a phone',
+      ],
       ['console-risk-flags-phone.png', '/risk-flags', 390, 'Console: the risk flags review queue on a phone'],
       ['console-risk-flag-phone.png', `/risk-flags/${riskFlagId}`, 390, 'Console: a risk flag and its review form on a phone'],
       ['console-bank-transfer-suggested-phone.png', `/bank-transfers/${suggestedId}`, 390, 'Console: a suggested transfer on a phone'],

@@ -59,6 +59,23 @@ beforeAll(async () => {
   const accounts = bodyOf<{ data: Array<{ id: string }> }>(await h.ops('GET', '/receiving-accounts'), 200, 'accounts');
   const account = accounts.data[0]?.id as string;
   const events = bodyOf<{ data: Array<{ eventId: string }> }>(await h.ops('GET', `/events?siteId=${site.siteId}`), 200, 'events');
+  // A balance adjustment another admin proposed, waiting for a second one: the page with both its forms.
+  const proposer = await h.createOperator('ADMIN');
+  const session = bodyOf<{ token: string }>(
+    await h.ops('POST', '/login', { email: proposer.email, password: proposer.password }),
+    201,
+    'login',
+  );
+  const adjustment = bodyOf<{ adjustmentId: string }>(
+    await h.ops(
+      'POST',
+      `/sites/${site.siteId}/balance-adjustments`,
+      { direction: 'credit', amount: '15000', reason: 'Çift kesilen komisyon' },
+      session.token,
+    ),
+    201,
+    'balance adjustment',
+  );
   const event = events.data[0]?.eventId as string;
 
   pages = [
@@ -81,6 +98,8 @@ beforeAll(async () => {
     ['sites', '/sites'],
     ['site', `/sites/${site.siteId}`],
     ['balances', '/balances'],
+    ['adjustments', '/balance-adjustments'],
+    ['adjustment', `/balance-adjustments/${adjustment.adjustmentId}`],
     ['reconciliation', '/reconciliation'],
     ['reconciliation-account', `/reconciliation/${account}`],
     ['bank-accounts', '/receiving-accounts'],

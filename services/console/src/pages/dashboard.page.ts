@@ -34,6 +34,12 @@ const QUEUES: Queue[] = [
   { key: 'withdrawalsToSend', list: '/withdrawals?status=APPROVED', item: (id) => `/withdrawals/${seg(id)}`, timed: true },
   { key: 'returnsToReview', list: '/returns?status=PENDING_REVIEW', item: (id) => `/returns/${seg(id)}`, timed: true },
   { key: 'returnsToSend', list: '/returns?status=APPROVED', item: (id) => `/returns/${seg(id)}`, timed: true },
+  {
+    key: 'adjustmentsToApply',
+    list: '/balance-adjustments?status=PENDING_REVIEW',
+    item: (id) => `/balance-adjustments/${seg(id)}`,
+    timed: true,
+  },
   { key: 'deadEvents', list: '/deliveries?status=DEAD', item: (id) => `/deliveries/${seg(id)}`, timed: false, fault: true },
   { key: 'failingPartners', list: '/deliveries', item: (id) => `/sites/${seg(id)}`, timed: false, fault: true },
 ];

@@ -6,13 +6,20 @@
  */
 import type { Router } from 'express';
 import type { ConsoleDeps } from '../console-deps.js';
+import { balanceAdjustmentsPage } from './balance-adjustments.page.js';
 import { bankTransfersPage } from './bank-transfers.page.js';
 import { depositsPage } from './deposits.page.js';
 import type { RecordPage } from './record-page.js';
 import { returnsPage } from './returns.page.js';
 import { withdrawalsPage } from './withdrawals.page.js';
 
-export const RECORD_PAGES = [depositsPage, withdrawalsPage, bankTransfersPage, returnsPage] as const satisfies readonly RecordPage[];
+export const RECORD_PAGES = [
+  depositsPage,
+  withdrawalsPage,
+  bankTransfersPage,
+  returnsPage,
+  balanceAdjustmentsPage,
+] as const satisfies readonly RecordPage[];
 
 /** The audit entity types of the record kinds, in the registry's order. */
 export type RecordEntityType = (typeof RECORD_PAGES)[number]['audit']['entityType'];

@@ -40,6 +40,7 @@ const TONE: Record<string, string> = {
   PENDING_REVIEW: 'warn',
   LATE_ARRIVAL: 'alert',
   APPROVED: 'ok',
+  APPLIED: 'ok',
   SENT: 'ok',
   DELIVERED: 'ok',
   MATCHED: 'ok',

@@ -21,7 +21,7 @@ interface SectionEntry {
   readonly houseWide?: true;
   /** Only admins may open it (the ops API refuses a reviewer 403): the compliance queues of screening and risk flags. */
   readonly adminOnly?: true;
-  /** The list its page exports (views/export-link.view.ts). */
+  /** The list its page exports (views/export-link.view.ts); none where the ops list has no CSV (balance adjustments). */
   readonly exports?: ListExport;
 }
 
@@ -37,6 +37,7 @@ export const SECTIONS = [
   { name: 'deliveries', href: '/deliveries', exports: { list: 'events', operation: 'opsListEvents' } },
   { name: 'sites', href: '/sites' },
   { name: 'balances', href: '/balances' },
+  { name: 'adjustments', href: '/balance-adjustments' },
   { name: 'reconciliation', href: '/reconciliation', houseWide: true },
   { name: 'bank-accounts', href: '/receiving-accounts', houseWide: true },
   { name: 'audit', href: '/audit', exports: { list: 'audit', operation: 'listAudit' } },

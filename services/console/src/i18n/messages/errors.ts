@@ -25,7 +25,7 @@ export const errors = defineMessages(
     'errors.reason.otp_not_pending': 'There is no enrollment to confirm; start again.',
     'errors.reason.otp_not_enrolled': 'Two-factor authentication is not on for this account.',
     'errors.reason.second_approver_required':
-      'Two different people must approve this payout: not its first approver, an account tied to them (one created or last changed the other), nor the bootstrap token.',
+      'Two different people must approve this: not whoever gave its first approval or proposed it, an account tied to them (one created or last changed the other), nor the bootstrap token.',
     'errors.reason.nothing_to_batch': 'No approved payout is left to batch.',
     'errors.reason.sandbox_payout': "This is a sandbox's simulated money: it never leaves through the house's real account.",
     'errors.reason.compliance_hold':
@@ -80,6 +80,9 @@ export const errors = defineMessages(
     'errors.notice.return-approved': 'Return approved and booked as owed to the sender. Send the money, then mark it sent.',
     'errors.notice.return-rejected': 'Return rejected; the transfer is back where it was.',
     'errors.notice.return-sent': 'Return marked as sent; the transfer is RETURNED.',
+    'errors.notice.adjustment-proposed': 'Adjustment proposed; nothing is posted until a second admin applies it.',
+    'errors.notice.adjustment-applied': "Adjustment applied: posted to the site's balance and audited.",
+    'errors.notice.adjustment-rejected': 'Adjustment rejected; nothing was posted.',
     'errors.notice.screening-first-decision': 'Your decision is recorded; it takes effect when a second admin agrees.',
     'errors.notice.screening-cleared': 'The hit is cleared: the hold lifted and the payout continues.',
     'errors.notice.screening-confirmed': 'The match is confirmed: the payout stays frozen.',
@@ -125,7 +128,7 @@ export const errors = defineMessages(
     'errors.reason.otp_not_pending': 'Teyit edilecek bir kurulum yok; baştan başlayın.',
     'errors.reason.otp_not_enrolled': 'Bu hesapta iki adımlı doğrulama açık değil.',
     'errors.reason.second_approver_required':
-      'Bu ödemeyi iki farklı kişi onaylamalı: ilk onaylayan, ona bağlı bir hesap (biri diğerini oluşturmuş ya da en son değiştirmiş) veya kurulum anahtarı olamaz.',
+      'Bunu iki farklı kişi onaylamalı: ilk onayı veren ya da öneren, ona bağlı bir hesap (biri diğerini oluşturmuş ya da en son değiştirmiş) veya kurulum anahtarı olamaz.',
     'errors.reason.nothing_to_batch': 'Toplu ödemeye alınacak onaylı ödeme kalmadı.',
     'errors.reason.sandbox_payout': 'Bu, deneme ortamının sanal parası: kurumun gerçek hesabından asla çıkmaz.',
     'errors.reason.compliance_hold':
@@ -182,6 +185,9 @@ export const errors = defineMessages(
       'İade onaylandı ve gönderene borç olarak kaydedildi. Parayı gönderin, ardından gönderildi olarak işaretleyin.',
     'errors.notice.return-rejected': 'İade reddedildi; havale önceki durumuna döndü.',
     'errors.notice.return-sent': 'İade gönderildi olarak işaretlendi; havale İADE EDİLDİ durumunda.',
+    'errors.notice.adjustment-proposed': 'Düzeltme önerildi; ikinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz.',
+    'errors.notice.adjustment-applied': 'Düzeltme uygulandı: sitenin bakiyesine işlendi ve denetim kaydına yazıldı.',
+    'errors.notice.adjustment-rejected': 'Düzeltme reddedildi; hiçbir kayıt yapılmadı.',
     'errors.notice.screening-first-decision': 'Kararınız kaydedildi; ikinci bir yönetici aynı kararı verince geçerli olur.',
     'errors.notice.screening-cleared': 'Eşleşme temizlendi: bekletme kalktı, ödeme devam ediyor.',
     'errors.notice.screening-confirmed': 'Eşleşme doğrulandı: ödeme dondurulmuş kalıyor.',
