@@ -102,6 +102,11 @@ describe('balance adjustments', () => {
       await expect(b.page.getByRole('button', { name: /Apply|Reject/ }).count()).resolves.toBe(0);
       await b.page.goto('/balance-adjustments?status=APPLIED');
       await expect(b.page.locator(`tr[data-id="${adjustmentId}"]`).count()).resolves.toBe(1);
+      // The balances and the site's page show what adjustments added, so available still adds up for operators.
+      await b.page.goto('/balances');
+      await expect(b.page.locator(`tr[data-id="${site.siteId}"]`).innerText()).resolves.toContain('1.250,50');
+      await b.page.goto(`/sites/${site.siteId}`);
+      await expect(fact(b.page, 'Adjusted in total (balance adjustments)')).resolves.toBe('1.250,50 ₺');
     } finally {
       await b.context.close();
     }

@@ -16,6 +16,7 @@ const columns = (): Array<Column<SiteBalance>> => [
   { header: t('money.balances.col.reserved'), class: 'num', cell: (b) => formatTry(b.reserved) },
   { header: t('money.balances.col.receivedTotal'), class: 'num', cell: (b) => formatTry(b.receivedTotal) },
   { header: t('money.balances.col.paidOutTotal'), class: 'num', cell: (b) => formatTry(b.paidOutTotal) },
+  { header: t('money.balances.col.adjustedTotal'), class: 'num', cell: (b) => formatTry(b.adjustedTotal) },
 ];
 
 /** `GET /balances`: each site's journal balances, as the ledger computes them from its double-entry journal. */

@@ -71,6 +71,7 @@ export function siteKeyRoutes(deps: ConsoleDeps): Router {
           [t('sites.fact.reserved'), formatTry(site.reserved)],
           [t('sites.fact.received'), formatTry(site.receivedTotal)],
           [t('sites.fact.paidOut'), formatTry(site.paidOutTotal)],
+          [t('sites.fact.adjusted'), formatTry(site.adjustedTotal)],
         ])}
       </section>
       ${siteSettingsSection(ctx, settings, health.data[0])} ${testWebhookSection(ctx, siteId, settings.webhookUrl)}

@@ -20,6 +20,7 @@ export const money = defineMessages(
     'money.balances.col.reserved': 'Reserved',
     'money.balances.col.receivedTotal': 'Received in total',
     'money.balances.col.paidOutTotal': 'Paid out in total',
+    'money.balances.col.adjustedTotal': 'Adjusted in total',
     'money.balances.hint': 'Available is what a site may pay out now; reserved is earmarked for approved withdrawals not yet sent.',
     'money.balances.empty': 'No sites yet.',
 
@@ -213,6 +214,7 @@ export const money = defineMessages(
     'money.balances.col.reserved': 'Bloke',
     'money.balances.col.receivedTotal': 'Toplam gelen',
     'money.balances.col.paidOutTotal': 'Toplam ödenen',
+    'money.balances.col.adjustedTotal': 'Toplam düzeltme',
     'money.balances.hint':
       'Kullanılabilir, sitenin şu anda ödeyebileceği tutardır; bloke, onaylanmış ama henüz gönderilmemiş çekimler için ayrılan tutardır.',
     'money.balances.empty': 'Henüz site yok.',
