@@ -270,6 +270,11 @@ describe('balance adjustments', () => {
         expect(facts).toContain(words);
       expect(detail).toContain(`data-confirm="${site.slug} sitesine 150,00 ₺ alacak uygulansın mı? Sitenin bakiyesine hemen işlenir."`);
       expect(detail).toContain('placeholder="Red gerekçesi"');
+
+      // The audit log's action filter suggests its actions, read from their words in the catalogue.
+      const audit = await get('/audit');
+      expect(audit).toContain('<option value="BALANCE_ADJUSTMENT.APPLIED">Bakiye düzeltmesi uygulandı</option>');
+      expect(audit).toContain('<option value="WITHDRAWAL.APPROVED">');
     } finally {
       await context.close();
     }

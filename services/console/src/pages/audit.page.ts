@@ -59,56 +59,14 @@ function actorKind(type: string): string {
   return key in MESSAGES.en ? t(key as MessageKey) : type.toLowerCase();
 }
 
-/** Actions an operator filters by most; any other can still be typed. */
-const KNOWN_ACTIONS = [
-  'INTENT.APPROVED',
-  'INTENT.REJECTED',
-  'INTENT.PENDING_REVIEW',
-  'INTENT.LATE_ARRIVAL',
-  'INTENT.TRANSFER_ADDED',
-  'INTENT.AUTO_CANCELLED',
-  'WITHDRAWAL.APPROVED',
-  'WITHDRAWAL.REJECTED',
-  'WITHDRAWAL.SENT',
-  'WITHDRAWAL.RETURNED',
-  'BANK_TRANSFER.RECORDED',
-  'BANK_TRANSFER.ASSIGNED',
-  'BANK_TRANSFER.SET_ASIDE',
-  'SENDER_RETURN.REQUESTED',
-  'SENDER_RETURN.APPROVED',
-  'SENDER_RETURN.SENT',
-  'SENDER_RETURN.REJECTED',
-  'BALANCE_ADJUSTMENT.PROPOSED',
-  'BALANCE_ADJUSTMENT.APPLIED',
-  'BALANCE_ADJUSTMENT.REJECTED',
-  'EVENT.REPLAYED',
-  'SITE.CREATED',
-  'SITE.SETTINGS_CHANGED',
-  'API_KEY.ISSUED',
-  'API_KEY.REVOKED',
-  'OPERATOR.CREATED',
-  'OPERATOR.DISABLED',
-  'OPERATOR.LOGGED_IN',
-  'OPERATOR.LOGIN_REFUSED',
-  'ACCESS.REFUSED',
-  'FOUR_EYES.REFUSED',
-  'SCREENING_LIST.IMPORTED',
-  'SCREENING.HELD',
-  'SCREENING.FIRST_DECISION',
-  'SCREENING.CLEARED',
-  'SCREENING.CONFIRMED',
-  'RISK.FLAGGED',
-  'RISK.REVIEWED',
-  'RISK.REPORT_EXPORTED',
-  'OPERATOR.SECOND_FACTOR_ENROLLED',
-  'OPERATOR.SECOND_FACTOR_DISABLED',
-  'OPERATOR.RECOVERY_CODE_USED',
-  'ERASURE.REQUESTED',
-  'ERASURE.ANSWERED',
-  'ERASURE.COMPLETED',
-  'LEGAL_HOLD.PLACED',
-  'LEGAL_HOLD.RELEASED',
-];
+/**
+ * The actions the filter suggests: every action with words in the catalogue (`records.audit.did.<ACTION>`), in its
+ * order, so a record kind's actions are suggested once they are named; any other can still be typed.
+ */
+const DID = 'records.audit.did.';
+const KNOWN_ACTIONS = Object.keys(MESSAGES.en)
+  .filter((key) => key.startsWith(DID))
+  .map((key) => key.slice(DID.length));
 
 const AMOUNT_KEYS = new Set(['amount', 'requestedAmount', 'receivedAmount', 'transferAmount', 'minAmount', 'maxAmount', 'approvedAmount']);
 
