@@ -6,7 +6,7 @@
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
 // A request checks an id as text (a pattern, with its message); a view only says `format: uuid`.
-import { amountBound, mode, opsListProperties, opsTimestamp, purposeCode, uuid as uuidText } from '../schemas/ops-common.js';
+import { amountBound, bankTxId, mode, opsListProperties, opsTimestamp, purposeCode, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, eventId, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
 import { listResponseSchema } from '../schemas/responses.js';
 import { MATCH_REASONS } from '../statuses.js';
@@ -29,13 +29,7 @@ export const recordBankTransferRequestSchema = {
   additionalProperties: false,
   required: ['bankTxId', 'amount', 'senderName', 'senderIban', 'description', 'receivedAt'],
   properties: {
-    bankTxId: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 128,
-      pattern: '^[\\x21-\\x7e]+$',
-      'x-message': 'must be 1 to 128 visible ASCII characters',
-    },
+    bankTxId,
     amount: amountBound,
     currency: { type: 'string', enum: ['TRY'], 'x-message': 'must be TRY, the only active currency' },
     senderName: { type: 'string', minLength: 1, maxLength: 140 },

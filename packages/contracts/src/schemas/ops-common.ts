@@ -24,6 +24,15 @@ export const opsTimestamp = {
   'x-message': 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T12:00:00.000Z',
 } as const;
 
+/** The bank's id of a transaction: a line recorded by hand, or the payout a bank paid out. */
+export const bankTxId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[\\x21-\\x7e]+$',
+  'x-message': 'must be 1 to 128 visible ASCII characters',
+} as const;
+
 export const uuid = {
   type: 'string',
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',

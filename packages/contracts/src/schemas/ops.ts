@@ -3,7 +3,7 @@
  * list query are in its module (../ops-records/); the bodies several kinds take (`reject`, `markSent`) stay here.
  */
 import { recordBankTransferRequestSchema } from '../ops-records/bank-transfers.js';
-import { amountBound, opsPage, opsTimestamp, purposeCode, reason, uuid } from './ops-common.js';
+import { amountBound, bankTxId, opsPage, opsTimestamp, purposeCode, reason, uuid } from './ops-common.js';
 import { returnUrl } from './return-url.js';
 import { webhookUrlProperty } from './webhooks.js';
 
@@ -313,13 +313,7 @@ export const markSentRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    bankTxId: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 128,
-      pattern: '^[\\x21-\\x7e]+$',
-      'x-message': 'must be 1 to 128 visible ASCII characters',
-    },
+    bankTxId,
   },
 } as const;
 
