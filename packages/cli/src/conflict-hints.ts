@@ -24,6 +24,8 @@ export const CONFLICT_HINTS: Record<ErrorReason, string> = {
   otp_already_enrolled: 'two-factor authentication is already on; `kasa 2fa disable --code <code>` first to enroll a new device',
   otp_not_pending: 'start with `kasa 2fa enroll`, then confirm with `kasa 2fa confirm <code>`',
   otp_not_enrolled: 'two-factor authentication is not on for this account (`kasa 2fa enroll`)',
+  duplicate_adjustment:
+    'the same adjustment is already waiting (its reference is above): apply or reject it with `kasa adjustments`, or propose this one with its own reason',
   not_exact_match: 'only exact matches are approved together; approve this one on its own (`kasa intents approve <intentId>`)',
   second_approver_required:
     'you gave the first approval or proposed it, are tied to whoever did (one created or last changed the other account), or are the bootstrap token; a different operator must approve it (four-eyes)',

@@ -64,6 +64,8 @@ export const CONFLICT_REASONS = {
   otp_not_enrolled: 'The operator has no second factor, so there is no code to check.',
   second_approver_required:
     'Four-eyes: this payout is above its dual-approval threshold, or this is a balance adjustment (always), and two different people must approve it: you gave its standing first approval or proposed it, or you are tied to the operator who did (the admin who created or last changed the other account), or this is the bootstrap token, which is no person; another operator must approve it.',
+  duplicate_adjustment:
+    'An identical balance adjustment (same site, direction, amount and reason) is already waiting for its second admin: nothing was proposed. Decide that one (the detail names its reference), or give this one its own reason if both are meant.',
   not_exact_match:
     'A bulk approval takes only exact matches: the money received for the deposit is not exactly the amount requested; approve it on its own.',
   nothing_to_batch:

@@ -189,6 +189,24 @@ describe('a balance adjustment', () => {
     expect((await h.ops('GET', `/balance-adjustments/${randomUUID()}`)).status).toBe(404);
   });
 
+  it('is proposed once when the same proposal is sent twice, even at the same moment', async () => {
+    const site = await h.createSite();
+    const body = { direction: 'credit', amount: '3300', reason: 'Refund of ticket 5120' };
+    const answers = await Promise.all([propose(site, body), propose(site, body, mehmet), propose(site, body)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409]);
+    const created = answers.find((answer) => answer.status === 201)!.body;
+    for (const refused of answers.filter((answer) => answer.status === 409)) {
+      expect(refused.body.reason).toBe('duplicate_adjustment');
+      expect(refused.body.detail).toContain(created.referenceNo);
+    }
+    expect(await h.ledger.deps.db.balanceAdjustment.count({ where: { siteId: site.siteId } })).toBe(1);
+    // Another reason, direction or amount is another adjustment; so is the same one once the first is decided.
+    expect((await propose(site, { ...body, reason: 'Refund of ticket 5121' })).status).toBe(201);
+    expect((await propose(site, { ...body, direction: 'debit' })).status).toBe(201);
+    await h.ops('POST', `/balance-adjustments/${created.adjustmentId}/reject`, { reason: 'Sent twice' }, mehmet.token);
+    expect((await propose(site, body)).status).toBe(201);
+  });
+
   it('is applied once when two admins race to apply it', async () => {
     const site = await h.createSite();
     const proposed = await propose(site, { direction: 'credit', amount: '4200', reason: 'Settlement correction' });

@@ -23,6 +23,14 @@ export class BalanceAdjustmentRepository {
     return tx.balanceAdjustment.create({ data: adjustment });
   }
 
+  /** A proposal still waiting with the same site, direction, amount and reason (a form sent twice), or null. */
+  findWaitingTwin(tx: Tx, adjustment: Pick<BalanceAdjustment, 'siteId' | 'direction' | 'amount' | 'reason'>) {
+    return tx.balanceAdjustment.findFirst({
+      where: { ...adjustment, status: 'PENDING_REVIEW' },
+      select: { referenceNo: true, proposedByEmail: true, proposedByOperatorId: true },
+    });
+  }
+
   /** Locks the adjustment and reads it, in one statement. */
   lock(tx: Tx, id: string): Promise<BalanceAdjustment | null> {
     return lockAndRead<BalanceAdjustment>(tx, 'balance_adjustments', Prisma.BalanceAdjustmentScalarFieldEnum, ENUMS, id);

@@ -22,7 +22,7 @@ import { toOpsBalanceAdjustment, type OpsBalanceAdjustment } from './balance-adj
  */
 export interface BalanceAdjustmentDeps extends TransitionDeps, StepUpDeps {
   operators: FourEyesDeps['operators'];
-  sites: Pick<SiteRepository, 'findById'>;
+  sites: Pick<SiteRepository, 'lock'>;
   balanceAdjustments: BalanceAdjustmentRepository;
   journal: JournalRepository;
 }
@@ -62,13 +62,27 @@ export async function proposeBalanceAdjustment(
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await commitTransition(deps, request, async (tx) => {
-        if (!(await deps.sites.findById(siteId, tx))) throw new AppError('not_found', 'No site with this id.');
-        const created = await deps.balanceAdjustments.create(tx, {
+        // The site's row lock makes proposals on one site one after another, so a form sent twice cannot slip two
+        // identical proposals past the check below.
+        if (!(await deps.sites.lock(tx, siteId))) throw new AppError('not_found', 'No site with this id.');
+        const asked = {
           siteId,
-          referenceNo: generateReferenceNo('adjustment'),
-          direction: proposal.direction === 'credit' ? 'CREDIT' : 'DEBIT',
+          direction: proposal.direction === 'credit' ? ('CREDIT' as const) : ('DEBIT' as const),
           amount: proposal.amount,
           reason: proposal.reason.trim(),
+        };
+        const twin = await deps.balanceAdjustments.findWaitingTwin(tx, asked);
+        if (twin) {
+          throw AppError.conflict(
+            'duplicate_adjustment',
+            `${twin.referenceNo}, proposed by ${twin.proposedByEmail ?? twin.proposedByOperatorId}, is the same adjustment (site, ` +
+              'direction, amount and reason) and is still waiting for its second admin; nothing was proposed. Decide that ' +
+              'one, or give this one its own reason if both are meant.',
+          );
+        }
+        const created = await deps.balanceAdjustments.create(tx, {
+          ...asked,
+          referenceNo: generateReferenceNo('adjustment'),
           proposedByOperatorId: caller.operatorId,
           proposedByEmail: caller.email,
         });

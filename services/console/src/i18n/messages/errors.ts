@@ -33,6 +33,8 @@ export const errors = defineMessages(
     'errors.reason.idempotency_record_lost': 'This request was answered before, but its record was lost in a database failover.',
     'errors.reason.statement_not_final': 'The day of this balance statement has not finished yet.',
     'errors.reason.not_exact_match': 'Only exact matches are approved together: the money received differs from the amount requested.',
+    'errors.reason.duplicate_adjustment':
+      'The same adjustment (site, direction, amount and reason) is already waiting for its second admin: decide that one, or give this one its own reason.',
     'errors.reason.otp_required': 'Enter the code from your authenticator app.',
     'errors.reason.otp_invalid': 'The code is wrong, expired or already used.',
     'errors.reason.otp_enrollment_required': 'Your role must use two-factor authentication: set it up first.',
@@ -136,6 +138,8 @@ export const errors = defineMessages(
     'errors.reason.idempotency_record_lost': 'Bu istek daha önce yanıtlandı, ancak kaydı bir veritabanı geçişinde kayboldu.',
     'errors.reason.statement_not_final': 'Bu bakiye ekstresinin günü henüz bitmedi.',
     'errors.reason.not_exact_match': 'Yalnızca tam eşleşmeler birlikte onaylanır: gelen para istenen tutardan farklı.',
+    'errors.reason.duplicate_adjustment':
+      'Aynı düzeltme (site, yön, tutar ve gerekçe) zaten ikinci yöneticisini bekliyor: önce onu karara bağlayın ya da buna kendi gerekçesini verin.',
     'errors.reason.otp_required': 'Doğrulama uygulamanızdaki kodu girin.',
     'errors.reason.otp_invalid': 'Kod hatalı, süresi dolmuş ya da daha önce kullanılmış.',
     'errors.reason.otp_enrollment_required': 'Rolünüz iki adımlı doğrulama kullanmak zorunda: önce kurun.',
