@@ -1,59 +1,25 @@
-import { t, type MessageKey } from '../i18n/index.js';
+import { MESSAGES, t, type MessageKey } from '../i18n/index.js';
+
+/** Where a notice's words are in the catalogue (messages/errors.ts): `errors.notice.<code>`. */
+const PREFIX = 'errors.notice.';
 
 /**
- * Confirmations shown after a POST-redirect-GET. The redirect carries only a code from this closed set, so
- * the query string can never put operator-visible text on a page.
+ * Confirmations shown after a POST-redirect-GET. The redirect carries only a code, one the catalogue has words for
+ * (`errors.notice.<code>`), so the query string can never put operator-visible text on a page; a page's confirmation
+ * is its words, with no list of codes to keep beside them.
  */
-export const NOTICES = [
-  'intent-approved',
-  'intent-rejected',
-  'withdrawal-approved',
-  'first-approval',
-  'withdrawal-rejected',
-  'withdrawal-sent',
-  'withdrawal-returned',
-  'transfer-assigned',
-  'transfer-topped-up',
-  'intent-waiting',
-  'return-requested',
-  'return-approved',
-  'return-rejected',
-  'return-sent',
-  'adjustment-proposed',
-  'adjustment-applied',
-  'adjustment-rejected',
-  'payout-batch-created',
-  'nothing-to-batch',
-  'screening-first-decision',
-  'screening-cleared',
-  'screening-confirmed',
-  'transfer-recorded',
-  'transfer-set-aside',
-  'event-replayed',
-  'site-created',
-  'key-revoked',
-  'site-settings-saved',
-  'site-unchanged',
-  'receiving-account-created',
-  'receiving-account-saved',
-  'receiving-account-unchanged',
-  'erasure-request-filed',
-  'risk-flag-reviewed',
-  'code-verified',
-  'two-factor-off',
-  'two-factor-required',
-  'signed-out',
-  'signed-out-locally',
-  'expired',
-] as const;
+export type NoticeCode = MessageKey extends infer Key ? (Key extends `errors.notice.${infer Code}` ? Code : never) : never;
 
-export type NoticeCode = (typeof NOTICES)[number];
+/** Every notice code, in the catalogue's order. */
+export const NOTICES = Object.keys(MESSAGES.en)
+  .filter((key) => key.startsWith(PREFIX))
+  .map((key) => key.slice(PREFIX.length) as NoticeCode);
 
 const CODES: ReadonlySet<string> = new Set(NOTICES);
 
-/** The message of a notice: its text is in the catalogue (messages/errors.ts), under `errors.notice.<code>`. */
+/** The message of a notice. */
 function noticeKey(code: NoticeCode): MessageKey {
-  return `errors.notice.${code}`;
+  return `${PREFIX}${code}` as MessageKey;
 }
 
 /** The text of a notice code from a query string in the request's language, or null for anything not in the set. */
