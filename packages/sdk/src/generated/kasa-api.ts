@@ -1429,7 +1429,7 @@ export interface components {
              * @description Which case of `error` this is, where a caller must tell cases apart (the cases of `conflict`, and of an operator's second factor on `unauthorized` and `forbidden`, listed in docs/errors.md). Branch on `error` and `reason`, never on `detail`: its wording may change.
              * @enum {string}
              */
-            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token" | "otp_already_enrolled" | "otp_not_pending" | "otp_not_enrolled" | "second_approver_required" | "not_exact_match" | "nothing_to_batch" | "sandbox_payout" | "compliance_hold" | "idempotency_record_lost" | "statement_not_final" | "otp_required" | "otp_invalid" | "otp_enrollment_required" | "step_up_required" | "site_scope";
+            reason?: "invalid_transition" | "state_changed" | "amount_exceeds_received" | "insufficient_balance" | "intent_decided" | "transfer_settled" | "transfer_not_returnable" | "bank_tx_id_reused" | "event_in_delivery" | "webhook_not_configured" | "operator_disabled" | "self_disable" | "bootstrap_token" | "otp_already_enrolled" | "otp_not_pending" | "otp_not_enrolled" | "second_approver_required" | "duplicate_adjustment" | "not_exact_match" | "nothing_to_batch" | "sandbox_payout" | "compliance_hold" | "idempotency_record_lost" | "statement_not_final" | "otp_required" | "otp_invalid" | "otp_enrollment_required" | "step_up_required" | "site_scope";
             errors?: {
                 field: string;
                 message: string;
