@@ -3,11 +3,11 @@ import { AppError } from '@kasa/http';
 import { Postings } from '../journal/accounts.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
 import { requireStepUp, type StepUpDeps } from '../operators/second-factor.guard.js';
-import { requireSecondPerson, type Approval, type FourEyesDeps } from '../review/four-eyes.js';
+import { approvalBy, isNoPerson, requireSecondPerson, type Approval, type FourEyesDeps } from '../review/four-eyes.js';
 import { commitTransition, runTransition, type Transition, type TransitionDeps } from '../review/transition.js';
 import { generateReferenceNo } from '../site-records/reference-no.js';
 import { writeAudit } from '../shared/audit.repository.js';
-import { actorOf, BOOTSTRAP_OPERATOR_ID } from '../shared/operator-principal.js';
+import { actorOf } from '../shared/operator-principal.js';
 import type { OperatorRequest } from '../shared/request-context.js';
 import { ensureInScope } from '../shared/site-scope.js';
 import { isUniqueViolation } from '../shared/unique-violation.js';
@@ -51,7 +51,7 @@ export async function proposeBalanceAdjustment(
   proposal: AdjustmentProposal,
 ): Promise<OpsBalanceAdjustment> {
   const { caller } = request;
-  if (caller.operatorId === BOOTSTRAP_OPERATOR_ID || caller.system || caller.apiKeyId) {
+  if (isNoPerson(caller)) {
     throw AppError.conflict(
       'second_approver_required',
       'A balance adjustment is proposed and applied by two people with operator accounts; the bootstrap token is ' +
@@ -161,7 +161,7 @@ function transition(deps: BalanceAdjustmentDeps, request: OperatorRequest, adjus
             { operatorId: current.proposedByOperatorId, email: current.proposedByEmail },
             'balance adjustment',
           )
-        : { operatorId: request.caller.operatorId, email: request.caller.email, at: deps.clock.now().toISOString() };
+        : approvalBy(deps, request.caller);
       return { to, decider };
     },
     update: (tx, current, decision) =>

@@ -88,6 +88,16 @@ function tieBetween(me: Approver, first: Approver): string | null {
   return null;
 }
 
+/** The caller's approval (or decision) as a record keeps it: who, and when by the ledger's clock. */
+export function approvalBy(deps: Pick<FourEyesDeps, 'clock'>, caller: OperatorPrincipal): Approval {
+  return { operatorId: caller.operatorId, email: caller.email, at: deps.clock.now().toISOString() };
+}
+
+/** No person: the bootstrap token (configuration), the service's own rules, or a partner's test key playing an operator. */
+export function isNoPerson(caller: OperatorPrincipal): boolean {
+  return caller.operatorId === BOOTSTRAP_OPERATOR_ID || Boolean(caller.system) || Boolean(caller.apiKeyId);
+}
+
 /**
  * An operator approving a payout in review, decided in the approval's transaction with the payout locked: with one
  * approval required, or with another person's standing first approval, the payout moves; with none standing, this
@@ -105,7 +115,7 @@ export async function decideApproval(
   required: 1 | 2,
   what: string,
 ): Promise<ApprovalDecision> {
-  const mine: Approval = { operatorId: caller.operatorId, email: caller.email, at: deps.clock.now().toISOString() };
+  const mine = approvalBy(deps, caller);
   if (required === 1 || caller.apiKeyId) return { final: true, required, approvals: [mine] };
   if (caller.operatorId === BOOTSTRAP_OPERATOR_ID || caller.system) {
     throw AppError.conflict(
@@ -159,7 +169,7 @@ export async function requireSecondPerson(
   what: string,
 ): Promise<Approval> {
   const proposerId = proposer.operatorId;
-  if (caller.operatorId === BOOTSTRAP_OPERATOR_ID || caller.system || caller.apiKeyId) {
+  if (isNoPerson(caller)) {
     throw AppError.conflict(
       'second_approver_required',
       `A ${what} is applied by a second person with an operator account; the bootstrap token is configuration, not a person. ` +
@@ -184,7 +194,7 @@ export async function requireSecondPerson(
         'independent people. Another operator must apply it. Nothing was changed.',
     );
   }
-  return { operatorId: caller.operatorId, email: caller.email, at: deps.clock.now().toISOString() };
+  return approvalBy(deps, caller);
 }
 
 /**
