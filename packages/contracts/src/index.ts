@@ -26,7 +26,7 @@ export * from './iban.js';
 export * from './canonical-json.js';
 export * from './balance-statement.js';
 export { validateRequest, type SchemaName } from './validation.js';
-export { LIST_FILTERS_INVALID, parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
+export { checkRequest, LIST_FILTERS_INVALID, parseRequest, RequestValidationError, type RequestOf } from './parse-request.js';
 export { RECOVER_WINDOW_MAX_DAYS, REQUEST_SCHEMAS, type RequestSchemaName } from './schemas/requests.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { buildOpsOpenApiDocument } from './openapi-ops.js';

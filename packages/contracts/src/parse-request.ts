@@ -34,8 +34,16 @@ type ParseRequest = UnionToIntersection<{ [N in SchemaName]: (name: N, data: unk
  * (`detail` is the problem's summary, e.g. "The list filters are not valid.").
  */
 export const parseRequest: ParseRequest = (name: SchemaName, data: unknown, detail?: string): never => {
-  const errors = validateRequest(name, data);
-  if (errors.length > 0) throw new RequestValidationError(errors, detail);
+  checkRequest(name, data, detail);
   // The one place the cast is sound: ajv has just proven `data` matches the schema the caller's type comes from.
   return data as never;
 };
+
+/**
+ * {@link parseRequest}'s check alone, for a caller that names its schema by a variable (a union of names, which the
+ * overloads cannot take) and knows the type every one of them passes: throws RequestValidationError as it does.
+ */
+export function checkRequest(name: SchemaName, data: unknown, detail?: string): void {
+  const errors = validateRequest(name, data);
+  if (errors.length > 0) throw new RequestValidationError(errors, detail);
+}

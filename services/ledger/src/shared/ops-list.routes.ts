@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Prisma, PrismaClient } from '@kasa/db';
-import { LIST_FILTERS_INVALID, RequestValidationError, validateRequest, type RequestSchemaName } from '@kasa/contracts';
+import { checkRequest, LIST_FILTERS_INVALID, type RequestSchemaName } from '@kasa/contracts';
 import { principalOf } from './operator-principal.js';
 import { scopeOf, type SiteScope } from './site-scope.js';
 import { wantsCsv } from './csv.js';
@@ -18,8 +18,7 @@ type OpsListSchema = Extract<RequestSchemaName, `opsList${string}`>;
  * query's values are text, so whatever passes is an {@link OpsListQuery}.
  */
 function parseListQuery(schema: OpsListSchema, query: unknown): OpsListQuery {
-  const errors = validateRequest(schema, query);
-  if (errors.length > 0) throw new RequestValidationError(errors, LIST_FILTERS_INVALID);
+  checkRequest(schema, query, LIST_FILTERS_INVALID);
   return query as OpsListQuery;
 }
 
