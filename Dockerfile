@@ -31,13 +31,16 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY patches ./patches
 RUN pnpm fetch
 
-# ---- build: install the workspace, generate the Prisma client, compile the services ----
+# ---- build: install the workspace, generate the Prisma client and the derived sources, compile the services ----
 FROM pnpm AS build
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
 # Prisma's native schema engine is not needed for `generate` (the client runs on @prisma/adapter-pg);
 # pointing PRISMA_SCHEMA_ENGINE_BINARY at any file keeps the CLI from trying to download it.
 RUN PRISMA_SCHEMA_ENGINE_BINARY=/usr/local/bin/node npx prisma generate
+# The sources the tree derives from itself, gitignored and not in the context (the schema's tables, the record kinds'
+# lists): scripts/setup.mjs writes them elsewhere, and the bundles import them.
+RUN node scripts/generate-sources.mjs
 # services/*/dist/main.js and packages/db/dist/migrate.js (the workspace's code and the Prisma client bundled in).
 RUN node scripts/build.mjs --force
 # The manifests alone, for the production install below (it then changes only when they do).

@@ -1,12 +1,13 @@
 // Brings a fresh clone (or a stale one) to a runnable state: installs the workspace's dependencies with
-// pnpm, generates the Prisma client (and the schema's table names beside it) and compiles the services
-// (scripts/build.mjs: services/*/dist/main.js and packages/db/dist/migrate.js, what the image runs; the tests start
-// them too). Each step is skipped when what it makes is current. Plain Node with no dependencies, so it runs before
-// anything is installed.
+// pnpm, generates the Prisma client (and the sources derived from the tree, scripts/generate-sources.mjs) and compiles
+// the services (scripts/build.mjs: services/*/dist/main.js and packages/db/dist/migrate.js, what the image runs; the
+// tests start them too). Each step is skipped when what it makes is current. Plain Node with no dependencies, so it
+// runs before anything is installed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGeneratedSources } from './generate-sources.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => join(root, ...parts);
@@ -43,29 +44,11 @@ if (!existsSync(generated) || mtime(at('prisma', 'schema.prisma')) > mtime(gener
   });
 }
 
-// The schema's tables by model, for the raw statements that name a table (row locks), beside the client: a new model's
-// table is one of them with no edit elsewhere.
-const tables = at('packages', 'db', 'src', 'generated', 'tables.ts');
-if (!existsSync(tables) || mtime(at('prisma', 'schema.prisma')) > mtime(tables)) {
-  const schema = readFileSync(at('prisma', 'schema.prisma'), 'utf8');
-  const entries = [...schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)].map(([, model, body]) => {
-    const mapped = /^\s*@@map\("(\w+)"\)/m.exec(body);
-    return `  ${model}: '${mapped ? mapped[1] : model}',`;
-  });
-  writeFileSync(
-    tables,
-    [
-      '// Written by scripts/setup.mjs from prisma/schema.prisma: each model and its table (`@@map`). Do not edit.',
-      'export const TABLES = {',
-      ...entries,
-      '} as const;',
-      '',
-      '/** A table of the schema, as a raw statement may name it. */',
-      'export type TableName = (typeof TABLES)[keyof typeof TABLES];',
-      '',
-    ].join('\n'),
-  );
-}
+// What the tree derives from itself (scripts/generate-sources.mjs): the schema's tables by model beside the client, for
+// the raw statements that name a table, and the reviewed record kinds' lists in the ops contract and the ledger; a new
+// model's table or a new kind is in them with no edit elsewhere. Only a file whose text changed is written.
+for (const file of writeGeneratedSources(root)) console.error(`[setup] wrote ${file}`);
 
-// After the client: the bundles include it. Nothing is rebuilt when no input changed since the last build.
+// After the client and the generated sources: the bundles include them. Nothing is rebuilt when no input changed since
+// the last build.
 run(process.execPath, [at('scripts', 'build.mjs'), '--quiet']);

@@ -178,6 +178,11 @@ export function dockerfileProblems(text: string): string[] {
   const build = runIndex(/\b(?:node\s+scripts\/build\.mjs|npm\s+run\s+build|pnpm\s+(?:run\s+)?build)\b/);
   if (build < 0) problems.push('the services are not compiled (node scripts/build.mjs)');
   if (build >= 0 && generate >= 0 && build < generate) problems.push('the services are compiled before the Prisma client is generated');
+  // What setup writes from the tree (scripts/generate-sources.mjs: the schema's tables, the record kinds' lists) is
+  // gitignored, so a fresh clone's image must write it before the bundles import it.
+  const sources = runIndex(/\bnode\s+scripts\/generate-sources\.mjs\b/);
+  if (sources < 0) problems.push('the derived sources are not generated (node scripts/generate-sources.mjs)');
+  if (build >= 0 && sources >= 0 && build < sources) problems.push('the services are compiled before the derived sources are generated');
 
   // Production dependencies: installed with --prod in a stage that never held the dev dependencies.
   const prodStages = stages.filter((stage) =>

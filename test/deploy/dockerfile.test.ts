@@ -69,6 +69,15 @@ describe('Dockerfile', () => {
     ['pnpm from somewhere else', (text) => text.replace('npm install -g pnpm@10', 'corepack enable'), 'pnpm@10'],
     ['no Prisma client', (text) => text.replace(/^RUN PRISMA_SCHEMA_ENGINE_BINARY.*$/m, ''), 'prisma generate'],
     ['no compiled services', (text) => text.replace(/^RUN node scripts\/build\.mjs.*$/m, ''), 'not compiled'],
+    ['no derived sources', (text) => text.replace(/^RUN node scripts\/generate-sources\.mjs$/m, ''), 'derived sources are not generated'],
+    [
+      'the derived sources after the build',
+      (text) =>
+        text
+          .replace(/^RUN node scripts\/generate-sources\.mjs\n/m, '')
+          .replace(/^(RUN node scripts\/build\.mjs.*)$/m, '$1\nRUN node scripts/generate-sources.mjs'),
+      'before the derived sources',
+    ],
     [
       'a baked-in secret',
       (text) => text.replace('ENV NODE_ENV=production', 'ENV INTERNAL_TOKEN=abc NODE_ENV=production'),

@@ -1,5 +1,5 @@
 import { PayoutBatchRepository } from './payouts/payout-batch.repository.js';
-import { recordKindsOwnedBySites } from './record-kinds.js';
+import { kindRepositories, recordKindsOwnedBySites, type KindRepositories } from './record-kinds.js';
 import { hkdfSync } from 'node:crypto';
 import { createCommandRedis, type RedisClient } from '@kasa/redis';
 import type { KasaConfig } from '@kasa/config';
@@ -18,20 +18,15 @@ import { WebhookUrlGuard } from '@kasa/net-guard';
 import { totpSecretBox, webhookSecretBox, type SecretBox } from '@kasa/secret-box';
 import { trustedAuthorities, WebhookSender } from '@kasa/webhook-sender';
 import { ApiKeyRepository } from './sites/api-key.repository.js';
-import { DepositRepository } from './deposits/deposit.repository.js';
 import { ReceivingAccountRepository } from './sites/receiving-account.repository.js';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository.js';
 import { SiteRepository } from './sites/site.repository.js';
-import { WithdrawalRepository } from './withdrawals/withdrawal.repository.js';
 import { BankTransferRepository } from './bank-transfers/bank-transfer.repository.js';
-import { BankStatementRepository } from './bank-transfers/bank-statement.repository.js';
 import { createExpiryQueue, ExpiryScheduler, type ExpiryJob } from './expiry/expiry.queue.js';
 import { ExpiryRepository } from './expiry/expiry.repository.js';
 import { JournalRepository } from './journal/journal.repository.js';
 import { BalanceMovementRepository } from './journal/balance-movements.repository.js';
 import { StatementSigner } from './journal/statement-signer.js';
-import { SenderReturnRepository } from './returns/sender-return.repository.js';
-import { BalanceAdjustmentRepository } from './balance-adjustments/balance-adjustment.repository.js';
 import { AuditQueryRepository } from './operators/audit-query.repository.js';
 import { HistoryRepository } from './history/history.repository.js';
 import { HistorySealRepository } from './history/history-seal.repository.js';
@@ -57,8 +52,12 @@ import { toOpsBankTransfer } from './bank-transfers/bank-transfer.views.js';
 import { runFollowUps } from './follow-ups/run-follow-ups.use-case.js';
 import type { SiteOwnedRecord } from './operators/site-scope.guard.js';
 
-/** Everything the ledger's routes and use cases need, wired once by hand. */
-export interface LedgerDeps {
+/**
+ * Everything the ledger's routes and use cases need, wired once by hand; the repositories a record kind's folder alone
+ * uses (`deposits`, `withdrawals`, `statements`, `senderReturns`, `balanceAdjustments`) come from the kinds'
+ * descriptors (KindRepositories, record-kinds.ts).
+ */
+export interface LedgerDeps extends KindRepositories {
   config: KasaConfig;
   logger: Logger;
   /** "Now" for every decision by time; a test passes one it controls. */
@@ -72,8 +71,6 @@ export interface LedgerDeps {
   redisPrefix: string;
   sites: SiteRepository;
   apiKeys: ApiKeyRepository;
-  deposits: DepositRepository;
-  withdrawals: WithdrawalRepository;
   accounts: ReceivingAccountRepository;
   cursors: CursorCodec;
   depositTokenKey: Buffer;
@@ -100,9 +97,15 @@ export interface LedgerDeps {
   loginThrottle: LoginThrottle;
   /** Seals operators' TOTP secrets at rest (AES-256-GCM, bound to the operator id). */
   totpSecrets: SecretBox;
-  /** Locks and conditional updates of intents under review, and the operators' deposit lists. */
+  /**
+   * Locks and conditional updates of intents under review, and the operators' deposit lists; built here rather than by
+   * their kind: bank transfers, returns, screening and the sandbox read them too.
+   */
   depositReview: DepositReviewRepository;
-  /** Locks and conditional updates of withdrawals under review, and the operators' withdrawal lists. */
+  /**
+   * Locks and conditional updates of withdrawals under review, and the operators' withdrawal lists; built here rather
+   * than by their kind: screening and the sandbox read them too.
+   */
   withdrawalReview: WithdrawalReviewRepository;
   /** The sites' double-entry journal and its balances. */
   journal: JournalRepository;
@@ -110,13 +113,8 @@ export interface LedgerDeps {
   balanceMovements: BalanceMovementRepository;
   /** Signs the daily balance statements (`STATEMENT_SIGNING_KEY`). */
   statementSigner: StatementSigner;
-  /** Returns to senders and their house journal (money no site owns). */
-  senderReturns: SenderReturnRepository;
-  /** Balance adjustments: proposed, applied or rejected by admins (docs/operations.md, Balance adjustments). */
-  balanceAdjustments: BalanceAdjustmentRepository;
+  /** Bank transfers, built here rather than by their kind: deposits and returns read them too. */
   bankTransfers: BankTransferRepository;
-  /** Imported bank statements and their debit lines. */
-  statements: BankStatementRepository;
   /** Payout batches: approved payouts gathered into files for the bank. */
   payoutBatches: PayoutBatchRepository;
   /** Work commits promised (straight-through approvals, payouts confirmed by bank lines), until it is done. */
@@ -152,7 +150,8 @@ export interface LedgerDeps {
   remainderReturns: RemainderReturns;
   /**
    * Each kind of record a site owns, by the path parameter that names it, its 404 detail and its repository's answer to
-   * "which site?", for the operator-scope guard (operators/site-scope.guard.ts). A new kind registers here.
+   * "which site?", for the operator-scope guard (operators/site-scope.guard.ts): a reviewed record kind's comes from
+   * its descriptor (record-kinds.ts), any other kind's is added in `siteOwnedRecordsOf` below.
    */
   siteOwnedRecords: readonly SiteOwnedRecord[];
   /** Risk flags and the bank lines still to evaluate (docs/compliance.md, Risk flags and reports). */
@@ -248,8 +247,8 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     redisPrefix: config.redisPrefix,
     sites: new SiteRepository(db),
     apiKeys: new ApiKeyRepository(db),
-    deposits: new DepositRepository(db, pool, recordAccess),
-    withdrawals: new WithdrawalRepository(db, pool, recordAccess),
+    // Each record kind's own repositories (review/record-kind.ts); the ones other folders share are built below.
+    ...kindRepositories({ db, pool, siteScoped: recordAccess }),
     readPool,
     accounts: new ReceivingAccountRepository(db),
     cursors: new CursorCodec(config.cursorSigningKey),
@@ -280,10 +279,7 @@ export function createLedgerDeps(config: KasaConfig, overrides: Partial<LedgerDe
     journal: new JournalRepository(db),
     balanceMovements: new BalanceMovementRepository(db),
     statementSigner: new StatementSigner(config.statementSigningKey),
-    senderReturns: new SenderReturnRepository(db),
-    balanceAdjustments: new BalanceAdjustmentRepository(db),
     bankTransfers: new BankTransferRepository(db),
-    statements: new BankStatementRepository(db),
     payoutBatches: new PayoutBatchRepository(db),
     followUps: new FollowUpRepository(db),
     reconciliation: new ReconciliationRepository(db),

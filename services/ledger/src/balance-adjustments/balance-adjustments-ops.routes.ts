@@ -13,6 +13,7 @@ import {
   type BalanceAdjustmentDeps,
 } from './review-balance-adjustment.use-case.js';
 import { toOpsBalanceAdjustment } from './balance-adjustment.views.js';
+import { BalanceAdjustmentRepository } from './balance-adjustment.repository.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
 export type BalanceAdjustmentsOpsRoutesDeps = BalanceAdjustmentDeps & Parameters<typeof opsListRoute>[0];
@@ -78,13 +79,17 @@ export function balanceAdjustmentOpsRoutes(deps: BalanceAdjustmentsOpsRoutesDeps
   return router;
 }
 
-/** Balance adjustments as a reviewed record kind, listed in record-kinds.ts. */
-export const balanceAdjustmentKind: RecordKind<BalanceAdjustmentsOpsRoutesDeps> = {
+/** Balance adjustments as a reviewed record kind (record-kinds.ts). */
+export const balanceAdjustmentKind = {
   folder: 'balance-adjustments',
   opsRoutes: balanceAdjustmentOpsRoutes,
+  repositories: ({ db }) => ({
+    /** Balance adjustments: proposed, applied or rejected by admins (docs/operations.md, Balance adjustments). */
+    balanceAdjustments: new BalanceAdjustmentRepository(db),
+  }),
   scope: {
     param: 'adjustmentId',
     notFound: 'No balance adjustment with this id.',
     siteOf: (deps, id) => deps.balanceAdjustments.siteOfRecord(id),
   },
-};
+} satisfies RecordKind<BalanceAdjustmentsOpsRoutesDeps>;

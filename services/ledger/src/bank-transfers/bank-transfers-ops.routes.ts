@@ -18,6 +18,7 @@ import { principalOf } from '../shared/operator-principal.js';
 import type { OperatorPrincipal } from '../shared/operator-principal.js';
 import { ensureInScope, scopeOf } from '../shared/site-scope.js';
 import type { BankTransferRepository } from './bank-transfer.repository.js';
+import { BankStatementRepository } from './bank-statement.repository.js';
 import type { DepositReviewRepository } from '../deposits/deposit-review.repository.js';
 import type { RecordKind } from '../review/record-kind.js';
 
@@ -114,9 +115,14 @@ export function bankTransferOpsRoutes(deps: BankTransfersOpsRoutesDeps): Router 
   return router;
 }
 
-/** Bank transfers as a reviewed record kind, listed in record-kinds.ts. */
-export const bankTransferKind: RecordKind<BankTransfersOpsRoutesDeps> = {
+/** Bank transfers as a reviewed record kind (record-kinds.ts). */
+export const bankTransferKind = {
   folder: 'bank-transfers',
   opsRoutes: bankTransferOpsRoutes,
+  // The transfers' own repository is built in ledger-deps.ts, as deposits and returns read it too.
+  repositories: ({ db }) => ({
+    /** Imported bank statements and their debit lines. */
+    statements: new BankStatementRepository(db),
+  }),
   scope: { param: 'bankTransferId', notFound: 'No bank transfer with this id.', siteOf: (deps, id) => deps.bankTransfers.siteOfRecord(id) },
-};
+} satisfies RecordKind<BankTransfersOpsRoutesDeps>;

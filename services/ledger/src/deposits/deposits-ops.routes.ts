@@ -12,6 +12,7 @@ import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import { inScope, scopeOf } from '../shared/site-scope.js';
 import { SiteScopeRepository } from '../operators/site-scope.repository.js';
 import type { PrismaClient } from '@kasa/db';
+import { DepositRepository } from './deposit.repository.js';
 import type { DepositReviewRepository } from './deposit-review.repository.js';
 import type { RecordKind } from '../review/record-kind.js';
 
@@ -113,9 +114,12 @@ export function depositOpsRoutes(deps: DepositsOpsRoutesDeps): Router {
   return router;
 }
 
-/** Deposit intents as a reviewed record kind, listed in record-kinds.ts. */
-export const depositKind: RecordKind<DepositsOpsRoutesDeps> = {
+/** Deposit intents as a reviewed record kind (record-kinds.ts). */
+export const depositKind = {
   folder: 'deposits',
   opsRoutes: depositOpsRoutes,
+  // The partner API's intents; their review repository is built in ledger-deps.ts, as bank transfers, returns,
+  // screening and the sandbox read it too.
+  repositories: ({ db, pool, siteScoped }) => ({ deposits: new DepositRepository(db, pool, siteScoped) }),
   scope: { param: 'intentId', notFound: 'No deposit intent with this id.', siteOf: (deps, id) => deps.depositReview.siteOfRecord(id) },
-};
+} satisfies RecordKind<DepositsOpsRoutesDeps>;

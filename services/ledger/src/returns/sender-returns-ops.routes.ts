@@ -13,7 +13,7 @@ import {
 } from './sender-return.use-case.js';
 import { toOpsSenderReturn } from './sender-return.views.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
-import type { SenderReturnRepository } from './sender-return.repository.js';
+import { SenderReturnRepository } from './sender-return.repository.js';
 import type { RecordKind } from '../review/record-kind.js';
 
 /** What these routes need of the ledger's deps (the composition root's LedgerDeps satisfies it). */
@@ -82,9 +82,13 @@ export function senderReturnOpsRoutes(deps: SenderReturnsOpsRoutesDeps): Router 
   return router;
 }
 
-/** Returns to senders as a reviewed record kind, listed in record-kinds.ts. */
-export const senderReturnKind: RecordKind<SenderReturnsOpsRoutesDeps> = {
+/** Returns to senders as a reviewed record kind (record-kinds.ts). */
+export const senderReturnKind = {
   folder: 'returns',
   opsRoutes: senderReturnOpsRoutes,
+  repositories: ({ db }) => ({
+    /** Returns to senders and their house journal (money no site owns). */
+    senderReturns: new SenderReturnRepository(db),
+  }),
   scope: { param: 'returnId', notFound: 'No return with this id.', siteOf: (deps, id) => deps.senderReturns.siteOfRecord(id) },
-};
+} satisfies RecordKind<SenderReturnsOpsRoutesDeps>;

@@ -10,6 +10,7 @@ import { approveWithdrawal, markWithdrawalReturned, markWithdrawalSent, rejectWi
 import { toOpsWithdrawal } from './withdrawal.views.js';
 import { opsOperation, opsRoute } from '../shared/ops-route.js';
 import type { JournalRepository } from '../journal/journal.repository.js';
+import { WithdrawalRepository } from './withdrawal.repository.js';
 import type { WithdrawalReviewRepository } from './withdrawal-review.repository.js';
 import type { RecordKind } from '../review/record-kind.js';
 
@@ -76,9 +77,12 @@ export function withdrawalOpsRoutes(deps: WithdrawalsOpsRoutesDeps): Router {
   return router;
 }
 
-/** Withdrawals as a reviewed record kind, listed in record-kinds.ts. */
-export const withdrawalKind: RecordKind<WithdrawalsOpsRoutesDeps> = {
+/** Withdrawals as a reviewed record kind (record-kinds.ts). */
+export const withdrawalKind = {
   folder: 'withdrawals',
   opsRoutes: withdrawalOpsRoutes,
+  // The partner API's withdrawals; their review repository is built in ledger-deps.ts, as screening and the sandbox
+  // read it too.
+  repositories: ({ db, pool, siteScoped }) => ({ withdrawals: new WithdrawalRepository(db, pool, siteScoped) }),
   scope: { param: 'withdrawalId', notFound: 'No withdrawal with this id.', siteOf: (deps, id) => deps.withdrawalReview.siteOfRecord(id) },
-};
+} satisfies RecordKind<WithdrawalsOpsRoutesDeps>;
