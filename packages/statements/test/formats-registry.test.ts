@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import {
   ACCEPTED_EXTENSIONS,
@@ -11,8 +11,38 @@ import {
   isStatementContentType,
   parseStatements,
 } from '../src/index.js';
+import { DESCRIPTOR_LIST_FILE, formatDescriptorList } from '../src/formats/descriptor-list.js';
 import { withGeneratedTables } from '../src/formats/docs-tables.js';
+import type { StatementFormatDescriptor } from '../src/formats/format.js';
 import { sample } from './samples.js';
+
+describe("the registry's list of formats", () => {
+  it("is the list the folder's *.format.ts files make (node scripts/docs-tables.mjs writes it; --check fails when it differs)", () => {
+    const list = readFileSync(new URL(`../../../${DESCRIPTOR_LIST_FILE}`, import.meta.url), 'utf8');
+    expect(list).toBe(formatDescriptorList());
+    expect(list).toMatch(/^\/\/ Written by `node scripts\/docs-tables\.mjs`[^\n]*\n\/\/ do not edit/);
+  });
+
+  it('holds every descriptor the folder exports, each once, and nothing else', async () => {
+    const folder = new URL('../src/formats/', import.meta.url);
+    const files = readdirSync(folder).filter((file) => file.endsWith('.format.ts'));
+    const declared: unknown[] = [];
+    for (const file of files) declared.push(...Object.values(await import(new URL(file, folder).href)));
+    expect(declared.length).toBe(files.length);
+    expect(new Set(STATEMENT_FORMATS)).toEqual(new Set(declared));
+    expect(STATEMENT_FORMATS.length).toBe(declared.length);
+  });
+
+  it('stands in the order of the precedences, no two the same', () => {
+    const precedences = STATEMENT_FORMATS.map((format: StatementFormatDescriptor) => format.precedence);
+    expect(precedences.every((precedence, at) => at === 0 || precedence > (precedences[at - 1] ?? precedence))).toBe(true);
+    // camt.053 first of the XML family: a body the family's types name and none of them recognises goes to its parser,
+    // which names the document type it found.
+    for (const type of ['application/xml', 'text/xml', 'application/vnd.iso20022.camt+xml']) {
+      expect(formatsNamedBy(type)[0]?.name).toBe('camt.053');
+    }
+  });
+});
 
 describe('each registered format', () => {
   const samples = STATEMENT_FORMATS.flatMap((format) => format.samples.map((file) => [format.name, file, format] as const));

@@ -4,6 +4,7 @@ import type { StatementFormatDescriptor } from './format.js';
 /** Kasa's own CSV layout (docs/statements.md, CSV), for banks whose only export is a spreadsheet. */
 export const csvFormat = {
   name: 'csv',
+  precedence: 40,
   choice: 'csv',
   label: "Kasa's CSV",
   choiceLabel: 'Kasa CSV',
@@ -18,4 +19,10 @@ export const csvFormat = {
   parse: (body) => ({ statements: parseCsv(body), refused: [] }),
   samples: ['statement.csv'],
   recognisedBy: 'the first line is a header row of lower-case column names',
+  refuses:
+    "an `account_iban` that is not a valid IBAN (ISO 13616 check digits: Kasa's own layout names the IBAN); a " +
+    'header lacking a required column, an unknown column (typos would otherwise lose data) or a repeated one; a ' +
+    'row with another number of fields than the header; broken quoting; an empty required value; a direction ' +
+    'other than the four; a statement without its `opening` or `closing` row, with two of either, or changing ' +
+    'account or currency.',
 } as const satisfies StatementFormatDescriptor;

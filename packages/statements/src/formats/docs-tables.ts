@@ -2,11 +2,14 @@ import { BANK_PROFILES, UNSOURCED_BANKS, type BankProfile } from '../profiles/in
 import { GENERIC_CONTENT_TYPES, STATEMENT_FORMATS, type StatementFormatDescriptor } from './index.js';
 
 /**
- * docs/statements.md's tables made from the registries, so the docs cannot drift from the code: a test holds the file
- * equal to {@link withGeneratedTables} of itself, and `node scripts/docs-tables.mjs` rewrites it.
+ * docs/statements.md's tables and each format's prose made from the registries, so the docs cannot drift from the
+ * code: a test holds the file equal to {@link withGeneratedTables} of itself, and `node scripts/docs-tables.mjs`
+ * rewrites it.
  */
 export const GENERATED_TABLES: Record<string, () => string> = {
   formats: formatsTable,
+  'format-reading': formatReading,
+  'format-refusals': formatRefusals,
   'bank-profiles': bankProfilesTable,
 };
 
@@ -43,6 +46,38 @@ function formatsTable(): string {
     ]),
   ).concat(`\n\nGeneric types (${code(GENERIC_CONTENT_TYPES)}, or none) are settled by the body${sharedTypesInWords()}.`);
 }
+
+/** Each format's paragraph on how it is read unlike its family's column of the Fields table, for those that have one. */
+function formatReading(): string {
+  return STATEMENT_FORMATS.flatMap((format: StatementFormatDescriptor) =>
+    format.reads === undefined ? [] : [wrapped(`**${format.label}** ${format.reads}`, '')],
+  ).join('\n\n');
+}
+
+/** "What is refused": a bullet a format, in the registry's order. */
+function formatRefusals(): string {
+  return STATEMENT_FORMATS.map((format) => wrapped(`- **${format.label}:** ${format.refuses}`, '  ')).join('\n');
+}
+
+/**
+ * Prose in lines of at most 120 columns, as the hand-written ones are, broken at spaces; `indent` begins every line but
+ * the first. A word that would open a block at a line's start (`+`, `-`, `1.`, `#`, `>`) stays on the line before.
+ */
+function wrapped(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && width(`${line} ${word}`) > 120 && !OPENS_A_BLOCK.test(word)) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line].join('\n');
+}
+
+const OPENS_A_BLOCK = /^(?:[-+*]|#{1,6}|\d{1,9}[.)]|>.*|=+|-+)$/;
 
 /** The content types several formats share, the body settling among those: ", as is ... (`a`, `b`: x, y) among them". */
 function sharedTypesInWords(): string {

@@ -1,13 +1,22 @@
 import type { StatementsRead } from '../statement.js';
 
 /**
- * One statement format, declared once: what names it (content types, file extensions, the word an operator picks),
- * how sure a body's first characters make us that it is this format, how it is read, the samples that prove it, and
- * its row in docs/statements.md. The registry (formats/index.ts) derives every table from these.
+ * One statement format, declared once in a `*.format.ts` file of this folder: what names it (content types, file
+ * extensions, the word an operator picks), where it stands among the others, how sure a body's first characters make us
+ * that it is this format, how it is read, the samples that prove it, and what docs/statements.md says of it. The
+ * registry (formats/index.ts) derives every table from these; `node scripts/docs-tables.mjs` lists the files.
  */
 export interface StatementFormatDescriptor {
   /** Its name in an import's answer (`format`) and in the stored statement. */
   readonly name: string;
+  /**
+   * Its place in the registry, lowest first, and no other format's: the registry lists the files in name order, which
+   * says nothing, so this decides what the order decides. Among the formats a content type names (a family's), the
+   * first is read when the body points to none of them, so its parser names what the body is instead (camt.053 before
+   * camt.052); of two equally sure guesses from the body, the first wins; and the console and the CLI offer the formats
+   * in this order. Leave gaps (10, 20, ...) so a new format can stand between two.
+   */
+  readonly precedence: number;
   /** The word an operator picks it by: the console's format select and the CLI's `--format`. */
   readonly choice: string;
   /** How people call it, in the docs and in messages naming the formats. */
@@ -43,4 +52,12 @@ export interface StatementFormatDescriptor {
   readonly samples: readonly string[];
   /** docs/statements.md's "Which format" table: how a body is recognised, in words. */
   readonly recognisedBy: string;
+  /**
+   * docs/statements.md, a paragraph after the Fields table, after its label in bold: how it is read where that table's
+   * columns (camt.053, MT940, CSV: one a family) do not say it, as a format of a family read as its family is, but for
+   * its differences. Markdown in one line; the docs wrap it.
+   */
+  readonly reads?: string;
+  /** docs/statements.md's "What is refused": what it refuses beyond what every format does. Markdown in one line. */
+  readonly refuses: string;
 }

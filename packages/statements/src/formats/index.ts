@@ -1,29 +1,34 @@
 import { StatementError } from '../statement.js';
-import { camt052Format } from './camt052.format.js';
-import { camt053Format } from './camt053.format.js';
-import { csvFormat } from './csv.format.js';
 import type { StatementFormatDescriptor } from './format.js';
-import { mt940Format } from './mt940.format.js';
+import { FORMAT_DESCRIPTORS } from './generated/format-descriptors.js';
 
 export type { StatementFormatDescriptor } from './format.js';
 
-/**
- * Every format Kasa reads, in the order a tie in detection is settled and the console and the CLI offer them. Adding
- * a format is a descriptor file and its samples: the content types the ledger takes, the sample tests, and what
- * `node scripts/docs-tables.mjs` writes from this list (docs/statements.md's table, and the catalog the console, the
- * CLI and the ops contract read: catalog.ts) all come from it.
- */
-export const STATEMENT_FORMATS = [
-  camt053Format,
-  camt052Format,
-  mt940Format,
-  csvFormat,
-] as const satisfies readonly StatementFormatDescriptor[];
-
-/** A format Kasa reads: one of the registry's descriptors. */
-export type RegisteredFormat = (typeof STATEMENT_FORMATS)[number];
+/** A format Kasa reads: one of the descriptors of this folder's `*.format.ts` files. */
+export type RegisteredFormat = (typeof FORMAT_DESCRIPTORS)[number];
 /** A format's name, as an import's answer and a stored statement give it: one of the descriptors'. */
 export type StatementFormat = RegisteredFormat['name'];
+
+/**
+ * Every format Kasa reads, by its `precedence`: the order a tie in detection is settled, a family's content type falls
+ * back to its first, and the console and the CLI offer them. Adding a format is a descriptor file and its samples:
+ * `node scripts/docs-tables.mjs` lists the file (generated/format-descriptors.ts), and the content types the ledger
+ * takes, the sample tests, and what the same command writes from this list (docs/statements.md's table and prose, and
+ * the catalog the console, the CLI and the ops contract read: catalog.ts) all come from it.
+ */
+export const STATEMENT_FORMATS: readonly RegisteredFormat[] = byPrecedence(FORMAT_DESCRIPTORS);
+
+/** The descriptors lowest `precedence` first; two with one precedence are refused, as their order would be a guess. */
+function byPrecedence(descriptors: readonly RegisteredFormat[]): readonly RegisteredFormat[] {
+  const ordered = [...descriptors].sort((a, b) => a.precedence - b.precedence);
+  ordered.forEach((format, at) => {
+    const before = ordered[at - 1];
+    if (before && before.precedence === format.precedence) {
+      throw new Error(`statement formats ${before.name} and ${format.name} share precedence ${format.precedence}: give one another`);
+    }
+  });
+  return ordered;
+}
 
 /** Types that say nothing about the format (a browser's or curl's default): the body decides. */
 export const GENERIC_CONTENT_TYPES: readonly string[] = ['text/plain', 'application/octet-stream'];

@@ -8,6 +8,7 @@ const ENVELOPE_ROOM = 2000;
 /** SWIFT MT940 customer statements, one or several in a file. */
 export const mt940Format = {
   name: 'mt940',
+  precedence: 30,
   choice: 'mt940',
   label: 'MT940',
   choiceLabel: 'MT940',
@@ -26,4 +27,10 @@ export const mt940Format = {
   withoutEnvelope: withoutSwiftFrame,
   samples: ['mt940-two-statements.sta'],
   recognisedBy: 'the body starts with `:20:` or `{1:`, or a line starting `:20:` follows a header within 2,000 characters',
+  refuses:
+    'a file whose every statement lacks `:25:`, `:28C:`, `:60F:` or `:62F:` (a file cut short: "ends without a ' +
+    'closing balance"; one such statement among readable ones is set aside in `refused`); a `:61:` that is not ' +
+    'value date, optional entry date, `C`/`D`/`RC`/`RD`, amount, type (`NTRF`, or padded `NOV `) and reference; a ' +
+    '`:61:` after the closing balance; balances in two currencies; an unknown tag outside a `:86:`; text outside ' +
+    'any field that is not an envelope line.',
 } as const satisfies StatementFormatDescriptor;
