@@ -8,7 +8,7 @@ import { registerDeskCommands } from './commands/desk.commands.js';
 import { registerAccountCommands } from './commands/accounts.commands.js';
 import { registerLedgerCommands } from './commands/ledger.commands.js';
 import { registerReviewCommands } from './commands/review.commands.js';
-import { registerAdjustmentCommands } from './commands/adjustments.commands.js';
+import { registerDeclaredRecordCommands } from './commands/declared-record.commands.js';
 import { registerStatementCommands } from './commands/statements.commands.js';
 import { registerPayoutCommands } from './commands/payouts.commands.js';
 import { registerScreeningCommands } from './commands/screening.commands.js';
@@ -36,7 +36,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerAdminCommands(program, ctx);
   registerSecondFactorCommands(program, ctx);
   registerReviewCommands(program, ctx);
-  registerAdjustmentCommands(program, ctx);
+  // Every record kind whose contract module declares its commands (adjustments), from OPS_RECORD_KINDS.
+  registerDeclaredRecordCommands(program, ctx);
   registerStatementCommands(program, ctx);
   registerPayoutCommands(program, ctx);
   registerScreeningCommands(program, ctx);

@@ -49,7 +49,7 @@ describe('kasa adjustments', () => {
   it('proposes a credit in lira, lists and shows it, and a second admin applies it to the balance', async () => {
     const { siteId } = await real.scenario.createSite();
     const proposed = await kasa(
-      ['adjustments', 'propose', '--site', siteId, '--credit', '1.500,00', '--reason', 'Fee charged twice'],
+      ['adjustments', 'propose', '--site', siteId, '--direction', 'credit', '--amount', '1.500,00', '--reason', 'Fee charged twice'],
       ayse,
     );
     expect(proposed.stderr).toBe('');
@@ -91,7 +91,10 @@ describe('kasa adjustments', () => {
 
   it("refuses the proposer's own apply with the problem's detail and exit code 1, and leaves it in review", async () => {
     const { siteId } = await real.scenario.createSite();
-    const id = idOf((await kasa(['adjustments', 'propose', '--site', siteId, '--credit', '70', '--reason', 'Goodwill'], ayse)).stdout);
+    const id = idOf(
+      (await kasa(['adjustments', 'propose', '--site', siteId, '--direction', 'credit', '--amount', '70', '--reason', 'Goodwill'], ayse))
+        .stdout,
+    );
 
     const own = await kasa(['adjustments', 'apply', id], ayse);
     expect(own.code).toBe(1);
@@ -112,7 +115,7 @@ describe('kasa adjustments', () => {
     const { siteId } = await real.scenario.createSite();
     await real.scenario.fund(siteId, 10000);
     const proposed = await kasa(
-      ['--json', 'adjustments', 'propose', '--site', siteId, '--debit', '100,01', '--reason', 'Fee for November'],
+      ['--json', 'adjustments', 'propose', '--site', siteId, '--direction', 'debit', '--amount', '100,01', '--reason', 'Fee for November'],
       ayse,
     );
     const { adjustmentId: id, referenceNo } = JSON.parse(proposed.stdout) as { adjustmentId: string; referenceNo: string };
@@ -136,17 +139,43 @@ describe('kasa adjustments', () => {
     expect(JSON.parse(balance.stdout)).toEqual([expect.objectContaining({ available: '10000' })]);
   });
 
-  it('refuses a zero or negative amount, both directions, no direction and no reason before any request', async () => {
+  it("marks a sandbox's adjustment TEST in the list and the detail, and a live one not", async () => {
+    const { siteId: live } = await real.scenario.createSite();
+    const issued = await kasa(['--json', 'keys', 'issue', live, '--test'], ayse);
+    const twin = (JSON.parse(issued.stdout) as { siteId: string }).siteId;
+    const propose = async (siteId: string) =>
+      idOf(
+        (await kasa(['adjustments', 'propose', '--site', siteId, '--direction', 'credit', '--amount', '5', '--reason', 'Trial'], ayse))
+          .stdout,
+      );
+    const [testId, liveId] = [await propose(twin), await propose(live)];
+
+    const rowOf = async (siteId: string, id: string) =>
+      (await kasa(['adjustments', 'list', '--site', siteId], mehmet)).stdout.split('\n').find((line) => line.includes(id));
+    expect(await rowOf(twin, testId)).toMatch(/TEST$/);
+    expect(await rowOf(live, liveId)).not.toContain('TEST');
+    expect((await kasa(['adjustments', 'show', testId], mehmet)).stdout).toMatch(/^TEST: a sandbox record/);
+    expect((await kasa(['adjustments', 'show', liveId], mehmet)).stdout).toMatch(/^adjustmentId\s/);
+  });
+
+  it('refuses a zero or negative amount, two directions, no direction, no amount and no reason before any request', async () => {
     const siteId = randomUUID();
     const propose = (...flags: string[]) => kasa(['adjustments', 'propose', '--site', siteId, ...flags], ayse);
     const cases: Array<[string[], string]> = [
-      [['--credit', '0', '--reason', 'zero'], `option '--credit <amount>' argument '0' is invalid`],
-      [['--debit', '-5', '--reason', 'negative'], `option '--debit <amount>' argument '-5' is invalid`],
-      [['--credit', '1.500', '--reason', 'two readings'], 'amounts are lira'],
-      [['--credit', '10', '--debit', '10', '--reason', 'both'], `option '--credit <amount>' cannot be used with option '--debit <amount>'`],
-      [['--reason', 'no amount'], 'give the amount with --credit <amount> or --debit <amount>'],
-      [['--credit', '10'], `required option '--reason <text>' not specified`],
-      [['--credit', '10', '--reason', '   '], 'must say why'],
+      [['--direction', 'credit', '--amount', '0', '--reason', 'zero'], `option '--amount <amount>' argument '0' is invalid`],
+      [['--direction', 'debit', '--amount', '-5', '--reason', 'negative'], `option '--amount <amount>' argument '-5' is invalid`],
+      [['--direction', 'credit', '--amount', '1.500', '--reason', 'two readings'], 'amounts are lira'],
+      [
+        ['--direction', 'credit,debit', '--amount', '10', '--reason', 'both'],
+        `option '--direction <direction>' argument 'credit,debit' is invalid. Allowed choices are credit, debit.`,
+      ],
+      [['--amount', '10', '--reason', 'no direction'], `required option '--direction <direction>' not specified`],
+      [['--direction', 'credit', '--reason', 'no amount'], `required option '--amount <amount>' not specified`],
+      [['--direction', 'credit', '--amount', '10'], `required option '--reason <reason>' not specified`],
+      [
+        ['--direction', 'credit', '--amount', '10', '--reason', '   '],
+        `option '--reason <reason>' argument '   ' is invalid. must not be blank`,
+      ],
     ];
     for (const [flags, message] of cases) {
       const refused = await propose(...flags);

@@ -20,6 +20,16 @@ export * from './response-types.js';
 export * from './ops-routes.js';
 export * from './partner-routes.js';
 export * from './internal-routes.js';
+export type { OpsCliColumn, OpsCliOption, OpsCliStep, OpsRecordCli } from './ops-record-cli.js';
+export type {
+  ConsoleCreate,
+  ConsoleFact,
+  ConsoleInput,
+  ConsoleShow,
+  ConsoleStep,
+  ConsoleWords,
+  OpsRecordConsole,
+} from './ops-record-console.js';
 export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';

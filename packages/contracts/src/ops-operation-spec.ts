@@ -4,6 +4,8 @@
  * built before the table that lists them.
  */
 import type { Json } from './openapi-support.js';
+import type { OpsRecordCli } from './ops-record-cli.js';
+import type { OpsRecordConsole } from './ops-record-console.js';
 import type { ResponseSchemaName } from './response-types.js';
 import type { RequestSchemaName } from './schemas/requests.js';
 
@@ -97,4 +99,8 @@ export interface OpsRecordKind {
   requestSchemas: Readonly<Record<string, { readonly $id: string }>>;
   responseSchemas: Readonly<Record<string, { readonly $id: string }>>;
   operations: Readonly<Record<string, OpsOperationSpec<string, string>>>;
+  /** Its `kasa` commands, drawn by the CLI from this declaration (./ops-record-cli.ts). */
+  cli?: OpsRecordCli;
+  /** Its console pages, navigation link and words, drawn by the console from this declaration (./ops-record-console.ts). */
+  console?: OpsRecordConsole;
 }

@@ -5,6 +5,8 @@
  * of the site's available balance (`adjustment`), named by its reference. ./index.ts lists the kind.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordCliOf } from '../ops-record-cli.js';
+import type { OpsRecordConsoleOf } from '../ops-record-console.js';
 import { amountBound, opsListProperties, reason, referenceNo, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
 import { listResponseSchema } from '../schemas/responses.js';
@@ -146,4 +148,268 @@ export const BALANCE_ADJUSTMENT_OPS = {
       errors: [...DECISION, '403'],
     },
   },
+  // `kasa adjustments` (docs/cli.md, Balance adjustments), drawn by the CLI from this part.
+  cli: {
+    command: 'adjustments',
+    description: "corrections of a site's balance: one admin proposes, another applies or rejects",
+    list: {
+      operation: 'opsListBalanceAdjustments',
+      description: 'list adjustments (to decide: --status PENDING_REVIEW --order oldest)',
+      columns: [
+        { header: 'ADJUSTMENT', field: 'adjustmentId' },
+        { header: 'REFERENCE', field: 'referenceNo' },
+        { header: 'SITE', field: 'siteId' },
+        { header: 'STATUS', field: 'status' },
+        { header: 'DIRECTION', field: 'direction' },
+        { header: 'AMOUNT (TRY)', field: 'amount', show: 'lira' },
+        { header: 'REASON', field: 'reason', show: { cut: 40 } },
+        { header: 'PROPOSED BY', person: ['proposedByEmail', 'proposedByOperatorId'] },
+        { header: 'CREATED', field: 'createdAt', show: 'time' },
+      ],
+    },
+    show: { operation: 'opsGetBalanceAdjustment', description: 'show an adjustment with who proposed and who decided it' },
+    mode: { site: 'siteId' },
+    create: {
+      verb: 'propose',
+      operation: 'proposeBalanceAdjustment',
+      description: "propose a correction of a site's available balance (admin); nothing is posted until a second admin applies it",
+      params: { siteId: { flag: 'site', help: 'the site whose balance is corrected' } },
+      options: {
+        direction: { help: 'credit adds to what the service owes the site, debit takes from it' },
+        amount: { help: 'the amount in lira (TRY), e.g. 150 or 1.500,00', lira: true },
+        reason: { help: 'why: what the second admin checks and the audit log keeps' },
+      },
+    },
+    steps: [
+      {
+        verb: 'apply',
+        aliases: ['approve'],
+        operation: 'approveBalanceAdjustment',
+        description: "apply it to the site's balance (admin; never the admin who proposed it); a debit needs the balance available",
+      },
+      {
+        verb: 'reject',
+        operation: 'rejectBalanceAdjustment',
+        description: 'reject it (admin; the proposer may withdraw their own); nothing is posted',
+        options: { reason: { help: 'why: the proposer and the audit log read it' } },
+      },
+    ],
+    result: {
+      record: 'Adjustment {adjustmentId} ({referenceNo})',
+      what: {
+        by: 'direction',
+        is: { credit: 'credit of {amount:lira} TRY to site {siteId}', debit: 'debit of {amount:lira} TRY from site {siteId}' },
+      },
+      review: {
+        PENDING_REVIEW:
+          'Proposed by {proposedByEmail|proposedByOperatorId}; a second admin applies it with {next:apply}, or rejects it with {next:reject}',
+        APPLIED: 'Proposed by {proposedByEmail|proposedByOperatorId}, applied by {decidedByEmail|decidedByOperatorId}.',
+        REJECTED: 'Proposed by {proposedByEmail|proposedByOperatorId}, rejected by {decidedByEmail|decidedByOperatorId}: {rejectedReason}',
+      },
+    },
+  },
+  // Its console pages (docs/console.md, Balance adjustments), drawn by the console from this part.
+  console: {
+    path: '/balance-adjustments',
+    section: { name: 'adjustments', after: 'balances', words: { en: 'Adjustments', tr: 'Bakiye düzeltmeleri' } },
+    audit: {
+      entityType: 'balance_adjustment',
+      words: { en: 'Balance adjustment', tr: 'Bakiye düzeltmesi' },
+      actions: {
+        'BALANCE_ADJUSTMENT.PROPOSED': { en: 'Balance adjustment proposed', tr: 'Bakiye düzeltmesi önerildi' },
+        'BALANCE_ADJUSTMENT.APPLIED': { en: 'Balance adjustment applied', tr: 'Bakiye düzeltmesi uygulandı' },
+        'BALANCE_ADJUSTMENT.REJECTED': { en: 'Balance adjustment rejected', tr: 'Bakiye düzeltmesi reddedildi' },
+      },
+    },
+    list: 'opsListBalanceAdjustments',
+    read: 'opsGetBalanceAdjustment',
+    id: 'adjustmentId',
+    reference: 'referenceNo',
+    actor: 'ADMIN',
+    tabs: [
+      { status: 'PENDING_REVIEW', label: 'tab.review' },
+      { status: 'APPLIED', label: 'tab.applied' },
+      { status: 'REJECTED', label: 'tab.rejected' },
+    ],
+    columns: [
+      { label: 'created', field: 'createdAt', show: 'time' },
+      { label: 'site', field: 'siteId', show: 'site' },
+      { label: 'reference', field: 'referenceNo', show: 'code', link: true },
+      { label: 'direction', field: 'direction', show: 'choice', choice: 'direction' },
+      { label: 'amount', field: 'amount', show: 'amount' },
+      { label: 'proposedBy', field: 'proposedByOperatorId', show: 'person', email: 'proposedByEmail' },
+      { label: 'status', field: 'status', show: 'status' },
+    ],
+    facts: [
+      { label: 'status', field: 'status', show: 'status' },
+      { label: 'reference', field: 'referenceNo', show: 'code' },
+      { label: 'id', field: 'adjustmentId', show: 'code' },
+      { label: 'site', field: 'siteId', show: 'site' },
+      { label: 'direction', field: 'direction', show: 'choice', choice: 'effect' },
+      { label: 'amount', field: 'amount', show: 'amount' },
+      { label: 'reason', field: 'reason', show: 'text' },
+      { label: 'proposedBy', field: 'proposedByOperatorId', show: 'person', email: 'proposedByEmail', at: 'createdAt' },
+      { label: 'decidedBy', field: 'decidedByOperatorId', show: 'person', email: 'decidedByEmail' },
+      { label: 'appliedAt', field: 'appliedAt', show: 'time' },
+      { label: 'rejectedAt', field: 'rejectedAt', show: 'time', note: 'rejectedReason' },
+      { label: 'available', field: 'siteId', show: 'site-balance' },
+    ],
+    create: {
+      operation: 'proposeBalanceAdjustment',
+      site: { label: 'site', none: 'noSite' },
+      inputs: [
+        { name: 'direction', input: 'choice', choice: 'option', label: 'direction', invalid: 'chooseDirection' },
+        { name: 'amount', input: 'lira', label: 'amountInLira', hint: 'amountHint' },
+        { name: 'reason', input: 'text', label: 'reason', hint: 'reasonHint' },
+      ],
+      heading: 'new',
+      hint: 'newHint',
+      button: 'propose',
+      confirm: 'proposeConfirm',
+      invalid: 'invalid',
+      notice: 'adjustment-proposed',
+    },
+    steps: [
+      {
+        path: 'approve',
+        operation: 'approveBalanceAdjustment',
+        tone: 'primary',
+        label: 'apply',
+        from: ['PENDING_REVIEW'],
+        confirm: {
+          words: 'applyConfirm',
+          params: {
+            direction: { field: 'direction', show: 'choice', choice: 'direction' },
+            amount: { field: 'amount', show: 'amount' },
+            site: { field: 'siteId', show: 'site' },
+          },
+        },
+        // Always four-eyes: the ledger refuses the proposer (409 `second_approver_required`), so no button is offered.
+        notBy: { field: 'proposedByOperatorId', hint: 'ownProposal' },
+        notice: 'adjustment-applied',
+      },
+      {
+        path: 'reject',
+        operation: 'rejectBalanceAdjustment',
+        tone: 'danger',
+        label: 'reject',
+        from: ['PENDING_REVIEW'],
+        confirm: {
+          words: 'rejectConfirm',
+          params: { amount: { field: 'amount', show: 'amount' }, site: { field: 'siteId', show: 'site' } },
+        },
+        reason: 'rejectReason',
+        notice: 'adjustment-rejected',
+      },
+    ],
+    notices: {
+      'adjustment-proposed': {
+        en: 'Adjustment proposed; nothing is posted until a second admin applies it.',
+        tr: 'Düzeltme önerildi; ikinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz.',
+      },
+      'adjustment-applied': {
+        en: "Adjustment applied: posted to the site's balance and audited.",
+        tr: 'Düzeltme uygulandı: sitenin bakiyesine işlendi ve denetim kaydına yazıldı.',
+      },
+      'adjustment-rejected': { en: 'Adjustment rejected; nothing was posted.', tr: 'Düzeltme reddedildi; hiçbir kayıt yapılmadı.' },
+    },
+    choices: {
+      direction: { credit: { en: 'credit', tr: 'alacak' }, debit: { en: 'debit', tr: 'borç' } },
+      effect: {
+        credit: { en: 'Credit: adds to what the service owes the site', tr: 'Alacak: hizmetin siteye borcuna eklenir' },
+        debit: { en: "Debit: takes from the site's available balance", tr: 'Borç: sitenin kullanılabilir bakiyesinden düşülür' },
+      },
+      option: {
+        credit: { en: 'Credit: add to the balance', tr: 'Alacak: bakiyeye ekle' },
+        debit: { en: 'Debit: take from the balance', tr: 'Borç: bakiyeden düş' },
+      },
+    },
+    words: {
+      title: { en: 'Balance adjustments', tr: 'Bakiye düzeltmeleri' },
+      recordTitle: { en: 'Balance adjustment {reference}', tr: 'Bakiye düzeltmesi {reference}' },
+      hint: {
+        en:
+          'A correction of what the service owes a site with no bank movement behind it (a fee refunded, a settlement ' +
+          "corrected). One admin proposes it; a second, independent admin applies it to the site's balance or rejects it.",
+        tr:
+          'Arkasında banka hareketi olmadan hizmetin bir siteye borcunun düzeltilmesi (geri verilen bir komisyon, düzeltilen ' +
+          'bir hesaplaşma). Bir yönetici önerir; ikinci, bağımsız bir yönetici sitenin bakiyesine uygular ya da reddeder.',
+      },
+      empty: { en: 'No balance adjustments in this state.', tr: 'Bu durumda bakiye düzeltmesi yok.' },
+      none: { en: 'None: this adjustment is {status}.', tr: 'Yok: bu düzeltmenin durumu {status}.' },
+      waiting: {
+        en: 'Waiting for a second admin to apply or reject it.',
+        tr: 'İkinci bir yöneticinin uygulamasını ya da reddetmesini bekliyor.',
+      },
+      actorOnly: {
+        en: 'Proposing, applying and rejecting an adjustment need the admin role.',
+        tr: 'Düzeltme önermek, uygulamak ve reddetmek yönetici rolü gerektirir.',
+      },
+      stepsHint: {
+        en:
+          "Always four-eyes: the admin who proposed it, an admin tied to them (one created or last changed the other's " +
+          'account) and the bootstrap token cannot apply it.',
+        tr:
+          'Her zaman dört göz: öneren yönetici, ona bağlı bir yönetici (biri diğerinin hesabını oluşturmuş ya da en son ' +
+          'değiştirmiş) ve kurulum anahtarı bunu uygulayamaz.',
+      },
+      'tab.review': { en: 'To review', tr: 'İncelenecek' },
+      'tab.applied': { en: 'Applied', tr: 'Uygulandı' },
+      'tab.rejected': { en: 'Rejected', tr: 'Reddedildi' },
+      created: { en: 'Created', tr: 'Oluşturulma' },
+      site: { en: 'Site', tr: 'Site' },
+      reference: { en: 'Reference', tr: 'Referans' },
+      id: { en: 'Adjustment id', tr: 'Düzeltme no' },
+      direction: { en: 'Direction', tr: 'Yön' },
+      amount: { en: 'Amount', tr: 'Tutar' },
+      proposedBy: { en: 'Proposed by', tr: 'Öneren' },
+      status: { en: 'Status', tr: 'Durum' },
+      reason: { en: 'Reason', tr: 'Gerekçe' },
+      decidedBy: { en: 'Decided by', tr: 'Karar veren' },
+      appliedAt: { en: 'Applied at', tr: 'Uygulanma zamanı' },
+      rejectedAt: { en: 'Rejected at', tr: 'Red zamanı' },
+      available: { en: "Site's available balance now", tr: 'Sitenin şu anki kullanılabilir bakiyesi' },
+      new: { en: 'Propose an adjustment', tr: 'Düzeltme öner' },
+      newHint: {
+        en: 'Nothing is posted until a second admin applies it. The reason is what they check and what the audit log keeps.',
+        tr:
+          'İkinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz. Gerekçe, onaylayanın kontrol ettiği ve denetim kaydında ' +
+          'kalan bilgidir.',
+      },
+      amountInLira: { en: 'Amount in lira (TRY)', tr: 'Lira cinsinden tutar (TRY)' },
+      amountHint: { en: 'such as 1500 or 1.500,00', tr: 'örneğin 1500 ya da 1.500,00' },
+      reasonHint: { en: 'What happened, with its ticket number', tr: 'Ne olduğu, talep numarasıyla' },
+      propose: { en: 'Propose', tr: 'Öner' },
+      proposeConfirm: {
+        en: 'Propose this adjustment? Nothing is posted until a second admin applies it.',
+        tr: 'Bu düzeltme önerilsin mi? İkinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz.',
+      },
+      noSite: { en: 'No live site to adjust yet.', tr: 'Henüz düzeltilecek canlı site yok.' },
+      invalid: {
+        en: 'Nothing was proposed: correct the fields below and try again.',
+        tr: 'Hiçbir şey önerilmedi: aşağıdaki alanları düzeltip yeniden deneyin.',
+      },
+      chooseDirection: { en: 'must be credit or debit', tr: 'alacak ya da borç olmalı' },
+      ownProposal: {
+        en: 'You proposed this adjustment: a different admin must apply it. You may still reject it to withdraw it.',
+        tr: 'Bu düzeltmeyi siz önerdiniz: başka bir yönetici uygulamalı. Önerinizi geri çekmek için yine de reddedebilirsiniz.',
+      },
+      apply: { en: 'Apply', tr: 'Uygula' },
+      applyConfirm: {
+        en: "Apply a {direction} of {amount} to {site}? It is posted to the site's balance at once.",
+        tr: '{site} sitesine {amount} {direction} uygulansın mı? Sitenin bakiyesine hemen işlenir.',
+      },
+      reject: { en: 'Reject', tr: 'Reddet' },
+      rejectConfirm: {
+        en: 'Reject the adjustment of {amount} for {site}? Nothing is posted.',
+        tr: '{site} için {amount} tutarındaki düzeltme reddedilsin mi? Hiçbir kayıt yapılmaz.',
+      },
+      rejectReason: { en: 'Reason for rejecting', tr: 'Red gerekçesi' },
+    },
+  },
 } as const satisfies OpsRecordKind;
+
+// The compiler holds the commands to this kind's own operations, bodies and view.
+BALANCE_ADJUSTMENT_OPS.cli satisfies OpsRecordCliOf<typeof BALANCE_ADJUSTMENT_OPS>;
+// And the console pages to the same, with every word in both languages.
+BALANCE_ADJUSTMENT_OPS.console satisfies OpsRecordConsoleOf<typeof BALANCE_ADJUSTMENT_OPS>;

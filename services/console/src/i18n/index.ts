@@ -4,10 +4,12 @@
  * html`<kbd>?</kbd>` })` where a message holds markup; both read the request's language (locale.ts).
  *
  * To add a message: put the key in both languages of its area file (the compiler refuses one without the other),
- * keep `{placeholders}` the same on both sides, and never write markup into a message: pass it as a parameter.
+ * keep `{placeholders}` the same on both sides, and never write markup into a message: pass it as a parameter. A record
+ * kind that declares its console pages in its contract module brings its words with it (declared.ts).
  */
 import { escapeHtml, SafeHtml } from '@kasa/html';
 import type { Catalogue } from './catalogue.js';
+import { withDeclared } from './declared.js';
 import { currentLocale, type Locale } from './locale.js';
 import { auth } from './messages/auth.js';
 import { client } from './messages/client.js';
@@ -26,16 +28,16 @@ import { risk } from './messages/risk.js';
 
 /** Every area, by the prefix its keys start with (the catalogue test holds keys to their area's prefix). */
 export const AREAS = {
-  common,
+  common: withDeclared('common', common),
   auth,
-  errors,
+  errors: withDeclared('errors', errors),
   components,
   client,
   review,
   sites,
   dashboard,
   payouts,
-  records,
+  records: withDeclared('records', records),
   money,
   csv,
   screening,
@@ -50,6 +52,11 @@ function merged(locale: Locale): Record<MessageKey, string> {
 }
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en: merged('en'), tr: merged('tr') };
+
+/** Whether `key` is one of the catalogue's: for a key built from a declaration's names (pages/declared-record.page.ts). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(MESSAGES.en, key);
+}
 
 export type MessageParams = Record<string, string | number | bigint>;
 

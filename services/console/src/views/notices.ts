@@ -17,6 +17,11 @@ export const NOTICES = Object.keys(MESSAGES.en)
 
 const CODES: ReadonlySet<string> = new Set(NOTICES);
 
+/** Whether `code` is a notice's: for a code a declared record kind names (pages/declared-record.page.ts). */
+export function isNoticeCode(code: string): code is NoticeCode {
+  return CODES.has(code);
+}
+
 /** The message of a notice. */
 function noticeKey(code: NoticeCode): MessageKey {
   return `${PREFIX}${code}` as MessageKey;

@@ -1,10 +1,12 @@
 /**
  * The console's sections as data, in the navigation's order: the navigation (layout.ts) and the exported lists
- * (export-link.view.ts, pages/csv-export.routes.ts) are read from here. A kind of reviewed record has a row here and a
- * descriptor in its page file, listed in pages/record-pages.ts, which mounts its pages and links it from the audit log.
- * Data only, and importing no page: layout.ts, which every page imports, reads it.
+ * (export-link.view.ts, pages/csv-export.routes.ts) are read from here. A kind of reviewed record with a hand-written page
+ * has a row here and a descriptor in its page file, listed in pages/record-pages.ts, which mounts its pages and links it
+ * from the audit log; a kind that declares its console pages in its contract module (i18n/declared.ts) brings its row,
+ * placed after the section it names. Data only, and importing no page: layout.ts, which every page imports, reads it.
  */
 import type { OpsCsvOperationId } from '@kasa/ops-client';
+import { DECLARED_KINDS, type DeclaredKind } from '../i18n/declared.js';
 
 /** A list the console exports: its name in its file's address (`/export/deposits.csv`) and the ops list behind it. */
 interface ListExport {
@@ -25,7 +27,7 @@ interface SectionEntry {
   readonly exports?: ListExport;
 }
 
-export const SECTIONS = [
+const TABLE = [
   { name: 'dashboard', href: '/' },
   { name: 'review', href: '/review' },
   { name: 'deposits', href: '/deposits', exports: { list: 'deposits', operation: 'opsListIntents' } },
@@ -37,7 +39,6 @@ export const SECTIONS = [
   { name: 'deliveries', href: '/deliveries', exports: { list: 'events', operation: 'opsListEvents' } },
   { name: 'sites', href: '/sites' },
   { name: 'balances', href: '/balances' },
-  { name: 'adjustments', href: '/balance-adjustments' },
   { name: 'reconciliation', href: '/reconciliation', houseWide: true },
   { name: 'bank-accounts', href: '/receiving-accounts', houseWide: true },
   { name: 'audit', href: '/audit', exports: { list: 'audit', operation: 'listAudit' } },
@@ -47,7 +48,22 @@ export const SECTIONS = [
   { name: 'account' },
 ] as const satisfies readonly SectionEntry[];
 
-type Entry = (typeof SECTIONS)[number];
+type TableEntry = (typeof TABLE)[number];
+/** A declared kind's row: its navigation link to its list. */
+type DeclaredEntry = { readonly name: DeclaredKind['console']['section']['name']; readonly href: string };
+type Entry = TableEntry | DeclaredEntry;
+
+/** The declared kinds' rows by the section each follows; the compiler refuses a declaration naming none of the table's. */
+const FOLLOWING: ReadonlyArray<[TableEntry['name'], DeclaredEntry]> = DECLARED_KINDS.map(({ console: c }) => [
+  c.section.after,
+  { name: c.section.name, href: c.path },
+]);
+
+export const SECTIONS: readonly Entry[] = TABLE.flatMap((section): Entry[] => [
+  section,
+  ...FOLLOWING.filter(([after]) => after === section.name).map(([, entry]) => entry),
+]);
+
 /** The sections of the console. */
 export type Section = Entry['name'];
 /** The sections with a navigation link. */

@@ -1,8 +1,9 @@
 import { defineMessages } from '../catalogue.js';
 
 /**
- * The record pages: deposits, withdrawals, returns, balance adjustments, search, deliveries and the audit log, with the
- * lists' columns and filters they share. Keys start with `records.`.
+ * The record pages: deposits, withdrawals, returns, search, deliveries and the audit log, with the lists' columns and
+ * filters they share, and what every declared record kind's pages share (a declared kind's own words are in its
+ * contract module: ../declared.ts). Keys start with `records.`.
  */
 export const records = defineMessages(
   {
@@ -137,54 +138,9 @@ export const records = defineMessages(
     'records.return.askConfirm': 'Ask to send {amount} back to {sender}? It is reviewed before anything is paid.',
     'records.return.askReason': 'Why it goes back',
 
-    // Balance adjustments.
-    'records.adjustments.title': 'Balance adjustments',
-    'records.adjustments.tab.review': 'To review',
-    'records.adjustments.tab.applied': 'Applied',
-    'records.adjustments.tab.rejected': 'Rejected',
-    'records.adjustments.hint':
-      "A correction of what the service owes a site with no bank movement behind it (a fee refunded, a settlement corrected). One admin proposes it; a second, independent admin applies it to the site's balance or rejects it.",
-    'records.adjustments.empty': 'No balance adjustments in this state.',
-    'records.adjustments.col.direction': 'Direction',
-    'records.adjustments.col.proposedBy': 'Proposed by',
-    'records.adjustments.new': 'Propose an adjustment',
-    'records.adjustments.newHint':
-      'Nothing is posted until a second admin applies it. The reason is what they check and what the audit log keeps.',
-    'records.adjustments.option.credit': 'Credit: add to the balance',
-    'records.adjustments.option.debit': 'Debit: take from the balance',
-    'records.adjustments.amount': 'Amount in lira (TRY)',
-    'records.adjustments.amountHint': 'such as 1500 or 1.500,00',
-    'records.adjustments.reason': 'Reason',
-    'records.adjustments.reasonHint': 'What happened, with its ticket number',
-    'records.adjustments.propose': 'Propose',
-    'records.adjustments.proposeConfirm': 'Propose this adjustment? Nothing is posted until a second admin applies it.',
-    'records.adjustments.adminOnly': 'Proposing, applying and rejecting an adjustment need the admin role.',
-    'records.adjustments.noSite': 'No live site to adjust yet.',
-    'records.adjustments.invalid': 'Nothing was proposed: correct the fields below and try again.',
-    'records.adjustments.chooseDirection': 'must be credit or debit',
-    'records.adjustment.title': 'Balance adjustment {reference}',
-    'records.adjustment.id': 'Adjustment id',
-    'records.adjustment.direction.credit': 'credit',
-    'records.adjustment.direction.debit': 'debit',
-    'records.adjustment.effect.credit': 'Credit: adds to what the service owes the site',
-    'records.adjustment.effect.debit': "Debit: takes from the site's available balance",
-    'records.adjustment.decidedBy': 'Decided by',
-    'records.adjustment.appliedAt': 'Applied at',
-    'records.adjustment.available': "Site's available balance now",
-    'records.adjustment.fourEyes':
-      "Always four-eyes: the admin who proposed it, an admin tied to them (one created or last changed the other's account) and the bootstrap token cannot apply it.",
-    'records.adjustment.ownProposal':
-      'You proposed this adjustment: a different admin must apply it. You may still reject it to withdraw it.',
-    'records.adjustment.waiting': 'Waiting for a second admin to apply or reject it.',
-    'records.adjustment.apply': 'Apply',
-    'records.adjustment.applyConfirm.credit': "Apply a credit of {amount} to {site}? It is posted to the site's balance at once.",
-    'records.adjustment.applyConfirm.debit': "Apply a debit of {amount} to {site}? It is posted to the site's balance at once.",
-    'records.adjustment.reject': 'Reject',
-    'records.adjustment.rejectConfirm': 'Reject the adjustment of {amount} for {site}? Nothing is posted.',
-    'records.adjustment.rejectReason': 'Reason for rejecting',
-    'records.adjustment.none': 'None: this adjustment is {status}.',
-    'records.adjustment.steps': 'Its steps are in the {link}.',
-    'records.adjustment.auditLog': 'audit log',
+    // Any record kind whose pages are declared in its contract module (pages/declared-record.page.ts).
+    'records.declared.steps': 'Its steps are in the {link}.',
+    'records.declared.auditLog': 'audit log',
 
     // Search.
     'records.search.title': 'Search',
@@ -283,7 +239,6 @@ export const records = defineMessages(
     'records.audit.entity.withdrawal': 'Withdrawal',
     'records.audit.entity.bank_transfer': 'Bank transfer',
     'records.audit.entity.sender_return': 'Return to sender',
-    'records.audit.entity.balance_adjustment': 'Balance adjustment',
     'records.audit.entity.outbox_event': 'Webhook event',
     'records.audit.entity.site': 'Site',
     'records.audit.entity.api_key': 'API key',
@@ -355,9 +310,6 @@ export const records = defineMessages(
     'records.audit.did.SENDER_RETURN.APPROVED': 'Return approved',
     'records.audit.did.SENDER_RETURN.SENT': 'Return sent',
     'records.audit.did.SENDER_RETURN.REJECTED': 'Return rejected',
-    'records.audit.did.BALANCE_ADJUSTMENT.PROPOSED': 'Balance adjustment proposed',
-    'records.audit.did.BALANCE_ADJUSTMENT.APPLIED': 'Balance adjustment applied',
-    'records.audit.did.BALANCE_ADJUSTMENT.REJECTED': 'Balance adjustment rejected',
     'records.audit.did.EVENT.REPLAYED': 'Event replayed',
     'records.audit.did.EVENT.RETRY_NOW': 'Event retried now',
     'records.audit.did.PAYOUT_BATCH.CREATED': 'Payout batch created',
@@ -522,53 +474,8 @@ export const records = defineMessages(
     'records.return.askConfirm': '{amount} tutarının {sender} adına geri gönderilmesi istensin mi? Ödemeden önce incelenir.',
     'records.return.askReason': 'İade gerekçesi',
 
-    'records.adjustments.title': 'Bakiye düzeltmeleri',
-    'records.adjustments.tab.review': 'İncelenecek',
-    'records.adjustments.tab.applied': 'Uygulandı',
-    'records.adjustments.tab.rejected': 'Reddedildi',
-    'records.adjustments.hint':
-      'Arkasında banka hareketi olmadan hizmetin bir siteye borcunun düzeltilmesi (geri verilen bir komisyon, düzeltilen bir hesaplaşma). Bir yönetici önerir; ikinci, bağımsız bir yönetici sitenin bakiyesine uygular ya da reddeder.',
-    'records.adjustments.empty': 'Bu durumda bakiye düzeltmesi yok.',
-    'records.adjustments.col.direction': 'Yön',
-    'records.adjustments.col.proposedBy': 'Öneren',
-    'records.adjustments.new': 'Düzeltme öner',
-    'records.adjustments.newHint':
-      'İkinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz. Gerekçe, onaylayanın kontrol ettiği ve denetim kaydında kalan bilgidir.',
-    'records.adjustments.option.credit': 'Alacak: bakiyeye ekle',
-    'records.adjustments.option.debit': 'Borç: bakiyeden düş',
-    'records.adjustments.amount': 'Lira cinsinden tutar (TRY)',
-    'records.adjustments.amountHint': 'örneğin 1500 ya da 1.500,00',
-    'records.adjustments.reason': 'Gerekçe',
-    'records.adjustments.reasonHint': 'Ne olduğu, talep numarasıyla',
-    'records.adjustments.propose': 'Öner',
-    'records.adjustments.proposeConfirm': 'Bu düzeltme önerilsin mi? İkinci bir yönetici uygulayana dek hiçbir kayıt yapılmaz.',
-    'records.adjustments.adminOnly': 'Düzeltme önermek, uygulamak ve reddetmek yönetici rolü gerektirir.',
-    'records.adjustments.noSite': 'Henüz düzeltilecek canlı site yok.',
-    'records.adjustments.invalid': 'Hiçbir şey önerilmedi: aşağıdaki alanları düzeltip yeniden deneyin.',
-    'records.adjustments.chooseDirection': 'alacak ya da borç olmalı',
-    'records.adjustment.title': 'Bakiye düzeltmesi {reference}',
-    'records.adjustment.id': 'Düzeltme no',
-    'records.adjustment.direction.credit': 'alacak',
-    'records.adjustment.direction.debit': 'borç',
-    'records.adjustment.effect.credit': 'Alacak: hizmetin siteye borcuna eklenir',
-    'records.adjustment.effect.debit': 'Borç: sitenin kullanılabilir bakiyesinden düşülür',
-    'records.adjustment.decidedBy': 'Karar veren',
-    'records.adjustment.appliedAt': 'Uygulanma zamanı',
-    'records.adjustment.available': 'Sitenin şu anki kullanılabilir bakiyesi',
-    'records.adjustment.fourEyes':
-      'Her zaman dört göz: öneren yönetici, ona bağlı bir yönetici (biri diğerinin hesabını oluşturmuş ya da en son değiştirmiş) ve kurulum anahtarı bunu uygulayamaz.',
-    'records.adjustment.ownProposal':
-      'Bu düzeltmeyi siz önerdiniz: başka bir yönetici uygulamalı. Önerinizi geri çekmek için yine de reddedebilirsiniz.',
-    'records.adjustment.waiting': 'İkinci bir yöneticinin uygulamasını ya da reddetmesini bekliyor.',
-    'records.adjustment.apply': 'Uygula',
-    'records.adjustment.applyConfirm.credit': '{site} sitesine {amount} alacak uygulansın mı? Sitenin bakiyesine hemen işlenir.',
-    'records.adjustment.applyConfirm.debit': '{site} sitesine {amount} borç uygulansın mı? Sitenin bakiyesine hemen işlenir.',
-    'records.adjustment.reject': 'Reddet',
-    'records.adjustment.rejectConfirm': '{site} için {amount} tutarındaki düzeltme reddedilsin mi? Hiçbir kayıt yapılmaz.',
-    'records.adjustment.rejectReason': 'Red gerekçesi',
-    'records.adjustment.none': 'Yok: bu düzeltmenin durumu {status}.',
-    'records.adjustment.steps': 'Adımları {link} içinde.',
-    'records.adjustment.auditLog': 'denetim kaydı',
+    'records.declared.steps': 'Adımları {link} içinde.',
+    'records.declared.auditLog': 'denetim kaydı',
 
     'records.search.title': 'Arama',
     'records.search.titleFor': 'Arama: {q}',
@@ -665,7 +572,6 @@ export const records = defineMessages(
     'records.audit.entity.withdrawal': 'Çekim',
     'records.audit.entity.bank_transfer': 'Banka havalesi',
     'records.audit.entity.sender_return': 'Gönderene iade',
-    'records.audit.entity.balance_adjustment': 'Bakiye düzeltmesi',
     'records.audit.entity.outbox_event': 'Webhook olayı',
     'records.audit.entity.site': 'Site',
     'records.audit.entity.api_key': 'API anahtarı',
@@ -736,9 +642,6 @@ export const records = defineMessages(
     'records.audit.did.SENDER_RETURN.APPROVED': 'İade onaylandı',
     'records.audit.did.SENDER_RETURN.SENT': 'İade gönderildi',
     'records.audit.did.SENDER_RETURN.REJECTED': 'İade reddedildi',
-    'records.audit.did.BALANCE_ADJUSTMENT.PROPOSED': 'Bakiye düzeltmesi önerildi',
-    'records.audit.did.BALANCE_ADJUSTMENT.APPLIED': 'Bakiye düzeltmesi uygulandı',
-    'records.audit.did.BALANCE_ADJUSTMENT.REJECTED': 'Bakiye düzeltmesi reddedildi',
     'records.audit.did.EVENT.REPLAYED': 'Olay yeniden gönderildi',
     'records.audit.did.EVENT.RETRY_NOW': 'Olay hemen yeniden denendi',
     'records.audit.did.PAYOUT_BATCH.CREATED': 'Ödeme listesi oluşturuldu',
