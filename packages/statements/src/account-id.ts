@@ -63,14 +63,18 @@ export function ibanAccount(iban: string): StatementAccount {
  * is our account number, or is the account our Turkish IBAN carries in its last 16 digits. Numbers compare without
  * spaces, dashes, dots and leading zeros. A branch code on both sides must agree, and a numeric bank code in the file
  * must be our IBAN's bank code. A number that is only part of ours (a stranger's `3984487` against our `93984487`) is
- * not ours.
+ * not ours, nor is the tail of the number we keep read off our IBAN after our branch code.
  */
 export function isAccountOf(account: StatementAccount, ours: KnownAccount): boolean {
   if (account.iban) return account.iban === ours.iban;
   const number = numberKey(account.number);
   if (number === '') return false;
   if (!codesAgree(account, ours)) return false;
-  if (number === numberKey(ours.accountNumber)) return true;
+  const ourNumber = numberKey(ours.accountNumber);
+  if (number === ourNumber) return true;
+  // The number we keep is what the bank says the account is: a file's number that is only its tail is another account's,
+  // even where our IBAN could be read as our branch code and that tail (`763861722` kept, `861722` at branch 763).
+  if (ourNumber !== '' && ourNumber.endsWith(number)) return false;
   return embedsNumber(ours.iban, number, ours.branchCode);
 }
 

@@ -127,4 +127,14 @@ describe('whose statement it is', () => {
     }
     expect(isAccountOf(accountOf('NL81ASNB9999999999')!, ours)).toBe(false);
   });
+
+  it('refuses the tail of the number we keep even where our IBAN reads as our branch code and that tail', () => {
+    // Our number starts with our branch's digits: the IBAN's last 16 are zeros, 763 and 861722, or zeros and 763861722.
+    const kept: KnownAccount = { iban: 'TR490006100000000763861722', accountNumber: '763861722', branchCode: '763' };
+    expect(isAccountOf(accountOf('763861722')!, kept)).toBe(true);
+    expect(isAccountOf(accountOf('861722')!, kept)).toBe(false);
+    expect(isAccountOf(accountOf('0061-00763/861722')!, kept)).toBe(false);
+    // With no number kept, the IBAN's reading stands: our branch code, then the number.
+    expect(isAccountOf(accountOf('861722')!, { ...kept, accountNumber: null })).toBe(true);
+  });
 });
