@@ -30,6 +30,7 @@ export type {
   ConsoleWords,
   OpsRecordConsole,
 } from './ops-record-console.js';
+export type { OpsRecordDesk } from './ops-record-desk.js';
 export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';

@@ -6,6 +6,7 @@
 import type { Json } from './openapi-support.js';
 import type { OpsRecordCli } from './ops-record-cli.js';
 import type { OpsRecordConsole } from './ops-record-console.js';
+import type { OpsRecordDesk } from './ops-record-desk.js';
 import type { ResponseSchemaName } from './response-types.js';
 import type { RequestSchemaName } from './schemas/requests.js';
 
@@ -103,4 +104,6 @@ export interface OpsRecordKind {
   cli?: OpsRecordCli;
   /** Its console pages, navigation link and words, drawn by the console from this declaration (./ops-record-console.ts). */
   console?: OpsRecordConsole;
+  /** Its queue on the operators' desk: the dashboard's count, line and card (./ops-record-desk.ts). */
+  desk?: OpsRecordDesk;
 }

@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { OPS_RECORD_KINDS_FILE, opsRecordKindsSource } from '../../../scripts/generate-sources.mjs';
 import type { OpsRecordKind } from '../src/ops-operation-spec.js';
-import { OPS_RECORD_KINDS } from '../src/ops-records/index.js';
+import type { OpsRecordDeskOf } from '../src/ops-record-desk.js';
+import { BALANCE_ADJUSTMENT_OPS, OPS_RECORD_DESK_QUEUES, OPS_RECORD_KINDS } from '../src/ops-records/index.js';
 import * as contracts from '../src/index.js';
-import { OPS_RESPONSE_SCHEMAS, OPS_ROUTES, REQUEST_SCHEMAS, type OpsResponse, type ResponseOf } from '../src/index.js';
+import { OPS_RESPONSE_SCHEMAS, OPS_ROUTES, REQUEST_SCHEMAS, type OpsResponse, type QueueHead, type ResponseOf } from '../src/index.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const folder = fileURLToPath(new URL('../src/ops-records/', import.meta.url));
@@ -36,7 +37,10 @@ describe('the reviewed record kinds of the ops API', () => {
   it('lists every module of src/ops-records, under its file name, in alphabetical order', () => {
     expect(modules.length).toBeGreaterThan(0);
     expect(Object.keys(OPS_RECORD_KINDS)).toEqual([...modules].sort());
-    expect(Object.keys(OPS_RECORD_KINDS)).toEqual(['balance-adjustments', 'bank-transfers', 'deposits', 'returns', 'withdrawals']);
+    // Today's kinds among them; a new kind's module joins with no edit here.
+    expect(Object.keys(OPS_RECORD_KINDS)).toEqual(
+      expect.arrayContaining(['balance-adjustments', 'bank-transfers', 'deposits', 'returns', 'withdrawals']),
+    );
   });
 
   it.each(modules)('exports from the package everything %s exports, as it is', async (name) => {
@@ -74,6 +78,25 @@ describe('the reviewed record kinds of the ops API', () => {
     }
   });
 
+  it("puts every kind's desk queue into the dashboard's answer, as a QueueHead described by its kind", () => {
+    const declared = kinds.flatMap(([, kind]) => (kind.desk ? [kind.desk] : []));
+    expect(OPS_RECORD_DESK_QUEUES).toEqual(declared);
+    expect(declared.map(({ queue }) => queue)).toContain('adjustmentsToApply');
+    const dashboard = OPS_RESPONSE_SCHEMAS.OpsDashboard;
+    const properties = table(dashboard.properties);
+    for (const { queue, description } of declared) {
+      expect([queue, properties.get(queue)]).toEqual([queue, { $ref: 'QueueHead', description }]);
+      expect(dashboard.required).toContain(queue);
+    }
+    // After the queues written for the first kinds, before the faults: the order the desk shows them in.
+    const keys = Object.keys(dashboard.properties);
+    expect(keys.slice(keys.indexOf('returnsToSend'), keys.indexOf('deadEvents') + 1)).toEqual([
+      'returnsToSend',
+      ...declared.map(({ queue }) => queue),
+      'deadEvents',
+    ]);
+  });
+
   it("declares every operation on a kind's paths (under its list's) in that kind's module", () => {
     const firstSegment = (path: string) => path.split('/')[1];
     // A kind may also act under another part's path (a return is asked for on its transfer, an adjustment on its site).
@@ -84,7 +107,9 @@ describe('the reviewed record kinds of the ops API', () => {
           .map((spec) => firstSegment(spec.path)),
       ),
     );
-    expect([...kindSegments].sort()).toEqual(['balance-adjustments', 'bank-transfers', 'intents', 'sender-returns', 'withdrawals']);
+    expect([...kindSegments]).toEqual(
+      expect.arrayContaining(['balance-adjustments', 'bank-transfers', 'intents', 'sender-returns', 'withdrawals']),
+    );
     const declaredByKinds = new Set(kinds.flatMap(([, kind]) => Object.keys(kind.operations)));
     const outside = Object.entries(OPS_ROUTES)
       .filter(([operationId, spec]) => kindSegments.has(firstSegment(spec.path)) && !declaredByKinds.has(operationId))
@@ -92,6 +117,15 @@ describe('the reviewed record kinds of the ops API', () => {
     expect(outside).toEqual([]);
   });
 });
+
+/** A kind's console tabs and desk queue, its card's line in English being `what`. */
+function queueOf<const What extends string>(what: What) {
+  const words = { title: { en: 'To check', tr: 'Kontrol edilecek' }, what: { en: what, tr: 'kontrol edilecek kayıtlar' } } as const;
+  return {
+    console: { tabs: [{ status: 'PENDING_REVIEW' }] },
+    desk: { queue: 'toCheck', status: 'PENDING_REVIEW', description: 'Records to check.', words, cli: 'To check' },
+  } as const;
+}
 
 // Compiled by `npm run typecheck`: the types read through the list keep each kind's literals, so a wrong use fails.
 export const typeChecks = [
@@ -104,4 +138,11 @@ export const typeChecks = [
   (): (typeof OPS_ROUTES)['listBankTransfers']['query'] => 'opsListBankTransfers',
   // @ts-expect-error listBankTransfers' query is its own schema's name, not another list's
   (): (typeof OPS_ROUTES)['listBankTransfers']['query'] => 'opsListIntents',
+  // A declared desk queue is a property of the dashboard's answer.
+  (answer: ResponseOf<'OpsDashboard'>): QueueHead => answer.adjustmentsToApply,
+  // @ts-expect-error a desk queue counts its console list's first tab (the queue), not another of the kind's statuses
+  (): OpsRecordDeskOf<typeof BALANCE_ADJUSTMENT_OPS>['status'] => 'APPLIED',
+  () => queueOf('records to check').desk satisfies OpsRecordDeskOf<ReturnType<typeof queueOf<'records to check'>>>,
+  // @ts-expect-error a queue card's words are plain text, with no placeholder to fill
+  () => queueOf('{count} to check').desk satisfies OpsRecordDeskOf<ReturnType<typeof queueOf<'{count} to check'>>>,
 ];

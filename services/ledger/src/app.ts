@@ -19,7 +19,7 @@ import type { LedgerDeps } from './ledger-deps.js';
 import { registerLedgerMetrics } from './ledger-metrics.js';
 import { internalSiteOf } from './shared/http-guards.js';
 import { internalRouteTable } from './internal-routes.js';
-import { RECORD_KINDS } from './record-kinds.js';
+import { deskQueuesOf, RECORD_KINDS } from './record-kinds.js';
 import { statementOpsRoutes } from './bank-transfers/statements-ops.routes.js';
 import { reconciliationOpsRoutes } from './reconciliation/reconciliation-ops.routes.js';
 import { depositPageRoutes } from './deposits/deposit-page.routes.js';
@@ -122,7 +122,7 @@ export function createApp(deps: LedgerDeps): Express {
     auditOpsRoutes(deps),
     sealsOpsRoutes(deps),
     searchOpsRoutes(deps),
-    deskOpsRoutes(deps),
+    deskOpsRoutes(deps, deskQueuesOf(deps)),
     payoutOpsRoutes(deps),
     eventOpsRoutes(deps),
     testWebhookOpsRoutes(deps),

@@ -1,3 +1,5 @@
+import { OPS_RECORD_DESK_QUEUES } from '@kasa/contracts';
+import type { DeclaredQueue } from './desk/desk-ops.routes.js';
 import type { LedgerDeps } from './ledger-deps.js';
 import type { SiteOwnedRecord } from './operators/site-scope.guard.js';
 import type { RecordKind, RepositorySources } from './review/record-kind.js';
@@ -36,4 +38,20 @@ export function kindRepositories(sources: RepositorySources): KindRepositories {
 /** The record kinds' entries of the operator-scope guard; `deps` is read only when a lookup runs. */
 export function recordKindsOwnedBySites(deps: () => LedgerDeps): SiteOwnedRecord[] {
   return RECORD_KINDS.map(({ scope }) => ({ param: scope.param, notFound: scope.notFound, siteOf: (id) => scope.siteOf(deps(), id) }));
+}
+
+/**
+ * The queues the kinds' contract modules declare (OPS_RECORD_DESK_QUEUES), in their order, each counted by the ledger
+ * descriptor that names it (its `desk`), for the desk's routes to put in the dashboard's answer. A declared queue no
+ * descriptor counts, or two count, stops the ledger at start: the dashboard would answer without a property its
+ * contract requires, or with one kind's count for another's.
+ */
+export function deskQueuesOf(deps: LedgerDeps): DeclaredQueue[] {
+  return OPS_RECORD_DESK_QUEUES.map(({ queue }) => {
+    const counting = RECORD_KINDS.filter((kind) => kind.desk?.declared.queue === queue);
+    const desk = counting[0]?.desk;
+    if (!desk || counting.length > 1)
+      throw new Error(`The desk's ${queue} is counted by ${counting.length} record kinds' descriptors (their \`desk\`), not one.`);
+    return { queue, head: (live, db) => desk.head(deps, live, db) };
+  });
 }

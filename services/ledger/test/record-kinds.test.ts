@@ -3,16 +3,18 @@
  * files (scripts/generate-sources.mjs), and here the written list must be what the tree makes now, and every kind a
  * routes file exports (read by its shape, not by the generator's convention) must be in it, once, under its own folder.
  * Each kind's scope parameter is one its ops routes name records by, so the operator-scope guard reads the site of every
- * record those routes act on, and the repositories the kinds build reach the ledger's deps under names no other uses.
+ * record those routes act on, the repositories the kinds build reach the ledger's deps under names no other uses, and
+ * every queue a contract module declares on the desk is counted by one kind.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from '@jest/globals';
-import { OPS_ROUTES } from '@kasa/contracts';
+import { OPS_RECORD_DESK_QUEUES, OPS_RECORD_KINDS, OPS_ROUTES } from '@kasa/contracts';
 import type { PrismaClient } from '@kasa/db';
 import { LEDGER_RECORD_KINDS_FILE, OPS_ROUTES_FILE, ledgerRecordKindsSource } from '../../../scripts/generate-sources.mjs';
-import { kindRepositories, RECORD_KINDS } from '../src/record-kinds.js';
+import type { LedgerDeps } from '../src/ledger-deps.js';
+import { deskQueuesOf, kindRepositories, RECORD_KINDS } from '../src/record-kinds.js';
 import type { RecordKind } from '../src/review/record-kind.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -70,7 +72,10 @@ describe('the record kinds', () => {
 
   it('lists each folder once, in alphabetical order', () => {
     const listed = RECORD_KINDS.map((kind) => kind.folder);
-    expect(listed).toEqual(['balance-adjustments', 'bank-transfers', 'deposits', 'returns', 'withdrawals']);
+    expect(listed).toEqual([...listed].sort());
+    // Today's kinds among them; a new kind's folder joins with no edit here.
+    expect(listed).toEqual(expect.arrayContaining(['balance-adjustments', 'bank-transfers', 'deposits', 'returns', 'withdrawals']));
+    expect(new Set(listed).size).toBe(listed.length);
   });
 
   it("name records by a parameter the ops routes use, each kind's own", () => {
@@ -87,7 +92,21 @@ describe('the record kinds', () => {
     const names = RECORD_KINDS.flatMap((kind) => Object.keys(kind.repositories(sources)));
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
     const built = kindRepositories(sources);
-    expect(Object.keys(built).sort()).toEqual(['balanceAdjustments', 'deposits', 'senderReturns', 'statements', 'withdrawals']);
+    expect(Object.keys(built).sort()).toEqual([...new Set(names)].sort());
+    expect(Object.keys(built)).toEqual(
+      expect.arrayContaining(['balanceAdjustments', 'deposits', 'senderReturns', 'statements', 'withdrawals']),
+    );
     await pool.end();
+  });
+
+  it('count every desk queue the contract modules declare, each by the kind that declares it', () => {
+    const counted = RECORD_KINDS.flatMap((kind) => (kind.desk ? [kind.desk.declared] : []));
+    expect(counted).toEqual([...OPS_RECORD_DESK_QUEUES]);
+    // The contract module of the same folder: a descriptor counting another kind's queue would answer it with its own records.
+    const modules = new Map(Object.entries(OPS_RECORD_KINDS).map(([name, module]) => [name, 'desk' in module ? module.desk : undefined]));
+    for (const kind of RECORD_KINDS)
+      if (kind.desk) expect([kind.folder, kind.desk.declared]).toEqual([kind.folder, modules.get(kind.folder)]);
+    // No count runs: the deps are read only when the dashboard counts.
+    expect(deskQueuesOf({} as LedgerDeps).map(({ queue }) => queue)).toEqual(OPS_RECORD_DESK_QUEUES.map(({ queue }) => queue));
   });
 });

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
-import type { OpsDashboard, QueueHead } from '@kasa/contracts';
+import { OPS_RECORD_DESK_QUEUES, type OpsDashboard, type QueueHead } from '@kasa/contracts';
 import { waitedFor } from '@kasa/ops-client';
 import type { Context } from '../context.js';
 import type { TimeFormat } from '../times.js';
 import { formatAmount, printTable } from '../output.js';
 
-const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, string]> = [
+type QueueKey = keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>;
+
+// The queues written for the first kinds, then the ones the kinds declare (their `desk` part, its `cli` label), then
+// what the desk counts beside records.
+const QUEUES: Array<[QueueKey, string]> = [
   ['depositsToReview', 'Deposits to review'],
   ['lateArrivals', 'Late arrivals'],
   ['waitingForRest', 'Waiting for the rest'],
@@ -15,7 +19,7 @@ const QUEUES: Array<[keyof Omit<OpsDashboard, 'generatedAt' | 'autoReplayed'>, s
   ['withdrawalsToSend', 'Withdrawals to send'],
   ['returnsToReview', 'Returns to review'],
   ['returnsToSend', 'Returns to send'],
-  ['adjustmentsToApply', 'Adjustments to apply'],
+  ...OPS_RECORD_DESK_QUEUES.map(({ queue, cli }): [QueueKey, string] => [queue, cli]),
   ['deadEvents', 'DEAD events'],
   ['failingPartners', 'Failing partners'],
   ['reconciliationDifferences', 'Reconciliation differences'],

@@ -7,6 +7,7 @@
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
 import type { OpsRecordCliOf } from '../ops-record-cli.js';
 import type { OpsRecordConsoleOf } from '../ops-record-console.js';
+import type { OpsRecordDeskOf } from '../ops-record-desk.js';
 import { amountBound, opsListProperties, reason, referenceNo, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
 import { listResponseSchema } from '../schemas/responses.js';
@@ -407,9 +408,22 @@ export const BALANCE_ADJUSTMENT_OPS = {
       rejectReason: { en: 'Reason for rejecting', tr: 'Red gerekçesi' },
     },
   },
+  // Its queue on the desk (docs/operations.md, Dashboard): `kasa dashboard`'s line and the console's card.
+  desk: {
+    queue: 'adjustmentsToApply',
+    status: 'PENDING_REVIEW',
+    description: "Live sites' balance adjustments waiting for a second admin to apply or reject them (oldest: the earliest proposed).",
+    words: {
+      title: { en: 'Adjustments to apply', tr: 'Uygulanacak düzeltmeler' },
+      what: { en: 'balance corrections waiting for a second admin', tr: 'ikinci bir yöneticiyi bekleyen bakiye düzeltmeleri' },
+    },
+    cli: 'Adjustments to apply',
+  },
 } as const satisfies OpsRecordKind;
 
 // The compiler holds the commands to this kind's own operations, bodies and view.
 BALANCE_ADJUSTMENT_OPS.cli satisfies OpsRecordCliOf<typeof BALANCE_ADJUSTMENT_OPS>;
 // And the console pages to the same, with every word in both languages.
 BALANCE_ADJUSTMENT_OPS.console satisfies OpsRecordConsoleOf<typeof BALANCE_ADJUSTMENT_OPS>;
+// And its queue to its statuses and its console list's first tab.
+BALANCE_ADJUSTMENT_OPS.desk satisfies OpsRecordDeskOf<typeof BALANCE_ADJUSTMENT_OPS>;

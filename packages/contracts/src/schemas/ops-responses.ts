@@ -4,7 +4,7 @@
  * answers against them. Each reviewed record kind's views are declared in its module (../ops-records/).
  */
 import { STATEMENT_FORMAT_NAMES } from '../generated/statement-formats.js';
-import { OPS_RECORD_RESPONSE_SCHEMAS } from '../ops-records/index.js';
+import { deskQueueProperties, OPS_RECORD_RESPONSE_SCHEMAS } from '../ops-records/index.js';
 import { amount, nullableString, nullableTimestamp, object, timestamp, uuid } from './ops-response-common.js';
 import { eventSchema, eventWithAttemptsSchema, listResponseSchema } from './responses.js';
 
@@ -35,6 +35,41 @@ const tokenProperties = {
   createdAt: timestamp,
   expiresAt: nullableTimestamp,
   revokedAt: nullableTimestamp,
+} as const;
+
+// The dashboard's queues written for the first kinds, before the declarations (../ops-record-desk.ts).
+const recordQueues = {
+  depositsToReview: { $ref: 'QueueHead' },
+  lateArrivals: { $ref: 'QueueHead' },
+  waitingForRest: {
+    $ref: 'QueueHead',
+    description: 'Deposits in review that received less than requested, set to wait for the rest (not counted in depositsToReview).',
+  },
+  unmatchedTransfers: { $ref: 'QueueHead' },
+  bankLineDifferences: {
+    $ref: 'QueueHead',
+    description:
+      "Transfers recorded by hand that the bank's own line disagreed with (amount, or booking day by more than one): each `bankLineDifference` for an operator to look at.",
+  },
+  withdrawalsToReview: { $ref: 'QueueHead' },
+  withdrawalsToSend: { $ref: 'QueueHead' },
+  returnsToReview: { $ref: 'QueueHead' },
+  returnsToSend: { $ref: 'QueueHead' },
+} as const;
+
+// What the desk counts beside records: faults to fix, and the auto-replay's work.
+const deskFaults = {
+  deadEvents: { $ref: 'QueueHead' },
+  failingPartners: { $ref: 'QueueHead' },
+  reconciliationDifferences: {
+    $ref: 'QueueHead',
+    description: "Receiving accounts whose last statement's closing balance differs from what Kasa booked (oldest: the earliest asOf).",
+  },
+  autoReplayed: {
+    $ref: 'QueueHead',
+    description:
+      'Not a queue: DEAD events replayed by themselves in the last 24 hours because their site answered again (docs/webhooks.md, Auto-replay); oldestAt and oldestId: the first such replay of those hours and its site.',
+  },
 } as const;
 
 // Journal sums: a balance a correction has overdrawn is negative, so the sign is allowed.
@@ -564,37 +599,10 @@ export const OPS_RESPONSE_SCHEMAS = {
   ),
   OpsDashboard: object('OpsDashboard', {
     generatedAt: timestamp,
-    depositsToReview: { $ref: 'QueueHead' },
-    lateArrivals: { $ref: 'QueueHead' },
-    waitingForRest: {
-      $ref: 'QueueHead',
-      description: 'Deposits in review that received less than requested, set to wait for the rest (not counted in depositsToReview).',
-    },
-    unmatchedTransfers: { $ref: 'QueueHead' },
-    bankLineDifferences: {
-      $ref: 'QueueHead',
-      description:
-        "Transfers recorded by hand that the bank's own line disagreed with (amount, or booking day by more than one): each `bankLineDifference` for an operator to look at.",
-    },
-    withdrawalsToReview: { $ref: 'QueueHead' },
-    withdrawalsToSend: { $ref: 'QueueHead' },
-    returnsToReview: { $ref: 'QueueHead' },
-    returnsToSend: { $ref: 'QueueHead' },
-    adjustmentsToApply: {
-      $ref: 'QueueHead',
-      description: "Live sites' balance adjustments waiting for a second admin to apply or reject them (oldest: the earliest proposed).",
-    },
-    deadEvents: { $ref: 'QueueHead' },
-    failingPartners: { $ref: 'QueueHead' },
-    reconciliationDifferences: {
-      $ref: 'QueueHead',
-      description: "Receiving accounts whose last statement's closing balance differs from what Kasa booked (oldest: the earliest asOf).",
-    },
-    autoReplayed: {
-      $ref: 'QueueHead',
-      description:
-        'Not a queue: DEAD events replayed by themselves in the last 24 hours because their site answered again (docs/webhooks.md, Auto-replay); oldestAt and oldestId: the first such replay of those hours and its site.',
-    },
+    ...recordQueues,
+    // The queues the kinds declare (their `desk` part), after the hand-written kinds' and before the faults, as the desk shows them.
+    ...deskQueueProperties([...Object.keys(recordQueues), ...Object.keys(deskFaults), 'generatedAt']),
+    ...deskFaults,
   }),
   AccountReconciliation: object(
     'AccountReconciliation',

@@ -3,10 +3,19 @@
  * OPS_RECORD_KINDS, @kasa/contracts: balance adjustments), merged into the catalogue's areas so a new kind adds no
  * message file. A declaration's place gives each word its key: its navigation link `common.nav.<section>`, its notices
  * `errors.notice.<code>` (which makes them codes a redirect may carry), its audit words `records.audit.entity.<type>`
- * and `records.audit.did.<ACTION>`, and its page's words `records.<section>.<word>` and `records.<section>.<choice>.<value>`.
- * The declaration's compiler check (OpsRecordConsoleOf) already holds both languages to the same placeholders.
+ * and `records.audit.did.<ACTION>`, and its page's words `records.<section>.<word>` and `records.<section>.<choice>.<value>`;
+ * a queue on the desk (the kind's `desk` part) its dashboard card's `dashboard.queue.<queue>` and `dashboard.queue.<queue>.what`.
+ * The declaration's compiler check (OpsRecordConsoleOf, OpsRecordDeskOf) already holds both languages to the same
+ * placeholders.
  */
-import { OPS_RECORD_KINDS, type ConsoleWords, type OpsRecordConsole } from '@kasa/contracts';
+import {
+  OPS_RECORD_DESK_QUEUES,
+  OPS_RECORD_KINDS,
+  type ConsoleWords,
+  type OpsRecordConsole,
+  type OpsRecordDesk,
+  type OpsRecordDeskQueue,
+} from '@kasa/contracts';
 import type { Catalogue } from './catalogue.js';
 import type { Locale } from './locale.js';
 
@@ -29,7 +38,9 @@ type KeysOf<C> = C extends OpsRecordConsole
         [Choice in keyof C['choices'] & string]: `records.${C['section']['name']}.${Choice}.${keyof C['choices'][Choice] & string}`;
       }[keyof C['choices'] & string]
   : never;
-export type DeclaredKey = KeysOf<Declaration>;
+/** The keys of a queue's card words. */
+type DeskKeysOf<D> = D extends OpsRecordDesk ? `dashboard.queue.${D['queue']}` | `dashboard.queue.${D['queue']}.what` : never;
+export type DeclaredKey = KeysOf<Declaration> | DeskKeysOf<OpsRecordDeskQueue>;
 
 /** One declaration's words by key, in one language. */
 function wordsOf(c: OpsRecordConsole, locale: Locale): Array<[string, string]> {
@@ -46,6 +57,23 @@ function wordsOf(c: OpsRecordConsole, locale: Locale): Array<[string, string]> {
   ];
 }
 
+/** A queue's card words by key, in one language. */
+function deskWordsOf(desk: OpsRecordDesk, locale: Locale): Array<[string, string]> {
+  const card = `dashboard.queue.${desk.queue}`;
+  return [
+    [card, desk.words.title[locale]],
+    [`${card}.what`, desk.words.what[locale]],
+  ];
+}
+
+/** Every declared word by key, in one language. */
+function declaredWords(locale: Locale): Array<[string, string]> {
+  return [
+    ...DECLARED_KINDS.flatMap((kind) => wordsOf(kind.console, locale)),
+    ...OPS_RECORD_DESK_QUEUES.flatMap((desk) => deskWordsOf(desk, locale)),
+  ];
+}
+
 /**
  * An area of the catalogue with the declared words its keys start with added. A declared key that is already the
  * area's, or that two kinds declare, stops the console at start: one of them would silently lose its words.
@@ -56,12 +84,11 @@ export function withDeclared<const Area extends string, K extends string>(
 ): Catalogue<K | Extract<DeclaredKey, `${Area}.${string}`>> {
   const merged = (locale: Locale): Record<string, string> => {
     const words: Record<string, string> = { ...own[locale] };
-    for (const kind of DECLARED_KINDS)
-      for (const [key, text] of wordsOf(kind.console, locale)) {
-        if (!key.startsWith(`${area}.`)) continue;
-        if (key in words) throw new Error(`The console's catalogue has ${key} twice: a declared record kind repeats it.`);
-        words[key] = text;
-      }
+    for (const [key, text] of declaredWords(locale)) {
+      if (!key.startsWith(`${area}.`)) continue;
+      if (key in words) throw new Error(`The console's catalogue has ${key} twice: a declared record kind repeats it.`);
+      words[key] = text;
+    }
     return words;
   };
   // The keys added are the ones KeysOf reads off the same declarations, each kept to its area's prefix.

@@ -35,7 +35,7 @@ export const AREAS = {
   client,
   review,
   sites,
-  dashboard,
+  dashboard: withDeclared('dashboard', dashboard),
   payouts,
   records: withDeclared('records', records),
   money,

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { QueueHead } from '@kasa/contracts';
 import { seg, waitedLongerThan } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
+import { DECLARED_KINDS } from '../i18n/declared.js';
 import { t, th } from '../i18n/index.js';
 import { formatTime } from '../views/format.js';
 import { html, safeUrl, type SafeHtml } from '../views/html.js';
@@ -22,8 +23,9 @@ interface Queue {
   fault?: boolean;
 }
 
-// Each queue's name and what its count means are `dashboard.queue.<key>` and `dashboard.queue.<key>.what`.
-const QUEUES: Queue[] = [
+// Each queue's name and what its count means are `dashboard.queue.<key>` and `dashboard.queue.<key>.what`; a declared
+// queue's come from its declaration (i18n/declared.ts).
+const RECORD_QUEUES: Queue[] = [
   { key: 'depositsToReview', list: '/review', item: (id) => `/intents/${seg(id)}`, timed: true },
   { key: 'lateArrivals', list: '/deposits?status=LATE_ARRIVAL&order=oldest', item: (id) => `/intents/${seg(id)}`, timed: true },
   // Waiting is the operator's choice, for the user's bank: no waiting limit.
@@ -34,15 +36,32 @@ const QUEUES: Queue[] = [
   { key: 'withdrawalsToSend', list: '/withdrawals?status=APPROVED', item: (id) => `/withdrawals/${seg(id)}`, timed: true },
   { key: 'returnsToReview', list: '/returns?status=PENDING_REVIEW', item: (id) => `/returns/${seg(id)}`, timed: true },
   { key: 'returnsToSend', list: '/returns?status=APPROVED', item: (id) => `/returns/${seg(id)}`, timed: true },
-  {
-    key: 'adjustmentsToApply',
-    list: '/balance-adjustments?status=PENDING_REVIEW',
-    item: (id) => `/balance-adjustments/${seg(id)}`,
-    timed: true,
-  },
+];
+
+/**
+ * The queues the kinds declare (their `desk` part): records waiting for an operator, so timed. The card opens the
+ * kind's list on the queue's status, its first tab (held so by OpsRecordDeskOf), which reads oldest first.
+ */
+const DECLARED_QUEUES: Queue[] = DECLARED_KINDS.flatMap((kind) =>
+  'desk' in kind
+    ? [
+        {
+          key: kind.desk.queue,
+          list: `${kind.console.path}?status=${kind.desk.status}`,
+          item: (id: string) => `${kind.console.path}/${seg(id)}`,
+          timed: true,
+        },
+      ]
+    : [],
+);
+
+const FAULTS: Queue[] = [
   { key: 'deadEvents', list: '/deliveries?status=DEAD', item: (id) => `/deliveries/${seg(id)}`, timed: false, fault: true },
   { key: 'failingPartners', list: '/deliveries', item: (id) => `/sites/${seg(id)}`, timed: false, fault: true },
 ];
+
+/** The record queues written for the first kinds, then the declared ones, then the faults: the desk's order. */
+const QUEUES: Queue[] = [...RECORD_QUEUES, ...DECLARED_QUEUES, ...FAULTS];
 
 /** Shown only while some receiving account's last statement disagrees with Kasa's bookings: a fault, not a queue. */
 function reconciliationCard(head: QueueHead): SafeHtml | '' {

@@ -2,6 +2,7 @@ import { Prisma, type BalanceAdjustment, type BalanceAdjustmentStatus, type Pris
 import { keysetPage, type ListWindow } from '../shared/keyset.js';
 import { lockAndRead, updateAndRead } from '../shared/row-lock.repository.js';
 import { siteScopeWhere, type SiteScope } from '../shared/site-scope.js';
+import type { LiveRecords, QueueHead } from '../desk/desk.repository.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -73,6 +74,17 @@ export class BalanceAdjustmentRepository {
         window,
       ),
     );
+  }
+
+  /**
+   * The desk's queue of adjustments in `status` among `live` (the desk's live sites of the operator's scope): how many,
+   * and the one proposed first, which has waited longest for its second admin. `db`: the dashboard's transaction.
+   */
+  async queueHead(status: BalanceAdjustmentStatus, live: LiveRecords, db: PrismaClient | Tx = this.db): Promise<QueueHead> {
+    const where = { status, ...live };
+    const count = await db.balanceAdjustment.count({ where });
+    const oldest = await db.balanceAdjustment.findFirst({ where, orderBy: [{ createdAt: 'asc' }], select: { id: true, createdAt: true } });
+    return { count, oldestAt: oldest?.createdAt ?? null, oldestId: oldest?.id ?? null };
   }
 }
 

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { BALANCE_ADJUSTMENT_STATUSES } from '@kasa/contracts';
+import { BALANCE_ADJUSTMENT_OPS, BALANCE_ADJUSTMENT_STATUSES } from '@kasa/contracts';
 import { foundOr404 } from '../shared/http-guards.js';
 import { opsListRoute } from '../shared/ops-list.routes.js';
 import { normalizeReference, statusesOf } from '../shared/ops-list.use-case.js';
@@ -91,5 +91,10 @@ export const balanceAdjustmentKind = {
     param: 'adjustmentId',
     notFound: 'No balance adjustment with this id.',
     siteOf: (deps, id) => deps.balanceAdjustments.siteOfRecord(id),
+  },
+  // `adjustmentsToApply`: proposals waiting for their second admin.
+  desk: {
+    declared: BALANCE_ADJUSTMENT_OPS.desk,
+    head: (deps, live, db) => deps.balanceAdjustments.queueHead(BALANCE_ADJUSTMENT_OPS.desk.status, live, db),
   },
 } satisfies RecordKind<BalanceAdjustmentsOpsRoutesDeps>;

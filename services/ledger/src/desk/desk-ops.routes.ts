@@ -1,6 +1,13 @@
 import express, { type Router } from 'express';
-import { parseRequest } from '@kasa/contracts';
-import { DeskRepository, type DeliveryHealthRow, type QueueHead } from './desk.repository.js';
+import { parseRequest, type OpsRecordDeskQueue, type ResponseOf } from '@kasa/contracts';
+import {
+  DeskRepository,
+  liveRecordsWhere,
+  type DeliveryHealthRow,
+  type DeskDb,
+  type LiveRecords,
+  type QueueHead,
+} from './desk.repository.js';
 import { healthView, queueView } from './desk.views.js';
 import { opsOperation } from '../shared/ops-route.js';
 import { readWithTimeout } from '../shared/read-timeout.repository.js';
@@ -18,6 +25,18 @@ export type DeskOpsRoutesDeps = Parameters<typeof reconcileAll>[0] & {
   config: KasaConfig;
   db: PrismaClient;
 };
+
+/**
+ * A queue a record kind declares on the desk (its contract module's `desk` part), by the dashboard's name for it, with
+ * its kind's count of `live` records (the desk's rule, {@link liveRecordsWhere}) read on the dashboard's `db`.
+ */
+export interface DeclaredQueue {
+  readonly queue: string;
+  readonly head: (live: LiveRecords, db: DeskDb) => Promise<QueueHead>;
+}
+
+/** The declared queues' part of the dashboard's answer. */
+type DeclaredQueues = Pick<ResponseOf<'OpsDashboard'>, OpsRecordDeskQueue['queue']>;
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_HOURS = 24;
@@ -39,8 +58,10 @@ const isFailing = (row: DeliveryHealthRow) => row.failingSince !== null || row.d
 /**
  * The operators' desk: `GET /dashboard` (what needs an operator: counts and the item that has waited
  * longest) and `GET /delivery-health` (each partner's webhook deliveries). Any operator may read them.
+ * `declaredQueues`: every queue the record kinds declare, each with its kind's count (record-kinds.ts, `deskQueuesOf`),
+ * put in the answer after the queues written here.
  */
-export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
+export function deskOpsRoutes(deps: DeskOpsRoutesDeps, declaredQueues: readonly DeclaredQueue[]): Router {
   const router = express.Router();
   const desk = new DeskRepository(deps.db);
 
@@ -51,12 +72,17 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
     const now = deps.clock.now();
     const scope = scopeOf(principalOf(res.locals));
     const since = new Date(now.getTime() - DEFAULT_WINDOW_HOURS * HOUR_MS);
-    const [[queues, health, autoReplayed], accounts] = await Promise.all([
+    const [[{ heads: queues, kinds }, health, autoReplayed], accounts] = await Promise.all([
       // The counts on one connection, one statement after another, each bounded by OPS_READ_TIMEOUT_MS like the lists'.
       readWithTimeout(deps.db, deps.config.opsReadTimeoutMs, DASHBOARD_TOO_SLOW, async (tx) => {
         const heads = await desk.queueHeads(scope, tx);
+        const declared: Array<[string, ResponseOf<'QueueHead'>]> = [];
+        for (const { queue, head } of declaredQueues) declared.push([queue, queueView(await head(liveRecordsWhere(scope), tx))]);
         const rows = await desk.deliveryHealth(since, scope, undefined, tx);
-        return [heads, rows, await desk.autoReplayed(since, AUTO_REPLAY_RULE, scope, tx)] as const;
+        // One cast: record-kinds.ts' deskQueuesOf gives a count for every declared queue, each once, and DeclaredQueues is
+        // read off the same declarations.
+        const kinds = Object.fromEntries(declared) as DeclaredQueues;
+        return [{ heads, kinds }, rows, await desk.autoReplayed(since, AUTO_REPLAY_RULE, scope, tx)] as const;
       }),
       // Reconciliation is house-wide (the receiving accounts): a scoped operator has no differences to see.
       scope === null ? reconcileAll(deps) : Promise.resolve([]),
@@ -77,7 +103,8 @@ export function deskOpsRoutes(deps: DeskOpsRoutesDeps): Router {
       deadEvents: queueView(queues.deadEvents),
       returnsToReview: queueView(queues.returnsToReview),
       returnsToSend: queueView(queues.returnsToSend),
-      adjustmentsToApply: queueView(queues.adjustmentsToApply),
+      // The queues the kinds declare, after the hand-written ones.
+      ...kinds,
       failingPartners: queueView({ count: failing.length, oldestAt: longest?.at ?? null, oldestId: longest?.id ?? null }),
       reconciliationDifferences: queueView(differencesOf(accounts)),
       autoReplayed: queueView(autoReplayed),

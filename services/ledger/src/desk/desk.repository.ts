@@ -3,7 +3,18 @@ import { senderReturnScopeWhere, siteScopeWhere, transferScopeWhere, type SiteSc
 import { returnModeWhere } from '../returns/sender-return.repository.js';
 
 /** The pool, or the dashboard's transaction (its statement timeout). */
-type Db = PrismaClient | Prisma.TransactionClient;
+export type DeskDb = PrismaClient | Prisma.TransactionClient;
+type Db = DeskDb;
+
+/**
+ * Which records of a site-owned table a queue counts, spread into its `where`: live sites' only, since sandboxes'
+ * records and simulated money are nobody's work (docs/sandbox.md), and a scoped operator's sites' only. The desk
+ * applies it to its own queues and hands it to each kind that declares one (review/record-kind.ts, `desk`).
+ */
+export function liveRecordsWhere(scope: SiteScope) {
+  return { site: { livemode: true }, ...siteScopeWhere(scope) };
+}
+export type LiveRecords = ReturnType<typeof liveRecordsWhere>;
 
 /** One site's webhook deliveries as the operators' desk sees them. */
 export interface DeliveryHealthRow {
@@ -106,13 +117,14 @@ export class DeskRepository {
   }
 
   /**
-   * The queues that need an operator, each with its count and the item that has waited longest. Sandboxes' records
-   * and simulated money are nobody's work: they are left out (docs/sandbox.md). A scoped operator's counts are of its
-   * sites' records only; unmatched transfers are the house's, so none of them count. One statement after another:
-   * the dashboard reads them in one transaction, one connection, where statements sent at once are not supported.
+   * The queues written for the first kinds, each with its count and the item that has waited longest (the kinds that
+   * declare a queue count it themselves: review/record-kind.ts, `desk`). Sandboxes' records and simulated money are
+   * nobody's work: they are left out (docs/sandbox.md). A scoped operator's counts are of its sites' records only;
+   * unmatched transfers are the house's, so none of them count. One statement after another: the dashboard reads them
+   * in one transaction, one connection, where statements sent at once are not supported.
    */
   async queueHeads(scope: SiteScope, db: Db = this.db) {
-    const live = { site: { livemode: true }, ...siteScopeWhere(scope) };
+    const live = liveRecordsWhere(scope);
     const head = (count: number, oldest: { id: string; at: Date | null } | null): QueueHead => ({
       count,
       oldestAt: oldest?.at ?? null,
@@ -183,14 +195,6 @@ export class DeskRepository {
       orderBy: [{ createdAt: 'asc' }],
       select: { id: true, createdAt: true },
     });
-    // Balance adjustments wait for their second admin from the moment they were proposed.
-    const proposedWhere = { status: 'PENDING_REVIEW' as const, ...live };
-    const proposedCount = await db.balanceAdjustment.count({ where: proposedWhere });
-    const proposed = await db.balanceAdjustment.findFirst({
-      where: proposedWhere,
-      orderBy: [{ createdAt: 'asc' }],
-      select: { id: true, createdAt: true },
-    });
     const deadCount = await db.outboxEvent.count({ where: { status: 'DEAD', ...live } });
     const dead = await db.outboxEvent.findFirst({
       where: { status: 'DEAD', ...live },
@@ -208,7 +212,6 @@ export class DeskRepository {
       deadEvents: head(deadCount, dead && { id: dead.id, at: dead.deadAt ?? dead.createdAt }),
       returnsToReview: await returns('PENDING_REVIEW'),
       returnsToSend: await returns('APPROVED'),
-      adjustmentsToApply: head(proposedCount, proposed && { id: proposed.id, at: proposed.createdAt }),
     };
   }
 

@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import type pg from 'pg';
+import type { OpsRecordDesk } from '@kasa/contracts';
 import type { PrismaClient, ReadQueryable } from '@kasa/db';
+import type { DeskDb, LiveRecords, QueueHead } from '../desk/desk.repository.js';
 
 /** What the composition root builds a kind's repositories from. */
 export interface RepositorySources {
@@ -44,5 +46,15 @@ export interface RecordKind<Deps> {
     readonly param: string;
     readonly notFound: string;
     readonly siteOf: (deps: Deps, id: string) => Promise<string | null>;
+  };
+  /**
+   * When its records wait for an operator on the desk: the queue its contract module declares (`<NAME>_OPS.desk`, by
+   * which the dashboard's answer names it) and its count, the records in the declared status among `live` (the desk's
+   * rule: live sites only, the operator's sites only) with the one that has waited longest, read on `db`, the
+   * dashboard's transaction. desk/desk-ops.routes.ts puts every such queue in the answer.
+   */
+  readonly desk?: {
+    readonly declared: OpsRecordDesk;
+    readonly head: (deps: Deps, live: LiveRecords, db: DeskDb) => Promise<QueueHead>;
   };
 }

@@ -1,6 +1,9 @@
 import { defineMessages } from '../catalogue.js';
 
-/** The dashboard: the queues with their counts and waits. Keys start with `dashboard.`. */
+/**
+ * The dashboard: the queues with their counts and waits. Keys start with `dashboard.`. A queue a record kind declares
+ * (its `desk` part) brings its card's words with it (../declared.ts).
+ */
 export const dashboard = defineMessages(
   {
     'dashboard.title': 'Dashboard',
@@ -37,8 +40,6 @@ export const dashboard = defineMessages(
     'dashboard.queue.returnsToReview.what': 'money asked to go back to its sender',
     'dashboard.queue.returnsToSend': 'Returns to send',
     'dashboard.queue.returnsToSend.what': 'approved, the money is not sent back yet',
-    'dashboard.queue.adjustmentsToApply': 'Adjustments to apply',
-    'dashboard.queue.adjustmentsToApply.what': 'balance corrections waiting for a second admin',
     'dashboard.queue.deadEvents': 'DEAD webhooks',
     'dashboard.queue.deadEvents.what': 'every attempt failed; replay once fixed',
     'dashboard.queue.failingPartners': 'Failing partners',
@@ -80,8 +81,6 @@ export const dashboard = defineMessages(
     'dashboard.queue.returnsToReview.what': 'gönderene geri gönderilmesi istenen para',
     'dashboard.queue.returnsToSend': 'Gönderilecek iadeler',
     'dashboard.queue.returnsToSend.what': 'onaylandı, para henüz geri gönderilmedi',
-    'dashboard.queue.adjustmentsToApply': 'Uygulanacak düzeltmeler',
-    'dashboard.queue.adjustmentsToApply.what': 'ikinci bir yöneticiyi bekleyen bakiye düzeltmeleri',
     'dashboard.queue.deadEvents': 'Kalıcı başarısız bildirimler',
     'dashboard.queue.deadEvents.what': 'tüm denemeler başarısız; sorun giderilince yeniden gönderin',
     'dashboard.queue.failingPartners': 'Sorunlu iş ortakları',
