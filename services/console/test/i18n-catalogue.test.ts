@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
+import { OPS_RECORD_KINDS } from '@kasa/contracts';
 import { AREAS, MESSAGES, t, th, withLocale, type MessageKey } from '../src/i18n/index.js';
 import { html } from '../src/views/html.js';
 import { formatBooked, formatDay, formatTime } from '../src/views/format.js';
@@ -32,6 +33,22 @@ describe('the message catalogue', () => {
     }
     expect(problems).toEqual([]);
     expect(en.length).toBeGreaterThan(50);
+  });
+
+  it("has words for every status a record kind's ops views can show (a new kind's new status among them)", () => {
+    // A status without words would show as its code lower-cased (statusLabel), in English on a Turkish page too.
+    const statuses = new Set<string>();
+    for (const kind of Object.values(OPS_RECORD_KINDS))
+      for (const schema of Object.values(kind.responseSchemas)) {
+        const status: unknown = 'properties' in schema ? Object.getOwnPropertyDescriptor(schema.properties, 'status')?.value : undefined;
+        if (typeof status === 'object' && status !== null && 'enum' in status && Array.isArray(status.enum))
+          for (const value of status.enum) statuses.add(String(value));
+      }
+    expect(statuses).toContain('APPLIED');
+    const missing = [...statuses].filter(
+      (status) => !(`components.status.${status}` in MESSAGES.en && `components.status.${status}` in MESSAGES.tr),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('keeps each key in its own area, once', () => {
