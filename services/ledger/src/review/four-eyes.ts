@@ -155,11 +155,25 @@ export async function decideApproval(
 }
 
 /**
- * The second person of a change one operator proposes and another applies (a balance adjustment: always four-eyes, as
- * no bank movement backs it), decided in the applying transaction with the record locked: the caller must be an
- * enabled person other than the proposer and not tied to them (the one created or last changed the other's account).
- * The bootstrap token and the service's own rules are no person: 409 `second_approver_required`, nothing changed.
- * Answers the caller's approval, as the record keeps who decided it.
+/**
+ * How a kind's refusals name its two people's acts: who made the record (`proposed`, `wrote`) and what the second person
+ * does (`apply`, `applied`; `acknowledge`, `acknowledged`).
+ */
+export interface SecondPersonWords {
+  readonly made: string;
+  readonly decide: string;
+  readonly decided: string;
+}
+
+const PROPOSED_AND_APPLIED: SecondPersonWords = { made: 'proposed', decide: 'apply', decided: 'applied' };
+
+/**
+ * The second person of a change one operator makes and another decides (a balance adjustment, proposed and applied:
+ * always four-eyes, as no bank movement backs it), decided in the deciding transaction with the record locked: the
+ * caller must be an enabled person other than its maker and not tied to them (the one created or last changed the
+ * other's account). The bootstrap token and the service's own rules are no person: 409 `second_approver_required`,
+ * nothing changed. `words` name the two acts in the refusals (a kind whose second person does not "apply" keeps every
+ * check). Answers the caller's approval, as the record keeps who decided it.
  */
 export async function requireSecondPerson(
   deps: Pick<FourEyesDeps, 'clock' | 'operators'>,
@@ -167,19 +181,20 @@ export async function requireSecondPerson(
   caller: OperatorPrincipal,
   proposer: { operatorId: string; email: string | null },
   what: string,
+  words: SecondPersonWords = PROPOSED_AND_APPLIED,
 ): Promise<Approval> {
   const proposerId = proposer.operatorId;
   if (isNoPerson(caller)) {
     throw AppError.conflict(
       'second_approver_required',
-      `A ${what} is applied by a second person with an operator account; the bootstrap token is configuration, not a person. ` +
+      `A ${what} is ${words.decided} by a second person with an operator account; the bootstrap token is configuration, not a person. ` +
         'Log in as an operator to decide it. Nothing was changed.',
     );
   }
   if (caller.operatorId === proposerId) {
     throw AppError.conflict(
       'second_approver_required',
-      `You proposed this ${what}; a different operator must apply it (four-eyes). Nothing was changed.`,
+      `You ${words.made} this ${what}; a different operator must ${words.decide} it (four-eyes). Nothing was changed.`,
     );
   }
   const people = await deps.operators.lockApprovers(tx, [caller.operatorId, proposerId]);
@@ -190,8 +205,8 @@ export async function requireSecondPerson(
   if (tie) {
     throw AppError.conflict(
       'second_approver_required',
-      `${proposer.email ?? proposerId} proposed this ${what}, and ${tie}: the proposal and its approval must come from two ` +
-        'independent people. Another operator must apply it. Nothing was changed.',
+      `${proposer.email ?? proposerId} ${words.made} this ${what}, and ${tie}: it must be ${words.made} and ${words.decided} ` +
+        `by two independent people. Another operator must ${words.decide} it. Nothing was changed.`,
     );
   }
   return approvalBy(deps, caller);
