@@ -18,6 +18,7 @@ export {
 export * from './records.js';
 export * from './response-types.js';
 export * from './ops-routes.js';
+export { opsBodyField, type OpsBodyField } from './ops-body-field.js';
 export * from './partner-routes.js';
 export * from './internal-routes.js';
 export type { OpsCliColumn, OpsCliOption, OpsCliStep, OpsRecordCli } from './ops-record-cli.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { OPS_RECORD_KINDS, OPS_ROUTES, REQUEST_SCHEMAS, type OpsCliColumn, type OpsCliStep, type OpsRecordCli } from '@kasa/contracts';
+import { OPS_RECORD_KINDS, OPS_ROUTES, opsBodyField, type OpsCliColumn, type OpsCliStep, type OpsRecordCli } from '@kasa/contracts';
 import type { Context } from '../context.js';
 import { parseAmount } from '../context.js';
 import { modeMark, sandboxSiteIds, testLine } from '../modes.js';
@@ -23,7 +23,6 @@ function declaredClient(ctx: Context): DeclaredClient {
 }
 
 const ROUTES: Readonly<Record<string, { path: string; body?: { schema: string } }>> = OPS_ROUTES;
-const SCHEMAS: Readonly<Record<string, { required?: readonly string[]; properties?: object }>> = REQUEST_SCHEMAS;
 
 /** The path parameter that names the record a show or a step acts on: its path's last (`:adjustmentId`). */
 const idParam = (operationId: string): string => [...(ROUTES[operationId]?.path ?? '').matchAll(/:(\w+)/g)].at(-1)?.[1] ?? 'id';
@@ -41,23 +40,12 @@ function refuseBlank(value: string): string {
   return value;
 }
 
-/** What the body schema says of a field: whether it is required, and its choices when it is an enum. */
-function bodyField(operationId: string, field: string): { required: boolean; choices?: string[] } {
-  const schema = SCHEMAS[ROUTES[operationId]?.body?.schema ?? ''];
-  const property: unknown = schema?.properties ? Object.getOwnPropertyDescriptor(schema.properties, field)?.value : undefined;
-  const choices = typeof property === 'object' && property !== null && 'enum' in property ? property.enum : undefined;
-  return {
-    required: schema?.required?.includes(field) ?? false,
-    ...(Array.isArray(choices) ? { choices: choices.map(String) } : {}),
-  };
-}
-
 /** A flag per body field: an enum is a choice, a lira amount goes through parseAmount, other text is refused blank. */
 function addBodyOptions(command: Command, step: OpsCliStep): Array<[field: string, option: Option]> {
   return Object.entries(step.options ?? {}).map(([field, declared]) => {
-    const { required, choices } = bodyField(step.operation, field);
+    const { required, choices } = opsBodyField(step.operation, field);
     const option = new Option(`--${flagOf(field)} <${field}>`, declared.help);
-    if (choices) option.choices(choices);
+    if (choices.length > 0) option.choices([...choices]);
     else option.argParser(declared.lira ? parseAmount : refuseBlank);
     if (required) option.makeOptionMandatory();
     command.addOption(option);
@@ -96,7 +84,7 @@ function fill(ctx: Context, cli: OpsRecordCli, template: string, row: Row): stri
     if (field === 'next') {
       const step = cli.steps.find((candidate) => candidate.verb === format);
       if (!step) return placeholder;
-      const flags = Object.keys(step.options ?? {}).filter((name) => bodyField(step.operation, name).required);
+      const flags = Object.keys(step.options ?? {}).filter((name) => opsBodyField(step.operation, name).required);
       const id = text(row[idParam(step.operation)]);
       return [`kasa ${cli.command} ${step.verb} ${id}`, ...flags.map((name) => `--${flagOf(name)} "..."`)].join(' ');
     }

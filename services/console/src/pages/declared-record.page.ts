@@ -5,7 +5,7 @@
  * both. record-pages.ts lists a descriptor for each, so a new declared kind touches no console file.
  */
 import express, { type Router } from 'express';
-import { REQUEST_SCHEMAS, type ConsoleCreate, type ConsoleStep, type OpsRecordConsole } from '@kasa/contracts';
+import { opsBodyField, type ConsoleCreate, type ConsoleStep, type OpsRecordConsole } from '@kasa/contracts';
 import { AppError, pathParam } from '@kasa/http';
 import { seg, withQuery, type OpsClient } from '@kasa/ops-client';
 import type { ConsoleDeps } from '../console-deps.js';
@@ -49,18 +49,6 @@ function noticeOf(code: string): NoticeCode {
   return code;
 }
 
-/** One body field of an operation's request schema: its choices and longest text, and whether it is required. */
-function bodyField(kind: DeclaredKind, operationId: string, name: string): { choices: string[]; maxLength?: number; required: boolean } {
-  const operations: Readonly<Record<string, { path: string; body?: { schema: string } }>> = kind.operations;
-  const schemas: Readonly<Record<string, unknown>> = REQUEST_SCHEMAS;
-  const schema = schemas[operations[operationId]?.body?.schema ?? ''];
-  const properties = isRow(schema) && isRow(schema.properties) ? schema.properties : {};
-  const property = isRow(properties[name]) ? properties[name] : {};
-  const required = isRow(schema) && Array.isArray(schema.required) && schema.required.includes(name);
-  const choices = Array.isArray(property.enum) ? property.enum.filter((value) => typeof value === 'string') : [];
-  return typeof property.maxLength === 'number' ? { choices, maxLength: property.maxLength, required } : { choices, required };
-}
-
 function mayAct(ctx: PageContext, c: OpsRecordConsole): boolean {
   return c.actor === 'REVIEWER' || ctx.isAdmin;
 }
@@ -71,7 +59,7 @@ function createForm(ctx: PageContext, kind: DeclaredKind, create: ConsoleCreate,
   const live = [...sites.values()].filter((site) => site.livemode);
   if (live.length === 0) return html`<p class="hint">${declaredWord(c, create.site.none)}</p>`;
   const inputs = create.inputs.map((input) => {
-    const field = bodyField(kind, create.operation, input.name);
+    const field = opsBodyField(create.operation, input.name);
     const label = declaredWord(c, input.label);
     if (input.input === 'choice')
       return html`<label
@@ -205,7 +193,7 @@ function declaredRecordRoutes(deps: ConsoleDeps, kind: DeclaredKind): Router {
       for (const input of create.inputs) {
         const typed = ctx.field(input.name);
         if (input.input === 'choice') {
-          if (bodyField(kind, create.operation, input.name).choices.includes(typed)) body[input.name] = typed;
+          if (opsBodyField(create.operation, input.name).choices.includes(typed)) body[input.name] = typed;
           else problems.push({ field: input.name, message: word(input.invalid) });
         } else if (input.input === 'lira') {
           // Read as lira as on every surface, and refused here naming the field before the ledger is asked.
