@@ -15,8 +15,17 @@ export interface EmitRequest {
   entityId: string;
 }
 
-/** Writes one event per request in a single transaction; publishes unless `publish` is false. */
-export async function emitEvents(ledger: LedgerService, requests: EmitRequest[], publish = true): Promise<WebhookPayload[]> {
+/**
+ * Writes one event per request in a single transaction; publishes unless `publish` is false. `dead` writes them DEAD
+ * in that same transaction: a row committed PENDING and flipped afterwards is the relay's to enqueue meanwhile (its
+ * grace is 300 ms in the tests), and a delivery of it would run before the flip and again after a replay.
+ */
+export async function emitEvents(
+  ledger: LedgerService,
+  requests: EmitRequest[],
+  publish = true,
+  { dead = false }: { dead?: boolean } = {},
+): Promise<WebhookPayload[]> {
   const { deps } = ledger;
   const payloads = await deps.db.$transaction(
     async (tx) => {
@@ -40,11 +49,17 @@ export async function emitEvents(ledger: LedgerService, requests: EmitRequest[],
         });
         written.push({ eventId: event.eventId, type: event.type, createdAt: event.createdAt, livemode: event.livemode, data: event.data });
       }
+      if (dead) {
+        await tx.outboxEvent.updateMany({
+          where: { id: { in: written.map((payload) => payload.eventId) } },
+          data: { status: 'DEAD', deadAt: new Date() },
+        });
+      }
       return written;
     },
     { timeout: 60_000 },
   );
-  if (publish)
+  if (publish && !dead)
     await deps.outbox.publish(
       payloads.map((payload) => payload.eventId),
       null,
@@ -58,5 +73,15 @@ export function emitMany(ledger: LedgerService, request: EmitRequest, count: num
     ledger,
     Array.from({ length: count }, () => request),
     publish,
+  );
+}
+
+/** `count` events about one record, written DEAD (never sent), as events whose every attempt failed. */
+export function emitDead(ledger: LedgerService, request: EmitRequest, count: number): Promise<WebhookPayload[]> {
+  return emitEvents(
+    ledger,
+    Array.from({ length: count }, () => request),
+    false,
+    { dead: true },
   );
 }

@@ -15,7 +15,7 @@ import { AUTO_REPLAY_STALLED_INTERVAL_MS } from '../../ledger/src/events/auto-re
 import { EVENT_REPLAYED } from '../../ledger/src/events/event.repository.js';
 import { replayDeadEvents } from '../../ledger/src/events/recover-events.use-case.js';
 import { replayEvent } from '../../ledger/src/events/replay-event.use-case.js';
-import { emitMany } from '../../ledger/test/emit-event.js';
+import { emitDead, emitMany } from '../../ledger/test/emit-event.js';
 import { killLeftovers, startFromSource, type SourceService } from '../../../test/engines/cluster-support.js';
 import { startWorker, type WebhookWorkerService } from '../src/index.js';
 import { makeTestTls, startReceiver, type Receiver, type TestTls } from './support/receiver.js';
@@ -81,9 +81,7 @@ async function siteAt(path: string): Promise<{ siteId: string; intentId: string 
 /** `count` events of the site, written DEAD (never sent). */
 async function deadEvents(site: { siteId: string; intentId: string }, count: number): Promise<string[]> {
   const request = { siteId: site.siteId, type: 'intent.approved' as const, entityId: site.intentId };
-  const dead = (await emitMany(ledger as LedgerService, request, count, false)).map((p) => p.eventId);
-  await db().outboxEvent.updateMany({ where: { id: { in: dead } }, data: { status: 'DEAD' } });
-  return dead;
+  return (await emitDead(ledger as LedgerService, request, count)).map((p) => p.eventId);
 }
 
 /** A site whose endpoint is `path` on the receiver, with `count` events DEAD. */
