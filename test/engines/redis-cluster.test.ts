@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ensureDatabase, migrate } from '@kasa/db';
 import { queuePrefix } from '../../packages/queue/src/index.js';
-import { isClusterClient } from '../../packages/redis/src/index.js';
+import { authChangesChannel } from '@kasa/contracts';
+import { isClusterClient, publishToSubscribers, subscribeChannel } from '../../packages/redis/src/index.js';
 import {
   productionEnvironment,
   Scenario,
@@ -145,6 +146,30 @@ describe('on a Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect(next.headers['ratelimit-policy']).toBe('"default";q=2;w=60');
     expect(next.status).toBe(429);
     expect(Number(next.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('sends each auth change to every node itself, so no gateway hears of it only over the cluster bus after the ledger answered', async () => {
+    const channel = authChangesChannel(`${stack.h.env.redisPrefix}probe:`);
+    const heard = cluster.nodes.map(() => 0);
+    const confirmed = cluster.nodes.map(() => false);
+    // The gateway's own subscriber, one on each node.
+    const subscriptions = cluster.nodes.map((_, index) =>
+      subscribeChannel({ redisUrl: cluster.nodeUrl(index), redisClusterNodes: null }, channel, {
+        message: () => (heard[index] = (heard[index] ?? 0) + 1),
+        subscribed: () => (confirmed[index] = true),
+        lost: () => undefined,
+        error: () => undefined,
+      }),
+    );
+    try {
+      await waitFor('a subscriber on every node', async () => confirmed.every(Boolean), 5_000, 20);
+      const taken = await publishToSubscribers(stack.h.ledger.deps.redis, channel, 'key-hash');
+      expect(taken).toBe(cluster.nodes.length);
+      // One copy from its own node and one over the bus from each other node: a plain PUBLISH reaches each once.
+      await waitFor('every subscriber heard every node', async () => heard.every((count) => count === taken), 5_000, 20);
+    } finally {
+      for (const subscription of subscriptions) await subscription.close();
+    }
   });
 
   it('answered no 5xx anywhere, and hashed its own keys to slots of their own, not one hash tag', async () => {

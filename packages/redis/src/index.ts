@@ -11,4 +11,5 @@ export {
   type RedisTarget,
 } from './redis-client.js';
 export { redisFailureKind, redisReadinessProbe, RedisClusterModeError } from './redis-readiness.js';
+export { publishToSubscribers } from './publish.js';
 export { subscribeChannel, SUBSCRIBER_PING_MS, type ChannelListener, type ChannelSubscription } from './channel-subscriber.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '@kasa/redis';
+import { publishToSubscribers, type RedisClient } from '@kasa/redis';
 import type { WebhookUrlGuard } from '@kasa/net-guard';
 import type { SecretBox } from '@kasa/secret-box';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
@@ -135,7 +135,7 @@ export async function issueApiKey(deps: ProvisioningDeps, actor: Actor, siteId: 
 export async function revokeApiKey(deps: ProvisioningDeps, actor: Actor, apiKeyId: string) {
   const key = await foundOr404(apiKeyId, (id) => deps.apiKeys.findById(id), 'No API key with this id.');
   await deps.redis.set(authCacheKey(deps.redisPrefix, key.keyHash), REVOKED, 'EX', AUTH_CACHE_SECONDS);
-  await deps.redis.publish(authChangesChannel(deps.redisPrefix), key.keyHash);
+  await publishToSubscribers(deps.redis, authChangesChannel(deps.redisPrefix), key.keyHash);
   const revokedAt = new Date();
   await deps.db.$transaction(async (tx) => {
     if (await deps.apiKeys.revoke(tx, apiKeyId, revokedAt)) {

@@ -1,6 +1,7 @@
 import { AUTH_CACHE_SECONDS, authCacheKey, authChangesChannel, REVOKED, type Principal } from '@kasa/contracts';
 import { AppError } from '@kasa/http';
 import { generateWebhookSecret } from '@kasa/webhook-signing';
+import { publishToSubscribers } from '@kasa/redis';
 import { writeAudit, type Actor } from '../shared/audit.repository.js';
 import { checkReturnUrl } from './return-url.js';
 import { siteView } from './site.views.js';
@@ -127,7 +128,7 @@ async function refreshAuthCache(deps: SiteSettingsDeps, site: Site): Promise<voi
       )
       .then(
         // Every gateway drops the key from its own memory, so the new limit holds from its next request too.
-        () => deps.redis.publish(authChangesChannel(deps.redisPrefix), key.keyHash),
+        () => publishToSubscribers(deps.redis, authChangesChannel(deps.redisPrefix), key.keyHash),
       )
       .then(
         () => true,
