@@ -3,8 +3,11 @@
 // those formats docs/statements.md's tables and each format's prose (with the bank profiles' table from
 // packages/statements/src/profiles) and the parser-free catalog the console, the CLI and the ops contract read
 // (packages/contracts/src/generated/statement-formats.ts), and docs/webhooks.md's tables (event types) from
-// packages/contracts/src/event-types.ts, and docs/cli.md's table of the commands record kinds declare (their `cli`
-// parts, through the CLI's own registration). `--check` only says whether the files are up to date (exit 1 if not).
+// packages/contracts/src/event-types.ts, docs/cli.md's table of the commands record kinds declare (their `cli`
+// parts, through the CLI's own registration), and the record kinds' parts of docs/architecture.md (their ledger
+// folders), docs/console.md (their declared pages) and docs/operations.md (their audit actions, desk queues and
+// sections) from each kind's contract module (its `docs` part, with its `console` and `desk` parts;
+// scripts/record-kind-docs.ts). `--check` only says whether the files are up to date (exit 1 if not).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
@@ -25,11 +28,15 @@ const { withGeneratedTables } = await import('../packages/statements/src/formats
 const { CATALOG_FILE, statementFormatCatalog } = await import('../packages/statements/src/formats/catalog.ts');
 const { withEventTables } = await import('./event-tables.ts');
 const { withCliTables } = await import('./cli-tables.ts');
+const { withRecordKindArchitecture, withRecordKindConsole, withRecordKindOperations } = await import('./record-kind-docs.ts');
 for (const [file, generate] of [
   ['docs/statements.md', withGeneratedTables],
   [CATALOG_FILE, statementFormatCatalog],
   ['docs/webhooks.md', withEventTables],
   ['docs/cli.md', withCliTables],
+  ['docs/architecture.md', withRecordKindArchitecture],
+  ['docs/console.md', withRecordKindConsole],
+  ['docs/operations.md', withRecordKindOperations],
 ]) {
   update(file, generate);
 }

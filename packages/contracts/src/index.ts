@@ -32,6 +32,7 @@ export type {
   OpsRecordConsole,
 } from './ops-record-console.js';
 export type { OpsRecordDesk } from './ops-record-desk.js';
+export type { OpsDocsBlock, OpsRecordDocs, OpsRecordOperationsDocs } from './ops-record-docs.js';
 export type { OpsArgs, OpsCall, OpsInput, OpsListItem, OpsListOperationId, OpsPaginate, OpsQuery, OpsResponse } from './ops-calls.js';
 export * from './auth-cache.js';
 export * from './iban.js';

@@ -7,6 +7,7 @@ import type { Json } from './openapi-support.js';
 import type { OpsRecordCli } from './ops-record-cli.js';
 import type { OpsRecordConsole } from './ops-record-console.js';
 import type { OpsRecordDesk } from './ops-record-desk.js';
+import type { OpsRecordDocs } from './ops-record-docs.js';
 import type { ResponseSchemaName } from './response-types.js';
 import type { RequestSchemaName } from './schemas/requests.js';
 
@@ -106,4 +107,6 @@ export interface OpsRecordKind {
   console?: OpsRecordConsole;
   /** Its queue on the operators' desk: the dashboard's count, line and card (./ops-record-desk.ts). */
   desk?: OpsRecordDesk;
+  /** Its words in the docs: its ledger folder's row, its console page's, its operations section (./ops-record-docs.ts). */
+  docs: OpsRecordDocs;
 }

@@ -5,6 +5,7 @@
  * of the site's available balance (`adjustment`), named by its reference. ./index.ts lists the kind.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordDocsOf } from '../ops-record-docs.js';
 import type { OpsRecordCliOf } from '../ops-record-cli.js';
 import type { OpsRecordConsoleOf } from '../ops-record-console.js';
 import type { OpsRecordDeskOf } from '../ops-record-desk.js';
@@ -419,6 +420,60 @@ export const BALANCE_ADJUSTMENT_OPS = {
     },
     cli: 'Adjustments to apply',
   },
+  // Its words in the docs (docs/architecture.md's ledger folders, docs/console.md's pages, docs/operations.md's audit
+  // actions, dashboard queues and its section), written there by node scripts/docs-tables.mjs.
+  docs: {
+    folder:
+      'corrections of what the service owes a site with no bank movement behind them: proposed by one admin, ' +
+      "applied (posted to the site's journal) or rejected by a second, independent one " +
+      '(`balance-adjustment.states.ts`, `balance-adjustment.repository.ts`, ' +
+      '`review-balance-adjustment.use-case.ts`, `balance-adjustment.views.ts`)',
+    consolePage:
+      '**Balance adjustments** by tab (To review, Applied, Rejected; the queue oldest first): corrections of ' +
+      'what the service owes a site with no bank movement behind them (docs/operations.md, Balance adjustments). ' +
+      'An admin proposes one with the form under the list (a live site, credit or debit, an amount in lira, a ' +
+      "reason); `/balance-adjustments/:id` shows it with the site's available balance, and another admin applies " +
+      'or rejects it. The proposer sees no Apply button and may only withdraw it (reject); a refused apply (the ' +
+      'proposer, an admin tied to them, the bootstrap token) or a debit past the balance is shown in words. A ' +
+      'reviewer reads them without any form.',
+    operations: {
+      title: 'Balance adjustments',
+      body: [
+        'Sometimes what the service owes a site must change with no bank movement behind it: a fee charged twice ' +
+          'is refunded, a settlement agreed with the partner is corrected, money credited to the wrong site is moved ' +
+          '(a debit on one site and a credit on the other). That is a **balance adjustment** (`balance_adjustments`, ' +
+          "the ledger's `balance-adjustments/`):",
+        [
+          "**Proposed** by an admin with a person's account (`POST /ops/v1/sites/:siteId/balance-adjustments`, " +
+            "`{direction: credit|debit, amount, reason}`; the console's Balance adjustments page, `kasa adjustments " +
+            'propose`): PENDING_REVIEW, with a reference (`KA...`). Nothing is posted yet. A proposal identical to one ' +
+            'still waiting (same site, direction, amount and reason: a form sent twice) is refused 409 ' +
+            "`duplicate_adjustment`, naming the waiting one; proposals on one site take the site's row lock, so two " +
+            'sent at once cannot both pass. The bootstrap token, which is configuration and no person, cannot propose ' +
+            'one (409 `second_approver_required`); a scoped admin proposes only on its sites (404).',
+          '**Applied** by a second, independent admin (`POST /ops/v1/balance-adjustments/:adjustmentId/approve`): ' +
+            'always four-eyes, whatever the amount, since no bank line backs it. Decided on the locked record: the ' +
+            'proposer, the bootstrap token, or an admin tied to the proposer (the one who created or last changed the ' +
+            "other's account) is refused 409 `second_approver_required` and audited `FOUR_EYES.REFUSED`; above " +
+            '`STEP_UP_ABOVE_KURUS` a fresh second-factor code is needed. Applying posts it in the same transaction ' +
+            '(the table above): a credit adds to `site_available`, a debit takes from it and is refused 409 ' +
+            "`insufficient_balance` past the available balance, under the balance row's lock like a withdrawal's " +
+            'approval. The database refuses an applied adjustment whose decider is its proposer.',
+          '**Rejected** by an admin (`.../reject`, with a reason; the proposer may withdraw their own this way): nothing is posted.',
+        ],
+        'The partner sees an applied adjustment as a movement of its `available` balance of type `adjustment`, ' +
+          'named by its reference, in its balance transactions and signed statements ' +
+          '([api.md](api.md#balance-transactions)); no webhook is sent. The journal check holds the `adjustments` ' +
+          'account to the applied adjustments of each site (`record_mismatch`, `account: adjustments`).',
+      ],
+      audit: {
+        written:
+          'balance adjustments (Balance adjustments below): the reference, direction and amount, the reason when ' +
+          'proposed or rejected, the journal transaction when applied',
+      },
+      desk: { waits: 'balance adjustments {status} of live sites, for a second admin', since: 'when proposed' },
+    },
+  },
 } as const satisfies OpsRecordKind;
 
 // The compiler holds the commands to this kind's own operations, bodies and view.
@@ -427,3 +482,5 @@ BALANCE_ADJUSTMENT_OPS.cli satisfies OpsRecordCliOf<typeof BALANCE_ADJUSTMENT_OP
 BALANCE_ADJUSTMENT_OPS.console satisfies OpsRecordConsoleOf<typeof BALANCE_ADJUSTMENT_OPS>;
 // And its queue to its statuses and its console list's first tab.
 BALANCE_ADJUSTMENT_OPS.desk satisfies OpsRecordDeskOf<typeof BALANCE_ADJUSTMENT_OPS>;
+// And its words in the docs to its console pages and its queue.
+BALANCE_ADJUSTMENT_OPS.docs satisfies OpsRecordDocsOf<typeof BALANCE_ADJUSTMENT_OPS>;

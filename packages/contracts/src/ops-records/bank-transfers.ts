@@ -5,6 +5,7 @@
  * the money's way in, not this kind: they stay in ../ops-routes.ts.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordDocsOf } from '../ops-record-docs.js';
 // A request checks an id as text (a pattern, with its message); a view only says `format: uuid`.
 import { amountBound, bankTxId, mode, opsListProperties, opsTimestamp, purposeCode, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, eventId, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
@@ -277,4 +278,13 @@ export const BANK_TRANSFER_OPS = {
       errors: DECISION,
     },
   },
+  // Its words in the docs (docs/architecture.md's ledger folders), written there by node scripts/docs-tables.mjs.
+  docs: {
+    folder:
+      'incoming money: recording and matching by reference, the arrival rules, assign and set aside ' +
+      '(`bank-transfer.states.ts`, `bank-transfer.repository.ts`, `bank-transfer.use-case.ts`)',
+  },
 } as const satisfies OpsRecordKind;
+
+// The compiler holds its words in the docs to its other parts (it has no console pages and no desk queue).
+BANK_TRANSFER_OPS.docs satisfies OpsRecordDocsOf<typeof BANK_TRANSFER_OPS>;

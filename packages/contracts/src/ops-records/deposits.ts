@@ -4,6 +4,7 @@
  * take them from there. The statuses stay in ../statuses.ts: partners see them too.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, WRITE, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordDocsOf } from '../ops-record-docs.js';
 // A request checks an id as text (a pattern, with its message); a view only says `format: uuid`.
 import { amountBound, opsListProperties, reason, recordFilters, referenceNo, uuid as uuidText } from '../schemas/ops-common.js';
 import { amount, eventId, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
@@ -285,4 +286,13 @@ export const DEPOSIT_OPS = {
       errors: ['401', '404', '409', '500', '503'],
     },
   },
+  // Its words in the docs (docs/architecture.md's ledger folders), written there by node scripts/docs-tables.mjs.
+  docs: {
+    folder:
+      "deposit intents: the partner API's create, lookup and list, the hosted page's reads, the operators' " +
+      'review (`deposit.states.ts`, `deposit-review.repository.ts`, `review-deposit.use-case.ts`)',
+  },
 } as const satisfies OpsRecordKind;
+
+// The compiler holds its words in the docs to its other parts (it has no console pages and no desk queue).
+DEPOSIT_OPS.docs satisfies OpsRecordDocsOf<typeof DEPOSIT_OPS>;

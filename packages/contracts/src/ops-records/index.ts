@@ -19,9 +19,9 @@ type UnionToIntersection<U> = (U extends unknown ? (part: U) => void : never) ex
 
 /**
  * The parts every kind has, merged into the central tables; an optional part (its `cli`, its `console`, its `desk`) is
- * read kind by kind.
+ * read kind by kind, and so is its `docs` part (by scripts/record-kind-docs.ts).
  */
-type EveryKindsTable = Exclude<keyof OpsRecordKind, 'cli' | 'console' | 'desk'>;
+type EveryKindsTable = Exclude<keyof OpsRecordKind, 'cli' | 'console' | 'desk' | 'docs'>;
 
 /**
  * One part of every kind as a single object type, each entry keeping its literal type: FromSchema, OpsClient.call

@@ -4,6 +4,7 @@
  * lists the kind, and the registries and OPS_ROUTES take them from there.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordDocsOf } from '../ops-record-docs.js';
 import { mode, opsListProperties } from '../schemas/ops-common.js';
 import { amount, approvals, nullableString, nullableTimestamp, object, timestamp, uuid } from '../schemas/ops-response-common.js';
 import { listResponseSchema } from '../schemas/responses.js';
@@ -143,4 +144,13 @@ export const SENDER_RETURN_OPS = {
       errors: DECISION,
     },
   },
+  // Its words in the docs (docs/architecture.md's ledger folders), written there by node scripts/docs-tables.mjs.
+  docs: {
+    folder:
+      'returns to senders and the house journal (`sender-return.states.ts`, `sender-return.repository.ts`, ' +
+      '`sender-return.use-case.ts`, `sender-return.views.ts`, `house-accounts.ts`)',
+  },
 } as const satisfies OpsRecordKind;
+
+// The compiler holds its words in the docs to its other parts (it has no console pages and no desk queue).
+SENDER_RETURN_OPS.docs satisfies OpsRecordDocsOf<typeof SENDER_RETURN_OPS>;

@@ -4,6 +4,7 @@
  * take them from there. The statuses stay in ../statuses.ts: partners see them too.
  */
 import { DECISION, LIST, LIST_TIMEOUT, READ, type OpsRecordKind } from '../ops-operation-spec.js';
+import type { OpsRecordDocsOf } from '../ops-record-docs.js';
 // A request checks an id as text (a pattern, with its message); a view only says `format: uuid`.
 import { opsListProperties, recordFilters, referenceNo, uuid as uuidText } from '../schemas/ops-common.js';
 import { approvals, eventId, nullableString, nullableTimestamp, object, uuid } from '../schemas/ops-response-common.js';
@@ -123,4 +124,13 @@ export const WITHDRAWAL_OPS = {
       errors: DECISION,
     },
   },
+  // Its words in the docs (docs/architecture.md's ledger folders), written there by node scripts/docs-tables.mjs.
+  docs: {
+    folder:
+      "withdrawals: the partner API's create, lookup and list, review and payout (`withdrawal.states.ts`, " +
+      '`withdrawal-review.repository.ts`, `review-withdrawal.use-case.ts`)',
+  },
 } as const satisfies OpsRecordKind;
+
+// The compiler holds its words in the docs to its other parts (it has no console pages and no desk queue).
+WITHDRAWAL_OPS.docs satisfies OpsRecordDocsOf<typeof WITHDRAWAL_OPS>;

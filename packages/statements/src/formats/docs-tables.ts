@@ -63,7 +63,7 @@ function formatRefusals(): string {
  * Prose in lines of at most 120 columns, as the hand-written ones are, broken at spaces; `indent` begins every line but
  * the first. A word that would open a block at a line's start (`+`, `-`, `1.`, `#`, `>`) stays on the line before.
  */
-function wrapped(text: string, indent: string): string {
+export function wrapped(text: string, indent: string): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
