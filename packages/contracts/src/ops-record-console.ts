@@ -69,6 +69,11 @@ export interface ConsoleCreate<
   readonly confirm: Word;
   readonly invalid: Word;
   readonly notice: Notice;
+  /**
+   * A body as an operator here would post it, in Turkish: the console's tour of every page in both languages
+   * (services/console/test/i18n-tour.test.ts) makes a record of the kind with it, so its pages are toured as declared.
+   */
+  readonly sample: Readonly<Record<Name, string>>;
 }
 
 /**
@@ -212,7 +217,8 @@ type RequiredOf<K extends KindShape, Op> = BodySchema<K, Op> extends { required:
 
 /** A create form's inputs are its body's fields, every required one among them. */
 type CreateOf<K extends KindShape> = Decl<K>['create'] extends { operation: infer Op extends string; inputs: readonly (infer I)[] }
-  ? Omit<ConsoleCreate<CreateOp<K>, string, string, Word<K>, Notice<K>>, 'inputs'> & {
+  ? Omit<ConsoleCreate<CreateOp<K>, string, string, Word<K>, Notice<K>>, 'inputs' | 'sample'> & {
+      readonly sample: { readonly [F in RequiredOf<K, Op>]: string } & { readonly [F in keyof BodyProps<K, Op> & string]?: string };
       readonly inputs: readonly (
         | Exclude<ConsoleInput<keyof BodyProps<K, Op> & string, never, Word<K>>, { input: 'choice' }>
         | {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { DECLARED_KINDS } from '../src/i18n/declared.js';
 import { axeFindings } from './axe.js';
 import { useConsoleBrowser } from './browser-fixture.js';
 import { loginInBrowser } from './harness.js';
@@ -59,23 +60,6 @@ beforeAll(async () => {
   const accounts = bodyOf<{ data: Array<{ id: string }> }>(await h.ops('GET', '/receiving-accounts'), 200, 'accounts');
   const account = accounts.data[0]?.id as string;
   const events = bodyOf<{ data: Array<{ eventId: string }> }>(await h.ops('GET', `/events?siteId=${site.siteId}`), 200, 'events');
-  // A balance adjustment another admin proposed, waiting for a second one: the page with both its forms.
-  const proposer = await h.createOperator('ADMIN');
-  const session = bodyOf<{ token: string }>(
-    await h.ops('POST', '/login', { email: proposer.email, password: proposer.password }),
-    201,
-    'login',
-  );
-  const adjustment = bodyOf<{ adjustmentId: string }>(
-    await h.ops(
-      'POST',
-      `/sites/${site.siteId}/balance-adjustments`,
-      { direction: 'credit', amount: '15000', reason: 'Çift kesilen komisyon' },
-      session.token,
-    ),
-    201,
-    'balance adjustment',
-  );
   const event = events.data[0]?.eventId as string;
 
   pages = [
@@ -98,8 +82,6 @@ beforeAll(async () => {
     ['sites', '/sites'],
     ['site', `/sites/${site.siteId}`],
     ['balances', '/balances'],
-    ['adjustments', '/balance-adjustments'],
-    ['adjustment', `/balance-adjustments/${adjustment.adjustmentId}`],
     ['reconciliation', '/reconciliation'],
     ['reconciliation-account', `/reconciliation/${account}`],
     ['bank-accounts', '/receiving-accounts'],
@@ -109,6 +91,25 @@ beforeAll(async () => {
     ['two-factor', '/account/2fa'],
     ['not-found', '/no-such-page'],
   ];
+  // Every kind that declares its console pages, toured as declared: its list, and a record another operator made
+  // with the declaration's sample (so the page shows its steps' forms), after the page its navigation link follows.
+  for (const { console: declared, operations } of DECLARED_KINDS) {
+    const { create, section, path, id, actor } = declared;
+    const maker = await h.createOperator(actor);
+    const session = bodyOf<{ token: string }>(
+      await h.ops('POST', '/login', { email: maker.email, password: maker.password }),
+      201,
+      'login',
+    );
+    const operation = operations[create.operation];
+    const made = bodyOf<Record<string, string>>(
+      await h.ops(operation.method, operation.path.replace(':siteId', site.siteId), create.sample, session.token),
+      201,
+      `${section.name}: ${create.operation}`,
+    );
+    const after = pages.findIndex(([name]) => name === section.after);
+    pages.splice(after === -1 ? pages.length - 1 : after + 1, 0, [section.name, path], [`${section.name}-record`, `${path}/${made[id]}`]);
+  }
 });
 
 /**

@@ -270,6 +270,7 @@ export const BALANCE_ADJUSTMENT_OPS = {
       confirm: 'proposeConfirm',
       invalid: 'invalid',
       notice: 'adjustment-proposed',
+      sample: { direction: 'credit', amount: '15000', reason: 'Çift kesilen komisyonun iadesi' },
     },
     steps: [
       {
