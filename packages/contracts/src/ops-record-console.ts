@@ -136,7 +136,10 @@ export interface OpsRecordConsole {
   /** The list operation (filtered by `status`) and the one reading a record by its id. */
   readonly list: string;
   readonly read: string;
-  /** The view's id field (the record's path parameter) and reference field (how the page names it). */
+  /**
+   * The view's id field (the record's path parameter) and reference field (how the page names it; a kind whose records
+   * carry no reference of their own names its id field again).
+   */
   readonly id: string;
   readonly reference: string;
   /** Who may create and take steps: `ADMIN` shows a reviewer no form. */
