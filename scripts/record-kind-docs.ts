@@ -33,15 +33,20 @@ const consolePagesTable = (): string =>
   );
 
 /** The kinds with a section in docs/operations.md, with their section's words. */
-const documented = () =>
+export const documented = () =>
   kinds().flatMap(([module, kind]) => (kind.docs.operations === undefined ? [] : [{ module, kind, words: kind.docs.operations }]));
 
-/** docs/operations.md: the audit actions of every documented kind (its console part's codes, else its own list). */
+/** A documented kind's audit actions: its console part's codes, else its docs part's own list. */
+export const auditActionsOf = ({ kind, words }: ReturnType<typeof documented>[number]): string[] =>
+  kind.console === undefined ? [...(words.audit.actions ?? [])] : Object.keys(kind.console.audit.actions);
+
+/** docs/operations.md: the audit actions of every documented kind. */
 const auditActionsTable = (): string =>
   markdownTable(
     ['action', 'written when'],
-    documented().map(({ module, kind, words }) => {
-      const actions = kind.console === undefined ? (words.audit.actions ?? []) : Object.keys(kind.console.audit.actions);
+    documented().map((entry) => {
+      const { module, words } = entry;
+      const actions = auditActionsOf(entry);
       if (actions.length === 0) throw new Error(`${module}'s docs part names no audit action`);
       return [actions.map(code).join(', '), words.audit.written];
     }),
@@ -58,16 +63,9 @@ const deskQueuesTable = (): string =>
     }),
   );
 
-/** Prose wrapped as the hand-written is, never inside a code span: its spaces are held while the lines are broken. */
-const prose = (text: string, indent: string): string =>
-  wrapped(
-    text.replace(/`[^`]*`/g, (span) => span.replaceAll(' ', '\u0000')),
-    indent,
-  ).replaceAll('\u0000', ' ');
-
 /** A section's block: a paragraph, or a bulleted list, in lines of at most 120 columns. */
 const block = (part: OpsDocsBlock): string =>
-  typeof part === 'string' ? prose(part, '') : part.map((item) => prose(`- ${item}`, '  ')).join('\n');
+  typeof part === 'string' ? wrapped(part, '') : part.map((item) => wrapped(`- ${item}`, '  ')).join('\n');
 
 /** docs/operations.md: each documented kind's section, its heading and its blocks. */
 const sections = (): string =>

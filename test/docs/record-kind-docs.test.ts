@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { OPS_RECORD_KINDS } from '@kasa/contracts';
 import type { OpsRecordKind } from '../../packages/contracts/src/ops-operation-spec.js';
-import { withRecordKindArchitecture, withRecordKindConsole, withRecordKindOperations } from '../../scripts/record-kind-docs.js';
+import {
+  auditActionsOf,
+  documented,
+  withRecordKindArchitecture,
+  withRecordKindConsole,
+  withRecordKindOperations,
+} from '../../scripts/record-kind-docs.js';
 import { root } from './shell-blocks.js';
 
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -62,21 +68,17 @@ it('docs/console.md has a row per kind with console pages, and its hand table no
 
 describe('docs/operations.md', () => {
   const doc = read('docs/operations.md');
-  const documented = kinds.flatMap(([, kind]) => (kind.docs.operations === undefined ? [] : [{ kind, words: kind.docs.operations }]));
-
   it("has each documented kind's section, under its title", () => {
     const headings = [...block(doc, 'record-kind-sections').matchAll(/^### (.+)$/gm)].map((match) => match[1]);
-    expect(headings).toEqual(documented.map(({ words }) => words.title));
+    expect(headings).toEqual(documented().map(({ words }) => words.title));
     expect(headings).toContain('Balance adjustments');
   });
 
   it('lists each declared audit action and desk queue once, in the generated tables', () => {
-    const actions = documented.flatMap(({ kind, words }) =>
-      kind.console === undefined ? (words.audit.actions ?? []) : Object.keys(kind.console.audit.actions),
-    );
+    const actions = documented().flatMap(auditActionsOf);
     expect(firstCells(block(doc, 'record-kind-audit-actions')).join(', ')).toBe(actions.join(', '));
     expect(actions).toContain('BALANCE_ADJUSTMENT.APPLIED');
-    const queues = documented.flatMap(({ kind }) => (kind.desk === undefined ? [] : [kind.desk.queue]));
+    const queues = documented().flatMap(({ kind }) => (kind.desk === undefined ? [] : [kind.desk.queue]));
     expect(firstCells(block(doc, 'record-kind-desk-queues'))).toEqual(queues);
     expect(queues).toContain('adjustmentsToApply');
     expect([...actions, ...queues].filter((code) => rowsNaming(doc, code).length !== 1)).toEqual([]);

@@ -60,13 +60,19 @@ function formatRefusals(): string {
 }
 
 /**
- * Prose in lines of at most 120 columns, as the hand-written ones are, broken at spaces; `indent` begins every line but
- * the first. A word that would open a block at a line's start (`+`, `-`, `1.`, `#`, `>`) stays on the line before.
+ * Prose in lines of at most 120 columns, as the hand-written ones are, broken at spaces but never inside a code span;
+ * `indent` begins every line but the first. A word that would open a block at a line's start (`+`, `-`, `1.`, `#`,
+ * `>`) stays on the line before.
  */
 export function wrapped(text: string, indent: string): string {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  // A code span's spaces are held while the text is split into words.
+  const words = text
+    .replace(/`[^`]*`/g, (span) => span.replaceAll(' ', '\u0000'))
+    .split(' ')
+    .map((word) => word.replaceAll('\u0000', ' '));
+  for (const word of words) {
     if (line !== '' && width(`${line} ${word}`) > 120 && !OPENS_A_BLOCK.test(word)) {
       lines.push(line);
       line = `${indent}${word}`;
