@@ -10,11 +10,8 @@ import { isClusterClient, type RedisClient } from './redis-client.js';
  * rejects only when none did (a node that is down has no subscribers left to tell).
  */
 export async function publishToSubscribers(redis: RedisClient, channel: string, message: string): Promise<number> {
-  if (!isClusterClient(redis)) {
-    await redis.publish(channel, message);
-    return 1;
-  }
-  const nodes = redis.nodes('all');
+  // One Redis, or a cluster client that knows no node yet (it finds one itself).
+  const nodes = isClusterClient(redis) ? redis.nodes('all') : [];
   if (nodes.length === 0) {
     await redis.publish(channel, message);
     return 1;
