@@ -156,6 +156,24 @@ describe('keyboard', () => {
     expect(await statusOf(intent.intentId)).toBe('APPROVED');
   });
 
+  it('answers the question being asked, not one closed a moment before (its close event comes after)', async () => {
+    const { page } = setup;
+    const intent = await paidDeposit(56600);
+    await page.goto('/review');
+    await focusRowByKeyboard(page, intent.intentId);
+    // Asked, closed (as Esc does: the close event is queued) and asked again, before that event runs.
+    await page.evaluate(`{
+      const press = () => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+      press();
+      document.getElementById('confirm-dialog').close();
+      press();
+    }`);
+    await expect(page.locator('#confirm-dialog').isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/review?notice=intent-approved');
+    expect(await statusOf(intent.intentId)).toBe('APPROVED');
+  });
+
   it('rejects with r (the reason field focused, confirmed in the page), searches with /, and lists the keys with ?', async () => {
     const { page } = setup;
     const intent = await paidDeposit(56600);

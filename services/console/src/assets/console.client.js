@@ -46,6 +46,19 @@
     }, 0);
   }
 
+  // What the open question does with its answer. The dialog's close event is a task queued after it closes: one
+  // closed by Esc and asked again at once (a second key) must not take the new question's answer with it, so a close
+  // that finds the dialog open again is the old one's, and only the question being asked is answered.
+  var pendingAnswer = null;
+  if (confirmDialog) {
+    confirmDialog.addEventListener('close', function () {
+      if (confirmDialog.open || !pendingAnswer) return;
+      var answer = pendingAnswer;
+      pendingAnswer = null;
+      answer(confirmDialog.returnValue === 'confirm');
+    });
+  }
+
   /**
    * Asks in the page's own dialog (keyboard actions and bulk approval): focus starts on Confirm, so Enter confirms
    * and Esc cancels; the dialog is modal, so the page behind it cannot be reached until it is answered.
@@ -58,11 +71,10 @@
     var opener = document.activeElement;
     document.getElementById('confirm-dialog-message').textContent = message;
     confirmDialog.returnValue = '';
-    confirmDialog.addEventListener('close', function answered() {
-      confirmDialog.removeEventListener('close', answered);
-      if (confirmDialog.returnValue === 'confirm') onConfirm();
+    pendingAnswer = function (confirmed) {
+      if (confirmed) onConfirm();
       else if (opener && typeof opener.focus === 'function') opener.focus();
-    });
+    };
     confirmDialog.showModal();
     confirmDialog.querySelector('[data-confirm-yes]').focus();
   }
